@@ -1,0 +1,3 @@
+//! The `toolschema` command-line tool (built with `--features cli`).
+
+fn main() {}

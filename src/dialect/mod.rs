@@ -1,0 +1,235 @@
+//! Dialects: what a provider accepts in a schema, and how a schema is adapted to it.
+//!
+//! A dialect has a [name](SchemaDialect::name), a set of
+//! [forbidden keywords](SchemaDialect::forbidden_keywords) and an [`adapt`](SchemaDialect::adapt)
+//! step. [`apply`] runs `adapt`, then scans every schema position of the result for forbidden
+//! keywords and reports each hit as a [`CapabilityError`] naming the dialect, the keyword and the
+//! JSON pointer. A dialect may restructure or tighten a schema; it never loosens it, and what it
+//! cannot express is an error at declaration time, not a rewrite the provider would accept and the
+//! code would not.
+//!
+//! Nothing about the built-in dialects is privileged: any type can implement [`SchemaDialect`].
+//!
+//! ```
+//! use serde_json::{json, Value};
+//! use toolschema::{dialect, CapabilityError, SchemaDialect};
+//!
+//! /// Refuses unions: for a consumer that only reads one type per field.
+//! struct NoUnions;
+//! impl SchemaDialect for NoUnions {
+//!     fn name(&self) -> &str { "no-unions" }
+//!     fn forbidden_keywords(&self) -> &[&str] { &["anyOf", "oneOf"] }
+//! }
+//!
+//! let schema = json!({"properties": {"a": {"anyOf": [{"type": "string"}, {"type": "null"}]}}});
+//! let errors = dialect::apply(&NoUnions, schema, &dialect::AdaptContext::default()).unwrap_err();
+//! assert_eq!(errors.as_slice()[0].pointer(), "/properties/a");
+//! assert_eq!(errors.as_slice()[0].keyword(), Some("anyOf"));
+//! ```
+
+mod json_schema;
+
+pub use json_schema::{JSON_SCHEMA, JsonSchema};
+
+use crate::error::{CapabilityError, CapabilityErrors};
+use crate::pointer::{Pointer, field_path};
+use crate::walk::Depth;
+use serde_json::Value;
+
+/// What a provider accepts in a schema, and how to adapt a schema to it.
+///
+/// Implementations must keep one law: the adapted schema accepts no value the input refused, and
+/// refuses no value the input accepted, except where a value the type reads as "absent" (null for
+/// an `Option`) takes the place of leaving a key out. What cannot be expressed under that law is a
+/// [`CapabilityError`].
+pub trait SchemaDialect: Send + Sync {
+    /// The dialect's name, as errors print it and the CLI accepts it (`openai-strict`). It is part
+    /// of [`ToolSchema::hash`](crate::ToolSchema::hash), so two dialects give two hashes even when
+    /// their `adapt` is the identity.
+    fn name(&self) -> &str;
+
+    /// Keywords that must not appear in any schema position after [`adapt`](Self::adapt).
+    fn forbidden_keywords(&self) -> &[&str] {
+        &[]
+    }
+
+    /// Restructures or tightens `schema` for this dialect. The default is the identity.
+    ///
+    /// # Errors
+    /// Every part of the schema the dialect cannot express, each with its pointer.
+    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
+        let _ = cx;
+        Ok(schema)
+    }
+
+    /// A hint appended to a forbidden-keyword error for `keyword`, such as the Rust shape to use
+    /// instead. The default has none.
+    fn hint(&self, keyword: &str) -> Option<String> {
+        let _ = keyword;
+        None
+    }
+}
+
+impl std::fmt::Debug for dyn SchemaDialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SchemaDialect({:?})", self.name())
+    }
+}
+
+/// What a dialect's `adapt` may need to know besides the schema.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct AdaptContext<'a> {
+    /// The depth budget every walk must respect (levels of subschemas).
+    pub max_depth: usize,
+    /// The Rust type's name, when the schema came from one; errors use it for field paths.
+    pub type_name: Option<&'a str>,
+}
+
+impl Default for AdaptContext<'_> {
+    fn default() -> Self {
+        AdaptContext { max_depth: Depth::DEFAULT_MAX, type_name: None }
+    }
+}
+
+impl<'a> AdaptContext<'a> {
+    /// A context with the given depth budget and type name.
+    pub fn new(max_depth: usize, type_name: Option<&'a str>) -> Self {
+        AdaptContext { max_depth, type_name }
+    }
+
+    /// The Rust field path for a pointer, where the type is known.
+    pub fn field(&self, pointer: &str) -> Option<String> {
+        self.type_name.and_then(|t| field_path(Some(t), pointer))
+    }
+}
+
+/// Runs `dialect`'s `adapt`, then checks the result for forbidden keywords in every schema position.
+///
+/// # Errors
+/// All errors `adapt` reported, or, if it succeeded, every forbidden keyword found, in pointer
+/// order; each carries the Rust field path when `cx` names the type.
+pub fn apply(
+    dialect: &dyn SchemaDialect,
+    schema: Value,
+    cx: &AdaptContext<'_>,
+) -> Result<Value, CapabilityErrors> {
+    let fill = |errors: Vec<CapabilityError>| {
+        let mut errors: Vec<CapabilityError> =
+            errors.into_iter().map(|e| e.with_field(cx.type_name)).collect();
+        errors.sort_by(|a, b| a.pointer().cmp(b.pointer()));
+        CapabilityErrors::from_vec(errors)
+    };
+    let adapted = match dialect.adapt(schema, cx) {
+        Ok(v) => v,
+        Err(errors) => {
+            return Err(fill(errors).unwrap_or_else(|| internal_error(dialect)));
+        }
+    };
+    let errors = forbidden_keyword_errors(dialect, &adapted, cx.max_depth);
+    match fill(errors) {
+        Some(errors) => Err(errors),
+        None => Ok(adapted),
+    }
+}
+
+fn internal_error(dialect: &dyn SchemaDialect) -> CapabilityErrors {
+    // `adapt` returned `Err(vec![])`: report it rather than pass the schema through unchecked.
+    CapabilityErrors::from_vec(vec![CapabilityError::Unsupported {
+        dialect: dialect.name().to_owned(),
+        keyword: "adapt".into(),
+        pointer: String::new(),
+        field: None,
+        reason: "the dialect failed without saying why".into(),
+        hint: None,
+    }])
+    .unwrap_or_else(|| unreachable!("one error"))
+}
+
+/// Every forbidden keyword in every schema position of `schema`, and a depth error if the schema
+/// nests past `max_depth`.
+pub fn forbidden_keyword_errors(
+    dialect: &dyn SchemaDialect,
+    schema: &Value,
+    max_depth: usize,
+) -> Vec<CapabilityError> {
+    let forbidden = dialect.forbidden_keywords();
+    let mut errors = Vec::new();
+    let overflow = crate::walk::visit_all(schema, max_depth, &mut |ptr: &Pointer, node| {
+        if let Value::Object(map) = node {
+            for &kw in forbidden {
+                if map.contains_key(kw) {
+                    errors.push(CapabilityError::ForbiddenKeyword {
+                        dialect: dialect.name().to_owned(),
+                        keyword: kw.to_owned(),
+                        pointer: ptr.as_str().to_owned(),
+                        field: None,
+                        hint: dialect.hint(kw),
+                    });
+                }
+            }
+        }
+        true
+    });
+    if let Err(pointer) = overflow {
+        errors.push(CapabilityError::TooDeep {
+            dialect: dialect.name().to_owned(),
+            depth: max_depth + 1,
+            max_depth,
+            pointer,
+        });
+    }
+    errors
+}
+
+/// Every built-in dialect, for choosing one by name at run time.
+pub fn builtin() -> &'static [&'static dyn SchemaDialect] {
+    static BUILTIN: &[&dyn SchemaDialect] = &[&JSON_SCHEMA];
+    BUILTIN
+}
+
+/// The built-in dialect with this [name](SchemaDialect::name).
+pub fn by_name(name: &str) -> Option<&'static dyn SchemaDialect> {
+    builtin().iter().copied().find(|d| d.name() == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    struct NoUnions;
+    impl SchemaDialect for NoUnions {
+        fn name(&self) -> &str {
+            "no-unions"
+        }
+        fn forbidden_keywords(&self) -> &[&str] {
+            &["anyOf"]
+        }
+        fn hint(&self, _keyword: &str) -> Option<String> {
+            Some("use one type".into())
+        }
+    }
+
+    #[test]
+    fn every_forbidden_keyword_is_reported_with_its_pointer() {
+        let s = json!({
+            "anyOf": [{"type": "string"}],
+            "properties": {"a": {"anyOf": []}, "b": {"items": {"anyOf": []}}},
+            "$defs": {"X": {"anyOf": []}},
+            "default": {"anyOf": []}
+        });
+        let errs = apply(&NoUnions, s, &AdaptContext::new(128, Some("T"))).unwrap_err();
+        let ptrs: Vec<_> = errs.as_slice().iter().map(|e| e.pointer().to_owned()).collect();
+        assert_eq!(ptrs, ["", "/$defs/X", "/properties/a", "/properties/b/items"]);
+        assert_eq!(errs.as_slice()[3].field(), Some("T.b[]"));
+        assert!(errs.to_string().contains("use one type"), "{errs}");
+    }
+
+    #[test]
+    fn identity_dialect_passes_schema_through() {
+        let s = json!({"type": "object"});
+        assert_eq!(apply(&JSON_SCHEMA, s.clone(), &AdaptContext::default()).unwrap(), s);
+        assert_eq!(by_name("json-schema").map(|d| d.name()), Some("json-schema"));
+    }
+}

@@ -1,0 +1,54 @@
+#![doc = include_str!("../README.md")]
+#![cfg_attr(docsrs, feature(doc_auto_cfg))]
+
+// Reading order: where errors point, how schemas are walked, the pipeline and its passes, the
+// dialects, then the canonical form and hash, then foreign schemas.
+pub mod error;
+pub mod pointer;
+pub mod refs;
+pub mod walk;
+
+pub mod passes;
+pub mod pipeline;
+
+pub mod dialect;
+
+pub mod canonical;
+#[cfg(feature = "hash")]
+pub mod hash;
+#[cfg(feature = "hash")]
+mod schema;
+
+pub use dialect::{JSON_SCHEMA, SchemaDialect};
+pub use error::{CapabilityError, CapabilityErrors, Error, SchemaGenerationError};
+#[cfg(feature = "hash")]
+pub use hash::{SchemaHash, schema_hash};
+pub use passes::{DocWarning, DocWarningKind};
+#[cfg(feature = "hash")]
+pub use schema::{PropertyOrder, SchemaOptions, ToolSchema};
+
+/// The schema of `T` under the default [`SchemaOptions`]: normalised draft 2020-12, `$defs` intact.
+///
+/// ```
+/// #[derive(schemars::JsonSchema, serde::Deserialize)]
+/// struct Waypoint {
+///     /// Where the traveller stops.
+///     city: String,
+/// }
+/// let s = toolschema::schema_for::<Waypoint>().unwrap();
+/// assert_eq!(
+///     s.canonical_json(),
+///     r#"{"properties":{"city":{"description":"Where the traveller stops.","type":"string"}},"required":["city"],"type":"object"}"#
+/// );
+/// assert!(s.hash().to_string().starts_with("sha256:"));
+/// ```
+///
+/// # Errors
+/// [`Error::Generation`] when the type cannot be described (an untyped `serde_json::Value` where
+/// a value is required, nesting past the depth budget); with the default dialect there are no
+/// capability errors.
+#[cfg(feature = "schemars")]
+pub fn schema_for<T: schemars::JsonSchema + ?Sized>() -> Result<ToolSchema, Error> {
+    static DEFAULT: SchemaOptions = SchemaOptions::new();
+    DEFAULT.schema_for::<T>()
+}

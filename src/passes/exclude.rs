@@ -1,0 +1,90 @@
+//! [`Exclude`]: removes caller-injected parameters from the root object.
+
+use crate::error::SchemaGenerationError;
+use crate::pipeline::{Pass, PassContext};
+use serde_json::Value;
+
+/// Removes the properties named by [`SchemaOptions::exclude`](crate::SchemaOptions::exclude) from
+/// the root's `properties` and `required`.
+///
+/// For arguments the caller injects (a request context, a connection, a tenant id): they are not
+/// the model's to choose, so the model is not told about them, and a model that guesses the name
+/// cannot override them. A name that is not a
+/// root property is an error: a typo would otherwise hand the injected value to the model.
+///
+/// ```
+/// # use serde_json::json;
+/// # use toolschema::pipeline::{Pass, PassContext};
+/// let mut s = json!({"type": "object", "properties": {"q": {}, "ctx": {}}, "required": ["ctx", "q"]});
+/// let names = ["ctx".to_string()];
+/// let mut cx = PassContext::new(None);
+/// cx.exclude = &names;
+/// toolschema::passes::Exclude.run(&mut s, &mut cx).unwrap();
+/// assert_eq!(s, json!({"type": "object", "properties": {"q": {}}, "required": ["q"]}));
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Exclude;
+
+impl Pass for Exclude {
+    fn name(&self) -> &'static str {
+        "exclude"
+    }
+
+    fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
+        let Some(first) = cx.exclude.first() else { return Ok(()) };
+        let Some(Value::Object(props)) = schema.get_mut("properties") else {
+            return Err(SchemaGenerationError::ExcludeOnNonObject { name: first.clone() });
+        };
+        for name in cx.exclude {
+            if props.remove(name).is_none() {
+                let mut available: Vec<String> = props.keys().cloned().collect();
+                available.sort();
+                return Err(SchemaGenerationError::UnknownExclude { name: name.clone(), available });
+            }
+        }
+        if let Some(Value::Array(required)) = schema.get_mut("required") {
+            required.retain(|r| !r.as_str().is_some_and(|r| cx.exclude.iter().any(|e| e == r)));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(s: &mut Value, names: &[&str]) -> Result<(), SchemaGenerationError> {
+        let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        let mut cx = PassContext::new(None);
+        cx.exclude = &names;
+        Exclude.run(s, &mut cx)
+    }
+
+    #[test]
+    fn unknown_name_is_an_error_listing_the_properties() {
+        let mut s = json!({"properties": {"b": {}, "a": {}}});
+        let e = run(&mut s, &["cxt"]).unwrap_err();
+        assert_eq!(
+            e,
+            SchemaGenerationError::UnknownExclude {
+                name: "cxt".into(),
+                available: vec!["a".into(), "b".into()]
+            }
+        );
+        assert!(e.to_string().contains("it has `a`, `b`"), "{e}");
+    }
+
+    #[test]
+    fn excluding_from_a_non_object_root_is_an_error() {
+        let mut s = json!({"type": "string"});
+        assert!(matches!(run(&mut s, &["a"]), Err(SchemaGenerationError::ExcludeOnNonObject { .. })));
+    }
+
+    #[test]
+    fn nothing_to_exclude_leaves_any_schema_alone() {
+        let mut s = json!(true);
+        run(&mut s, &[]).unwrap();
+        assert_eq!(s, json!(true));
+    }
+}

@@ -1,0 +1,441 @@
+//! [`MergeDocs`]: moves a type's documented field block onto its properties.
+
+use crate::error::SchemaGenerationError;
+use crate::pipeline::{Pass, PassContext};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// Splits a type's doc comment into its prose and a field block, and lands each entry of the block
+/// on the matching property.
+///
+/// schemars puts a type's whole doc comment in its `description`, line breaks and all. A field
+/// block written there would be told to the model twice (once in the type's description, once per
+/// property) or, for fields without their own `///`, only in a place the model reads as prose about
+/// the type. Two styles are recognised:
+///
+/// ```text
+/// A stop on the way.                       A stop on the way.
+///
+/// Args:                                    # Arguments
+///     city: Where the traveller stops.     * `city` - Where the traveller stops.
+///     nights: How long they stay,          * `nights` - How long they stay,
+///         in nights.                         in nights.
+/// ```
+///
+/// Google style: a line `Args:`, `Arguments:`, `Fields:` or `Attributes:`, then entries `name: text`
+/// (or `name (type): text`) indented below it; lines indented deeper continue the entry. Rustdoc
+/// style: a heading `# Arguments` or `# Fields` (any level), then list items ``* `name` - text``,
+/// `- name: text` and the like; indented lines continue the item. A block ends at a line indented
+/// no deeper than its header (Google) or at a heading or an unindented paragraph (rustdoc).
+///
+/// An entry names the JSON property (after serde renames); the snake_case spelling of a camelCase
+/// property is accepted too. A property's own description wins. The type keeps its prose only; if
+/// there is none, it has no description. Documentation is guidance, never a reason to refuse: an
+/// entry naming no property or a line that cannot be read costs that description and is reported as
+/// a [`DocWarning`] (see [`ToolSchema::doc_warnings`](crate::ToolSchema::doc_warnings)).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MergeDocs;
+
+/// A doc-comment entry that did not land on a property.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DocWarning {
+    /// JSON pointer of the schema whose description held the block.
+    pub pointer: String,
+    /// The Rust type path of that schema, where known.
+    pub field: Option<String>,
+    /// What went wrong.
+    pub kind: DocWarningKind,
+}
+
+/// What went wrong with a doc-comment entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DocWarningKind {
+    /// The entry names no property of the type.
+    UnknownEntry {
+        /// The name the entry gave.
+        name: String,
+    },
+    /// A line in the block could not be read as an entry.
+    UnreadableLine {
+        /// The line, trimmed.
+        line: String,
+    },
+    /// The entry had no text.
+    EmptyEntry {
+        /// The name the entry gave.
+        name: String,
+    },
+}
+
+impl fmt::Display for DocWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "doc comment at `{}`", self.pointer)?;
+        if let Some(field) = self.field.as_deref().filter(|f| !f.is_empty()) {
+            write!(f, " (type `{field}`)")?;
+        }
+        match &self.kind {
+            DocWarningKind::UnknownEntry { name } => {
+                write!(f, ": entry `{name}` names no property; fix or remove it")
+            }
+            DocWarningKind::UnreadableLine { line } => {
+                write!(f, ": cannot read `{line}` as `name: text`; it was ignored")
+            }
+            DocWarningKind::EmptyEntry { name } => write!(f, ": entry `{name}` has no text"),
+        }
+    }
+}
+
+impl Pass for MergeDocs {
+    fn name(&self) -> &'static str {
+        "merge-docs"
+    }
+
+    fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
+        let mut warnings = Vec::new();
+        crate::walk::visit_all_mut(
+            schema,
+            cx.max_depth,
+            &mut |ptr, node| {
+                if let Value::Object(map) = node {
+                    merge_one(map, ptr.as_str(), cx, &mut warnings);
+                }
+                Ok(true)
+            },
+            &|p| cx.too_deep(p),
+        )?;
+        cx.doc_warnings.extend(warnings);
+        Ok(())
+    }
+}
+
+fn merge_one(
+    map: &mut Map<String, Value>,
+    pointer: &str,
+    cx: &PassContext<'_>,
+    warnings: &mut Vec<DocWarning>,
+) {
+    let Some(Value::String(description)) = map.get("description") else { return };
+    let Some(parsed) = parse(description) else { return };
+    let warn = |kind| DocWarning { pointer: pointer.to_owned(), field: cx.field(pointer), kind };
+    if parsed.prose.is_empty() {
+        map.remove("description");
+    } else {
+        map.insert("description".into(), Value::String(parsed.prose));
+    }
+    warnings.extend(parsed.unreadable.into_iter().map(|line| warn(DocWarningKind::UnreadableLine { line })));
+    let mut props = match map.get_mut("properties") {
+        Some(Value::Object(props)) => Some(props),
+        _ => None,
+    };
+    for (name, text) in parsed.entries {
+        if text.is_empty() {
+            warnings.push(warn(DocWarningKind::EmptyEntry { name }));
+            continue;
+        }
+        let Some(props) = props.as_deref_mut() else {
+            warnings.push(warn(DocWarningKind::UnknownEntry { name }));
+            continue;
+        };
+        let key = if props.contains_key(&name) {
+            Some(name.clone())
+        } else {
+            props.keys().find(|k| camel_to_snake(k) == name).cloned()
+        };
+        let Some(prop) = key.and_then(|k| props.get_mut(&k)) else {
+            warnings.push(warn(DocWarningKind::UnknownEntry { name }));
+            continue;
+        };
+        match prop {
+            Value::Object(p) => {
+                p.entry("description").or_insert(Value::String(text));
+            }
+            Value::Bool(true) => {
+                let mut p = Map::new();
+                p.insert("description".into(), Value::String(text));
+                *prop = Value::Object(p);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `startDate` → `start_date`; names without capitals come back unchanged.
+fn camel_to_snake(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A doc comment split into prose and a field block.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Parsed {
+    pub(crate) prose: String,
+    pub(crate) entries: Vec<(String, String)>,
+    pub(crate) unreadable: Vec<String>,
+}
+
+enum State {
+    Prose,
+    Google { header_indent: usize, entry_indent: Option<usize> },
+    Rustdoc,
+}
+
+/// Parses a description; `None` when it has no field block.
+pub(crate) fn parse(text: &str) -> Option<Parsed> {
+    let mut out = Parsed::default();
+    let mut prose: Vec<&str> = Vec::new();
+    let mut state = State::Prose;
+    let mut current: Option<(String, String)> = None;
+    let mut skipping = false; // inside the continuation of an unreadable line
+    let mut found = false;
+    let flush = |current: &mut Option<(String, String)>, out: &mut Parsed| {
+        if let Some((name, text)) = current.take() {
+            out.entries.push((name, text.trim().to_owned()));
+        }
+    };
+    for line in text.lines() {
+        let indent = indent_of(line);
+        let trimmed = line.trim();
+        loop {
+            match state {
+                State::Prose => {
+                    if is_google_header(trimmed) {
+                        state = State::Google { header_indent: indent, entry_indent: None };
+                        found = true;
+                    } else if is_rustdoc_header(trimmed) {
+                        state = State::Rustdoc;
+                        found = true;
+                    } else {
+                        prose.push(line);
+                    }
+                    break;
+                }
+                State::Google { header_indent, ref mut entry_indent } => {
+                    if trimmed.is_empty() {
+                        break;
+                    }
+                    if indent <= header_indent {
+                        flush(&mut current, &mut out);
+                        state = State::Prose;
+                        continue; // the line belongs to what follows the block
+                    }
+                    let level = *entry_indent.get_or_insert(indent);
+                    if indent > level {
+                        if let Some((_, t)) = current.as_mut() {
+                            t.push(' ');
+                            t.push_str(trimmed);
+                        } else if !skipping {
+                            out.unreadable.push(trimmed.to_owned());
+                        }
+                        break;
+                    }
+                    flush(&mut current, &mut out);
+                    match google_entry(trimmed) {
+                        Some(entry) => {
+                            current = Some(entry);
+                            skipping = false;
+                        }
+                        None => {
+                            out.unreadable.push(trimmed.to_owned());
+                            skipping = true;
+                        }
+                    }
+                    break;
+                }
+                State::Rustdoc => {
+                    if trimmed.is_empty() {
+                        break;
+                    }
+                    if trimmed.starts_with('#') {
+                        flush(&mut current, &mut out);
+                        state = State::Prose;
+                        continue;
+                    }
+                    if let Some(item) = trimmed.strip_prefix("* ").or_else(|| trimmed.strip_prefix("- ")) {
+                        flush(&mut current, &mut out);
+                        match rustdoc_entry(item.trim()) {
+                            Some(entry) => {
+                                current = Some(entry);
+                                skipping = false;
+                            }
+                            None => {
+                                out.unreadable.push(trimmed.to_owned());
+                                skipping = true;
+                            }
+                        }
+                        break;
+                    }
+                    if indent >= 2 && (current.is_some() || skipping) {
+                        if let Some((_, t)) = current.as_mut() {
+                            t.push(' ');
+                            t.push_str(trimmed);
+                        }
+                        break;
+                    }
+                    flush(&mut current, &mut out);
+                    state = State::Prose;
+                    continue;
+                }
+            }
+        }
+    }
+    flush(&mut current, &mut out);
+    if !found {
+        return None;
+    }
+    out.prose = tidy(&prose);
+    Some(out)
+}
+
+fn indent_of(line: &str) -> usize {
+    line.chars().take_while(|c| c.is_whitespace()).map(|c| if c == '\t' { 4 } else { 1 }).sum()
+}
+
+fn is_google_header(trimmed: &str) -> bool {
+    matches!(trimmed, "Args:" | "Arguments:" | "Fields:" | "Attributes:")
+}
+
+fn is_rustdoc_header(trimmed: &str) -> bool {
+    let Some(rest) = trimmed.strip_prefix('#') else { return false };
+    let title = rest.trim_start_matches('#').trim();
+    rest.starts_with([' ', '#']) && matches!(title, "Arguments" | "Fields")
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '$' | '@'))
+}
+
+/// `name: text` or `name (type): text`.
+fn google_entry(line: &str) -> Option<(String, String)> {
+    let (head, text) = line.split_once(':')?;
+    let head = head.trim();
+    let name = match head.split_once('(') {
+        Some((n, ty)) if ty.ends_with(')') => n.trim(),
+        Some(_) => return None,
+        None => head,
+    };
+    is_name(name).then(|| (name.to_owned(), text.trim().to_owned()))
+}
+
+/// `` `name` - text ``, `` `name`: text ``, `name - text`, `name: text` (after the list marker).
+fn rustdoc_entry(item: &str) -> Option<(String, String)> {
+    let (name, rest) = if let Some(after) = item.strip_prefix('`') {
+        let (name, rest) = after.split_once('`')?;
+        (name, rest.trim_start())
+    } else {
+        let end = item.find(|c: char| c.is_whitespace() || c == ':').unwrap_or(item.len());
+        (&item[..end], item[end..].trim_start())
+    };
+    let text = rest
+        .strip_prefix(':')
+        .or_else(|| rest.strip_prefix("- "))
+        .or_else(|| rest.strip_prefix("-- "))
+        .or_else(|| rest.strip_prefix("\u{2014} "))
+        .or_else(|| (rest == "-" || rest == ":").then_some(""))?;
+    is_name(name).then(|| (name.to_owned(), text.trim().to_owned()))
+}
+
+/// Joins prose lines, dropping trailing spaces, runs of blank lines and blank edges.
+fn tidy(lines: &[&str]) -> String {
+    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+    for line in lines {
+        let line = line.trim_end();
+        if line.is_empty() && out.last().is_none_or(|l| l.is_empty()) {
+            continue;
+        }
+        out.push(line);
+    }
+    while out.last().is_some_and(|l| l.is_empty()) {
+        out.pop();
+    }
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+
+    fn entries(p: &Parsed) -> Vec<(&str, &str)> {
+        p.entries.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect()
+    }
+
+    #[test]
+    fn google_block_with_continuations() {
+        let p = parse("A stop on the way.\n\nArgs:\n    city: Where the traveller stops.\n    nights (int): How long they stay,\n        in nights.\n\nMore prose.").unwrap();
+        assert_eq!(p.prose, "A stop on the way.\n\nMore prose.");
+        assert_eq!(
+            entries(&p),
+            [("city", "Where the traveller stops."), ("nights", "How long they stay, in nights.")]
+        );
+        assert!(p.unreadable.is_empty());
+    }
+
+    #[test]
+    fn rustdoc_block_in_several_spellings() {
+        let p = parse("Look up a word.\n\n# Arguments\n\n* `word` - The word.\n* `lang`: Its language,\n  as a code.\n- limit: How many.\n\n# Errors\nNone.").unwrap();
+        assert_eq!(p.prose, "Look up a word.\n\n# Errors\nNone.");
+        assert_eq!(
+            entries(&p),
+            [("word", "The word."), ("lang", "Its language, as a code."), ("limit", "How many.")]
+        );
+    }
+
+    #[test]
+    fn unreadable_lines_are_reported_and_skipped() {
+        let p = parse("Doc.\nFields:\n  this is not an entry\n    still not\n  ok: fine").unwrap();
+        assert_eq!(p.unreadable, ["this is not an entry"]);
+        assert_eq!(entries(&p), [("ok", "fine")]);
+    }
+
+    #[test]
+    fn no_block_means_no_change() {
+        assert_eq!(parse("Just prose.\n\nArgs are nice."), None);
+    }
+
+    #[test]
+    fn entries_land_on_properties_and_own_descriptions_win() {
+        let mut s = json!({
+            "description": "Trip.\n\nArgs:\n  city: From the block.\n  start_date: Snake for camel.\n  nights: Loses to own.\n  ghost: No such field.",
+            "properties": {"city": {"type": "string"}, "startDate": {"$ref": "#/$defs/D"}, "nights": {"description": "Own.", "type": "integer"}}
+        });
+        let mut cx = PassContext::new(Some("Trip"));
+        MergeDocs.run(&mut s, &mut cx).unwrap();
+        assert_eq!(
+            s,
+            json!({
+                "description": "Trip.",
+                "properties": {
+                    "city": {"type": "string", "description": "From the block."},
+                    "startDate": {"$ref": "#/$defs/D", "description": "Snake for camel."},
+                    "nights": {"description": "Own.", "type": "integer"}
+                }
+            })
+        );
+        assert_eq!(cx.doc_warnings.len(), 1);
+        assert_eq!(cx.doc_warnings[0].kind, DocWarningKind::UnknownEntry { name: "ghost".into() });
+        assert_eq!(
+            cx.doc_warnings[0].to_string(),
+            "doc comment at `` (type `Trip`): entry `ghost` names no property; fix or remove it"
+        );
+    }
+
+    #[test]
+    fn a_block_alone_leaves_no_description() {
+        let mut s = json!({"description": "Args:\n  a: x", "properties": {"a": true}});
+        MergeDocs.run(&mut s, &mut PassContext::new(None)).unwrap();
+        assert_eq!(s, json!({"properties": {"a": {"description": "x"}}}));
+    }
+}

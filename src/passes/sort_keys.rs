@@ -1,0 +1,93 @@
+//! [`SortKeys`]: puts every object's keys in one order, whatever serde_json's map type is.
+
+use crate::error::SchemaGenerationError;
+use crate::pipeline::{Pass, PassContext};
+use serde_json::{Map, Value};
+use std::sync::OnceLock;
+
+/// Rebuilds every JSON object in the schema with its keys in byte order.
+///
+/// Without serde_json's `preserve_order` feature a `Map` is a `BTreeMap` and is always in byte
+/// order, so this pass does nothing. With it (any crate in a build can switch it on) a `Map`
+/// keeps insertion order, and [`ToolSchema::as_value`](crate::ToolSchema::as_value) would
+/// serialise differently from one build to the next. Sorting here makes the value, and not only
+/// the canonical bytes, the same in both builds. With declaration order on (see
+/// [`PassContext::declaration_order`]) `properties` maps keep their order.
+///
+/// Every object is sorted, including instance values under `const`, `enum`, `default` and
+/// `examples`: their key order means nothing either. The walk is iterative, so it has no depth
+/// limit of its own.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SortKeys;
+
+/// Whether this build's `serde_json::Map` keeps insertion order (`preserve_order` is on).
+pub fn map_preserves_order() -> bool {
+    static PRESERVES: OnceLock<bool> = OnceLock::new();
+    *PRESERVES.get_or_init(|| {
+        let mut m = Map::new();
+        m.insert("b".into(), Value::Null);
+        m.insert("a".into(), Value::Null);
+        m.keys().next().map(String::as_str) == Some("b")
+    })
+}
+
+impl Pass for SortKeys {
+    fn name(&self) -> &'static str {
+        "sort-keys"
+    }
+
+    fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
+        if map_preserves_order() {
+            sort_all(schema, cx.declaration_order);
+        }
+        Ok(())
+    }
+}
+
+fn sort_all(root: &mut Value, keep_properties: bool) {
+    // (node, whether this object is a `properties` map whose order is kept)
+    let mut stack: Vec<(&mut Value, bool)> = vec![(root, false)];
+    while let Some((node, keep)) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                if !keep && !map.keys().is_sorted() {
+                    let mut entries: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
+                    entries.sort_by(|a, b| a.0.cmp(&b.0));
+                    map.extend(entries);
+                }
+                for (k, v) in map.iter_mut() {
+                    stack.push((v, keep_properties && k == "properties"));
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter_mut().map(|v| (v, false))),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_come_out_sorted_in_every_build() {
+        let mut s: Value = serde_json::from_str(r#"{"b":{"z":1,"a":[{"y":1,"x":2}]},"a":1}"#).unwrap();
+        SortKeys.run(&mut s, &mut PassContext::new(None)).unwrap();
+        assert_eq!(serde_json::to_string(&s).unwrap(), r#"{"a":1,"b":{"a":[{"x":2,"y":1}],"z":1}}"#);
+    }
+
+    #[test]
+    fn declaration_order_keeps_properties_order_where_the_map_can() {
+        let mut s: Value = serde_json::from_str(r#"{"properties":{"b":{},"a":{}},"type":"object"}"#).unwrap();
+        let mut cx = PassContext::new(None);
+        cx.declaration_order = true;
+        SortKeys.run(&mut s, &mut cx).unwrap();
+        let text = serde_json::to_string(&s).unwrap();
+        let want = if map_preserves_order() {
+            r#"{"properties":{"b":{},"a":{}},"type":"object"}"#
+        } else {
+            r#"{"properties":{"a":{},"b":{}},"type":"object"}"#
+        };
+        assert_eq!(text, want);
+    }
+}

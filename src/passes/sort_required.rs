@@ -1,0 +1,69 @@
+//! [`SortRequired`]: sorts and deduplicates every `required` list.
+
+use crate::error::SchemaGenerationError;
+use crate::pipeline::{Pass, PassContext};
+use serde_json::Value;
+
+/// Sorts every `required` list (by UTF-16 code units, the canonical key order) and removes
+/// duplicates.
+///
+/// `required` is a set; schemars writes it in declaration order, so reordering two fields would
+/// change the hash of an unchanged contract. A `required` that is not a list of strings is
+/// malformed and refused with its pointer.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SortRequired;
+
+impl Pass for SortRequired {
+    fn name(&self) -> &'static str {
+        "sort-required"
+    }
+
+    fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
+        crate::walk::visit_all_mut(
+            schema,
+            cx.max_depth,
+            &mut |ptr, node| {
+                let Some(required) = node.get_mut("required") else { return Ok(true) };
+                let Value::Array(items) = required else {
+                    return Err(malformed(ptr.as_str()));
+                };
+                if !items.iter().all(Value::is_string) {
+                    return Err(malformed(ptr.as_str()));
+                }
+                items.sort_by(|a, b| {
+                    crate::canonical::cmp_utf16(a.as_str().unwrap_or(""), b.as_str().unwrap_or(""))
+                });
+                items.dedup();
+                Ok(true)
+            },
+            &|p| cx.too_deep(p),
+        )
+    }
+}
+
+fn malformed(pointer: &str) -> SchemaGenerationError {
+    SchemaGenerationError::Malformed {
+        pointer: format!("{pointer}/required"),
+        message: "`required` must be an array of property names (strings)".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn sorts_and_dedups_at_every_depth() {
+        let mut s = json!({"required": ["b", "a", "b"], "items": {"required": ["z", "y"]}});
+        SortRequired.run(&mut s, &mut PassContext::new(None)).unwrap();
+        assert_eq!(s, json!({"required": ["a", "b"], "items": {"required": ["y", "z"]}}));
+    }
+
+    #[test]
+    fn refuses_required_that_is_not_a_list_of_strings() {
+        let mut s = json!({"properties": {"a": {"required": "name"}}});
+        let e = SortRequired.run(&mut s, &mut PassContext::new(None)).unwrap_err();
+        assert_eq!(e.pointer(), Some("/properties/a/required"));
+    }
+}

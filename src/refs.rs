@@ -1,0 +1,119 @@
+//! Local `$ref` resolution: `#`, `#/$defs/Name`, and any JSON pointer into the same document.
+//!
+//! A `$ref` is a URI reference; a local one is a fragment (`#...`) holding a JSON pointer, itself
+//! percent-encoded as URI fragments are (schemars writes `#/$defs/Foo%3CT%3E` for `Foo<T>`).
+//! Decoding is percent-decoding first, then the pointer's `~1`/`~0` escapes, in that order
+//! (RFC 6901 §6).
+//!
+//! ```
+//! use serde_json::json;
+//! use toolschema::refs::{parse_local, resolve};
+//! let root = json!({"$defs": {"a/b": {"type": "string"}}});
+//! assert_eq!(parse_local("#/$defs/a~1b").unwrap(), ["$defs", "a/b"]);
+//! assert_eq!(resolve(&root, "#/$defs/a~1b"), Some(&json!({"type": "string"})));
+//! ```
+
+use serde_json::Value;
+
+/// Why a `$ref` cannot be followed locally.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RefError {
+    /// The reference points outside this document (another file, a URL, an `$id`).
+    #[error("reference `{0}` points outside this document; only local references (`#/...`) can be resolved")]
+    External(String),
+    /// The fragment is not a JSON pointer, or holds an invalid `%` or `~` escape.
+    #[error("reference `{0}` is not a valid local JSON pointer (bad `~` or `%` escape, or no leading `/`)")]
+    Malformed(String),
+    /// The pointer names nothing in the document.
+    #[error("reference `{0}` points at nothing in this document")]
+    Missing(String),
+}
+
+/// Decodes a local reference into pointer tokens.
+///
+/// # Errors
+/// [`RefError::External`] for anything but a fragment, [`RefError::Malformed`] for a bad escape.
+pub fn parse_local(reference: &str) -> Result<Vec<String>, RefError> {
+    let Some(fragment) = reference.strip_prefix('#') else {
+        return Err(RefError::External(reference.to_owned()));
+    };
+    let decoded = percent_decode(fragment).ok_or_else(|| RefError::Malformed(reference.to_owned()))?;
+    let tokens = crate::pointer::tokens(&decoded).ok_or_else(|| RefError::Malformed(reference.to_owned()))?;
+    Ok(tokens.into_iter().map(|t| t.into_owned()).collect())
+}
+
+/// Follows decoded tokens from `root`.
+pub fn lookup<'v>(root: &'v Value, tokens: &[String]) -> Option<&'v Value> {
+    let mut cur = root;
+    for tok in tokens {
+        cur = match cur {
+            Value::Object(map) => map.get(tok)?,
+            Value::Array(items) => {
+                if tok.len() > 1 && tok.starts_with('0') {
+                    return None;
+                }
+                items.get(tok.parse::<usize>().ok()?)?
+            }
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+/// The schema a local reference points at, or `None` if it is not local or names nothing.
+pub fn resolve<'v>(root: &'v Value, reference: &str) -> Option<&'v Value> {
+    lookup(root, &parse_local(reference).ok()?)
+}
+
+/// Percent-decodes a URI fragment; `None` for a bad `%` escape or bytes that are not UTF-8.
+pub fn percent_decode(s: &str) -> Option<String> {
+    if !s.contains('%') {
+        return Some(s.to_owned());
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes.get(i + 1..i + 3)?;
+            let hex = std::str::from_utf8(hex).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn decodes_percent_then_tilde() {
+        assert_eq!(parse_local("#/$defs/Foo%3CT%3E").unwrap(), ["$defs", "Foo<T>"]);
+        // `%7E1` decodes to `~1`, which the pointer then reads as `/`.
+        assert_eq!(parse_local("#/$defs/a%7E1b").unwrap(), ["$defs", "a/b"]);
+        assert_eq!(parse_local("#").unwrap(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn refuses_external_and_malformed_references() {
+        assert!(matches!(parse_local("other.json#/a"), Err(RefError::External(_))));
+        assert!(matches!(parse_local("#/a~2"), Err(RefError::Malformed(_))));
+        assert!(matches!(parse_local("#/a%zz"), Err(RefError::Malformed(_))));
+        assert!(matches!(parse_local("#a"), Err(RefError::Malformed(_))));
+    }
+
+    #[test]
+    fn resolves_any_local_pointer() {
+        let root = json!({"properties": {"a": {"items": [{"type": "x"}]}}});
+        assert_eq!(resolve(&root, "#/properties/a/items/0"), Some(&json!({"type": "x"})));
+        assert_eq!(resolve(&root, "#/properties/a/items/01"), None);
+        assert_eq!(resolve(&root, "#"), Some(&root));
+    }
+}

@@ -1,0 +1,336 @@
+//! [`ToolSchema`], [`SchemaOptions`] and the per-type cache behind [`schema_for`](crate::schema_for).
+
+use crate::dialect::{JSON_SCHEMA, SchemaDialect};
+use crate::error::Error;
+use crate::hash::SchemaHash;
+use crate::passes::DocWarning;
+use crate::pipeline::{self, Settings};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// A normalised schema with its canonical bytes and hash.
+///
+/// Cheap to clone (an `Arc`). Built by [`schema_for`](crate::schema_for),
+/// [`SchemaOptions::schema_for`] or [`SchemaOptions::normalize`].
+#[derive(Clone)]
+pub struct ToolSchema {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    value: Value,
+    canonical: String,
+    hash: SchemaHash,
+    dialect: String,
+    type_name: Option<String>,
+    doc_warnings: Vec<DocWarning>,
+}
+
+impl ToolSchema {
+    /// The schema, normalised and adapted to the dialect. Its object keys are in one order in every
+    /// build (sorted by bytes), so `serde_json::to_string(schema.as_value())` is stable too; for
+    /// bytes other languages reproduce, use [`canonical_json`](Self::canonical_json).
+    pub fn as_value(&self) -> &Value {
+        &self.inner.value
+    }
+
+    /// The schema as an owned value (cloned if this `ToolSchema` is shared, e.g. by the cache).
+    pub fn into_value(self) -> Value {
+        match Arc::try_unwrap(self.inner) {
+            Ok(inner) => inner.value,
+            Err(shared) => shared.value.clone(),
+        }
+    }
+
+    /// The schema's RFC 8785 canonical JSON (see [`crate::canonical`]).
+    pub fn canonical_json(&self) -> &str {
+        &self.inner.canonical
+    }
+
+    /// `sha256:` + hex of SHA-256 over the RFC 8785 bytes of the object
+    /// `{"dialect": <dialect name>, "schema": <schema>}`.
+    ///
+    /// The dialect's name is part of it, so one type under two dialects has two hashes even where
+    /// the schemas are equal; a changed shape (a renamed field, a widened bound, a new union member)
+    /// changes it; key order never does. In Python:
+    /// `"sha256:" + hashlib.sha256(rfc8785.dumps({"dialect": d, "schema": s})).hexdigest()`.
+    pub fn hash(&self) -> SchemaHash {
+        self.inner.hash
+    }
+
+    /// The name of the dialect the schema was adapted to.
+    pub fn dialect_name(&self) -> &str {
+        &self.inner.dialect
+    }
+
+    /// The Rust type's name, when the schema came from one.
+    pub fn type_name(&self) -> Option<&str> {
+        self.inner.type_name.as_deref()
+    }
+
+    /// Doc-comment entries that did not land on a property (see
+    /// [`MergeDocs`](crate::passes::MergeDocs)), for a lint or a test that wants none.
+    pub fn doc_warnings(&self) -> &[DocWarning] {
+        &self.inner.doc_warnings
+    }
+}
+
+impl std::fmt::Debug for ToolSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolSchema")
+            .field("dialect", &self.inner.dialect)
+            .field("hash", &self.inner.hash)
+            .field("schema", &self.inner.canonical)
+            .finish()
+    }
+}
+
+impl PartialEq for ToolSchema {
+    fn eq(&self, other: &Self) -> bool {
+        self.inner.hash == other.inner.hash
+    }
+}
+
+impl Eq for ToolSchema {}
+
+/// How `properties` are ordered in [`ToolSchema::as_value`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PropertyOrder {
+    /// Sorted by name, in every build. The default.
+    #[default]
+    Sorted,
+    /// As declared in the Rust type (models tend to fill fields in the order they are shown).
+    /// Needs this crate's `preserve_order` feature. The canonical bytes still sort keys, as RFC 8785
+    /// requires, but the hash also covers the declared order (see [`SchemaOptions::property_order`]).
+    #[cfg(feature = "preserve_order")]
+    Declaration,
+}
+
+/// Options for building a [`ToolSchema`]: which root properties to exclude, the dialect, and the
+/// budgets.
+///
+/// ```
+/// # #[cfg(feature = "schemars")] {
+/// use toolschema::SchemaOptions;
+///
+/// #[derive(schemars::JsonSchema, serde::Deserialize)]
+/// struct Lookup { word: String, ctx: String }
+///
+/// let s = SchemaOptions::new().exclude(["ctx"]).max_bytes(16_384).schema_for::<Lookup>().unwrap();
+/// assert_eq!(s.canonical_json(), r#"{"properties":{"word":{"type":"string"}},"required":["word"],"type":"object"}"#);
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct SchemaOptions {
+    exclude: Vec<String>,
+    max_bytes: Option<usize>,
+    max_depth: usize,
+    dialect: &'static dyn SchemaDialect,
+    property_order: PropertyOrder,
+}
+
+impl std::fmt::Debug for SchemaOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SchemaOptions")
+            .field("exclude", &self.exclude)
+            .field("max_bytes", &self.max_bytes)
+            .field("max_depth", &self.max_depth)
+            .field("dialect", &self.dialect.name())
+            .field("property_order", &self.property_order)
+            .finish()
+    }
+}
+
+impl Default for SchemaOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SchemaOptions {
+    /// The defaults: nothing excluded, no size budget, a depth budget of 128 levels, the
+    /// [`JSON_SCHEMA`] dialect, properties sorted.
+    pub const fn new() -> Self {
+        SchemaOptions {
+            exclude: Vec::new(),
+            max_bytes: None,
+            max_depth: crate::walk::Depth::DEFAULT_MAX,
+            dialect: &JSON_SCHEMA,
+            property_order: PropertyOrder::Sorted,
+        }
+    }
+
+    /// Root properties the caller injects and the model must not see (a context, a connection, a
+    /// tenant). Each must be a property of the root object, or building the schema fails.
+    #[must_use]
+    pub fn exclude<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.exclude.extend(names.into_iter().map(Into::into));
+        self.exclude.sort();
+        self.exclude.dedup();
+        self
+    }
+
+    /// Refuses a schema whose canonical bytes are longer than `max` (a provider's size limit).
+    #[must_use]
+    pub fn max_bytes(mut self, max: usize) -> Self {
+        self.max_bytes = Some(max);
+        self
+    }
+
+    /// The depth budget for every walk, in levels of subschemas (default 128).
+    #[must_use]
+    pub fn max_depth(mut self, max: usize) -> Self {
+        self.max_depth = max;
+        self
+    }
+
+    /// The dialect to adapt to (default [`JSON_SCHEMA`]). Any `&'static dyn SchemaDialect` works,
+    /// including one picked at run time with [`dialect::by_name`](crate::dialect::by_name).
+    #[must_use]
+    pub fn dialect(mut self, dialect: &'static dyn SchemaDialect) -> Self {
+        self.dialect = dialect;
+        self
+    }
+
+    /// How `properties` are ordered. With [`PropertyOrder::Declaration`] the hash covers
+    /// `{"dialect": d, "propertyOrder": {<pointer>: [names in order], ...}, "schema": s}`, listing
+    /// every object schema with two or more properties, so reordering fields changes it.
+    #[must_use]
+    pub fn property_order(mut self, order: PropertyOrder) -> Self {
+        self.property_order = order;
+        self
+    }
+
+    /// Runs the pipeline on a schema you already have: JSON Schema from another language, or a
+    /// [`schemars::Schema`] made with your own `SchemaSettings` (`schema.to_value()`).
+    ///
+    /// # Errors
+    /// As [`schema_for`](crate::schema_for).
+    pub fn normalize(&self, schema: Value) -> Result<ToolSchema, Error> {
+        self.build(schema, None)
+    }
+
+    /// Runs the pipeline on a schema from schemars (made with any `SchemaSettings`), taking the
+    /// root `title` schemars wrote as the type name for error paths.
+    ///
+    /// # Errors
+    /// As [`schema_for`](crate::schema_for).
+    #[cfg(feature = "schemars")]
+    pub fn from_schemars(&self, schema: schemars::Schema) -> Result<ToolSchema, Error> {
+        let value = schema.to_value();
+        let name = value.get("title").and_then(Value::as_str).map(str::to_owned);
+        self.build(value, name)
+    }
+
+    /// The schema of `T`, generated by schemars (draft 2020-12, deserialize contract), run through
+    /// the pipeline and cached: a second call with equal options costs a lookup and an `Arc` clone.
+    ///
+    /// # Errors
+    /// [`Error::Generation`] for what the pipeline refuses, [`Error::Capability`] for what the
+    /// dialect cannot express.
+    #[cfg(feature = "schemars")]
+    pub fn schema_for<T: schemars::JsonSchema + ?Sized>(&self) -> Result<ToolSchema, Error> {
+        let type_name = std::any::type_name::<T>();
+        if let Some(hit) = cache::get(type_name, self) {
+            return hit;
+        }
+        let mut generator =
+            schemars::SchemaGenerator::new(schemars::generate::SchemaSettings::draft2020_12());
+        let value = generator.root_schema_for::<T>().to_value();
+        let result = self.build(value, Some(T::schema_name().into_owned()));
+        cache::put(type_name, self, result.clone());
+        result
+    }
+
+    fn build(&self, schema: Value, type_name: Option<String>) -> Result<ToolSchema, Error> {
+        let declaration_order = self.property_order != PropertyOrder::Sorted;
+        let settings = Settings {
+            exclude: &self.exclude,
+            max_depth: self.max_depth,
+            max_bytes: self.max_bytes,
+            declaration_order,
+            dialect: self.dialect,
+        };
+        let out = pipeline::run(schema, type_name.as_deref(), settings)?;
+        let dialect = self.dialect.name().to_owned();
+        let hash = if declaration_order {
+            let order = property_order_map(&out.value, self.max_depth);
+            crate::hash::schema_hash(&serde_json::json!({
+                "dialect": dialect, "propertyOrder": order, "schema": out.value,
+            }))
+        } else {
+            crate::hash::envelope_hash(&dialect, &out.value)
+        };
+        Ok(ToolSchema {
+            inner: Arc::new(Inner {
+                value: out.value,
+                canonical: out.canonical,
+                hash,
+                dialect,
+                type_name,
+                doc_warnings: out.doc_warnings,
+            }),
+        })
+    }
+
+    fn same_as(&self, other: &SchemaOptions) -> bool {
+        self.exclude == other.exclude
+            && self.max_bytes == other.max_bytes
+            && self.max_depth == other.max_depth
+            && self.property_order == other.property_order
+            && std::ptr::addr_eq(self.dialect, other.dialect)
+            // Zero-sized statics may share an address; the name tells such dialects apart.
+            && self.dialect.name() == other.dialect.name()
+    }
+}
+
+/// `{pointer: [property names in map order]}` for every object schema with two or more properties.
+fn property_order_map(schema: &Value, max_depth: usize) -> Value {
+    let mut order = serde_json::Map::new();
+    let _ = crate::walk::visit_all(schema, max_depth, &mut |ptr, node| {
+        if let Some(Value::Object(props)) = node.get("properties")
+            && props.len() > 1
+        {
+            let names = props.keys().map(|k| Value::String(k.clone())).collect();
+            order.insert(ptr.as_str().to_owned(), Value::Array(names));
+        }
+        true
+    });
+    Value::Object(order)
+}
+
+#[cfg(feature = "schemars")]
+mod cache {
+    //! `type_name` → the results built for it, one per distinct options value.
+
+    use super::{SchemaOptions, ToolSchema};
+    use crate::error::Error;
+    use std::collections::HashMap;
+    use std::sync::{OnceLock, RwLock};
+
+    type Entries = Vec<(SchemaOptions, Result<ToolSchema, Error>)>;
+
+    fn cache() -> &'static RwLock<HashMap<&'static str, Entries>> {
+        static CACHE: OnceLock<RwLock<HashMap<&'static str, Entries>>> = OnceLock::new();
+        CACHE.get_or_init(Default::default)
+    }
+
+    pub(super) fn get(type_name: &'static str, options: &SchemaOptions) -> Option<Result<ToolSchema, Error>> {
+        let map = cache().read().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let entries = map.get(type_name)?;
+        entries.iter().find(|(o, _)| o.same_as(options)).map(|(_, r)| r.clone())
+    }
+
+    pub(super) fn put(type_name: &'static str, options: &SchemaOptions, result: Result<ToolSchema, Error>) {
+        let mut map = cache().write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let entries = map.entry(type_name).or_default();
+        if !entries.iter().any(|(o, _)| o.same_as(options)) {
+            entries.push((options.clone(), result));
+        }
+    }
+}
