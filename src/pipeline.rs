@@ -1,7 +1,7 @@
 //! The pipeline: the ordered list of passes every schema goes through.
 //!
 //! schemars generates draft 2020-12; then [`PASSES`] run in order, then the chosen
-//! [dialect](crate::dialect) adapts, then object keys are put in one order and the canonical
+//! dialect (see [`crate::dialect`]) adapts, then object keys are put in one order and the canonical
 //! bytes are checked against `max_bytes`. The README's "The pipeline" section mirrors this file.
 //!
 //! Each pass is one small type in [`crate::passes`], with its tests at the bottom of its file.
