@@ -49,10 +49,11 @@ impl Pass for Exclude {
             required.retain(|r| !r.as_str().is_some_and(|r| cx.exclude.iter().any(|e| e == r)));
             // A `required` this pass emptied goes, as schemars writes none for a type without
             // required fields: excluding a field gives the schema of the type without it.
-            if required.is_empty() && before > 0 {
-                if let Value::Object(root) = schema {
-                    root.remove("required");
-                }
+            if required.is_empty()
+                && before > 0
+                && let Value::Object(root) = schema
+            {
+                root.remove("required");
             }
         }
         Ok(())
