@@ -74,9 +74,9 @@ pub enum ForeignSchemaError {
     },
     /// The self-contained schema would be larger than the size budget.
     #[error(
-        "tool `{tool}`: the self-contained schema would be {size} bytes or more (compact JSON), \
-         over the budget of {max_bytes} bytes; definitions used in many places are copied into \
-         each place, so use them in fewer places or raise `max_bytes`"
+        "tool `{tool}`: the schema at `{pointer}` would be {size} bytes or more (compact JSON) \
+         once self-contained, over the budget of {max_bytes} bytes; definitions used in many \
+         places are copied into each place, so use them in fewer places or raise `max_bytes`"
     )]
     TooLarge {
         /// The tool.
