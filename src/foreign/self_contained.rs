@@ -907,13 +907,16 @@ fn collapse(node: Value, ctx: Ctx) -> Value {
         };
         let simple = !NULL_SENSITIVE.iter().any(|k| member.contains_key(*k));
         let typed = match member.get_mut("type") {
+            Some(Value::String(t)) if simple && t == "null" => true,
             Some(Value::String(t)) if simple => {
                 let t = std::mem::take(t);
                 member.insert("type".to_owned(), Value::Array(vec![Value::String(t), Value::String("null".to_owned())]));
                 true
             }
             Some(Value::Array(ts)) if simple && ts.iter().all(Value::is_string) => {
-                ts.push(Value::String("null".to_owned()));
+                if !ts.iter().any(|t| t == "null") {
+                    ts.push(Value::String("null".to_owned()));
+                }
                 true
             }
             _ => false,
