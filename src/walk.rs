@@ -74,7 +74,7 @@ pub const KEYWORDS: &[(&str, Shape)] = &[
 
 /// The shape of a keyword, or `None` if it holds no subschema.
 pub fn keyword_shape(keyword: &str) -> Option<Shape> {
-    KEYWORDS.binary_search_by(|(k, _)| (*k).cmp(keyword)).ok().map(|i| KEYWORDS[i].1)
+    static_keyword(keyword).map(|(_, shape)| shape)
 }
 
 /// Where a child sits in its parent: the keyword and, for arrays and maps, the index or name.
@@ -127,8 +127,23 @@ fn is_schema(v: &Value) -> bool {
     matches!(v, Value::Object(_) | Value::Bool(_))
 }
 
+/// Bit `n` is set when some keyword in [`KEYWORDS`] is `n` bytes long: most keys of a schema
+/// (`type`, `description`, property names) are rejected by length before any comparison.
+const KEYWORD_LENGTHS: u64 = {
+    let mut mask = 0u64;
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        mask |= 1 << KEYWORDS[i].0.len();
+        i += 1;
+    }
+    mask
+};
+
 /// The `&'static` spelling of a keyword from [`KEYWORDS`].
 fn static_keyword(keyword: &str) -> Option<(&'static str, Shape)> {
+    if keyword.len() >= 64 || KEYWORD_LENGTHS & (1 << keyword.len()) == 0 {
+        return None;
+    }
     KEYWORDS.binary_search_by(|(k, _)| (*k).cmp(keyword)).ok().map(|i| KEYWORDS[i])
 }
 
@@ -211,7 +226,11 @@ pub fn map_children<'v, E>(
             (Shape::Single | Shape::Array, Value::Array(items)) => {
                 let mut built = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
-                    built.push(if is_schema(item) { f(Step::Index(keyword, i), item)? } else { item.clone() });
+                    built.push(if is_schema(item) {
+                        f(Step::Index(keyword, i), item)?
+                    } else {
+                        item.clone()
+                    });
                 }
                 Value::Array(built)
             }

@@ -46,7 +46,9 @@ fn bless() -> bool {
 
 /// Runs `f` on a fresh thread with the given stack, propagating a panic.
 fn on_stack<T: Send>(size: usize, f: impl FnOnce() -> T + Send) -> T {
-    std::thread::scope(|s| std::thread::Builder::new().stack_size(size).spawn_scoped(s, f).unwrap().join().unwrap())
+    std::thread::scope(|s| {
+        std::thread::Builder::new().stack_size(size).spawn_scoped(s, f).unwrap().join().unwrap()
+    })
 }
 
 /// JSON text of any depth (serde_json's recursion limit off; call on a large stack).
@@ -119,14 +121,15 @@ fn file_cases(corpus: &Path, folder: &str) -> Vec<Case> {
 }
 
 fn bfcl_cases(corpus: &Path) -> Vec<Case> {
-    let expected: BTreeMap<String, Value> = std::fs::read_to_string(corpus.join("expected/self_contained/bfcl/functions.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).unwrap();
-            (v["id"].as_str().unwrap().to_owned(), v)
-        })
-        .collect();
+    let expected: BTreeMap<String, Value> =
+        std::fs::read_to_string(corpus.join("expected/self_contained/bfcl/functions.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                (v["id"].as_str().unwrap().to_owned(), v)
+            })
+            .collect();
     std::fs::read_to_string(corpus.join("bfcl/functions.jsonl"))
         .unwrap()
         .lines()
@@ -141,7 +144,12 @@ fn bfcl_cases(corpus: &Path) -> Vec<Case> {
             } else {
                 Reference::Broken(e.to_string())
             };
-            Case { id: format!("bfcl/functions.jsonl#{id}"), tool: v["name"].as_str().unwrap().to_owned(), schema: v["schema"].clone(), reference }
+            Case {
+                id: format!("bfcl/functions.jsonl#{id}"),
+                tool: v["name"].as_str().unwrap().to_owned(),
+                schema: v["schema"].clone(),
+                reference,
+            }
         })
         .collect()
 }
@@ -213,7 +221,10 @@ fn check(cases: &[Case], table: &mut Table, tally: &mut Tally, failures: &mut Ve
                     want.remove("error");
                     want.insert(answer_key.to_owned(), got[answer_key].clone());
                     want.entry("difference").or_insert(json!([]));
-                    want.entry("note").or_insert(json!(format!("UNREVIEWED (reference: {})", reference_summary(&case.reference))));
+                    want.entry("note").or_insert(json!(format!(
+                        "UNREVIEWED (reference: {})",
+                        reference_summary(&case.reference)
+                    )));
                     table.insert(case.id.clone(), want);
                     continue;
                 }
@@ -249,7 +260,11 @@ fn reference_summary(r: &Reference) -> String {
     match r {
         Reference::Output(v) => {
             let s = v.to_string();
-            if s.len() > 300 { format!("{}...", &s[..s.char_indices().nth(300).map_or(s.len(), |(i, _)| i)]) } else { s }
+            if s.len() > 300 {
+                format!("{}...", &s[..s.char_indices().nth(300).map_or(s.len(), |(i, _)| i)])
+            } else {
+                s
+            }
         }
         Reference::Error(e) | Reference::Broken(e) => e.trim().to_owned(),
     }
@@ -263,7 +278,11 @@ fn check_table_is_reviewed(table: &Table, failures: &mut Vec<String>) {
         if numbers == 0 || note.is_empty() || note.starts_with("UNREVIEWED") {
             failures.push(format!("{id}: the differences table needs the difference number(s) and a note"));
         }
-        let valid = entry["difference"].as_array().into_iter().flatten().all(|n| n.as_u64().is_some_and(|n| (1..=10).contains(&n)));
+        let valid = entry["difference"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .all(|n| n.as_u64().is_some_and(|n| (1..=10).contains(&n)));
         if !valid {
             failures.push(format!("{id}: differences are numbered 1 to 10 as in the corpus README"));
         }
@@ -327,7 +346,8 @@ fn every_hostile_input_gives_a_result_or_a_typed_error() {
 #[test]
 fn the_doubling_dag_is_refused_in_well_under_a_millisecond() {
     let Some(corpus) = corpus() else { return };
-    let schema: Value = serde_json::from_slice(&std::fs::read(corpus.join("hostile/dag_doubling_40.json")).unwrap()).unwrap();
+    let schema: Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("hostile/dag_doubling_40.json")).unwrap()).unwrap();
     let mut best = Duration::MAX;
     for _ in 0..5 {
         let start = Instant::now();
@@ -365,7 +385,10 @@ fn declared_type_agrees_with_the_reference_on_corpus_properties() {
     let table = load_table("declared_type_differences.json");
     let mut failures = Vec::new();
     let (mut matched, mut not_a_type, mut different) = (0, 0, 0);
-    for line in std::fs::read_to_string(corpus.join("expected/declared_type/corpus_properties.jsonl")).unwrap().lines() {
+    for line in std::fs::read_to_string(corpus.join("expected/declared_type/corpus_properties.jsonl"))
+        .unwrap()
+        .lines()
+    {
         let row: Value = serde_json::from_str(line).unwrap();
         let file = row["file"].as_str().unwrap();
         let pointer = row["pointer"].as_str().unwrap();
@@ -391,7 +414,9 @@ fn declared_type_agrees_with_the_reference_on_corpus_properties() {
             failures.push(format!("{id}: ours {got:?}, expected {want:?} (reference {})", row["answer"]));
         }
     }
-    eprintln!("declared_type on corpus properties: {matched} match, {not_a_type} name no JSON type, {different} listed");
+    eprintln!(
+        "declared_type on corpus properties: {matched} match, {not_a_type} name no JSON type, {different} listed"
+    );
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }
 
@@ -401,20 +426,22 @@ fn declared_type_agrees_with_the_reference_on_edge_cases() {
     on_stack(BIG_STACK, || {
         let name = "declared_type_differences.json";
         let mut table = load_table(name);
-        let expected: BTreeMap<String, Value> = std::fs::read_to_string(corpus.join("expected/declared_type/edge_cases.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| {
-                let v = parse_deep(l.as_bytes());
-                (v["id"].as_str().unwrap().to_owned(), v)
-            })
-            .collect();
+        let expected: BTreeMap<String, Value> =
+            std::fs::read_to_string(corpus.join("expected/declared_type/edge_cases.jsonl"))
+                .unwrap()
+                .lines()
+                .map(|l| {
+                    let v = parse_deep(l.as_bytes());
+                    (v["id"].as_str().unwrap().to_owned(), v)
+                })
+                .collect();
         let mut failures = Vec::new();
         let (mut matched, mut different) = (0, 0);
         for line in std::fs::read_to_string(corpus.join("declared_type/edge_cases.jsonl")).unwrap().lines() {
             let case = parse_deep(line.as_bytes());
             let id = case["id"].as_str().unwrap().to_owned();
-            let got = on_stack(SMALL_STACK, || declared_type(&case["prop"], &case["schema"]).map(JsonType::as_str));
+            let got =
+                on_stack(SMALL_STACK, || declared_type(&case["prop"], &case["schema"]).map(JsonType::as_str));
             let reference = &expected[&id];
             let crashed = reference.get("crash").is_some();
             let same = !crashed && got == expected_declared(&reference["answer"]);
@@ -424,7 +451,9 @@ fn declared_type_agrees_with_the_reference_on_edge_cases() {
                     table.remove(&id);
                     matched += 1;
                 }
-                (true, Some(_)) => failures.push(format!("{id}: now matches the reference; remove it from {name}")),
+                (true, Some(_)) => {
+                    failures.push(format!("{id}: now matches the reference; remove it from {name}"))
+                }
                 (false, Some(entry)) if !bless() => {
                     different += 1;
                     if entry.get("answer") != Some(&json!(got)) {
@@ -447,7 +476,9 @@ fn declared_type_agrees_with_the_reference_on_edge_cases() {
             // Deep cases: drop here, on the large stack.
             drop(case);
         }
-        eprintln!("declared_type edge cases: {matched} match, {different} listed (reference crashes included)");
+        eprintln!(
+            "declared_type edge cases: {matched} match, {different} listed (reference crashes included)"
+        );
         finish(name, &table, failures);
     });
 }

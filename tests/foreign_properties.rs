@@ -6,7 +6,9 @@
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use toolschema::{SelfContainedOptions, declared_type, self_contained_input_schema, self_contained_input_schema_with};
+use toolschema::{
+    SelfContainedOptions, declared_type, self_contained_input_schema, self_contained_input_schema_with,
+};
 
 // ---- generated schemas --------------------------------------------------------------------------
 
@@ -24,10 +26,15 @@ enum Recipe {
 }
 
 fn recipe() -> impl Strategy<Value = Recipe> {
-    let leaf = prop_oneof![(0u8..8).prop_map(Recipe::Leaf), (0u8..4).prop_map(Recipe::Nullable), (any::<u8>(), 0u8..5).prop_map(|(n, s)| Recipe::Ref(n, s))];
+    let leaf = prop_oneof![
+        (0u8..8).prop_map(Recipe::Leaf),
+        (0u8..4).prop_map(Recipe::Nullable),
+        (any::<u8>(), 0u8..5).prop_map(|(n, s)| Recipe::Ref(n, s))
+    ];
     leaf.prop_recursive(4, 24, 3, |inner| {
         prop_oneof![
-            (prop::collection::vec((0u8..4, inner.clone(), any::<bool>()), 0..3), any::<bool>()).prop_map(|(p, a)| Recipe::Object(p, a)),
+            (prop::collection::vec((0u8..4, inner.clone(), any::<bool>()), 0..3), any::<bool>())
+                .prop_map(|(p, a)| Recipe::Object(p, a)),
             inner.clone().prop_map(|r| Recipe::Array(Box::new(r))),
             (inner.clone(), any::<bool>()).prop_map(|(r, d)| Recipe::Optional(Box::new(r), d)),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| Recipe::Union(Box::new(a), Box::new(b))),
@@ -104,17 +111,18 @@ fn render(r: &Recipe, at: usize, defs: usize) -> Value {
 }
 
 fn schema() -> impl Strategy<Value = Value> {
-    (prop::collection::vec(recipe(), 0..4), prop::collection::vec((0u8..4, recipe(), any::<bool>()), 1..4)).prop_map(|(defs, root)| {
-        let n = defs.len();
-        let mut d = Map::new();
-        for (i, r) in defs.iter().enumerate() {
-            d.insert(format!("D{i}"), render(r, i, n));
-        }
-        let mut root = render(&Recipe::Object(root, false), n, n);
-        root["$defs"] = Value::Object(d);
-        root["title"] = json!("Generated");
-        root
-    })
+    (prop::collection::vec(recipe(), 0..4), prop::collection::vec((0u8..4, recipe(), any::<bool>()), 1..4))
+        .prop_map(|(defs, root)| {
+            let n = defs.len();
+            let mut d = Map::new();
+            for (i, r) in defs.iter().enumerate() {
+                d.insert(format!("D{i}"), render(r, i, n));
+            }
+            let mut root = render(&Recipe::Object(root, false), n, n);
+            root["$defs"] = Value::Object(d);
+            root["title"] = json!("Generated");
+            root
+        })
 }
 
 /// A small deterministic generator (SplitMix64) for instance sampling.
@@ -137,7 +145,9 @@ impl Rng {
 /// property, a null).
 fn sample(schema: &Value, root: &Value, rng: &mut Rng, depth: usize) -> Value {
     if depth > 8 || rng.below(12) == 0 {
-        return [json!(null), json!("zz"), json!(7), json!(true), json!([]), json!({})][rng.below(6) as usize].clone();
+        return [json!(null), json!("zz"), json!(7), json!(true), json!([]), json!({})]
+            [rng.below(6) as usize]
+            .clone();
     }
     let Value::Object(m) = schema else { return json!(1) };
     if let Some(Value::String(r)) = m.get("$ref") {
@@ -155,13 +165,21 @@ fn sample(schema: &Value, root: &Value, rng: &mut Rng, depth: usize) -> Value {
     }
     let ty = match m.get("type") {
         Some(Value::String(t)) => t.clone(),
-        Some(Value::Array(ts)) => ts[rng.below(ts.len() as u64) as usize].as_str().unwrap_or("null").to_owned(),
+        Some(Value::Array(ts)) => {
+            ts[rng.below(ts.len() as u64) as usize].as_str().unwrap_or("null").to_owned()
+        }
         _ => ["string", "integer", "null", "object"][rng.below(4) as usize].to_owned(),
     };
     match ty.as_str() {
         "object" => {
             let mut o = Map::new();
-            let required: Vec<&str> = m.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+            let required: Vec<&str> = m
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
             if let Some(Value::Object(props)) = m.get("properties") {
                 for (name, p) in props {
                     if required.contains(&name.as_str()) || rng.below(2) == 0 {
@@ -227,20 +245,56 @@ proptest! {
 
 fn arbitrary_json() -> impl Strategy<Value = Value> {
     let keys = prop::sample::select(vec![
-        "$ref", "$defs", "definitions", "properties", "items", "anyOf", "oneOf", "allOf", "required", "type", "title",
-        "description", "default", "additionalProperties", "prefixItems", "not", "if", "then", "else", "enum", "const",
-        "unevaluatedProperties", "dependencies", "a", "A", "~x", "a/b",
+        "$ref",
+        "$defs",
+        "definitions",
+        "properties",
+        "items",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "required",
+        "type",
+        "title",
+        "description",
+        "default",
+        "additionalProperties",
+        "prefixItems",
+        "not",
+        "if",
+        "then",
+        "else",
+        "enum",
+        "const",
+        "unevaluatedProperties",
+        "dependencies",
+        "a",
+        "A",
+        "~x",
+        "a/b",
     ]);
     let refs = prop::sample::select(vec![
-        "#", "#/$defs/A", "#/$defs/a", "#/definitions/A", "#/properties/a", "#/$defs/A/properties/a", "#/$defs/~x",
-        "#/$defs/a~1b", "#/$defs/%41", "#/$defs/%zz", "other.json", "#/items/0", "",
+        "#",
+        "#/$defs/A",
+        "#/$defs/a",
+        "#/definitions/A",
+        "#/properties/a",
+        "#/$defs/A/properties/a",
+        "#/$defs/~x",
+        "#/$defs/a~1b",
+        "#/$defs/%41",
+        "#/$defs/%zz",
+        "other.json",
+        "#/items/0",
+        "",
     ]);
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(|n| json!(n)),
         refs.prop_map(|r| json!(r)),
-        prop::sample::select(vec!["object", "array", "string", "null", "integer", "dict"]).prop_map(|t| json!(t)),
+        prop::sample::select(vec!["object", "array", "string", "null", "integer", "dict"])
+            .prop_map(|t| json!(t)),
     ];
     leaf.prop_recursive(6, 64, 5, move |inner| {
         prop_oneof![

@@ -30,14 +30,18 @@ fn every_row_of_the_rejection_table_is_refused_with_its_kind_pointer_and_referen
         };
         let message = err.to_string();
         let got = (err.kind(), err.pointer(), err.reference());
-        let want = (row["kind"].as_str().unwrap(), row["pointer"].as_str().unwrap(), row.get("reference").and_then(Value::as_str));
+        let want = (
+            row["kind"].as_str().unwrap(),
+            row["pointer"].as_str().unwrap(),
+            row.get("reference").and_then(Value::as_str),
+        );
         if got != want {
             failures.push(format!("{case}: got {got:?}, want {want:?} ({message})"));
         }
         if !message.starts_with("tool `lookup`: ") || !message.contains(&format!("`{}`", err.pointer())) {
             failures.push(format!("{case}: the message must name the tool and the pointer: {message}"));
         }
-        if message.chars().nth(0).is_some_and(char::is_uppercase) {
+        if message.chars().next().is_some_and(char::is_uppercase) {
             failures.push(format!("{case}: messages are lowercase: {message}"));
         }
     }

@@ -107,7 +107,11 @@ pub fn self_contained_input_schema_with(
     options: &SelfContainedOptions,
 ) -> Result<Value, Error> {
     let Value::Object(root) = schema else {
-        return Err(Error::NotAnObject { tool: tool_name.to_owned(), pointer: String::new(), found: describe(schema) });
+        return Err(Error::NotAnObject {
+            tool: tool_name.to_owned(),
+            pointer: String::new(),
+            found: describe(schema),
+        });
     };
     check_root_type(root.get("type"), tool_name)?;
     let mut inliner = Inliner::new(schema, tool_name, options);
@@ -121,7 +125,12 @@ pub fn self_contained_input_schema_with(
     let out = finish(built, tool_name)?;
     let size = json_len(&out);
     if size > options.max_bytes as u64 {
-        return Err(Error::TooLarge { tool: tool_name.to_owned(), pointer: String::new(), size, max_bytes: options.max_bytes });
+        return Err(Error::TooLarge {
+            tool: tool_name.to_owned(),
+            pointer: String::new(),
+            size,
+            max_bytes: options.max_bytes,
+        });
     }
     Ok(out)
 }
@@ -164,7 +173,11 @@ fn finish(built: Value, tool: &str) -> Result<Value, Error> {
         Value::Object(m) => m,
         Value::Bool(true) => Map::new(),
         other => {
-            return Err(Error::NotAnObject { tool: tool.to_owned(), pointer: String::new(), found: describe(&other) });
+            return Err(Error::NotAnObject {
+                tool: tool.to_owned(),
+                pointer: String::new(),
+                found: describe(&other),
+            });
         }
     };
     check_root_type(root.get("type"), tool)?;
@@ -179,7 +192,10 @@ fn finish(built: Value, tool: &str) -> Result<Value, Error> {
             return Err(Error::Malformed {
                 tool: tool.to_owned(),
                 pointer: "/properties".to_owned(),
-                message: format!("`properties` must be a map from names to schemas, found {}", describe(other)),
+                message: format!(
+                    "`properties` must be a map from names to schemas, found {}",
+                    describe(other)
+                ),
             });
         }
     }
@@ -290,7 +306,8 @@ impl<'v> Measure<'v> {
 
 /// Keywords that only annotate: on a reference site or an optional union they override the
 /// definition's or member's own.
-const ANNOTATIONS: &[&str] = &["$comment", "default", "deprecated", "description", "examples", "readOnly", "title", "writeOnly"];
+const ANNOTATIONS: &[&str] =
+    &["$comment", "default", "deprecated", "description", "examples", "readOnly", "title", "writeOnly"];
 
 fn is_annotation(key: &str) -> bool {
     ANNOTATIONS.contains(&key)
@@ -346,7 +363,13 @@ impl<'v, 'o> Inliner<'v, 'o> {
             root,
             tool,
             options,
-            targets: vec![Target { node: root, pointer: String::new(), name, edges: Vec::new(), component: 0 }],
+            targets: vec![Target {
+                node: root,
+                pointer: String::new(),
+                name,
+                edges: Vec::new(),
+                component: 0,
+            }],
             by_address,
             by_reference: HashMap::new(),
             on_stack: vec![false],
@@ -362,11 +385,20 @@ impl<'v, 'o> Inliner<'v, 'o> {
     }
 
     fn too_deep(&self, trail: &Trail<'_>) -> Error {
-        Error::TooDeep { tool: self.tool.to_owned(), pointer: trail.render(), max_depth: self.options.max_depth }
+        Error::TooDeep {
+            tool: self.tool.to_owned(),
+            pointer: trail.render(),
+            max_depth: self.options.max_depth,
+        }
     }
 
     fn too_large(&self, size: u64) -> Error {
-        Error::TooLarge { tool: self.tool.to_owned(), pointer: String::new(), size, max_bytes: self.options.max_bytes }
+        Error::TooLarge {
+            tool: self.tool.to_owned(),
+            pointer: String::new(),
+            size,
+            max_bytes: self.options.max_bytes,
+        }
     }
 
     // ---- 1. discover -------------------------------------------------------------------------
@@ -388,8 +420,20 @@ impl<'v, 'o> Inliner<'v, 'o> {
 
     fn scan(&mut self, node: &'v Value, trail: &Trail<'_>, level: usize, owner: usize) -> Result<(), Error> {
         let Value::Object(map) = node else { return Ok(()) };
-        for key in ["$defs", "definitions"] {
-            if let Some(v) = map.get(key)
+        // One pass over the keys rather than a map lookup per keyword; the checks then run in a
+        // fixed order, whatever the map's iteration order.
+        let (mut defs, mut definitions, mut required, mut reference) = (None, None, None, None);
+        for (key, v) in map {
+            match key.as_str() {
+                "$defs" => defs = Some(v),
+                "definitions" => definitions = Some(v),
+                "required" => required = Some(v),
+                "$ref" => reference = Some(v),
+                _ => {}
+            }
+        }
+        for (key, v) in [("$defs", defs), ("definitions", definitions)] {
+            if let Some(v) = v
                 && !v.is_object()
             {
                 return Err(self.malformed(
@@ -398,20 +442,19 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 ));
             }
         }
-        if let Some(v) = map.get("required") {
-            let ok = matches!(v, Value::Array(names) if names.iter().all(Value::is_string));
-            if !ok {
-                let fix = match v {
-                    Value::String(s) => format!("; write `[{}]`", Value::String(s.clone())),
-                    _ => String::new(),
-                };
-                return Err(self.malformed(
-                    &Trail::Key(trail, "required"),
-                    format!("`required` must be a list of property names, found {v}{fix}"),
-                ));
-            }
+        if let Some(v) = required
+            && !matches!(v, Value::Array(names) if names.iter().all(Value::is_string))
+        {
+            let fix = match v {
+                Value::String(s) => format!("; write `[{}]`", Value::String(s.clone())),
+                _ => String::new(),
+            };
+            return Err(self.malformed(
+                &Trail::Key(trail, "required"),
+                format!("`required` must be a list of property names, found {v}{fix}"),
+            ));
         }
-        if let Some(r) = map.get("$ref") {
+        if let Some(r) = reference {
             let target = self.resolve(r, trail)?;
             self.targets[owner].edges.push(target);
         }
@@ -467,7 +510,13 @@ impl<'v, 'o> Inliner<'v, 'o> {
                         None => format!("schema at `#{}`", pointer.as_str()),
                     },
                 };
-                self.targets.push(Target { node, pointer: pointer.as_str().to_owned(), name, edges: Vec::new(), component: 0 });
+                self.targets.push(Target {
+                    node,
+                    pointer: pointer.as_str().to_owned(),
+                    name,
+                    edges: Vec::new(),
+                    component: 0,
+                });
                 self.by_address.insert(node, t);
                 self.on_stack.push(false);
                 self.memo.push(None);
@@ -632,7 +681,13 @@ impl<'v, 'o> Inliner<'v, 'o> {
     }
 
     /// The measure of expanding target `t` at `level`, from the memo where that is valid.
-    fn measure_target(&mut self, t: usize, r: &'v Value, site: &Trail<'_>, level: usize) -> Result<Measure<'v>, Error> {
+    fn measure_target(
+        &mut self,
+        t: usize,
+        r: &'v Value,
+        site: &Trail<'_>,
+        level: usize,
+    ) -> Result<Measure<'v>, Error> {
         if self.on_stack[t] {
             self.recursion_point_type(t, r, site)?;
             return Ok(Measure { size: 0, height: 0, top: Vec::new() });
@@ -663,8 +718,10 @@ impl<'v, 'o> Inliner<'v, 'o> {
             return true;
         }
         match member.get("$ref").and_then(Value::as_str).and_then(|r| self.by_reference.get(r)) {
-            Some(&t) => member.as_object().is_some_and(|m| m.keys().all(|k| k == "$ref" || is_annotation(k)))
-                && is_null_member(self.targets[t].node),
+            Some(&t) => {
+                member.as_object().is_some_and(|m| m.keys().all(|k| k == "$ref" || is_annotation(k)))
+                    && is_null_member(self.targets[t].node)
+            }
             None => false,
         }
     }
@@ -732,7 +789,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 self.recursion_point_type(t, r, trail)?;
                 let ty = self.recursion_type[t].clone();
                 let name = &self.targets[t].name;
-                let note = format!("{} {name}: the same shape as the {name} that contains it.", article(name));
+                let note =
+                    format!("{} {name}: the same shape as the {name} that contains it.", article(name));
                 let description = match out.remove("description") {
                     Some(Value::String(own)) if !own.is_empty() => format!("{own} {note}"),
                     _ => note,
@@ -910,7 +968,10 @@ fn collapse(node: Value, ctx: Ctx) -> Value {
             Some(Value::String(t)) if simple && t == "null" => true,
             Some(Value::String(t)) if simple => {
                 let t = std::mem::take(t);
-                member.insert("type".to_owned(), Value::Array(vec![Value::String(t), Value::String("null".to_owned())]));
+                member.insert(
+                    "type".to_owned(),
+                    Value::Array(vec![Value::String(t), Value::String("null".to_owned())]),
+                );
                 true
             }
             Some(Value::Array(ts)) if simple && ts.iter().all(Value::is_string) => {
@@ -1046,7 +1107,12 @@ fn collect_types<'v>(
 
 /// Bytes of a string in compact JSON, quotes and escapes included.
 fn string_len(s: &str) -> u64 {
-    let mut n = s.len() as u64 + 2;
+    let plain = s.len() as u64 + 2;
+    // One branch-free pass (vectorised) for the common case of nothing to escape.
+    if !s.bytes().fold(false, |any, b| any | (b < 0x20) | (b == b'"') | (b == b'\\')) {
+        return plain;
+    }
+    let mut n = plain;
     for b in s.bytes() {
         n += match b {
             b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 1,
@@ -1128,7 +1194,10 @@ mod tests {
             "required": ["e"]
         }))
         .unwrap();
-        assert_eq!(out["properties"]["e"], json!({"anyOf": [{"enum": ["x"], "type": "string"}, {"type": "null"}]}));
+        assert_eq!(
+            out["properties"]["e"],
+            json!({"anyOf": [{"enum": ["x"], "type": "string"}, {"type": "null"}]})
+        );
     }
 
     #[test]
@@ -1166,7 +1235,10 @@ mod tests {
         let mut defs = Map::new();
         for i in 0..40 {
             let next = format!("#/$defs/D{}", i + 1);
-            defs.insert(format!("D{i}"), json!({"type": "object", "properties": {"l": {"$ref": next}, "r": {"$ref": next}}}));
+            defs.insert(
+                format!("D{i}"),
+                json!({"type": "object", "properties": {"l": {"$ref": next}, "r": {"$ref": next}}}),
+            );
         }
         defs.insert("D40".into(), json!({"type": "string"}));
         let schema = json!({"$defs": defs, "properties": {"root": {"$ref": "#/$defs/D0"}}});
