@@ -19,7 +19,10 @@ pub mod hash;
 #[cfg(feature = "hash")]
 mod schema;
 
-pub use dialect::{JSON_SCHEMA, SchemaDialect};
+pub use dialect::{
+    ANTHROPIC_STRICT, GEMINI, GEMINI_ORDERED, INLINE_REFS, JSON_SCHEMA, MCP, MCP_SELF_CONTAINED,
+    OPENAI_STRICT, STRICT_SUBSET, SchemaDialect,
+};
 pub use error::{CapabilityError, CapabilityErrors, Error, SchemaGenerationError};
 #[cfg(feature = "hash")]
 pub use hash::{SchemaHash, schema_hash};

@@ -125,7 +125,7 @@ pub(crate) fn run(
     for pass in PASSES {
         pass.run(&mut schema, &mut cx)?;
     }
-    let acx = AdaptContext::new(settings.max_depth, type_name);
+    let acx = AdaptContext::new(settings.max_depth, type_name).with_max_bytes(settings.max_bytes);
     let mut value = dialect::apply(settings.dialect, schema, &acx)?;
     // A dialect may insert keys in any order; `as_value` must not depend on it.
     SortKeys.run(&mut value, &mut cx)?;
