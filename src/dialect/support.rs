@@ -472,8 +472,10 @@ pub(crate) fn distribute_into_branches(map: &mut Map<String, Value>) -> bool {
         return false;
     }
     let Some(Value::Array(branches)) = map.get(keyword) else { return false };
+    // Document-level keywords stay on the node; the rest applies to every branch.
+    let stays = |k: &str| is_annotation(k) || matches!(k, "$defs" | "definitions" | "$schema" | "$id");
     let own: Map<String, Value> =
-        map.iter().filter(|(k, _)| !is_annotation(k) && k.as_str() != keyword).map(|(k, v)| (k.clone(), v.clone())).collect();
+        map.iter().filter(|(k, _)| !stays(k) && k.as_str() != keyword).map(|(k, v)| (k.clone(), v.clone())).collect();
     let mut merged = Vec::with_capacity(branches.len());
     for b in branches {
         let Value::Object(bm) = b else { return false };
@@ -485,7 +487,7 @@ pub(crate) fn distribute_into_branches(map: &mut Map<String, Value>) -> bool {
             Err(_) => return false,
         }
     }
-    map.retain(|k, _| is_annotation(k));
+    map.retain(|k, _| stays(k));
     map.insert(keyword.to_owned(), Value::Array(merged));
     true
 }
