@@ -23,8 +23,8 @@
 //!    definition reached, the canonical size and the nesting depth of its expansion, memoised per
 //!    definition, with the definitions being expanded on a stack. A reference to a definition on
 //!    the stack is a cycle: [`CapabilityError::Recursive`] naming the type. Nesting past the depth
-//!    budget (counting reference hops too, so a chain of 5 000 references is refused rather than
-//!    followed) is [`CapabilityError::TooDeep`]. A size over the budget is
+//!    budget, or a chain of references longer than it (a chain of 5 000 is refused rather than
+//!    followed), is [`CapabilityError::TooDeep`]. A size over the budget is
 //!    [`CapabilityError::LimitExceeded`]. Because of the memo the walk costs time and memory in
 //!    proportion to the *input*: a definition graph that doubles at each of 40 levels (2^40 leaves
 //!    if inlined) is refused after visiting 40 definitions.
@@ -57,8 +57,9 @@ pub const DEFAULT_MAX_INLINED_BYTES: usize = 4 * 1024 * 1024;
 /// Build your own with another depth: `static SHALLOW: InlineRefs = InlineRefs { max_depth: 16 };`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InlineRefs {
-    /// The deepest nesting the inlined schema may reach, in levels of subschemas (reference hops
-    /// count as levels). The pipeline's own depth budget applies too; the smaller one wins.
+    /// The deepest nesting the inlined schema may reach, in levels of subschemas; also the longest
+    /// chain of references followed in a row. The pipeline's own depth budget applies too; the
+    /// smaller one wins.
     pub max_depth: usize,
 }
 
@@ -100,7 +101,7 @@ pub(crate) fn inline_all(
         memo: HashMap::new(),
         stack: vec![String::new()],
     };
-    let size = m.measure(&schema, &mut Pointer::root(), 0).map_err(|e| vec![e])?;
+    let size = m.measure(&schema, &mut Pointer::root(), 0, 0).map_err(|e| vec![e])?;
     if size.bytes > max_bytes {
         return Err(vec![CapabilityError::LimitExceeded {
             dialect: dialect.to_owned(),
@@ -160,9 +161,9 @@ impl Measurer<'_, '_> {
         }
     }
 
-    /// The size of `node`'s expansion; `level` is where it sits in the expanded schema (plus the
-    /// reference hops taken to get there).
-    fn measure(&mut self, node: &Value, ptr: &mut Pointer, level: usize) -> Result<Size, CapabilityError> {
+    /// The size of `node`'s expansion; `level` is where it sits in the expanded schema, `hops` how
+    /// many references were followed in a row to reach it.
+    fn measure(&mut self, node: &Value, ptr: &mut Pointer, level: usize, hops: usize) -> Result<Size, CapabilityError> {
         if level > self.max_depth {
             return Err(self.too_deep(level, ptr));
         }
@@ -188,7 +189,7 @@ impl Measurer<'_, '_> {
         }
         size.bytes = size.bytes.saturating_add(entries.saturating_sub(1));
         if let Some(reference) = map.get("$ref") {
-            let target = self.measure_ref(reference, ptr, level)?;
+            let target = self.measure_ref(reference, ptr, level, hops)?;
             // The site's own keywords merge into the target, or wrap it in `allOf` (one level down).
             let wrapped = map
                 .keys()
@@ -216,7 +217,7 @@ impl Measurer<'_, '_> {
             if !is_schema(v) {
                 return Ok(Size { bytes: crate::canonical::to_vec(v).len(), depth: 0 });
             }
-            let s = this.measure(v, ptr, level + 1)?;
+            let s = this.measure(v, ptr, level + 1, 0)?;
             Ok(Size { bytes: s.bytes, depth: s.depth + 1 })
         };
         let mark = ptr.push(key);
@@ -251,7 +252,13 @@ impl Measurer<'_, '_> {
         result
     }
 
-    fn measure_ref(&mut self, reference: &Value, ptr: &mut Pointer, level: usize) -> Result<Size, CapabilityError> {
+    fn measure_ref(
+        &mut self,
+        reference: &Value,
+        ptr: &mut Pointer,
+        level: usize,
+        hops: usize,
+    ) -> Result<Size, CapabilityError> {
         let bad = |reason: String| unsupported(self.dialect, "$ref", ptr.as_str(), reason, None);
         let Some(text) = reference.as_str() else {
             return Err(bad("`$ref` is not a string".into()));
@@ -277,19 +284,18 @@ impl Measurer<'_, '_> {
             }
             return Ok(size);
         }
-        // A hop counts as a level, so a chain of references cannot outrun the budget.
-        if level + 1 > self.max_depth {
-            return Err(self.too_deep(level + 1, ptr));
+        // A chain of references is bounded like nesting, so it cannot outrun the stack.
+        if hops + 1 > self.max_depth {
+            return Err(self.too_deep(hops + 1, ptr));
         }
         let root = self.root;
         let Some(target) = crate::refs::resolve(root, text) else {
             return Err(bad(format!("reference `{text}` points at nothing in this document")));
         };
         self.stack.push(key.clone());
-        let size = self.measure(target, ptr, level + 1);
+        let size = self.measure(target, ptr, level, hops + 1);
         self.stack.pop();
-        let mut size = size?;
-        size.depth += 1;
+        let size = size?;
         self.memo.insert(key, size);
         Ok(size)
     }

@@ -420,7 +420,19 @@ fn limit(what: &str, actual: usize, max: usize, pointer: &str) -> CapabilityErro
 }
 
 /// Levels of nested object schemas, following references (a recursive one adds nothing more).
+/// Memoised per reference target, so a definition graph that doubles at every level costs time in
+/// proportion to its size, not its expansion.
 fn object_nesting(node: &Value, root: &Value, visiting: &mut Vec<String>, budget: usize) -> usize {
+    object_nesting_memo(node, root, visiting, &mut std::collections::HashMap::new(), budget)
+}
+
+fn object_nesting_memo(
+    node: &Value,
+    root: &Value,
+    visiting: &mut Vec<String>,
+    memo: &mut std::collections::HashMap<String, usize>,
+    budget: usize,
+) -> usize {
     let Value::Object(map) = node else { return 0 };
     if budget == 0 {
         return usize::MAX / 2;
@@ -431,17 +443,27 @@ fn object_nesting(node: &Value, root: &Value, visiting: &mut Vec<String>, budget
         if matches!(step.keyword(), "$defs" | "definitions") {
             return;
         }
-        deepest = deepest.max(object_nesting(child, root, visiting, budget - 1));
+        deepest = deepest.max(object_nesting_memo(child, root, visiting, memo, budget - 1));
     });
     if let Some(r) = map.get("$ref").and_then(Value::as_str)
         && !visiting.iter().any(|v| v == r)
-        && let Some(target) = crate::refs::resolve(root, r)
     {
-        visiting.push(r.to_owned());
-        deepest = deepest.max(object_nesting(target, root, visiting, budget - 1));
-        visiting.pop();
+        let below = match memo.get(r) {
+            Some(d) => *d,
+            None => match crate::refs::resolve(root, r) {
+                Some(target) => {
+                    visiting.push(r.to_owned());
+                    let d = object_nesting_memo(target, root, visiting, memo, budget - 1);
+                    visiting.pop();
+                    memo.insert(r.to_owned(), d);
+                    d
+                }
+                None => 0,
+            },
+        };
+        deepest = deepest.max(below);
     }
-    own + deepest
+    own.saturating_add(deepest)
 }
 
 #[cfg(test)]
