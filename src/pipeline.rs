@@ -125,7 +125,9 @@ pub(crate) fn run(
     for pass in PASSES {
         pass.run(&mut schema, &mut cx)?;
     }
-    let acx = AdaptContext::new(settings.max_depth, type_name).with_max_bytes(settings.max_bytes);
+    let acx = AdaptContext::new(settings.max_depth, type_name)
+        .with_max_bytes(settings.max_bytes)
+        .with_declaration_order(settings.declaration_order);
     let mut value = dialect::apply(settings.dialect, schema, &acx)?;
     // A dialect may insert keys in any order; `as_value` must not depend on it.
     SortKeys.run(&mut value, &mut cx)?;

@@ -44,7 +44,9 @@ fn error_json(e: &CapabilityError) -> Value {
 fn outcome(entry: &zoo::ZooEntry, d: &'static dyn SchemaDialect) -> Value {
     match (entry.schema)(&SchemaOptions::new().dialect(d)) {
         Ok(s) => json!({"hash": s.hash().to_string(), "schema": s.as_value()}),
-        Err(Error::Capability(errors)) => json!({"errors": errors.as_slice().iter().map(error_json).collect::<Vec<_>>()}),
+        Err(Error::Capability(errors)) => {
+            json!({"errors": errors.as_slice().iter().map(error_json).collect::<Vec<_>>()})
+        }
         Err(other) => json!({"generation_error": other.to_string()}),
     }
 }
@@ -131,7 +133,12 @@ fn every_mutant_a_dialect_output_accepts_deserialises_into_the_type() {
         }
     }
     assert!(accepted > 0, "no mutant was accepted: the property checked nothing");
-    assert!(failures.is_empty(), "{} failures, first: {:#?}", failures.len(), &failures[..failures.len().min(20)]);
+    assert!(
+        failures.is_empty(),
+        "{} failures, first: {:#?}",
+        failures.len(),
+        &failures[..failures.len().min(20)]
+    );
 }
 
 fn proptest_cases() -> usize {
@@ -198,8 +205,11 @@ struct Inner {
 #[test]
 fn a_user_dialect_forbidding_any_of_reports_every_union_with_its_field() {
     let err = SchemaOptions::new().dialect(&NO_UNIONS).schema_for::<Pair>().unwrap_err();
-    let got: Vec<(String, Option<String>)> =
-        err.capability_errors().iter().map(|e| (e.pointer().to_owned(), e.field().map(str::to_owned))).collect();
+    let got: Vec<(String, Option<String>)> = err
+        .capability_errors()
+        .iter()
+        .map(|e| (e.pointer().to_owned(), e.field().map(str::to_owned)))
+        .collect();
     assert_eq!(
         got,
         [
@@ -228,7 +238,15 @@ fn a_dialect_chosen_by_name_at_run_time_is_the_built_in_one() {
     names.dedup();
     assert_eq!(names.len(), n, "two built-in dialects share a name");
     assert!(dialect::by_name("openai").is_none());
-    for name in ["strict-subset", "inline-refs", "openai-strict", "anthropic-strict", "gemini", "mcp", "mcp-self-contained"] {
+    for name in [
+        "strict-subset",
+        "inline-refs",
+        "openai-strict",
+        "anthropic-strict",
+        "gemini",
+        "mcp",
+        "mcp-self-contained",
+    ] {
         assert!(dialect::by_name(name).is_some(), "{name}");
     }
 }
@@ -253,7 +271,9 @@ fn hostile(name: &str) -> Option<Value> {
 #[test]
 fn a_doubling_definition_graph_is_refused_by_size_in_bounded_time() {
     let Some(schema) = hostile("dag_doubling_40.json") else { return };
-    for d in [&dialect::INLINE_REFS as &'static dyn SchemaDialect, &dialect::MCP_SELF_CONTAINED, &dialect::GEMINI] {
+    for d in
+        [&dialect::INLINE_REFS as &'static dyn SchemaDialect, &dialect::MCP_SELF_CONTAINED, &dialect::GEMINI]
+    {
         let start = std::time::Instant::now();
         let err = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap_err();
         let elapsed = start.elapsed();
@@ -263,7 +283,8 @@ fn a_doubling_definition_graph_is_refused_by_size_in_bounded_time() {
             "{err}"
         );
     }
-    let err = SchemaOptions::new().dialect(&dialect::INLINE_REFS).max_bytes(16_384).normalize(schema).unwrap_err();
+    let err =
+        SchemaOptions::new().dialect(&dialect::INLINE_REFS).max_bytes(16_384).normalize(schema).unwrap_err();
     assert!(matches!(err.capability_errors(), [CapabilityError::LimitExceeded { max: 16_384, .. }]), "{err}");
 }
 
@@ -274,7 +295,11 @@ fn a_ten_level_doubling_graph_inlines_to_every_leaf_within_budget() {
     let text = s.canonical_json();
     assert_eq!(text.matches(r#""description":"leaf""#).count(), 1024);
     assert!(!text.contains("$ref") && !text.contains("$defs"));
-    let err = SchemaOptions::new().dialect(&dialect::INLINE_REFS).max_bytes(text.len() / 2).normalize(schema).unwrap_err();
+    let err = SchemaOptions::new()
+        .dialect(&dialect::INLINE_REFS)
+        .max_bytes(text.len() / 2)
+        .normalize(schema)
+        .unwrap_err();
     assert!(matches!(err.capability_errors(), [CapabilityError::LimitExceeded { .. }]), "{err}");
 }
 
@@ -306,7 +331,11 @@ const REJECTIONS: &[Rejection] = &[
     Rejection {
         dialect: "openai-strict",
         schema: r##"{"type":"object","properties":{"s":{"type":"array","items":{"type":"string"},"uniqueItems":true},"c":{"type":"string","minLength":1,"maxLength":1}},"required":["c","s"]}"##,
-        errors: &[("/properties/c", "maxLength"), ("/properties/c", "minLength"), ("/properties/s", "uniqueItems")],
+        errors: &[
+            ("/properties/c", "maxLength"),
+            ("/properties/c", "minLength"),
+            ("/properties/s", "uniqueItems"),
+        ],
     },
     Rejection {
         dialect: "openai-strict",
@@ -358,7 +387,11 @@ const REJECTIONS: &[Rejection] = &[
         schema: r##"{"$defs":{"N":{"type":"object","properties":{"n":{"$ref":"#/$defs/N"}}}},"type":"object","properties":{"n":{"$ref":"#/$defs/N"}}}"##,
         errors: &[("/properties/n/properties/n", "$ref")],
     },
-    Rejection { dialect: "mcp", schema: r##"{"type":"array","items":{"type":"string"}}"##, errors: &[("", "type")] },
+    Rejection {
+        dialect: "mcp",
+        schema: r##"{"type":"array","items":{"type":"string"}}"##,
+        errors: &[("", "type")],
+    },
     Rejection {
         dialect: "mcp-self-contained",
         schema: r##"{"type":"object","properties":{"a":{"$ref":"other.json#/x"}}}"##,
@@ -383,7 +416,8 @@ fn the_rejection_table_gives_each_error_at_its_pointer() {
         let schema: Value = serde_json::from_str(row.schema).unwrap();
         let errs = dialect::apply(d, schema, &AdaptContext::new(128, Some("T")))
             .expect_err(&format!("row {i} ({}) was accepted", row.dialect));
-        let got: Vec<(&str, &str)> = errs.as_slice().iter().map(|e| (e.pointer(), e.keyword().unwrap_or("-"))).collect();
+        let got: Vec<(&str, &str)> =
+            errs.as_slice().iter().map(|e| (e.pointer(), e.keyword().unwrap_or("-"))).collect();
         assert_eq!(got, row.errors, "row {i} ({}): {errs}", row.dialect);
     }
 }
@@ -391,16 +425,24 @@ fn the_rejection_table_gives_each_error_at_its_pointer() {
 #[test]
 fn no_hostile_input_makes_any_dialect_panic_or_hang() {
     let Some(dir) = corpus() else { return };
-    let mut files: Vec<_> = std::fs::read_dir(dir.join("hostile")).unwrap().flatten().map(|e| e.path()).collect();
+    let mut files: Vec<_> =
+        std::fs::read_dir(dir.join("hostile")).unwrap().flatten().map(|e| e.path()).collect();
     files.retain(|p| p.extension().is_some_and(|e| e == "json"));
     files.sort();
     assert!(files.len() > 10);
     for path in files {
-        let Ok(schema) = serde_json::from_str::<Value>(&std::fs::read_to_string(&path).unwrap()) else { continue };
+        let Ok(schema) = serde_json::from_str::<Value>(&std::fs::read_to_string(&path).unwrap()) else {
+            continue;
+        };
         for d in dialect::builtin() {
             let start = std::time::Instant::now();
             let _ = SchemaOptions::new().dialect(*d).normalize(schema.clone());
-            assert!(start.elapsed() < std::time::Duration::from_secs(5), "{} under `{}`", path.display(), d.name());
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(5),
+                "{} under `{}`",
+                path.display(),
+                d.name()
+            );
         }
     }
 }

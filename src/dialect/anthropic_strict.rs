@@ -203,10 +203,18 @@ fn node_checks(map: &serde_json::Map<String, Value>, ptr: &str, errors: &mut Vec
     if let Some(Value::Array(values)) = map.get("enum")
         && values.iter().any(|v| v.is_object() || v.is_array())
     {
-        errors.push(unsupported(NAME, "enum", ptr, "`enum` values must be strings, numbers, booleans or null", None));
+        errors.push(unsupported(
+            NAME,
+            "enum",
+            ptr,
+            "`enum` values must be strings, numbers, booleans or null",
+            None,
+        ));
     }
     if let Some(p) = map.get("pattern").and_then(Value::as_str)
-        && ["(?=", "(?!", "(?<=", "(?<!", "\\b", "\\B", "\\1", "\\2", "\\3", "\\k<"].iter().any(|x| p.contains(x))
+        && ["(?=", "(?!", "(?<=", "(?<!", "\\b", "\\B", "\\1", "\\2", "\\3", "\\k<"]
+            .iter()
+            .any(|x| p.contains(x))
     {
         errors.push(unsupported(
             NAME,
@@ -237,7 +245,11 @@ fn root_checks(schema: &Value, errors: &mut Vec<CapabilityError>) {
 
 /// The first reference cycle reachable from the root: the definition that refers back to itself
 /// (directly or not) and the pointer of the reference that closes the cycle.
-pub(crate) fn find_recursion(schema: &Value, max_depth: usize, root_name: Option<&str>) -> Option<(String, String)> {
+pub(crate) fn find_recursion(
+    schema: &Value,
+    max_depth: usize,
+    root_name: Option<&str>,
+) -> Option<(String, String)> {
     // Edges: target key → the references inside it (not inside nested definition maps).
     fn refs_in(node: &Value, max_depth: usize, base: &str) -> Vec<(String, String)> {
         let mut out = Vec::new();
@@ -256,11 +268,14 @@ pub(crate) fn find_recursion(schema: &Value, max_depth: usize, root_name: Option
         out
     }
     let name_of = |key: &str| -> String {
-        crate::pointer::tokens(key).and_then(|t| t.last().map(|s| s.to_string())).unwrap_or_else(|| root_name.unwrap_or("the root schema").to_owned())
+        crate::pointer::tokens(key)
+            .and_then(|t| t.last().map(|s| s.to_string()))
+            .unwrap_or_else(|| root_name.unwrap_or("the root schema").to_owned())
     };
     // Iterative DFS with colours; the root is key "".
     let mut state: std::collections::HashMap<String, u8> = std::collections::HashMap::new();
-    let mut stack: Vec<(String, Vec<(String, String)>)> = vec![(String::new(), refs_in(schema, max_depth, ""))];
+    let mut stack: Vec<(String, Vec<(String, String)>)> =
+        vec![(String::new(), refs_in(schema, max_depth, ""))];
     state.insert(String::new(), 1);
     while let Some((_, edges)) = stack.last_mut() {
         match edges.pop() {
@@ -298,7 +313,8 @@ mod tests {
 
     #[test]
     fn objects_close_and_optional_properties_stay_optional() {
-        let out = run(json!({"type": "object", "properties": {"a": {"type": "string", "default": "x"}}})).unwrap();
+        let out =
+            run(json!({"type": "object", "properties": {"a": {"type": "string", "default": "x"}}})).unwrap();
         assert_eq!(out["additionalProperties"], false);
         assert!(out.get("required").is_none());
         assert_eq!(out["properties"]["a"]["default"], "x");
@@ -312,8 +328,11 @@ mod tests {
             "next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}
         }});
         let errs = run(s).unwrap_err();
-        let got: Vec<_> = errs.iter().map(|e| (e.pointer().to_owned(), e.keyword().map(str::to_owned))).collect();
-        for want in [("/properties/arr", "minItems"), ("/properties/arr", "maxItems"), ("/properties/n", "minimum")] {
+        let got: Vec<_> =
+            errs.iter().map(|e| (e.pointer().to_owned(), e.keyword().map(str::to_owned))).collect();
+        for want in
+            [("/properties/arr", "minItems"), ("/properties/arr", "maxItems"), ("/properties/n", "minimum")]
+        {
             assert!(got.contains(&(want.0.to_owned(), Some(want.1.to_owned()))), "{want:?} not in {got:?}");
         }
         assert!(errs.iter().any(|e| matches!(e, CapabilityError::Recursive { .. })), "{errs:?}");

@@ -156,11 +156,21 @@ impl SchemaDialect for Gemini {
                         && let Some(Value::Object(props)) = map.get("properties")
                         && !props.is_empty()
                     {
-                        let order = props.keys().map(|k| Value::String(k.clone())).collect();
+                        let mut names: Vec<&String> = props.keys().collect();
+                        if !cx.declaration_order {
+                            names.sort();
+                        }
+                        let order = names.into_iter().map(|k| Value::String(k.clone())).collect();
                         map.insert("propertyOrdering".into(), Value::Array(order));
                     }
                 } else if *node == Value::Bool(true) {
-                    errors.push(unsupported(name, "type", ptr.as_str(), "this schema accepts any value", None));
+                    errors.push(unsupported(
+                        name,
+                        "type",
+                        ptr.as_str(),
+                        "this schema accepts any value",
+                        None,
+                    ));
                 }
                 Ok(true)
             },
@@ -170,7 +180,9 @@ impl SchemaDialect for Gemini {
         let _ = crate::walk::visit_all(&schema, cx.max_depth, &mut |ptr, node| {
             if let Value::Object(map) = node {
                 for key in map.keys().filter(|k| !FIELDS.contains(&k.as_str())) {
-                    let reported = errors.iter().any(|e| e.pointer() == ptr.as_str() && e.keyword() == Some(key.as_str()));
+                    let reported = errors
+                        .iter()
+                        .any(|e| e.pointer() == ptr.as_str() && e.keyword() == Some(key.as_str()));
                     if reported {
                         continue;
                     }
@@ -191,7 +203,12 @@ impl SchemaDialect for Gemini {
 }
 
 /// One round of rewriting a node into the proto's terms; `true` if it merged a branch in.
-fn convert(dialect: &str, map: &mut Map<String, Value>, ptr: &str, errors: &mut Vec<CapabilityError>) -> bool {
+fn convert(
+    dialect: &str,
+    map: &mut Map<String, Value>,
+    ptr: &str,
+    errors: &mut Vec<CapabilityError>,
+) -> bool {
     for k in DROPPED {
         map.remove(*k);
     }
@@ -203,7 +220,13 @@ fn convert(dialect: &str, map: &mut Map<String, Value>, ptr: &str, errors: &mut 
             }
             other => {
                 map.insert("const".into(), other);
-                errors.push(unsupported(dialect, "const", ptr, "only string values can be listed (`enum` of strings)", None));
+                errors.push(unsupported(
+                    dialect,
+                    "const",
+                    ptr,
+                    "only string values can be listed (`enum` of strings)",
+                    None,
+                ));
             }
         }
     }
@@ -232,7 +255,13 @@ fn convert(dialect: &str, map: &mut Map<String, Value>, ptr: &str, errors: &mut 
                     map.insert("nullable".into(), Value::Bool(true));
                 }
             }
-            [] => errors.push(unsupported(dialect, "type", ptr, "a schema that only admits null cannot be written", None)),
+            [] => errors.push(unsupported(
+                dialect,
+                "type",
+                ptr,
+                "a schema that only admits null cannot be written",
+                None,
+            )),
             _ => errors.push(unsupported(
                 dialect,
                 "type",
@@ -277,12 +306,20 @@ fn collapse_null_branch(map: &mut Map<String, Value>) -> bool {
 
 /// An integer's exclusive bound as the inclusive one next to it.
 fn exclusive_bounds(map: &mut Map<String, Value>) {
-    if !map.get("type").is_some_and(|t| type_names(t).contains("integer") && !type_names(t).contains("number")) {
+    if !map
+        .get("type")
+        .is_some_and(|t| type_names(t).contains("integer") && !type_names(t).contains("number"))
+    {
         return;
     }
-    for (exclusive, inclusive, step) in [("exclusiveMinimum", "minimum", 1i64), ("exclusiveMaximum", "maximum", -1)] {
+    for (exclusive, inclusive, step) in
+        [("exclusiveMinimum", "minimum", 1i64), ("exclusiveMaximum", "maximum", -1)]
+    {
         if let Some(v) = map.get(exclusive).and_then(Value::as_i64).and_then(|v| v.checked_add(step)) {
-            let tighter = map.get(inclusive).and_then(Value::as_f64).is_some_and(|m| if step > 0 { m >= v as f64 } else { m <= v as f64 });
+            let tighter = map
+                .get(inclusive)
+                .and_then(Value::as_f64)
+                .is_some_and(|m| if step > 0 { m >= v as f64 } else { m <= v as f64 });
             if !tighter {
                 map.insert(inclusive.into(), Value::from(v));
             }
@@ -378,10 +415,14 @@ mod tests {
 
     #[test]
     fn unknown_keys_are_named_and_ordering_is_optional() {
-        let errs = run(json!({"type": "array", "items": {"type": "integer"}, "uniqueItems": true})).unwrap_err();
+        let errs =
+            run(json!({"type": "array", "items": {"type": "integer"}, "uniqueItems": true})).unwrap_err();
         assert_eq!(errs[0].keyword(), Some("uniqueItems"));
         let out = GEMINI_ORDERED
-            .adapt(json!({"type": "object", "properties": {"b": {"type": "string"}, "a": {"type": "string"}}}), &AdaptContext::default())
+            .adapt(
+                json!({"type": "object", "properties": {"b": {"type": "string"}, "a": {"type": "string"}}}),
+                &AdaptContext::default(),
+            )
             .unwrap();
         assert_eq!(out["propertyOrdering"].as_array().map(Vec::len), Some(2));
     }

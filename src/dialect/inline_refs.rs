@@ -105,8 +105,9 @@ pub(crate) fn inline_all(
     if size.bytes > max_bytes {
         return Err(vec![CapabilityError::LimitExceeded {
             dialect: dialect.to_owned(),
-            limit: "bytes of canonical JSON once every `$ref` is inlined (set `max_bytes` to change the budget)"
-                .into(),
+            limit:
+                "bytes of canonical JSON once every `$ref` is inlined (set `max_bytes` to change the budget)"
+                    .into(),
             actual: size.bytes,
             max: max_bytes,
             pointer: String::new(),
@@ -163,7 +164,13 @@ impl Measurer<'_, '_> {
 
     /// The size of `node`'s expansion; `level` is where it sits in the expanded schema, `hops` how
     /// many references were followed in a row to reach it.
-    fn measure(&mut self, node: &Value, ptr: &mut Pointer, level: usize, hops: usize) -> Result<Size, CapabilityError> {
+    fn measure(
+        &mut self,
+        node: &Value,
+        ptr: &mut Pointer,
+        level: usize,
+        hops: usize,
+    ) -> Result<Size, CapabilityError> {
         if level > self.max_depth {
             return Err(self.too_deep(level, ptr));
         }
@@ -191,9 +198,9 @@ impl Measurer<'_, '_> {
         if let Some(reference) = map.get("$ref") {
             let target = self.measure_ref(reference, ptr, level, hops)?;
             // The site's own keywords merge into the target, or wrap it in `allOf` (one level down).
-            let wrapped = map
-                .keys()
-                .any(|k| !super::support::is_annotation(k) && !matches!(k.as_str(), "$ref" | "$defs" | "definitions"));
+            let wrapped = map.keys().any(|k| {
+                !super::support::is_annotation(k) && !matches!(k.as_str(), "$ref" | "$defs" | "definitions")
+            });
             size.bytes = if entries == 0 {
                 target.bytes
             } else {
@@ -359,7 +366,10 @@ mod tests {
         let s = json!({"$defs": {"Node": {"properties": {"next": {"$ref": "#/$defs/Node"}}}},
                        "properties": {"n": {"$ref": "#/$defs/Node"}}});
         let errs = run(s).unwrap_err();
-        assert!(matches!(&errs[0], CapabilityError::Recursive { type_name, .. } if type_name == "Node"), "{errs:?}");
+        assert!(
+            matches!(&errs[0], CapabilityError::Recursive { type_name, .. } if type_name == "Node"),
+            "{errs:?}"
+        );
         let errs = run(json!({"properties": {"again": {"$ref": "#"}}})).unwrap_err();
         assert!(matches!(&errs[0], CapabilityError::Recursive { type_name, .. } if type_name == "T"));
     }

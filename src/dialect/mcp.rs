@@ -98,6 +98,9 @@ mod tests {
         let out = MCP_SELF_CONTAINED.adapt(obj, &cx).unwrap();
         assert_eq!(out, json!({"properties": {"a": {"type": "string"}}, "type": "object"}));
         let rec = json!({"properties": {"next": {"$ref": "#"}}, "type": "object"});
-        assert!(matches!(MCP_SELF_CONTAINED.adapt(rec, &cx).unwrap_err()[0], CapabilityError::Recursive { .. }));
+        assert!(matches!(
+            MCP_SELF_CONTAINED.adapt(rec, &cx).unwrap_err()[0],
+            CapabilityError::Recursive { .. }
+        ));
     }
 }

@@ -103,18 +103,34 @@ pub struct AdaptContext<'a> {
     ///
     /// [`SchemaOptions::max_bytes`]: crate::SchemaOptions::max_bytes
     pub max_bytes: Option<usize>,
+    /// Whether `properties` maps are in declaration order
+    /// ([`PropertyOrder::Declaration`](crate::PropertyOrder)); otherwise they are sorted, and a
+    /// dialect that writes the order down (`propertyOrdering`) writes it sorted.
+    pub declaration_order: bool,
 }
 
 impl Default for AdaptContext<'_> {
     fn default() -> Self {
-        AdaptContext { max_depth: Depth::DEFAULT_MAX, type_name: None, max_bytes: None }
+        AdaptContext {
+            max_depth: Depth::DEFAULT_MAX,
+            type_name: None,
+            max_bytes: None,
+            declaration_order: false,
+        }
     }
 }
 
 impl<'a> AdaptContext<'a> {
     /// A context with the given depth budget and type name, and no size budget.
     pub fn new(max_depth: usize, type_name: Option<&'a str>) -> Self {
-        AdaptContext { max_depth, type_name, max_bytes: None }
+        AdaptContext { max_depth, type_name, max_bytes: None, declaration_order: false }
+    }
+
+    /// The same context with `properties` in declaration order (or not).
+    #[must_use]
+    pub fn with_declaration_order(mut self, declaration_order: bool) -> Self {
+        self.declaration_order = declaration_order;
+        self
     }
 
     /// The same context with a size budget in canonical bytes.

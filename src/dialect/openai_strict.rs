@@ -63,8 +63,8 @@
 //! with the shape to use instead (`Vec<T>`, a struct, `String`).
 
 use super::support::{
-    admits_null, close_object, disjoint, distribute_into_branches, finish, format_as_bounds, is_object_schema,
-    json_type, merge_ref_site, sort_errors, type_names, unsupported,
+    admits_null, close_object, disjoint, distribute_into_branches, finish, format_as_bounds,
+    is_object_schema, json_type, merge_ref_site, sort_errors, type_names, unsupported,
 };
 use super::{AdaptContext, SchemaDialect};
 use crate::error::CapabilityError;
@@ -83,7 +83,8 @@ pub static OPENAI_STRICT: OpenAiStrict = OpenAiStrict;
 const NAME: &str = "openai-strict";
 
 /// The `format` values OpenAI accepts ([OAI-SO]).
-pub(crate) const FORMATS: &[&str] = &["date", "date-time", "duration", "email", "hostname", "ipv4", "ipv6", "time", "uuid"];
+pub(crate) const FORMATS: &[&str] =
+    &["date", "date-time", "duration", "email", "hostname", "ipv4", "ipv6", "time", "uuid"];
 
 /// Annotations OpenAI refuses; dropping them changes no verdict.
 const DROPPED: &[&str] = &["$comment", "default", "deprecated", "examples", "readOnly", "writeOnly"];
@@ -175,7 +176,12 @@ pub(crate) fn strict_hint(keyword: &str) -> Option<String> {
 
 /// Step 1: `$ref` siblings. Annotation-only siblings wrap the reference in a one-branch `anyOf`;
 /// assertion siblings merge with the target (one level; nested references stay).
-pub(crate) fn rewrite_ref_sites(dialect: &str, mut schema: Value, max_depth: usize, errors: &mut Vec<CapabilityError>) -> Value {
+pub(crate) fn rewrite_ref_sites(
+    dialect: &str,
+    mut schema: Value,
+    max_depth: usize,
+    errors: &mut Vec<CapabilityError>,
+) -> Value {
     // A merged target may bring in further sites; a few rounds settle every schema schemars writes.
     for _ in 0..8 {
         let mut sites = Vec::new();
@@ -198,17 +204,28 @@ pub(crate) fn rewrite_ref_sites(dialect: &str, mut schema: Value, max_depth: usi
             for k in DROPPED {
                 map.remove(*k);
             }
-            let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned) else { continue };
+            let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned) else {
+                continue;
+            };
             if map.len() == 1 {
                 continue;
             }
             if map.keys().all(|k| k == "$ref" || k == "description" || k == "title") {
                 let r = map.remove("$ref").unwrap_or(Value::Null);
-                map.insert("anyOf".into(), Value::Array(vec![Value::Object(Map::from_iter([("$ref".into(), r)]))]));
+                map.insert(
+                    "anyOf".into(),
+                    Value::Array(vec![Value::Object(Map::from_iter([("$ref".into(), r)]))]),
+                );
                 continue;
             }
             let Some(target) = crate::refs::resolve(&snapshot, &reference) else {
-                errors.push(unsupported(dialect, "$ref", &site, format!("reference `{reference}` cannot be followed"), None));
+                errors.push(unsupported(
+                    dialect,
+                    "$ref",
+                    &site,
+                    format!("reference `{reference}` cannot be followed"),
+                    None,
+                ));
                 map.remove("$ref");
                 continue;
             };
@@ -289,7 +306,12 @@ pub(crate) fn filter_format(map: &mut Map<String, Value>, allowed: &[&str]) {
 }
 
 /// Adds every optional property whose schema admits null to `required`; reports the others.
-fn require_all(map: &mut Map<String, Value>, ptr: &Pointer, snapshot: &Value, errors: &mut Vec<CapabilityError>) {
+fn require_all(
+    map: &mut Map<String, Value>,
+    ptr: &Pointer,
+    snapshot: &Value,
+    errors: &mut Vec<CapabilityError>,
+) {
     let Some(Value::Object(props)) = map.get("properties") else { return };
     let required: BTreeSet<String> = map
         .get("required")
@@ -346,12 +368,20 @@ pub(crate) fn infer_type(map: &Map<String, Value>) -> Option<Value> {
 }
 
 /// Step 6: `oneOf` becomes `anyOf` where the branches are pairwise disjoint.
-pub(crate) fn one_of_to_any_of(dialect: &str, schema: &mut Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
+pub(crate) fn one_of_to_any_of(
+    dialect: &str,
+    schema: &mut Value,
+    max_depth: usize,
+    errors: &mut Vec<CapabilityError>,
+) {
     let mut sites = Vec::new();
     let _ = crate::walk::visit_all(schema, max_depth, &mut |ptr, node| {
         if let Some(Value::Array(branches)) = node.get("oneOf") {
             let ok = !node.as_object().is_some_and(|m| m.contains_key("anyOf"))
-                && branches.iter().enumerate().all(|(i, a)| branches[i + 1..].iter().all(|b| disjoint(a, b, schema)));
+                && branches
+                    .iter()
+                    .enumerate()
+                    .all(|(i, a)| branches[i + 1..].iter().all(|b| disjoint(a, b, schema)));
             sites.push((ptr.as_str().to_owned(), ok));
         }
         true
@@ -395,7 +425,12 @@ fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
             let total: usize = vs.iter().map(str_len).sum();
             chars += total;
             if vs.len() > LARGE_ENUM && vs.iter().all(Value::is_string) && total > MAX_LARGE_ENUM_CHARS {
-                errors.push(limit("characters in one string enum of more than 250 values", total, MAX_LARGE_ENUM_CHARS, ptr.as_str()));
+                errors.push(limit(
+                    "characters in one string enum of more than 250 values",
+                    total,
+                    MAX_LARGE_ENUM_CHARS,
+                    ptr.as_str(),
+                ));
             }
         }
         true
@@ -416,7 +451,13 @@ fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
 }
 
 fn limit(what: &str, actual: usize, max: usize, pointer: &str) -> CapabilityError {
-    CapabilityError::LimitExceeded { dialect: NAME.into(), limit: what.into(), actual, max, pointer: pointer.into() }
+    CapabilityError::LimitExceeded {
+        dialect: NAME.into(),
+        limit: what.into(),
+        actual,
+        max,
+        pointer: pointer.into(),
+    }
 }
 
 /// Levels of nested object schemas, following references (a recursive one adds nothing more).
@@ -479,7 +520,8 @@ mod tests {
     fn options_become_required_and_defaults_without_null_are_refused() {
         let out = run(json!({"type": "object", "properties": {"o": {"type": ["string", "null"]}}})).unwrap();
         assert_eq!(out["required"], json!(["o"]));
-        let errs = run(json!({"type": "object", "properties": {"n": {"type": "integer", "default": 0}}})).unwrap_err();
+        let errs = run(json!({"type": "object", "properties": {"n": {"type": "integer", "default": 0}}}))
+            .unwrap_err();
         assert_eq!(errs[0].pointer(), "/properties/n");
         assert!(errs[0].to_string().contains("Option<T>"), "{}", errs[0]);
     }
@@ -515,8 +557,12 @@ mod tests {
     #[test]
     fn non_object_root_and_untyped_nodes_are_refused() {
         assert_eq!(run(json!({"type": "string"})).unwrap_err()[0].keyword(), Some("type"));
-        let errs = run(json!({"type": "object", "properties": {"x": {"description": "anything"}}})).unwrap_err();
-        assert!(errs.iter().any(|e| e.pointer() == "/properties/x" && e.keyword() == Some("type")), "{errs:?}");
+        let errs =
+            run(json!({"type": "object", "properties": {"x": {"description": "anything"}}})).unwrap_err();
+        assert!(
+            errs.iter().any(|e| e.pointer() == "/properties/x" && e.keyword() == Some("type")),
+            "{errs:?}"
+        );
     }
 
     #[test]

@@ -76,8 +76,19 @@ enum Class {
 pub(crate) type Action = (String, &'static str);
 
 /// Which objects to close, and how, for `schema` (see the module docs).
-pub(crate) fn close_actions(dialect: &str, schema: &Value, max_depth: usize) -> Result<Vec<Action>, Vec<CapabilityError>> {
-    let mut a = Analysis { root: schema, dialect, max_depth, classes: BTreeMap::new(), queue: Vec::new(), errors: Vec::new() };
+pub(crate) fn close_actions(
+    dialect: &str,
+    schema: &Value,
+    max_depth: usize,
+) -> Result<Vec<Action>, Vec<CapabilityError>> {
+    let mut a = Analysis {
+        root: schema,
+        dialect,
+        max_depth,
+        classes: BTreeMap::new(),
+        queue: Vec::new(),
+        errors: Vec::new(),
+    };
     // Fixpoint: classes only rise, so each definition is walked at most three times.
     a.walk(schema, &mut Pointer::root(), Class::Whole, None);
     while let Some((key, class)) = a.queue.pop() {
@@ -105,7 +116,8 @@ pub(crate) fn close_actions(dialect: &str, schema: &Value, max_depth: usize) -> 
     }
     let mut actions = Vec::new();
     a.walk(schema, &mut Pointer::root(), Class::Whole, Some(&mut actions));
-    let defs: Vec<(String, Class)> = a.classes.iter().filter(|(k, _)| !k.is_empty()).map(|(k, c)| (k.clone(), *c)).collect();
+    let defs: Vec<(String, Class)> =
+        a.classes.iter().filter(|(k, _)| !k.is_empty()).map(|(k, c)| (k.clone(), *c)).collect();
     for (key, class) in defs {
         if let Some(target) = crate::refs::resolve(schema, &format!("#{key}")) {
             a.walk(target, &mut pointer_of(&key), class, Some(&mut actions));
@@ -140,7 +152,9 @@ fn own_keys(map: &Map<String, Value>) -> bool {
 }
 
 fn already_closed(map: &Map<String, Value>) -> bool {
-    ["patternProperties", "additionalProperties", "unevaluatedProperties"].iter().any(|k| map.contains_key(*k))
+    ["patternProperties", "additionalProperties", "unevaluatedProperties"]
+        .iter()
+        .any(|k| map.contains_key(*k))
 }
 
 /// The class of an in-place child under `keyword` of a node of class `class`.
@@ -197,7 +211,11 @@ impl Analysis<'_, '_> {
                 step.push_onto(&mut p);
                 match depth.descend() {
                     Some(d) => stack.push((child, p, child_class, d)),
-                    None => self.errors.push(super::support::too_deep(self.dialect, self.max_depth, p.as_str().to_owned())),
+                    None => self.errors.push(super::support::too_deep(
+                        self.dialect,
+                        self.max_depth,
+                        p.as_str().to_owned(),
+                    )),
                 }
             });
             let Some(actions) = actions.as_deref_mut() else { continue };
@@ -277,7 +295,8 @@ fn group_has_properties(node: &Value, root: &Value, budget: usize) -> bool {
         }
     });
     if !found
-        && let Some(target) = map.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r))
+        && let Some(target) =
+            map.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r))
     {
         found = group_has_properties(target, root, budget - 1);
     }

@@ -15,16 +15,8 @@ const MAX_HOPS: usize = 32;
 
 /// Keywords that annotate and never constrain. A `$ref` site whose siblings are all annotations
 /// means exactly its target, with the site's annotations winning.
-pub(crate) const ANNOTATIONS: &[&str] = &[
-    "$comment",
-    "default",
-    "deprecated",
-    "description",
-    "examples",
-    "readOnly",
-    "title",
-    "writeOnly",
-];
+pub(crate) const ANNOTATIONS: &[&str] =
+    &["$comment", "default", "deprecated", "description", "examples", "readOnly", "title", "writeOnly"];
 
 /// Whether `key` is an annotation keyword.
 pub(crate) fn is_annotation(key: &str) -> bool {
@@ -183,7 +175,8 @@ fn types_of(map: &Map<String, Value>) -> Option<BTreeSet<&'static str>> {
         let names = type_names(t);
         ALL.iter().copied().filter(|a| names.contains(a)).collect()
     });
-    let listed: Option<BTreeSet<&'static str>> = value_set(map).map(|vs| vs.iter().map(|v| json_type(v)).collect());
+    let listed: Option<BTreeSet<&'static str>> =
+        value_set(map).map(|vs| vs.iter().map(|v| json_type(v)).collect());
     match (declared, listed) {
         (Some(d), Some(l)) => Some(d.intersection(&l).copied().collect()),
         (d, l) => d.or(l),
@@ -213,16 +206,17 @@ pub(crate) fn disjoint(a: &Value, b: &Value, root: &Value) -> bool {
 }
 
 fn required_names(map: &Map<String, Value>) -> BTreeSet<&str> {
-    map.get("required").and_then(Value::as_array).map_or_else(BTreeSet::new, |r| {
-        r.iter().filter_map(Value::as_str).collect()
-    })
+    map.get("required")
+        .and_then(Value::as_array)
+        .map_or_else(BTreeSet::new, |r| r.iter().filter_map(Value::as_str).collect())
 }
 
 /// Both objects require a property whose allowed values (`const`/`enum`) do not overlap: serde's
 /// internally and adjacently tagged enums.
 fn tag_disjoint(a: &Map<String, Value>, b: &Map<String, Value>, root: &Value) -> bool {
     let (ra, rb) = (required_names(a), required_names(b));
-    let (Some(Value::Object(pa)), Some(Value::Object(pb))) = (a.get("properties"), b.get("properties")) else {
+    let (Some(Value::Object(pa)), Some(Value::Object(pb))) = (a.get("properties"), b.get("properties"))
+    else {
         return false;
     };
     ra.intersection(&rb).any(|name| {
@@ -235,7 +229,9 @@ fn tag_disjoint(a: &Map<String, Value>, b: &Map<String, Value>, root: &Value) ->
 /// `closed` admits no key outside its `properties`, and `other` requires one: serde's externally
 /// tagged enums (one required key per variant, each object closed).
 fn closed_key_disjoint(closed: &Map<String, Value>, other: &Map<String, Value>) -> bool {
-    if closed.get("additionalProperties") != Some(&Value::Bool(false)) || closed.contains_key("patternProperties") {
+    if closed.get("additionalProperties") != Some(&Value::Bool(false))
+        || closed.contains_key("patternProperties")
+    {
         return false;
     }
     let empty = Map::new();
@@ -256,13 +252,23 @@ const GROUPS: &[&[&str]] = &[
 ];
 
 /// Keywords whose meaning depends on everything evaluated beside them, or on scope.
-const CONTEXTUAL: &[&str] =
-    &["$anchor", "$dynamicAnchor", "$dynamicRef", "$id", "$recursiveRef", "unevaluatedItems", "unevaluatedProperties"];
+const CONTEXTUAL: &[&str] = &[
+    "$anchor",
+    "$dynamicAnchor",
+    "$dynamicRef",
+    "$id",
+    "$recursiveRef",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+];
 
 /// Combines the keywords of a `$ref` site (without its `$ref`) with the schema it points at, so
 /// that the result accepts exactly what the site accepted. The site's annotations win over the
 /// target's. Returns `Err(site, target)` when the two can only be combined with `allOf`.
-pub(crate) fn merge_ref_site(site: Map<String, Value>, target: Value) -> Result<Value, (Map<String, Value>, Value)> {
+pub(crate) fn merge_ref_site(
+    site: Map<String, Value>,
+    target: Value,
+) -> Result<Value, (Map<String, Value>, Value)> {
     let t = match target {
         Value::Bool(true) => return Ok(Value::Object(site)),
         Value::Object(t) => t,
@@ -284,7 +290,8 @@ pub(crate) fn merge_ref_site(site: Map<String, Value>, target: Value) -> Result<
         let ok = match k.as_str() {
             "type" | "required" => true,
             "properties" => {
-                let (Some(Value::Object(a)), Some(Value::Object(b))) = (site.get("properties"), t.get("properties"))
+                let (Some(Value::Object(a)), Some(Value::Object(b))) =
+                    (site.get("properties"), t.get("properties"))
                 else {
                     return Err((site, Value::Object(t)));
                 };
@@ -297,7 +304,9 @@ pub(crate) fn merge_ref_site(site: Map<String, Value>, target: Value) -> Result<
         }
     }
     for group in GROUPS {
-        let on = |m: &Map<String, Value>| group.iter().filter(|g| m.contains_key(**g)).copied().collect::<Vec<_>>();
+        let on = |m: &Map<String, Value>| {
+            group.iter().filter(|g| m.contains_key(**g)).copied().collect::<Vec<_>>()
+        };
         let (a, b) = (on(&site), on(&t));
         // `properties` on both sides is fine only when neither side has a sibling that reads it.
         if !a.is_empty() && !b.is_empty() && (a != ["properties"] || b != ["properties"]) {
@@ -344,7 +353,11 @@ pub(crate) fn combine_ref_site(site: Map<String, Value>, target: Value) -> Value
         Err((site, target)) => {
             let (mut outer, mut asserts) = (Map::new(), Map::new());
             for (k, v) in site {
-                if is_annotation(&k) { outer.insert(k, v) } else { asserts.insert(k, v) };
+                if is_annotation(&k) {
+                    outer.insert(k, v)
+                } else {
+                    asserts.insert(k, v)
+                };
             }
             let target = match target {
                 Value::Object(mut t) => {
@@ -416,12 +429,11 @@ mod tests {
     #[test]
     fn schemars_enum_encodings_are_disjoint_and_overlapping_branches_are_not() {
         let root = json!({});
-        let tagged = |t: &str| json!({"type": "object", "properties": {"k": {"const": t}}, "required": ["k"]});
+        let tagged =
+            |t: &str| json!({"type": "object", "properties": {"k": {"const": t}}, "required": ["k"]});
         assert!(disjoint(&tagged("a"), &tagged("b"), &root));
         assert!(!disjoint(&tagged("a"), &tagged("a"), &root));
-        let ext = |k: &str| {
-            json!({"type": "object", "properties": {k: {}}, "required": [k], "additionalProperties": false})
-        };
+        let ext = |k: &str| json!({"type": "object", "properties": {k: {}}, "required": [k], "additionalProperties": false});
         assert!(disjoint(&ext("A"), &ext("B"), &root));
         assert!(disjoint(&json!({"type": "string"}), &ext("B"), &root));
         assert!(!disjoint(&json!({"type": "integer"}), &json!({"type": "number"}), &root));
@@ -443,7 +455,10 @@ mod tests {
 
         let site = json!({"description": "s", "maximum": 3}).as_object().cloned().unwrap();
         let combined = combine_ref_site(site, json!({"maximum": 5, "description": "d", "type": "integer"}));
-        assert_eq!(combined, json!({"description": "s", "allOf": [{"maximum": 5, "type": "integer"}, {"maximum": 3}]}));
+        assert_eq!(
+            combined,
+            json!({"description": "s", "allOf": [{"maximum": 5, "type": "integer"}, {"maximum": 3}]})
+        );
     }
 
     #[test]
@@ -464,8 +479,10 @@ mod tests {
 /// closed on its own. Returns `false` (and leaves the node alone) when that is not exact: branches
 /// behind `$ref`, more than one applicator, keys that cannot merge.
 pub(crate) fn distribute_into_branches(map: &mut Map<String, Value>) -> bool {
-    let applicators: Vec<&str> =
-        ["allOf", "anyOf", "oneOf", "$ref", "if", "not"].into_iter().filter(|k| map.contains_key(*k)).collect();
+    let applicators: Vec<&str> = ["allOf", "anyOf", "oneOf", "$ref", "if", "not"]
+        .into_iter()
+        .filter(|k| map.contains_key(*k))
+        .collect();
     let [keyword] = applicators.as_slice() else { return false };
     let keyword = *keyword;
     if !matches!(keyword, "anyOf" | "oneOf") || !map.contains_key("properties") {
@@ -474,8 +491,11 @@ pub(crate) fn distribute_into_branches(map: &mut Map<String, Value>) -> bool {
     let Some(Value::Array(branches)) = map.get(keyword) else { return false };
     // Document-level keywords stay on the node; the rest applies to every branch.
     let stays = |k: &str| is_annotation(k) || matches!(k, "$defs" | "definitions" | "$schema" | "$id");
-    let own: Map<String, Value> =
-        map.iter().filter(|(k, _)| !stays(k) && k.as_str() != keyword).map(|(k, v)| (k.clone(), v.clone())).collect();
+    let own: Map<String, Value> = map
+        .iter()
+        .filter(|(k, _)| !stays(k) && k.as_str() != keyword)
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     let mut merged = Vec::with_capacity(branches.len());
     for b in branches {
         let Value::Object(bm) = b else { return false };
@@ -510,7 +530,12 @@ pub(crate) fn finish(
 
 /// Closes an object schema for a dialect that needs `additionalProperties: false` on every
 /// object: inserts it, or reports a map (`additionalProperties` other than `false`).
-pub(crate) fn close_object(dialect: &str, map: &mut Map<String, Value>, pointer: &str, errors: &mut Vec<CapabilityError>) {
+pub(crate) fn close_object(
+    dialect: &str,
+    map: &mut Map<String, Value>,
+    pointer: &str,
+    errors: &mut Vec<CapabilityError>,
+) {
     match map.get("additionalProperties") {
         None => {
             map.insert("additionalProperties".into(), Value::Bool(false));
