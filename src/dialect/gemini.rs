@@ -14,7 +14,7 @@
 //! - a `type` array is a 400 "Proto field is not repeating" (zed-industries/zed#53919): null is
 //!   written `nullable: true`;
 //! - `format` on the Gemini Developer API: only `enum` and `date-time` for strings, `float`,
-//!   `double`, `int32`, `int64` for numbers ([GEM-PROTO] comment; [FIREBASE]).
+//!   `double`, `int32`, `int64` for numbers ([GEM-PROTO] comment; \[FIREBASE\]).
 //!
 //! ```
 //! use serde_json::json;
@@ -297,7 +297,7 @@ fn collapse_null_branch(map: &mut Map<String, Value>) -> bool {
                 return true;
             }
             Ok(_) => {}
-            Err((site, _)) => *map = site,
+            Err(both) => *map = both.0,
         }
     }
     map.insert("anyOf".into(), Value::Array(rest));

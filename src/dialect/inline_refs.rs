@@ -101,7 +101,7 @@ pub(crate) fn inline_all(
         memo: HashMap::new(),
         stack: vec![String::new()],
     };
-    let size = m.measure(&schema, &mut Pointer::root(), 0, 0).map_err(|e| vec![e])?;
+    let size = m.measure(&schema, &mut Pointer::root(), 0, 0).map_err(|e| vec![*e])?;
     if size.bytes > max_bytes {
         return Err(vec![CapabilityError::LimitExceeded {
             dialect: dialect.to_owned(),
@@ -153,13 +153,13 @@ fn string_len(s: &str) -> usize {
 }
 
 impl Measurer<'_, '_> {
-    fn too_deep(&self, depth: usize, ptr: &Pointer) -> CapabilityError {
-        CapabilityError::TooDeep {
+    fn too_deep(&self, depth: usize, ptr: &Pointer) -> Box<CapabilityError> {
+        Box::new(CapabilityError::TooDeep {
             dialect: self.dialect.to_owned(),
             depth,
             max_depth: self.max_depth,
             pointer: ptr.as_str().to_owned(),
-        }
+        })
     }
 
     /// The size of `node`'s expansion; `level` is where it sits in the expanded schema, `hops` how
@@ -170,7 +170,7 @@ impl Measurer<'_, '_> {
         ptr: &mut Pointer,
         level: usize,
         hops: usize,
-    ) -> Result<Size, CapabilityError> {
+    ) -> Result<Size, Box<CapabilityError>> {
         if level > self.max_depth {
             return Err(self.too_deep(level, ptr));
         }
@@ -218,9 +218,9 @@ impl Measurer<'_, '_> {
         value: &Value,
         ptr: &mut Pointer,
         level: usize,
-    ) -> Result<Size, CapabilityError> {
+    ) -> Result<Size, Box<CapabilityError>> {
         let is_schema = |v: &Value| matches!(v, Value::Object(_) | Value::Bool(_));
-        let child = |this: &mut Self, v: &Value, ptr: &mut Pointer| -> Result<Size, CapabilityError> {
+        let child = |this: &mut Self, v: &Value, ptr: &mut Pointer| -> Result<Size, Box<CapabilityError>> {
             if !is_schema(v) {
                 return Ok(Size { bytes: crate::canonical::to_vec(v).len(), depth: 0 });
             }
@@ -265,8 +265,8 @@ impl Measurer<'_, '_> {
         ptr: &mut Pointer,
         level: usize,
         hops: usize,
-    ) -> Result<Size, CapabilityError> {
-        let bad = |reason: String| unsupported(self.dialect, "$ref", ptr.as_str(), reason, None);
+    ) -> Result<Size, Box<CapabilityError>> {
+        let bad = |reason: String| Box::new(unsupported(self.dialect, "$ref", ptr.as_str(), reason, None));
         let Some(text) = reference.as_str() else {
             return Err(bad("`$ref` is not a string".into()));
         };
@@ -279,11 +279,11 @@ impl Measurer<'_, '_> {
                     .and_then(|t| t.last().map(|s| s.to_string()))
                     .unwrap_or_else(|| key.clone())
             };
-            return Err(CapabilityError::Recursive {
+            return Err(Box::new(CapabilityError::Recursive {
                 dialect: self.dialect.to_owned(),
                 type_name,
                 pointer: ptr.as_str().to_owned(),
-            });
+            }));
         }
         if let Some(size) = self.memo.get(&key).copied() {
             if level + size.depth > self.max_depth {

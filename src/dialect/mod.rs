@@ -27,13 +27,13 @@
 //! assert_eq!(errors.as_slice()[0].keyword(), Some("anyOf"));
 //! ```
 
-mod anthropic_strict;
-mod gemini;
-mod inline_refs;
-mod json_schema;
-mod mcp;
-mod openai_strict;
-mod strict_subset;
+pub mod anthropic_strict;
+pub mod gemini;
+pub mod inline_refs;
+pub mod json_schema;
+pub mod mcp;
+pub mod openai_strict;
+pub mod strict_subset;
 pub(crate) mod support;
 
 pub use anthropic_strict::{ANTHROPIC_STRICT, AnthropicStrict};

@@ -237,7 +237,8 @@ pub(crate) fn rewrite_ref_sites(
                     changed = true;
                 }
                 Ok(_) => {}
-                Err((mut own, _)) => {
+                Err(both) => {
+                    let (mut own, _) = *both;
                     own.insert("$ref".into(), reference);
                     *map = own;
                     errors.push(unsupported(

@@ -262,17 +262,17 @@ const CONTEXTUAL: &[&str] = &[
     "unevaluatedProperties",
 ];
 
+/// A `$ref` site's own keywords and its target, handed back when they cannot merge exactly.
+pub(crate) type Unmerged = (Map<String, Value>, Value);
+
 /// Combines the keywords of a `$ref` site (without its `$ref`) with the schema it points at, so
 /// that the result accepts exactly what the site accepted. The site's annotations win over the
 /// target's. Returns `Err(site, target)` when the two can only be combined with `allOf`.
-pub(crate) fn merge_ref_site(
-    site: Map<String, Value>,
-    target: Value,
-) -> Result<Value, (Map<String, Value>, Value)> {
+pub(crate) fn merge_ref_site(site: Map<String, Value>, target: Value) -> Result<Value, Box<Unmerged>> {
     let t = match target {
         Value::Bool(true) => return Ok(Value::Object(site)),
         Value::Object(t) => t,
-        other => return Err((site, other)),
+        other => return Err(Box::new((site, other))),
     };
     let site_asserts: Vec<&String> = site.keys().filter(|k| !is_annotation(k)).collect();
     if site_asserts.is_empty() {
@@ -283,7 +283,7 @@ pub(crate) fn merge_ref_site(
     let target_asserts: Vec<&String> = t.keys().filter(|k| !is_annotation(k)).collect();
     let contextual = |ks: &[&String]| ks.iter().any(|k| CONTEXTUAL.contains(&k.as_str()));
     if contextual(&site_asserts) || contextual(&target_asserts) {
-        return Err((site, Value::Object(t)));
+        return Err(Box::new((site, Value::Object(t))));
     }
     // Keys on both sides must combine by a rule that keeps the conjunction exact.
     for k in site_asserts.iter().filter(|k| t.contains_key(k.as_str())) {
@@ -293,14 +293,14 @@ pub(crate) fn merge_ref_site(
                 let (Some(Value::Object(a)), Some(Value::Object(b))) =
                     (site.get("properties"), t.get("properties"))
                 else {
-                    return Err((site, Value::Object(t)));
+                    return Err(Box::new((site, Value::Object(t))));
                 };
                 a.keys().all(|n| !b.contains_key(n))
             }
             _ => false,
         };
         if !ok {
-            return Err((site, Value::Object(t)));
+            return Err(Box::new((site, Value::Object(t))));
         }
     }
     for group in GROUPS {
@@ -310,7 +310,7 @@ pub(crate) fn merge_ref_site(
         let (a, b) = (on(&site), on(&t));
         // `properties` on both sides is fine only when neither side has a sibling that reads it.
         if !a.is_empty() && !b.is_empty() && (a != ["properties"] || b != ["properties"]) {
-            return Err((site, Value::Object(t)));
+            return Err(Box::new((site, Value::Object(t))));
         }
     }
     let mut out = t;
@@ -350,7 +350,8 @@ pub(crate) fn merge_ref_site(
 pub(crate) fn combine_ref_site(site: Map<String, Value>, target: Value) -> Value {
     match merge_ref_site(site, target) {
         Ok(v) => v,
-        Err((site, target)) => {
+        Err(both) => {
+            let (site, target) = *both;
             let (mut outer, mut asserts) = (Map::new(), Map::new());
             for (k, v) in site {
                 if is_annotation(&k) {
@@ -407,68 +408,6 @@ pub(crate) fn format_as_bounds(map: &mut Map<String, Value>) {
     }
     if !map.get("maximum").is_some_and(tighter_max) {
         map.insert("maximum".into(), Value::from(hi));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn null_admission_is_definite() {
-        let root = json!({"$defs": {"N": {"type": "null"}, "S": {"type": "string"}}});
-        assert!(admits_null(&json!({"type": ["string", "null"]}), &root));
-        assert!(admits_null(&json!({"anyOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/N"}]}), &root));
-        assert!(!admits_null(&json!({"type": "object", "anyOf": [{"type": "null"}]}), &root));
-        assert!(!admits_null(&json!({"not": {"type": "string"}}), &root));
-        assert!(!admits_null(&json!({"$ref": "#/$defs/Missing"}), &root));
-        assert!(admits_null(&json!({"oneOf": [{"type": "null"}, {"type": "string"}]}), &root));
-    }
-
-    #[test]
-    fn schemars_enum_encodings_are_disjoint_and_overlapping_branches_are_not() {
-        let root = json!({});
-        let tagged =
-            |t: &str| json!({"type": "object", "properties": {"k": {"const": t}}, "required": ["k"]});
-        assert!(disjoint(&tagged("a"), &tagged("b"), &root));
-        assert!(!disjoint(&tagged("a"), &tagged("a"), &root));
-        let ext = |k: &str| json!({"type": "object", "properties": {k: {}}, "required": [k], "additionalProperties": false});
-        assert!(disjoint(&ext("A"), &ext("B"), &root));
-        assert!(disjoint(&json!({"type": "string"}), &ext("B"), &root));
-        assert!(!disjoint(&json!({"type": "integer"}), &json!({"type": "number"}), &root));
-        let open = json!({"type": "object", "properties": {"A": {}}, "required": ["A"]});
-        assert!(!disjoint(&open, &open.clone(), &root));
-    }
-
-    #[test]
-    fn ref_site_annotations_win_and_assertions_combine() {
-        let site = json!({"description": "site"}).as_object().cloned().unwrap();
-        let merged = merge_ref_site(site, json!({"type": "string", "description": "def"})).unwrap();
-        assert_eq!(merged, json!({"type": "string", "description": "site"}));
-
-        let site = json!({"properties": {"k": {"const": "D"}}, "required": ["k"], "type": "object"});
-        let target = json!({"properties": {"a": {}}, "required": ["a"], "type": "object"});
-        let merged = merge_ref_site(site.as_object().cloned().unwrap(), target).unwrap();
-        assert_eq!(merged["required"], json!(["a", "k"]));
-        assert_eq!(merged["properties"].as_object().unwrap().len(), 2);
-
-        let site = json!({"description": "s", "maximum": 3}).as_object().cloned().unwrap();
-        let combined = combine_ref_site(site, json!({"maximum": 5, "description": "d", "type": "integer"}));
-        assert_eq!(
-            combined,
-            json!({"description": "s", "allOf": [{"maximum": 5, "type": "integer"}, {"maximum": 3}]})
-        );
-    }
-
-    #[test]
-    fn unsigned_formats_become_bounds_without_loosening_existing_ones() {
-        let mut m = json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 100});
-        format_as_bounds(m.as_object_mut().unwrap());
-        assert_eq!(m["maximum"], 100);
-        let mut m = json!({"type": "integer", "format": "uint32", "minimum": 0});
-        format_as_bounds(m.as_object_mut().unwrap());
-        assert_eq!(m["maximum"], u32::MAX);
     }
 }
 
@@ -556,4 +495,66 @@ pub(crate) fn close_object(
 pub(crate) fn sort_errors(errors: &mut Vec<CapabilityError>) {
     errors.sort_by(|a, b| (a.pointer(), a.to_string()).cmp(&(b.pointer(), b.to_string())));
     errors.dedup();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn null_admission_is_definite() {
+        let root = json!({"$defs": {"N": {"type": "null"}, "S": {"type": "string"}}});
+        assert!(admits_null(&json!({"type": ["string", "null"]}), &root));
+        assert!(admits_null(&json!({"anyOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/N"}]}), &root));
+        assert!(!admits_null(&json!({"type": "object", "anyOf": [{"type": "null"}]}), &root));
+        assert!(!admits_null(&json!({"not": {"type": "string"}}), &root));
+        assert!(!admits_null(&json!({"$ref": "#/$defs/Missing"}), &root));
+        assert!(admits_null(&json!({"oneOf": [{"type": "null"}, {"type": "string"}]}), &root));
+    }
+
+    #[test]
+    fn schemars_enum_encodings_are_disjoint_and_overlapping_branches_are_not() {
+        let root = json!({});
+        let tagged =
+            |t: &str| json!({"type": "object", "properties": {"k": {"const": t}}, "required": ["k"]});
+        assert!(disjoint(&tagged("a"), &tagged("b"), &root));
+        assert!(!disjoint(&tagged("a"), &tagged("a"), &root));
+        let ext = |k: &str| json!({"type": "object", "properties": {k: {}}, "required": [k], "additionalProperties": false});
+        assert!(disjoint(&ext("A"), &ext("B"), &root));
+        assert!(disjoint(&json!({"type": "string"}), &ext("B"), &root));
+        assert!(!disjoint(&json!({"type": "integer"}), &json!({"type": "number"}), &root));
+        let open = json!({"type": "object", "properties": {"A": {}}, "required": ["A"]});
+        assert!(!disjoint(&open, &open.clone(), &root));
+    }
+
+    #[test]
+    fn ref_site_annotations_win_and_assertions_combine() {
+        let site = json!({"description": "site"}).as_object().cloned().unwrap();
+        let merged = merge_ref_site(site, json!({"type": "string", "description": "def"})).unwrap();
+        assert_eq!(merged, json!({"type": "string", "description": "site"}));
+
+        let site = json!({"properties": {"k": {"const": "D"}}, "required": ["k"], "type": "object"});
+        let target = json!({"properties": {"a": {}}, "required": ["a"], "type": "object"});
+        let merged = merge_ref_site(site.as_object().cloned().unwrap(), target).unwrap();
+        assert_eq!(merged["required"], json!(["a", "k"]));
+        assert_eq!(merged["properties"].as_object().unwrap().len(), 2);
+
+        let site = json!({"description": "s", "maximum": 3}).as_object().cloned().unwrap();
+        let combined = combine_ref_site(site, json!({"maximum": 5, "description": "d", "type": "integer"}));
+        assert_eq!(
+            combined,
+            json!({"description": "s", "allOf": [{"maximum": 5, "type": "integer"}, {"maximum": 3}]})
+        );
+    }
+
+    #[test]
+    fn unsigned_formats_become_bounds_without_loosening_existing_ones() {
+        let mut m = json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 100});
+        format_as_bounds(m.as_object_mut().unwrap());
+        assert_eq!(m["maximum"], 100);
+        let mut m = json!({"type": "integer", "format": "uint32", "minimum": 0});
+        format_as_bounds(m.as_object_mut().unwrap());
+        assert_eq!(m["maximum"], u32::MAX);
+    }
 }
