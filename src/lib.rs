@@ -16,9 +16,17 @@ pub mod dialect;
 pub mod canonical;
 #[cfg(feature = "hash")]
 pub mod hash;
+
+pub mod decode;
+pub mod diff;
 #[cfg(feature = "hash")]
 mod schema;
+#[cfg(feature = "schemars")]
+pub mod transform;
 
+#[cfg(feature = "hash")]
+pub use decode::decode_arguments;
+pub use decode::{DecodeError, decode_arguments_excluding};
 pub use dialect::{JSON_SCHEMA, SchemaDialect};
 pub use error::{CapabilityError, CapabilityErrors, Error, SchemaGenerationError};
 #[cfg(feature = "hash")]
