@@ -104,6 +104,14 @@ pub struct Change {
     pub message: String,
 }
 
+impl Change {
+    /// A change, for code that reports changes of its own beside a diff's (a tool added to or
+    /// removed from a list).
+    pub fn new(pointer: impl Into<String>, kind: ChangeKind, message: impl Into<String>) -> Self {
+        Change { pointer: pointer.into(), kind, message: message.into() }
+    }
+}
+
 impl fmt::Display for Change {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} at `{}`: {}", self.kind, self.pointer, self.message)
@@ -994,6 +1002,9 @@ fn pair_members(x: &[Value], y: &[Value]) -> Vec<Pairing> {
     out
 }
 
+/// `["$defs", name]` or `["definitions", name]`.
+type DefKey = [String; 2];
+
 /// Adds to `flagged` every definition reached (directly or through other definitions) from inside
 /// `not`, `if` or `oneOf`. Returns `false` when that cannot be worked out (a negated `$ref` to
 /// something other than a definition, or nesting past the budget): then the whole diff is
@@ -1025,7 +1036,7 @@ fn negated_definitions(root: &Value, max_depth: usize, flagged: &mut HashSet<[St
         return false;
     }
     // Definitions: walk each once, positively, collecting its references.
-    let mut def_refs: Vec<([String; 2], Vec<(String, bool)>)> = Vec::new();
+    let mut def_refs: Vec<(DefKey, Vec<(String, bool)>)> = Vec::new();
     for kw in ["$defs", "definitions"] {
         if let Some(Value::Object(defs)) = root.get(kw) {
             for (name, def) in defs {

@@ -79,7 +79,7 @@ impl Progress {
 
     pub fn step(&mut self) {
         self.done += 1;
-        if self.on && (self.done % 100 == 0 || self.done == self.total) {
+        if self.on && (self.done.is_multiple_of(100) || self.done == self.total) {
             eprint!("\r{}/{} {}", self.done, self.total, self.what);
         }
     }
