@@ -69,9 +69,10 @@ enum Format {
 
 #[derive(Subcommand)]
 enum Command {
-    /// The normalised schema: every pass of the pipeline (titles dropped, keys and `required`
-    /// sorted, unused definitions pruned, the Any policy) and the dialect, as RFC 8785 canonical
-    /// JSON followed by a newline. A tools/list document comes out in the same shape with each
+    /// The normalised schema, as RFC 8785 canonical JSON.
+    ///
+    /// Every pass of the pipeline (titles dropped, keys and `required` sorted, unused definitions
+    /// pruned, the Any policy) and the dialect, then the canonical bytes and a newline. A tools/list document comes out in the same shape with each
     /// `inputSchema` replaced (a refused tool keeps its original and the exit code is 1).
     #[command(after_help = EXIT_CODES)]
     Canon {
@@ -85,7 +86,9 @@ enum Command {
         /// Path, or `-` for stdin.
         input: String,
     },
-    /// `sha256:<hex>  NAME` lines, like sha256sum. The hash is `ToolSchema::hash`: SHA-256 over
+    /// `sha256:<hex>  NAME` lines, like sha256sum.
+    ///
+    /// The hash is `ToolSchema::hash`: SHA-256 over
     /// the RFC 8785 bytes of `{"dialect": <name>, "schema": <the normalised schema>}`, the value
     /// a Rust program gets from `SchemaOptions::new().dialect(..).normalize(schema)?.hash()`. NAME
     /// is the path, or `path#tool` for a tool of a batch.
@@ -99,8 +102,10 @@ enum Command {
         #[arg(required = true)]
         inputs: Vec<String>,
     },
-    /// Each input schema made self-contained (`self_contained_input_schema`): references inlined,
-    /// definitions dropped, optional unions simplified. Output as for `canon`.
+    /// Each schema made self-contained: no `$ref`, no `$defs`.
+    ///
+    /// `self_contained_input_schema`: references inlined, definitions dropped, optional unions
+    /// simplified, recursion points typed. Output as for `canon`.
     #[command(after_help = EXIT_CODES)]
     SelfContained {
         /// The tool name errors mention, for a single schema (default: the file stem). A batch
@@ -115,8 +120,9 @@ enum Command {
         /// Path, or `-` for stdin.
         input: String,
     },
-    /// The JSON type the property at a pointer declares, as JSON: `"array"` or `null`. For a
-    /// batch, an object from tool name to type (`null` where a tool has no such property), or one
+    /// The JSON type the property at a pointer declares: `"array"` or `null`.
+    ///
+    /// For a batch, an object from tool name to type (`null` where a tool has no such property), or one
     /// tool's answer with `--tool`. For a single schema, a pointer that resolves to nothing is an
     /// error (exit 2).
     #[command(after_help = EXIT_CODES)]
@@ -132,8 +138,9 @@ enum Command {
         /// Path, or `-` for stdin.
         input: String,
     },
-    /// Every tool against every dialect: accepted, or every capability error with its pointer;
-    /// then a summary table. Exit 1 if anything is refused.
+    /// Every tool against every dialect: accepted, or every error with its pointer.
+    ///
+    /// Then a summary table (tools by dialects). Exit 1 if anything is refused.
     #[command(after_help = EXIT_CODES)]
     Check {
         /// Dialects to check, comma-separated (default: every built-in dialect).
@@ -151,8 +158,9 @@ enum Command {
         #[arg(required = true)]
         inputs: Vec<String>,
     },
-    /// What changed from OLD to NEW, by JSON pointer, after normalising both; each change is
-    /// narrowing (a value accepted before is refused now: breaking for callers), widening or
+    /// What changed from OLD to NEW, by JSON pointer; exit 1 on a narrowing change.
+    ///
+    /// Both are normalised first. Each change is narrowing (a value accepted before is refused now: breaking for callers), widening or
     /// annotation-only. Unclear cases count as narrowing. Batches are matched by tool name (a
     /// removed tool narrows, an added one widens). Exit 1 on any narrowing.
     #[command(after_help = EXIT_CODES)]

@@ -363,6 +363,8 @@ pub fn check(
 struct ToolChange {
     tool: Option<String>,
     change: Change,
+    /// The whole tool was added or removed: the change has no pointer.
+    whole_tool: bool,
 }
 
 fn normalize_for_diff(
@@ -416,7 +418,7 @@ pub fn diff(
             let y = normalize_for_diff(out, &opts, &b.0.tool_label(b.1), y, status);
             let (Some(x), Some(y)) = (x, y) else { return Vec::new() };
             let found = toolschema::diff::diff(x.as_value(), y.as_value());
-            found.into_changes().into_iter().map(|change| ToolChange { tool: name.clone(), change }).collect()
+            found.into_changes().into_iter().map(|change| ToolChange { tool: name.clone(), change, whole_tool: false }).collect()
         };
     if !old.is_batch() {
         changes = compare(out, &mut status, None, (&old, &old.tools[0]), (&new, &new.tools[0]));
@@ -462,7 +464,10 @@ pub fn diff(
     if json_out {
         let list: Vec<Value> = changes
             .iter()
-            .map(|c| json!({"tool": c.tool, "pointer": c.change.pointer, "kind": c.change.kind.as_str(), "message": c.change.message}))
+            .map(|c| {
+                let pointer = if c.whole_tool { Value::Null } else { Value::String(c.change.pointer.clone()) };
+                json!({"tool": c.tool, "pointer": pointer, "kind": c.change.kind.as_str(), "message": c.change.message})
+            })
             .collect();
         let narrowing = changes.iter().any(|c| c.change.kind == ChangeKind::Narrowing);
         out.line(&render(&json!({"changes": list, "narrowing": narrowing}), true));
@@ -470,6 +475,7 @@ pub fn diff(
     }
     for c in &changes {
         match &c.tool {
+            Some(tool) if c.whole_tool => out.line(&format!("{tool}: {}: {}", c.change.kind, c.change.message)),
             Some(tool) => out.line(&format!("{tool}: {}", c.change)),
             None => out.line(&c.change.to_string()),
         }
@@ -491,5 +497,5 @@ pub fn diff(
 
 fn tool_change(name: &str, kind: ChangeKind, message: &str) -> ToolChange {
     let change = Change::new("", kind, message);
-    ToolChange { tool: Some(name.to_owned()), change }
+    ToolChange { tool: Some(name.to_owned()), change, whole_tool: true }
 }
