@@ -11,7 +11,7 @@
 //! use serde_json::{json, Map};
 //! use toolschema::{decode_arguments, DecodeError, SchemaOptions};
 //!
-//! #[derive(schemars::JsonSchema, serde::Deserialize)]
+//! #[derive(Debug, schemars::JsonSchema, serde::Deserialize)]
 //! struct Lookup { word: String, tenant: String }
 //!
 //! let schema = SchemaOptions::new().exclude(["tenant"]).schema_for::<Lookup>().unwrap();

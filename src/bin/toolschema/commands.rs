@@ -418,7 +418,11 @@ pub fn diff(
             let y = normalize_for_diff(out, &opts, &b.0.tool_label(b.1), y, status);
             let (Some(x), Some(y)) = (x, y) else { return Vec::new() };
             let found = toolschema::diff::diff(x.as_value(), y.as_value());
-            found.into_changes().into_iter().map(|change| ToolChange { tool: name.clone(), change, whole_tool: false }).collect()
+            found
+                .into_changes()
+                .into_iter()
+                .map(|change| ToolChange { tool: name.clone(), change, whole_tool: false })
+                .collect()
         };
     if !old.is_batch() {
         changes = compare(out, &mut status, None, (&old, &old.tools[0]), (&new, &new.tools[0]));
@@ -475,7 +479,9 @@ pub fn diff(
     }
     for c in &changes {
         match &c.tool {
-            Some(tool) if c.whole_tool => out.line(&format!("{tool}: {}: {}", c.change.kind, c.change.message)),
+            Some(tool) if c.whole_tool => {
+                out.line(&format!("{tool}: {}: {}", c.change.kind, c.change.message))
+            }
             Some(tool) => out.line(&format!("{tool}: {}", c.change)),
             None => out.line(&c.change.to_string()),
         }
