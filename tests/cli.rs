@@ -382,3 +382,58 @@ fn diff_refuses_to_compare_a_schema_with_a_tool_list() {
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("cannot compare a single schema with a batch"), "{}", stderr(&out));
 }
+
+// ---- check over the corpus, golden ----
+
+/// A few real MCP servers' tools, of varied shapes (references, unions, bounds, formats).
+const CORPUS_FILES: &[&str] = &[
+    "mcp/cloudflare-browser/get_url_screenshot.json",
+    "mcp/cloudflare-radar/get_ip_details.json",
+    "mcp/github-mcp-server/issue_write.json",
+    "mcp/mcp-server-fetch/fetch.json",
+    "mcp/server-filesystem/edit_file.json",
+    "mcp/server-github/create_pull_request_review.json",
+    "mcp/server-memory/create_entities.json",
+];
+
+fn corpus_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("TOOLSCHEMA_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("shared").join("corpus"));
+    if dir.join("mcp").is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "notice: no corpus at {} (set TOOLSCHEMA_CORPUS); skipping the corpus `check` goldens",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn blessing() -> bool {
+    std::env::var_os("BLESS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+#[test]
+fn check_over_corpus_servers_matches_its_golden_output_for_every_dialect() {
+    let Some(corpus) = corpus_dir() else { return };
+    for d in toolschema::dialect::builtin() {
+        let mut args = vec!["check", "--dialect", d.name()];
+        args.extend(CORPUS_FILES);
+        let out = run_in(&corpus, &args, None);
+        let text = stdout(&out);
+        // Exit 1 exactly when something was refused; never 2 on these well-formed files.
+        let refused = text.contains(": refused by `");
+        assert_eq!(code(&out), i32::from(refused), "{}: {}", d.name(), stderr(&out));
+        let golden = fixtures().join(format!("check_corpus_{}.txt", d.name()));
+        if blessing() {
+            std::fs::write(&golden, &text)
+                .unwrap_or_else(|e| panic!("cannot write {}: {e}", golden.display()));
+            continue;
+        }
+        let want = std::fs::read_to_string(&golden)
+            .unwrap_or_else(|e| panic!("{}: {e}; run with BLESS=1 to write it", golden.display()));
+        assert_eq!(text, want, "{}", d.name());
+    }
+}
