@@ -211,14 +211,25 @@ impl Mode {
         }
     }
 
-    fn apply(self, kind: ChangeKind) -> ChangeKind {
+    fn apply(self, kind: Raw) -> ChangeKind {
         match (self, kind) {
-            (_, ChangeKind::AnnotationOnly) | (Mode::Monotone, _) => kind,
-            (Mode::Conservative, _) => ChangeKind::Narrowing,
-            (Mode::Antitone, ChangeKind::Narrowing) => ChangeKind::Widening,
-            (Mode::Antitone, ChangeKind::Widening) => ChangeKind::Narrowing,
+            (_, Raw::Annotation) => ChangeKind::AnnotationOnly,
+            (_, Raw::Unknown) | (Mode::Conservative, _) => ChangeKind::Narrowing,
+            (Mode::Monotone, Raw::Narrow) | (Mode::Antitone, Raw::Widen) => ChangeKind::Narrowing,
+            (Mode::Monotone, Raw::Widen) | (Mode::Antitone, Raw::Narrow) => ChangeKind::Widening,
         }
     }
+}
+
+/// A change's effect on the subschema where it happens, before the [`Mode`] of its position says
+/// what that does to the whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Raw {
+    Annotation,
+    Widen,
+    Narrow,
+    /// Both, or not known: narrowing wherever it sits (inside `not` as much as outside).
+    Unknown,
 }
 
 struct Differ<'v> {
@@ -281,11 +292,11 @@ fn list(values: &[&Value]) -> String {
 }
 
 impl<'v> Differ<'v> {
-    fn emit(&mut self, ptr: &Pointer, mode: Mode, kind: ChangeKind, message: String) {
+    fn emit(&mut self, ptr: &Pointer, mode: Mode, kind: Raw, message: String) {
         self.out.push(Change { pointer: ptr.as_str().to_owned(), kind: mode.apply(kind), message });
     }
 
-    fn at(&mut self, ptr: &mut Pointer, token: &str, mode: Mode, kind: ChangeKind, message: String) {
+    fn at(&mut self, ptr: &mut Pointer, token: &str, mode: Mode, kind: Raw, message: String) {
         let mark = ptr.push(token);
         self.emit(ptr, mode, kind, message);
         ptr.truncate(mark);
@@ -301,7 +312,7 @@ impl<'v> Differ<'v> {
             None => self.emit(
                 ptr,
                 mode,
-                ChangeKind::Narrowing,
+                Raw::Unknown,
                 format!("changed deeper than {} levels; not compared", depth.max()),
             ),
         }
@@ -314,15 +325,10 @@ impl<'v> Differ<'v> {
         match (is_false(old), is_false(new)) {
             (true, true) => return,
             (true, false) => {
-                return self.emit(
-                    ptr,
-                    mode,
-                    ChangeKind::Widening,
-                    "accepted no value; now accepts some".into(),
-                );
+                return self.emit(ptr, mode, Raw::Widen, "accepted no value; now accepts some".into());
             }
             (false, true) => {
-                return self.emit(ptr, mode, ChangeKind::Narrowing, "now accepts no value".into());
+                return self.emit(ptr, mode, Raw::Narrow, "now accepts no value".into());
             }
             (false, false) => {}
         }
@@ -334,7 +340,7 @@ impl<'v> Differ<'v> {
                 return self.emit(
                     ptr,
                     mode,
-                    ChangeKind::Narrowing,
+                    Raw::Unknown,
                     format!("changed from {} to {} (not a schema)", canon(old), canon(new)),
                 );
             }
@@ -352,7 +358,7 @@ impl<'v> Differ<'v> {
                     (_, None) => "removed",
                     _ => "changed",
                 };
-                self.at(ptr, key, mode, ChangeKind::AnnotationOnly, format!("`{key}` {what}"));
+                self.at(ptr, key, mode, Raw::Annotation, format!("`{key}` {what}"));
                 continue;
             }
             match key {
@@ -410,9 +416,9 @@ impl<'v> Differ<'v> {
                 "uniqueItems" => {
                     let (x, y) = (a == Some(&TRUE), b == Some(&TRUE));
                     let kind = match (x, y) {
-                        (false, true) => ChangeKind::Narrowing,
-                        (true, false) => ChangeKind::Widening,
-                        _ => ChangeKind::AnnotationOnly,
+                        (false, true) => Raw::Narrow,
+                        (true, false) => Raw::Widen,
+                        _ => Raw::Annotation,
                     };
                     self.at(ptr, key, mode, kind, format!("`uniqueItems` is now {y}"));
                 }
@@ -421,30 +427,22 @@ impl<'v> Differ<'v> {
         }
     }
 
-    /// A keyword whose effect is not evaluated (`pattern`, `format`, unknown keywords): added or
-    /// changed narrows, removed widens; unknown keywords always narrow.
+    /// A keyword whose effect is not evaluated (`pattern`, `format`, unknown keywords). Adding
+    /// `pattern` or `format` narrows and removing one widens; any other change is unknown.
     fn opaque(&mut self, key: &str, a: Option<&Value>, b: Option<&Value>, ptr: &mut Pointer, mode: Mode) {
         let known = matches!(key, "pattern" | "format");
+        let show = |v: Option<&Value>| v.map_or("none".into(), canon);
         let (kind, message) = match (a, b) {
-            (None, Some(b)) => (ChangeKind::Narrowing, format!("`{key}` added: {}", canon(b))),
-            (Some(a), None) if known => (ChangeKind::Widening, format!("`{key}` removed (was {})", canon(a))),
-            (Some(a), None) => (
-                ChangeKind::Narrowing,
-                format!("unknown keyword `{key}` removed (was {}); its effect is not known", canon(a)),
+            (None, Some(_)) if known => (Raw::Narrow, format!("`{key}` added: {}", show(b))),
+            (Some(_), None) if known => (Raw::Widen, format!("`{key}` removed (was {})", show(a))),
+            _ if known => (
+                Raw::Unknown,
+                format!("`{key}` changed from {} to {}; the two are not compared", show(a), show(b)),
             ),
-            (Some(a), Some(b)) if known => (
-                ChangeKind::Narrowing,
-                format!("`{key}` changed from {} to {}; the two are not compared", canon(a), canon(b)),
+            _ => (
+                Raw::Unknown,
+                format!("keyword `{key}` changed from {} to {}; its effect is not known", show(a), show(b)),
             ),
-            (Some(a), Some(b)) => (
-                ChangeKind::Narrowing,
-                format!(
-                    "unknown keyword `{key}` changed from {} to {}; its effect is not known",
-                    canon(a),
-                    canon(b)
-                ),
-            ),
-            (None, None) => return,
         };
         self.at(ptr, key, mode, kind, message);
     }
@@ -482,9 +480,10 @@ impl<'v> Differ<'v> {
             Some(ys) => ys.iter().any(|t| !covered(t, &x)),
         };
         let kind = match (lost, gained) {
-            (true, _) => ChangeKind::Narrowing,
-            (false, true) => ChangeKind::Widening,
-            (false, false) => ChangeKind::AnnotationOnly,
+            (true, true) => Raw::Unknown,
+            (true, false) => Raw::Narrow,
+            (false, true) => Raw::Widen,
+            (false, false) => Raw::Annotation,
         };
         self.at(ptr, "type", mode, kind, format!("type changed from {} to {}", show(&x), show(&y)));
     }
@@ -518,10 +517,10 @@ impl<'v> Differ<'v> {
             (None, Some(y)) => {
                 let vals: Vec<&Value> = y.iter().map(|(_, v)| *v).collect();
                 let msg = format!("values restricted to {}", list(&vals));
-                self.at(ptr, token, mode, ChangeKind::Narrowing, msg);
+                self.at(ptr, token, mode, Raw::Narrow, msg);
             }
             (Some(_), None) => {
-                self.at(ptr, token, mode, ChangeKind::Widening, "values no longer restricted".into());
+                self.at(ptr, token, mode, Raw::Widen, "values no longer restricted".into());
             }
             (Some(x), Some(y)) => {
                 let xk: HashSet<&str> = x.iter().map(|(k, _)| k.as_str()).collect();
@@ -532,11 +531,11 @@ impl<'v> Differ<'v> {
                     y.iter().filter(|(k, _)| !xk.contains(k.as_str())).map(|(_, v)| *v).collect();
                 if !removed.is_empty() {
                     let msg = format!("value(s) no longer allowed: {}", list(&removed));
-                    self.at(ptr, token, mode, ChangeKind::Narrowing, msg);
+                    self.at(ptr, token, mode, Raw::Narrow, msg);
                 }
                 if !added.is_empty() {
                     let msg = format!("value(s) now allowed: {}", list(&added));
-                    self.at(ptr, token, mode, ChangeKind::Widening, msg);
+                    self.at(ptr, token, mode, Raw::Widen, msg);
                 }
             }
         }
@@ -550,10 +549,10 @@ impl<'v> Differ<'v> {
         }
         let (x, y) = (names(a), names(b));
         for name in y.difference(&x) {
-            self.at(ptr, "required", mode, ChangeKind::Narrowing, format!("`{name}` is now required"));
+            self.at(ptr, "required", mode, Raw::Narrow, format!("`{name}` is now required"));
         }
         for name in x.difference(&y) {
-            self.at(ptr, "required", mode, ChangeKind::Widening, format!("`{name}` is no longer required"));
+            self.at(ptr, "required", mode, Raw::Widen, format!("`{name}` is no longer required"));
         }
     }
 
@@ -577,26 +576,26 @@ impl<'v> Differ<'v> {
                     Fallback::Closed => self.emit(
                         ptr,
                         mode,
-                        ChangeKind::Widening,
+                        Raw::Widen,
                         format!("property `{name}` added; the object was closed, so it was refused before"),
                     ),
                     Fallback::Open if is_any(b) => self.emit(
                         ptr,
                         mode,
-                        ChangeKind::AnnotationOnly,
+                        Raw::Annotation,
                         format!("property `{name}` declared, accepting any value as before"),
                     ),
                     Fallback::Open => self.emit(
                         ptr,
                         mode,
-                        ChangeKind::Narrowing,
+                        Raw::Narrow,
                         format!("property `{name}` added; the object was open, so any value for it was accepted before"),
                     ),
                     Fallback::Schema(s) => self.child(s, b, ptr, depth, mode),
                     Fallback::Patterns => self.emit(
                         ptr,
                         mode,
-                        ChangeKind::Narrowing,
+                        Raw::Unknown,
                         format!("property `{name}` added; whether the old `patternProperties` covered it is not evaluated"),
                     ),
                 },
@@ -604,26 +603,26 @@ impl<'v> Differ<'v> {
                     Fallback::Closed => self.emit(
                         ptr,
                         mode,
-                        ChangeKind::Narrowing,
+                        Raw::Narrow,
                         format!("property `{name}` removed from a closed object: a value that sets it is refused now"),
                     ),
                     Fallback::Open if is_any(a) => self.emit(
                         ptr,
                         mode,
-                        ChangeKind::AnnotationOnly,
+                        Raw::Annotation,
                         format!("property `{name}` no longer declared; any value is still accepted"),
                     ),
                     Fallback::Open => self.emit(
                         ptr,
                         mode,
-                        ChangeKind::Widening,
+                        Raw::Widen,
                         format!("property `{name}` removed; the object is open, so any value for it is accepted now"),
                     ),
                     Fallback::Schema(s) => self.child(a, s, ptr, depth, mode),
                     Fallback::Patterns => self.emit(
                         ptr,
                         mode,
-                        ChangeKind::Narrowing,
+                        Raw::Unknown,
                         format!("property `{name}` removed; whether the new `patternProperties` cover it is not evaluated"),
                     ),
                 },
@@ -669,7 +668,7 @@ impl<'v> Differ<'v> {
                     ptr,
                     "items",
                     mode,
-                    ChangeKind::Narrowing,
+                    Raw::Unknown,
                     format!("`items` changed form, from {a} to {b}; not compared"),
                 );
             }
@@ -729,9 +728,9 @@ impl<'v> Differ<'v> {
         };
         // Adding a member: `allOf` narrows, `anyOf` widens, `oneOf` may make members overlap.
         let (on_add, on_remove, inner) = match key {
-            "allOf" => (ChangeKind::Narrowing, ChangeKind::Widening, Mode::Monotone),
-            "anyOf" => (ChangeKind::Widening, ChangeKind::Narrowing, Mode::Monotone),
-            _ => (ChangeKind::Narrowing, ChangeKind::Narrowing, Mode::Conservative),
+            "allOf" => (Raw::Narrow, Raw::Widen, Mode::Monotone),
+            "anyOf" => (Raw::Widen, Raw::Narrow, Mode::Monotone),
+            _ => (Raw::Unknown, Raw::Unknown, Mode::Conservative),
         };
         // An empty `anyOf`/`oneOf` is not valid JSON Schema; treat adding/removing the keyword as
         // adding/removing all its members.
@@ -747,13 +746,13 @@ impl<'v> Differ<'v> {
                 }
                 Pairing::Added(j) => {
                     let m = ptr.push_index(j);
-                    let kind = if a.is_none() && key != "allOf" { ChangeKind::Narrowing } else { on_add };
+                    let kind = if a.is_none() && key != "allOf" { Raw::Narrow } else { on_add };
                     self.emit(ptr, mode, kind, format!("`{key}` member added: {}", canon(&y[j])));
                     ptr.truncate(m);
                 }
                 Pairing::Removed(i) => {
                     let m = ptr.push_index(i);
-                    let kind = if b.is_none() && key != "allOf" { ChangeKind::Widening } else { on_remove };
+                    let kind = if b.is_none() && key != "allOf" { Raw::Widen } else { on_remove };
                     self.emit(ptr, mode, kind, format!("`{key}` member removed: {}", canon(&x[i])));
                     ptr.truncate(m);
                 }
@@ -786,13 +785,13 @@ impl<'v> Differ<'v> {
                 (None, Some(_)) => self.emit(
                     ptr,
                     mode,
-                    ChangeKind::AnnotationOnly,
+                    Raw::Annotation,
                     format!("definition `{name}` added; only the `$ref`s to it decide what is accepted"),
                 ),
                 (Some(_), None) => self.emit(
                     ptr,
                     mode,
-                    ChangeKind::AnnotationOnly,
+                    Raw::Annotation,
                     format!("definition `{name}` removed; only the `$ref`s to it decided what was accepted"),
                 ),
                 (None, None) => {}
@@ -810,9 +809,9 @@ impl<'v> Differ<'v> {
         let msg = format!("`$ref` changed from {} to {}", show(a), show(b));
         if x.is_some() && x == y {
             let msg = format!("{msg}; the two targets are the same schema");
-            self.at(ptr, "$ref", mode, ChangeKind::AnnotationOnly, msg);
+            self.at(ptr, "$ref", mode, Raw::Annotation, msg);
         } else {
-            self.at(ptr, "$ref", Mode::Conservative, ChangeKind::Narrowing, format!("{msg}; not compared"));
+            self.at(ptr, "$ref", mode, Raw::Unknown, format!("{msg}; not compared"));
         }
     }
 
@@ -845,18 +844,18 @@ impl<'v> Differ<'v> {
                 self.emit(
                     ptr,
                     mode,
-                    ChangeKind::Narrowing,
+                    Raw::Unknown,
                     format!("pattern `{name}` {what}; the names it matches are not evaluated"),
                 );
             } else if key == "dependentRequired" || (key == "dependencies" && is_list(u) && is_list(v)) {
                 let (p, q) = (names_of(u), names_of(v));
                 for added in q.difference(&p) {
                     let msg = format!("`{added}` is now required when `{name}` is present");
-                    self.emit(ptr, mode, ChangeKind::Narrowing, msg);
+                    self.emit(ptr, mode, Raw::Narrow, msg);
                 }
                 for removed in p.difference(&q) {
                     let msg = format!("`{removed}` is no longer required when `{name}` is present");
-                    self.emit(ptr, mode, ChangeKind::Widening, msg);
+                    self.emit(ptr, mode, Raw::Widen, msg);
                 }
             } else {
                 let schema = |s: &Value| s.is_object() || s.is_boolean();
@@ -867,7 +866,7 @@ impl<'v> Differ<'v> {
                     _ => self.emit(
                         ptr,
                         mode,
-                        ChangeKind::Narrowing,
+                        Raw::Unknown,
                         format!("`{key}` entry `{name}` changed form; not compared"),
                     ),
                 }
@@ -909,11 +908,11 @@ impl<'v> Differ<'v> {
         let (kind, verb) = match (order, lower) {
             // The same bound written differently (`1` and `1.0`, or absent and its default).
             (Some(Ordering::Equal), _) => return,
-            (Some(Ordering::Less), true) => (ChangeKind::Narrowing, "raised"),
-            (Some(Ordering::Greater), true) => (ChangeKind::Widening, "lowered"),
-            (Some(Ordering::Less), false) => (ChangeKind::Widening, "raised"),
-            (Some(Ordering::Greater), false) => (ChangeKind::Narrowing, "lowered"),
-            (None, _) => (ChangeKind::Narrowing, "changed (not compared)"),
+            (Some(Ordering::Less), true) => (Raw::Narrow, "raised"),
+            (Some(Ordering::Greater), true) => (Raw::Widen, "lowered"),
+            (Some(Ordering::Less), false) => (Raw::Widen, "raised"),
+            (Some(Ordering::Greater), false) => (Raw::Narrow, "lowered"),
+            (None, _) => (Raw::Unknown, "changed (not compared)"),
         };
         let msg = format!("`{key}` {verb} from {} to {}", show(a), show(b));
         self.at(ptr, key, mode, kind, msg);
@@ -923,14 +922,12 @@ impl<'v> Differ<'v> {
         let show = |v: Option<&Value>| v.map_or("none".into(), canon);
         let whole = |x: f64| x.is_finite() && x != 0.0 && (x - x.round()).abs() < 1e-9;
         let kind = match (a.and_then(Value::as_f64), b.and_then(Value::as_f64)) {
-            (None, Some(_)) if a.is_none() => ChangeKind::Narrowing,
-            (Some(_), None) if b.is_none() => ChangeKind::Widening,
+            (None, Some(_)) if a.is_none() => Raw::Narrow,
+            (Some(_), None) if b.is_none() => Raw::Widen,
             // Every multiple of `y` is a multiple of `x` when `y / x` is whole.
-            (Some(x), Some(y)) if x > 0.0 && y > 0.0 && whole(y / x) && !whole(x / y) => {
-                ChangeKind::Narrowing
-            }
-            (Some(x), Some(y)) if x > 0.0 && y > 0.0 && whole(x / y) && !whole(y / x) => ChangeKind::Widening,
-            _ => ChangeKind::Narrowing,
+            (Some(x), Some(y)) if x > 0.0 && y > 0.0 && whole(y / x) && !whole(x / y) => Raw::Narrow,
+            (Some(x), Some(y)) if x > 0.0 && y > 0.0 && whole(x / y) && !whole(y / x) => Raw::Widen,
+            _ => Raw::Unknown,
         };
         let msg = format!("`multipleOf` changed from {} to {}", show(a), show(b));
         self.at(ptr, "multipleOf", mode, kind, msg);
@@ -1291,6 +1288,22 @@ mod tests {
         assert_eq!(changes(old.clone(), new.clone()), one("/not/maxLength", Narrowing));
         assert_eq!(changes(new, old), one("/not/maxLength", Widening));
         assert_eq!(changes(json!({}), json!({"not": {"type": "null"}})), one("/not", Narrowing));
+    }
+
+    #[test]
+    fn a_change_that_both_narrows_and_widens_stays_narrowing_inside_not() {
+        // Found by the property test: `type` string-or-null to object, inside `not`.
+        let old = json!({"not": {"type": ["string", "null"]}});
+        let new = json!({"not": {"type": "object"}});
+        assert_eq!(changes(old, new), one("/not/type", Narrowing));
+        assert_eq!(
+            changes(json!({"not": {"pattern": "a"}}), json!({"not": {"pattern": "b"}})),
+            one("/not/pattern", Narrowing)
+        );
+        let old = json!({"not": {"type": "string", "pattern": "a"}});
+        assert_eq!(changes(old, json!({"not": {"type": "string"}})), one("/not/pattern", Narrowing));
+        // `{"not": {}}` accepts nothing: one change at the root.
+        assert_eq!(changes(json!({"not": {"pattern": "a"}}), json!({"not": {}})), one("", Narrowing));
     }
 
     #[test]
