@@ -224,11 +224,11 @@ fn edit(node: &mut Map<String, Value>, op: u8, arg: i64) {
         9 => {
             let name = NAMES[(arg.unsigned_abs() as usize) % NAMES.len()];
             let props = node.entry("properties").or_insert_with(|| json!({}));
-            if let Some(props) = props.as_object_mut() {
-                if props.remove(name).is_none() {
-                    let t = TYPES[(arg.unsigned_abs() as usize / 3) % TYPES.len()];
-                    props.insert(name.into(), json!({"type": t}));
-                }
+            if let Some(props) = props.as_object_mut()
+                && props.remove(name).is_none()
+            {
+                let t = TYPES[(arg.unsigned_abs() as usize / 3) % TYPES.len()];
+                props.insert(name.into(), json!({"type": t}));
             }
         }
         10 => {
