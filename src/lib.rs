@@ -24,11 +24,17 @@ mod schema;
 #[cfg(feature = "schemars")]
 pub mod transform;
 
+pub mod foreign;
+
 #[cfg(feature = "hash")]
 pub use decode::decode_arguments;
 pub use decode::{DecodeError, decode_arguments_excluding};
 pub use dialect::{JSON_SCHEMA, SchemaDialect};
 pub use error::{CapabilityError, CapabilityErrors, Error, SchemaGenerationError};
+pub use foreign::{
+    ForeignSchemaError, JsonType, SelfContainedOptions, declared_type, self_contained_input_schema,
+    self_contained_input_schema_with,
+};
 #[cfg(feature = "hash")]
 pub use hash::{SchemaHash, schema_hash};
 pub use passes::{DocWarning, DocWarningKind};

@@ -245,6 +245,74 @@ fn help_documents_the_exit_codes_for_every_command() {
     assert!(stdout(&run(&["hash", "--help"])).contains("ToolSchema::hash"));
 }
 
+// ---- self-contained ----
+
+#[test]
+fn self_contained_prints_the_librarys_result_named_by_the_file_stem() {
+    let out = run(&["self-contained", "refs.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let want = toolschema::self_contained_input_schema(&fixture("refs.json"), "refs")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(stdout(&out), format!("{}\n", toolschema::canonical::to_string(&want)));
+    assert!(!stdout(&out).contains("$ref"));
+}
+
+#[test]
+fn self_contained_runs_per_tool_of_a_tools_list_and_names_a_refused_tool() {
+    let out = run(&["self-contained", "tools.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| panic!("{e}"));
+    let input = fixture("tools.json");
+    let want = toolschema::self_contained_input_schema(&input["tools"][2]["inputSchema"], "tag")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(doc["tools"][2]["inputSchema"], want);
+    assert_eq!(doc["nextCursor"], "page-2");
+    // A root that is not an object is refused, with the tool name given on the command line.
+    let out =
+        run_in(&fixtures(), &["self-contained", "--tool-name", "shout", "-"], Some(r#"{"type": "string"}"#));
+    assert_eq!(code(&out), 1);
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).contains("`shout`"), "{}", stderr(&out));
+}
+
+// ---- declared-type ----
+
+#[test]
+fn declared_type_prints_the_type_behind_a_reference_or_null() {
+    let answer = |ptr: &str| {
+        let out = run(&["declared-type", "--pointer", ptr, "refs.json"]);
+        assert_eq!(code(&out), 0, "{ptr}: {}", stderr(&out));
+        stdout(&out)
+    };
+    assert_eq!(answer("/properties/tags"), "\"array\"\n");
+    assert_eq!(answer("/properties/at"), "\"object\"\n");
+    assert_eq!(answer("/properties/anything"), "null\n");
+    let schema = fixture("refs.json");
+    let lib = toolschema::declared_type(&schema["properties"]["tags"], &schema).map(|t| t.to_string());
+    assert_eq!(lib.as_deref(), Some("array"));
+}
+
+#[test]
+fn declared_type_over_a_batch_answers_per_tool() {
+    let out = run(&["declared-type", "--pointer", "/properties/tags", "tools.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "{\"read_file\":null,\"run_query\":null,\"tag\":\"array\"}\n");
+    let out = run(&["declared-type", "--pointer", "/properties/tags", "--tool", "tag", "tools.json"]);
+    assert_eq!(stdout(&out), "\"array\"\n");
+}
+
+#[test]
+fn declared_type_refuses_a_bad_or_dangling_pointer() {
+    let out = run(&["declared-type", "--pointer", "properties/tags", "refs.json"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("is not a JSON pointer"), "{}", stderr(&out));
+    let out = run(&["declared-type", "--pointer", "/properties/nope", "refs.json"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("nothing at `/properties/nope`"), "{}", stderr(&out));
+    let out = run(&["declared-type", "--pointer", "/properties/tags", "--tool", "nope", "tools.json"]);
+    assert_eq!(code(&out), 2);
+}
+
 // ---- check ----
 
 #[test]

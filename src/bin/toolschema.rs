@@ -11,8 +11,6 @@ mod commands;
 mod input;
 #[path = "toolschema/output.rs"]
 mod output;
-#[path = "toolschema/pending.rs"]
-mod pending;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;

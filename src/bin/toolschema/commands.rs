@@ -2,7 +2,6 @@
 
 use crate::input::{self, Input, Tool, Unreadable};
 use crate::output::{Out, Progress, Status, render};
-use crate::pending;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use toolschema::diff::{Change, ChangeKind};
@@ -117,7 +116,7 @@ pub fn self_contained(
     let single_name = tool_name.unwrap_or(if path == "-" { "stdin" } else { stem }).to_owned();
     rewrite_each(out, &input, pretty, &mut status, |tool, schema| {
         let name = tool.name.as_deref().unwrap_or(&single_name);
-        pending::self_contained_input_schema(schema, name)
+        toolschema::self_contained_input_schema(schema, name).map_err(|e| e.to_string())
     });
     status
 }
@@ -155,7 +154,7 @@ fn resolve<'v>(root: &'v Value, tokens: &[std::borrow::Cow<'_, str>]) -> Option<
 
 fn type_at(schema: &Value, tokens: &[std::borrow::Cow<'_, str>]) -> Option<Value> {
     let prop = resolve(schema, tokens)?;
-    Some(pending::declared_type(prop, schema).map_or(Value::Null, |t| Value::String(t.to_string())))
+    Some(toolschema::declared_type(prop, schema).map_or(Value::Null, |t| Value::String(t.to_string())))
 }
 
 pub fn declared_type(out: &mut Out, pointer: &str, tool: Option<&str>, jsonl: bool, path: &str) -> Status {
