@@ -107,6 +107,8 @@ pub(crate) struct Settings<'a> {
     pub(crate) max_bytes: Option<usize>,
     pub(crate) declaration_order: bool,
     pub(crate) dialect: &'a dyn SchemaDialect,
+    /// Run [`RejectAny`] (see [`SchemaOptions::reject_any`](crate::SchemaOptions::reject_any)).
+    pub(crate) reject_any: bool,
 }
 
 /// Runs [`PASSES`], the dialect, key ordering and the size check.
@@ -124,6 +126,9 @@ pub(crate) fn run(
         doc_warnings: Vec::new(),
     };
     for pass in PASSES {
+        if !settings.reject_any && pass.name() == RejectAny.name() {
+            continue;
+        }
         pass.run(&mut schema, &mut cx)?;
     }
     let acx = AdaptContext::new(settings.max_depth, type_name)
