@@ -485,7 +485,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
 
     fn scan(&mut self, node: &'v Value, trail: &Trail<'_>, level: usize, owner: usize) -> Result<(), Error> {
         let Value::Object(map) = node else { return Ok(()) };
-        if let Some(r) = self.check(map, trail)? {
+        if let Some(r) = self.check(map, trail)?.reference {
             let target = self.resolve(r, trail)?;
             self.targets[owner].edges.push(target);
         }
@@ -505,8 +505,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
     }
 
     /// The checks discovery makes on a schema object before its children, in a fixed order:
-    /// `$defs` and `definitions` are maps, `required` a list of strings. Its `$ref`, if any.
-    fn check(&self, map: &'v Map<String, Value>, trail: &Trail<'_>) -> Result<Option<&'v Value>, Error> {
+    /// `$defs` and `definitions` are maps, `required` a list of strings.
+    fn check(&self, map: &'v Map<String, Value>, trail: &Trail<'_>) -> Result<Keys<'v>, Error> {
         // One pass over the keys rather than a map lookup per keyword; the checks then run in a
         // fixed order, whatever the map's iteration order.
         let (mut defs, mut definitions, mut required, mut reference) = (None, None, None, None);
@@ -541,7 +541,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 format!("`required` must be a list of property names, found {v}{fix}"),
             ));
         }
-        Ok(reference)
+        Ok(Keys { required, reference })
     }
 
     /// The target of a `$ref` value, registering it the first time.
@@ -834,10 +834,11 @@ impl<'v, 'o> Inliner<'v, 'o> {
         level: usize,
     ) -> Result<(Value, u64), W::Stop> {
         let Value::Object(map) = node else { return Ok((node.clone(), json_bound(node))) };
-        W::at_node(self, map, trail)?;
-        let required: Vec<&'v str> = match map.get("required") {
-            Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
+        let keys = W::at_node(self, map, trail)?;
+        // Names, as written: checked to be strings by discovery (or the plain walk).
+        let required: &'v [Value] = match keys.required {
+            Some(Value::Array(names)) => names,
+            _ => &[],
         };
         let (mut out, size) = walk::map_children_sized(
             map,
@@ -851,7 +852,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 }
                 let child_ctx = match step {
                     Step::Entry("properties", name) => {
-                        if required.contains(&name) || extra_required.contains(&name) {
+                        if required.iter().any(|r| r == name) || extra_required.contains(&name) {
                             Ctx::Required
                         } else {
                             Ctx::Optional
@@ -863,7 +864,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 self.build::<W>(child, child_ctx, &[], &child_trail, level + 1)
             },
         )?;
-        if let Some(r) = map.get("$ref") {
+        if let Some(r) = keys.reference {
             let t = self.resolve(r, trail)?;
             if self.on_stack[t] {
                 // Measured first, so the type is there; infer again if this path was not measured.
@@ -889,7 +890,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 return Err(self.too_deep(trail).into());
             }
             let mut site_required = extra_required.to_vec();
-            site_required.extend(required.iter().copied());
+            site_required.extend(required.iter().filter_map(Value::as_str));
             self.set_on_stack(t, true);
             let target = self.targets[t].node;
             let pointer = std::mem::take(&mut self.targets[t].pointer);
@@ -904,17 +905,23 @@ impl<'v, 'o> Inliner<'v, 'o> {
     }
 }
 
+/// The keywords of a schema object that [`Inliner::build`] reads besides its children.
+struct Keys<'v> {
+    required: Option<&'v Value>,
+    reference: Option<&'v Value>,
+}
+
 /// How [`Inliner::build`] treats each schema object: after discovery ([`Checked`]), or in its
 /// place on a schema without references ([`Plain`]).
 trait Walk {
     /// Why a build stops.
     type Stop: From<Error>;
-    /// What to do on entering a schema object, before its children.
+    /// What to do on entering a schema object, before its children; its [`Keys`].
     fn at_node<'v>(
         inliner: &Inliner<'v, '_>,
         map: &'v Map<String, Value>,
         trail: &Trail<'_>,
-    ) -> Result<(), Self::Stop>;
+    ) -> Result<Keys<'v>, Self::Stop>;
 }
 
 /// Discovery has checked every node the build reaches and registered every reference.
@@ -922,8 +929,12 @@ struct Checked;
 
 impl Walk for Checked {
     type Stop = Error;
-    fn at_node<'v>(_: &Inliner<'v, '_>, _: &'v Map<String, Value>, _: &Trail<'_>) -> Result<(), Error> {
-        Ok(())
+    fn at_node<'v>(
+        _: &Inliner<'v, '_>,
+        map: &'v Map<String, Value>,
+        _: &Trail<'_>,
+    ) -> Result<Keys<'v>, Error> {
+        Ok(Keys { required: map.get("required"), reference: map.get("$ref") })
     }
 }
 
@@ -951,10 +962,10 @@ impl Walk for Plain {
         inliner: &Inliner<'v, '_>,
         map: &'v Map<String, Value>,
         trail: &Trail<'_>,
-    ) -> Result<(), Stop> {
+    ) -> Result<Keys<'v>, Stop> {
         match inliner.check(map, trail)? {
-            Some(_) => Err(Stop::Reference),
-            None => Ok(()),
+            Keys { reference: Some(_), .. } => Err(Stop::Reference),
+            keys => Ok(keys),
         }
     }
 }
