@@ -12,7 +12,11 @@
 //! 3. **measure** the expansion without building it: a lower bound of the output's size, its
 //!    depth and every recursion point, memoised per target where that is valid, so a DAG of
 //!    shared definitions costs one visit per definition and is refused before anything is built;
-//! 4. **build** the output once, then check its exact compact size against the budget.
+//! 4. **build** the output once, with a bound of its compact size; count the exact size only when
+//!    the bound passes the budget.
+//!
+//! A root without `$defs` or `definitions` first tries step 4 alone (the [`Plain`] walk), which
+//! makes step 1's checks on each node; the first `$ref` stops it and the four steps run.
 
 use super::error::ForeignSchemaError as Error;
 use crate::pointer::Pointer;
