@@ -127,24 +127,82 @@ fn is_schema(v: &Value) -> bool {
     matches!(v, Value::Object(_) | Value::Bool(_))
 }
 
-/// Bit `n` is set when some keyword in [`KEYWORDS`] is `n` bytes long: most keys of a schema
-/// (`type`, `description`, property names) are rejected by length before any comparison.
-const KEYWORD_LENGTHS: u64 = {
-    let mut mask = 0u64;
-    let mut i = 0;
-    while i < KEYWORDS.len() {
-        mask |= 1 << KEYWORDS[i].0.len();
-        i += 1;
-    }
-    mask
-};
-
-/// The `&'static` spelling of a keyword from [`KEYWORDS`].
+/// The `&'static` spelling of a keyword from [`KEYWORDS`], and its shape.
+///
+/// Every walk asks this of every key of every schema object, so it is a `match` on the length
+/// first: most keys (`type`, `format`, property names) are rejected without a comparison, and
+/// the rest compare against one to five constants, which the compiler turns into a few word
+/// loads instead of `memcmp` calls. A unit test checks it against [`KEYWORDS`].
 fn static_keyword(keyword: &str) -> Option<(&'static str, Shape)> {
-    if keyword.len() >= 64 || KEYWORD_LENGTHS & (1 << keyword.len()) == 0 {
-        return None;
-    }
-    KEYWORDS.binary_search_by(|(k, _)| (*k).cmp(keyword)).ok().map(|i| KEYWORDS[i])
+    use Shape::{Array, Map, Single};
+    let found = match keyword.len() {
+        2 => match keyword {
+            "if" => ("if", Single),
+            _ => return None,
+        },
+        3 => match keyword {
+            "not" => ("not", Single),
+            _ => return None,
+        },
+        4 => match keyword {
+            "else" => ("else", Single),
+            "then" => ("then", Single),
+            _ => return None,
+        },
+        5 => match keyword {
+            "items" => ("items", Single),
+            "anyOf" => ("anyOf", Array),
+            "allOf" => ("allOf", Array),
+            "oneOf" => ("oneOf", Array),
+            "$defs" => ("$defs", Map),
+            _ => return None,
+        },
+        8 => match keyword {
+            "contains" => ("contains", Single),
+            _ => return None,
+        },
+        10 => match keyword {
+            "properties" => ("properties", Map),
+            _ => return None,
+        },
+        11 => match keyword {
+            "definitions" => ("definitions", Map),
+            "prefixItems" => ("prefixItems", Array),
+            _ => return None,
+        },
+        12 => match keyword {
+            "dependencies" => ("dependencies", Map),
+            _ => return None,
+        },
+        13 => match keyword {
+            "contentSchema" => ("contentSchema", Single),
+            "propertyNames" => ("propertyNames", Single),
+            _ => return None,
+        },
+        15 => match keyword {
+            "additionalItems" => ("additionalItems", Single),
+            _ => return None,
+        },
+        16 => match keyword {
+            "dependentSchemas" => ("dependentSchemas", Map),
+            "unevaluatedItems" => ("unevaluatedItems", Single),
+            _ => return None,
+        },
+        17 => match keyword {
+            "patternProperties" => ("patternProperties", Map),
+            _ => return None,
+        },
+        20 => match keyword {
+            "additionalProperties" => ("additionalProperties", Single),
+            _ => return None,
+        },
+        21 => match keyword {
+            "unevaluatedProperties" => ("unevaluatedProperties", Single),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some(found)
 }
 
 /// Calls `f` on every immediate subschema of `schema`, in keyword order.
@@ -210,44 +268,82 @@ pub fn for_each_child_mut<E>(
 /// same order as [`for_each_child`]; the first error stops the walk.
 pub fn map_children<'v, E>(
     schema: &'v serde_json::Map<String, Value>,
-    mut keep: impl FnMut(&str) -> bool,
+    keep: impl FnMut(&str) -> bool,
     mut f: impl FnMut(Step<'v>, &'v Value) -> Result<Value, E>,
 ) -> Result<serde_json::Map<String, Value>, E> {
-    let mut out = serde_json::Map::new();
+    let (out, _) = map_children_sized(
+        schema,
+        keep,
+        |_| 0,
+        |v| (v.clone(), 0),
+        |step, child| f(step, child).map(|built| (built, 0)),
+    )?;
+    Ok(out)
+}
+
+/// [`map_children`] that also adds up a size of what it builds, as compact JSON lays it out:
+/// `f` returns each built subschema with its size, `copy` clones each other value with its size,
+/// and `key_len` sizes a key or entry name (quotes included). The result's size is theirs plus
+/// the braces, brackets, colons and commas around them; it is exact when theirs are.
+pub fn map_children_sized<'v, E>(
+    schema: &'v serde_json::Map<String, Value>,
+    mut keep: impl FnMut(&str) -> bool,
+    key_len: impl Fn(&str) -> u64,
+    mut copy: impl FnMut(&'v Value) -> (Value, u64),
+    mut f: impl FnMut(Step<'v>, &'v Value) -> Result<(Value, u64), E>,
+) -> Result<(serde_json::Map<String, Value>, u64), E> {
+    // Entries are gathered in a vector and the map built from it in one go: the keys come in the
+    // source map's order, which (without `preserve_order`) is sorted, so the map is bulk-built
+    // without a search per key.
+    let mut out = Vec::with_capacity(schema.len());
+    // `{}` and the separators: one colon per entry, one comma between entries.
+    let mut size = 2u64;
     for (key, value) in schema {
         if !keep(key) {
             continue;
         }
+        size += key_len(key) + 1 + u64::from(!out.is_empty());
         let Some((keyword, shape)) = static_keyword(key) else {
-            out.insert(key.clone(), value.clone());
+            let (copied, n) = copy(value);
+            size = size.saturating_add(n);
+            out.push((key.clone(), copied));
             continue;
         };
         let built = match (shape, value) {
             (Shape::Single | Shape::Array, Value::Array(items)) => {
                 let mut built = Vec::with_capacity(items.len());
+                size += 2 + items.len().saturating_sub(1) as u64;
                 for (i, item) in items.iter().enumerate() {
-                    built.push(if is_schema(item) {
-                        f(Step::Index(keyword, i), item)?
-                    } else {
-                        item.clone()
-                    });
+                    let (b, n) = if is_schema(item) { f(Step::Index(keyword, i), item)? } else { copy(item) };
+                    size = size.saturating_add(n);
+                    built.push(b);
                 }
                 Value::Array(built)
             }
-            (Shape::Single, v) if is_schema(v) => f(Step::Keyword(keyword), v)?,
-            (Shape::Map, Value::Object(entries)) => {
-                let mut built = serde_json::Map::new();
-                for (name, v) in entries {
-                    let b = if is_schema(v) { f(Step::Entry(keyword, name), v)? } else { v.clone() };
-                    built.insert(name.clone(), b);
-                }
-                Value::Object(built)
+            (Shape::Single, v) if is_schema(v) => {
+                let (b, n) = f(Step::Keyword(keyword), v)?;
+                size = size.saturating_add(n);
+                b
             }
-            (_, v) => v.clone(),
+            (Shape::Map, Value::Object(entries)) => {
+                let mut built = Vec::with_capacity(entries.len());
+                size += 2 + entries.len().saturating_sub(1) as u64;
+                for (name, v) in entries {
+                    let (b, n) = if is_schema(v) { f(Step::Entry(keyword, name), v)? } else { copy(v) };
+                    size = size.saturating_add(n).saturating_add(key_len(name) + 1);
+                    built.push((name.clone(), b));
+                }
+                Value::Object(built.into_iter().collect())
+            }
+            (_, v) => {
+                let (copied, n) = copy(v);
+                size = size.saturating_add(n);
+                copied
+            }
         };
-        out.insert(key.clone(), built);
+        out.push((key.clone(), built));
     }
-    Ok(out)
+    Ok((out.into_iter().collect(), size))
 }
 
 /// A depth budget: the number of subschema levels a walk may still descend.
@@ -359,8 +455,18 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn keyword_table_is_sorted_for_binary_search() {
+    fn keyword_table_is_sorted_and_the_lookup_agrees_with_it() {
         assert!(KEYWORDS.windows(2).all(|w| w[0].0 < w[1].0));
+        for &(keyword, shape) in KEYWORDS {
+            assert_eq!(static_keyword(keyword), Some((keyword, shape)), "{keyword}");
+            // A prefix, an extension and a change of case are not keywords.
+            assert_eq!(static_keyword(&keyword[..keyword.len() - 1]), None, "{keyword}");
+            assert_eq!(static_keyword(&format!("{keyword}s")), None, "{keyword}");
+            assert_eq!(static_keyword(&keyword.to_uppercase()), None, "{keyword}");
+        }
+        for other in ["", "type", "title", "description", "required", "enum", "default", "const", "format"] {
+            assert_eq!(static_keyword(other), None, "{other}");
+        }
     }
 
     #[test]
@@ -409,6 +515,25 @@ mod tests {
         .collect();
         want.sort();
         assert_eq!(seen, want);
+    }
+
+    #[test]
+    fn map_children_sized_adds_up_to_the_compact_json_length() {
+        let len = |v: &Value| serde_json::to_vec(v).unwrap().len() as u64;
+        let s = json!({
+            "items": [{"a": 1}, 5, true], "properties": {"x\"": {"type": "string"}, "y": [3, "é\n"]},
+            "enum": [{}], "title": "t", "not": {}, "allOf": [], "patternProperties": {}, "if": false
+        });
+        let Value::Object(map) = &s else { unreachable!() };
+        let (out, size) = map_children_sized::<()>(
+            map,
+            |k| k != "title",
+            |k| len(&Value::String(k.to_owned())),
+            |v| (v.clone(), len(v)),
+            |_, child| Ok((json!({"built": child}), len(&json!({"built": child})))),
+        )
+        .unwrap();
+        assert_eq!(size, len(&Value::Object(out)));
     }
 
     #[test]
