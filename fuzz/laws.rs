@@ -132,7 +132,9 @@ pub fn dialect_adapt(data: &[u8]) -> Verdict {
                 (Ok(a), Ok(b)) if a.as_value() == b.as_value() && a.hash() == b.hash() => {}
                 (Err(a), Err(b)) if a.to_string() == b.to_string() => {}
                 _ => {
-                    return Err(format!("{where_}: the result depends on key order: {result:?} vs {again:?}"));
+                    return Err(format!(
+                        "{where_}: the result depends on key order: {result:?} vs {again:?}"
+                    ));
                 }
             }
             match result {
