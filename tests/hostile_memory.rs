@@ -46,8 +46,10 @@ fn doubling_dag(n: usize) -> Value {
 }
 
 fn thousand_way_shared() -> Value {
-    let inner: Map<String, Value> = (0..50).map(|i| (format!("f{i:02}"), json!({"type": "integer"}))).collect();
-    let props: Map<String, Value> = (0..1000).map(|i| (format!("p{i:04}"), json!({"$ref": "#/$defs/Shared"}))).collect();
+    let inner: Map<String, Value> =
+        (0..50).map(|i| (format!("f{i:02}"), json!({"type": "integer"}))).collect();
+    let props: Map<String, Value> =
+        (0..1000).map(|i| (format!("p{i:04}"), json!({"$ref": "#/$defs/Shared"}))).collect();
     json!({"type": "object", "properties": props, "$defs": {"Shared": {"type": "object", "properties": inner}}})
 }
 
@@ -87,7 +89,8 @@ fn hostile_inputs_use_memory_linear_in_their_size() {
         for &d in dialect::builtin() {
             let copy = input.clone();
             let options = SchemaOptions::new().dialect(d);
-            let (result, peak) = peak_during(move || options.normalize(copy).map(|s| s.canonical_json().len()));
+            let (result, peak) =
+                peak_during(move || options.normalize(copy).map(|s| s.canonical_json().len()));
             let outcome = match &result {
                 Ok(bytes) => format!("accepted, {bytes} bytes"),
                 Err(e) => format!("refused: {}", e.to_string().chars().take(80).collect::<String>()),
