@@ -168,3 +168,67 @@ pub fn dialect_adapt(data: &[u8]) -> Verdict {
     }
     Ok(())
 }
+
+/// One tool as the CLI splits an input: a `tools/list` result (`{"tools": [...]}`, or a JSON-RPC
+/// response with it under `result`), JSON Lines of `{"name", "schema"}`, or one schema.
+fn cli_tools(text: &str, jsonl: bool) -> Result<Vec<Result<Value, String>>, serde_json::Error> {
+    if jsonl {
+        return Ok(text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|line| {
+                let v: Value = serde_json::from_str(line)
+                    .map_err(|e| format!("invalid JSON at column {}: {e}", e.column()))?;
+                match (v.get("name").and_then(Value::as_str), v.get("schema")) {
+                    (Some(_), Some(s)) => Ok(s.clone()),
+                    _ => Err("line has no string `name` or no `schema`".to_owned()),
+                }
+            })
+            .collect());
+    }
+    let doc: Value = serde_json::from_str(text)?;
+    let list = match (doc.get("tools"), doc.get("result").and_then(|r| r.get("tools"))) {
+        (Some(Value::Array(list)), _) | (None, Some(Value::Array(list))) => list,
+        _ => return Ok(vec![Ok(doc)]),
+    };
+    Ok(list
+        .iter()
+        .map(|entry| match (entry.get("name").and_then(Value::as_str), entry.get("inputSchema")) {
+            (Some(_), Some(s)) => Ok(s.clone()),
+            _ => Err("tool has no string `name` or no `inputSchema`".to_owned()),
+        })
+        .collect())
+}
+
+/// Law (CLI input): text that is not JSON is refused with serde_json's syntax/EOF error and a
+/// position (line ≥ 1), never a panic; a `tools/list` document or JSON Lines is split into tools
+/// and each tool's schema gives a schema or a typed, well-formed error under the CLI's default
+/// (json-schema) and MCP dialects, whatever the other tools hold.
+pub fn cli_input(data: &[u8]) -> Verdict {
+    let Ok(text) = std::str::from_utf8(data) else { return Ok(()) };
+    for jsonl in [false, true] {
+        let tools = match cli_tools(text, jsonl) {
+            Ok(tools) => tools,
+            Err(e) => {
+                if !(e.is_syntax() || e.is_eof()) || e.line() == 0 || e.to_string().is_empty() {
+                    return Err(format!("a parse error without a position or of the wrong kind: {e:?}"));
+                }
+                continue;
+            }
+        };
+        for schema in tools.into_iter().flatten() {
+            for name in ["json-schema", "mcp"] {
+                let Some(d) = dialect::by_name(name) else { continue };
+                if let Err(e) = SchemaOptions::new().dialect(d).normalize(schema.clone()) {
+                    let message = e.to_string();
+                    if !well_formed_message(&message) {
+                        return Err(format!(
+                            "dialect `{name}`: error message is empty or capitalised: {message:?}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -50,6 +50,11 @@ fn dialect_corpus_keeps_the_adapt_and_check_laws() {
     replay("dialect_adapt", laws::dialect_adapt);
 }
 
+#[test]
+fn cli_input_corpus_keeps_the_input_parsing_laws() {
+    replay("cli_input", laws::cli_input);
+}
+
 // The laws must be able to fail: a law that accepts everything would make the replay vacuous.
 #[test]
 fn the_laws_reject_a_broken_value() {
