@@ -210,3 +210,28 @@ fn every_dialect_ignores_input_key_order() {
     check(8, any::<u64>(), |salt| zoo_inputs.iter().try_for_each(|input| same(input, salt)));
     check(96, (arb_schema_like(), any::<u64>()), |(schema, salt)| same(&schema, salt));
 }
+
+// Regression (found by the `dialect_adapt` fuzz law on its first seeds): with serde_json's
+// `preserve_order`, the first error a walk reported followed the input's key order. Two untyped
+// required properties, inserted as `b` then `a`, must report `a` (key order), as the sorted build does.
+#[test]
+fn the_first_error_follows_key_order_not_insertion_order() {
+    let text_ba = r#"{"type":"object","properties":{"b":{},"a":{}},"required":["b","a"]}"#;
+    let text_ab = r#"{"type":"object","properties":{"a":{},"b":{}},"required":["a","b"]}"#;
+    let errors: Vec<String> = [text_ba, text_ab]
+        .iter()
+        .map(|text| {
+            let value: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}"));
+            match SchemaOptions::new().normalize(value) {
+                Err(toolschema::Error::Generation(e)) => e.pointer().unwrap_or_default().to_owned(),
+                other => panic!("expected an untyped-property error, got {other:?}"),
+            }
+        })
+        .collect();
+    assert_eq!(errors, ["/properties/a", "/properties/a"]);
+    // Past the depth budget: the position reported is the first in key order too.
+    let deep = r#"{"type":"object","properties":{"z":{"type":"array","items":{"type":"string"}},"y":{"type":"array","items":{"type":"string"}}},"required":["z","y"]}"#;
+    let value: Value = serde_json::from_str(deep).unwrap_or_else(|e| panic!("{e}"));
+    let err = SchemaOptions::new().max_depth(1).normalize(value).expect_err("past the budget");
+    assert!(err.to_string().contains("/properties/y/items"), "{err}");
+}
