@@ -74,7 +74,7 @@ pub const KEYWORDS: &[(&str, Shape)] = &[
 
 /// The shape of a keyword, or `None` if it holds no subschema.
 pub fn keyword_shape(keyword: &str) -> Option<Shape> {
-    KEYWORDS.binary_search_by(|(k, _)| (*k).cmp(keyword)).ok().map(|i| KEYWORDS[i].1)
+    static_keyword(keyword).map(|(_, shape)| shape)
 }
 
 /// Where a child sits in its parent: the keyword and, for arrays and maps, the index or name.
@@ -127,8 +127,23 @@ fn is_schema(v: &Value) -> bool {
     matches!(v, Value::Object(_) | Value::Bool(_))
 }
 
+/// Bit `n` is set when some keyword in [`KEYWORDS`] is `n` bytes long: most keys of a schema
+/// (`type`, `description`, property names) are rejected by length before any comparison.
+const KEYWORD_LENGTHS: u64 = {
+    let mut mask = 0u64;
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        mask |= 1 << KEYWORDS[i].0.len();
+        i += 1;
+    }
+    mask
+};
+
 /// The `&'static` spelling of a keyword from [`KEYWORDS`].
 fn static_keyword(keyword: &str) -> Option<(&'static str, Shape)> {
+    if keyword.len() >= 64 || KEYWORD_LENGTHS & (1 << keyword.len()) == 0 {
+        return None;
+    }
     KEYWORDS.binary_search_by(|(k, _)| (*k).cmp(keyword)).ok().map(|i| KEYWORDS[i])
 }
 
@@ -225,6 +240,53 @@ pub fn for_each_child_mut<E>(
         }
     }
     Ok(())
+}
+
+/// Builds a new schema object from `schema`'s entries without touching `schema`: every immediate
+/// subschema goes through `f`, every other value is cloned, and entries whose key `keep` refuses
+/// are left out. The non-mutating counterpart of [`for_each_child_mut`], for a transformation that
+/// reads one document and writes another (the foreign-schema inliner). `f` sees children in the
+/// same order as [`for_each_child`]; the first error stops the walk.
+pub fn map_children<'v, E>(
+    schema: &'v serde_json::Map<String, Value>,
+    mut keep: impl FnMut(&str) -> bool,
+    mut f: impl FnMut(Step<'v>, &'v Value) -> Result<Value, E>,
+) -> Result<serde_json::Map<String, Value>, E> {
+    let mut out = serde_json::Map::new();
+    for (key, value) in schema {
+        if !keep(key) {
+            continue;
+        }
+        let Some((keyword, shape)) = static_keyword(key) else {
+            out.insert(key.clone(), value.clone());
+            continue;
+        };
+        let built = match (shape, value) {
+            (Shape::Single | Shape::Array, Value::Array(items)) => {
+                let mut built = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    built.push(if is_schema(item) {
+                        f(Step::Index(keyword, i), item)?
+                    } else {
+                        item.clone()
+                    });
+                }
+                Value::Array(built)
+            }
+            (Shape::Single, v) if is_schema(v) => f(Step::Keyword(keyword), v)?,
+            (Shape::Map, Value::Object(entries)) => {
+                let mut built = serde_json::Map::new();
+                for (name, v) in entries {
+                    let b = if is_schema(v) { f(Step::Entry(keyword, name), v)? } else { v.clone() };
+                    built.insert(name.clone(), b);
+                }
+                Value::Object(built)
+            }
+            (_, v) => v.clone(),
+        };
+        out.insert(key.clone(), built);
+    }
+    Ok(out)
 }
 
 /// A depth budget: the number of subschema levels a walk may still descend.
@@ -410,6 +472,17 @@ mod tests {
             Ok(())
         });
         assert_eq!(seen_mut, want);
+    }
+
+    #[test]
+    fn map_children_rebuilds_subschemas_and_clones_data() {
+        let s = json!({"items": [{"a": 1}, 5], "properties": {"x": {}, "y": 3}, "enum": [{}], "title": "t"});
+        let Value::Object(map) = &s else { unreachable!() };
+        let out = map_children::<()>(map, |k| k != "title", |step, _| Ok(json!(step.to_string()))).unwrap();
+        assert_eq!(
+            Value::Object(out),
+            json!({"items": ["/items/0", 5], "properties": {"x": "/properties/x", "y": 3}, "enum": [{}]})
+        );
     }
 
     #[test]
