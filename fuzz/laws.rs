@@ -232,3 +232,85 @@ pub fn cli_input(data: &[u8]) -> Verdict {
     }
     Ok(())
 }
+
+/// The pointer of every `$ref` at a schema position of `schema` (walked within `max_depth`).
+fn refs_in(schema: &Value, max_depth: usize) -> Result<Vec<String>, String> {
+    let mut found = Vec::new();
+    walk::visit_all(schema, max_depth, &mut |ptr, node| {
+        if node.get("$ref").is_some() {
+            found.push(ptr.as_str().to_owned());
+        }
+        true
+    })
+    .map_err(|at| format!("output nests past the depth budget at `{at}`"))?;
+    Ok(found)
+}
+
+/// Law (`self_contained_input_schema`): on any JSON, under the default budgets and tiny ones, a
+/// result or a typed error naming the tool (never a panic). An output has no `$ref` at any schema
+/// position and no `$defs`/`definitions`, is an object schema with `type: "object"`, object
+/// `properties` and array `required`, nests within the depth budget, is a fixed point (making it
+/// self-contained again changes nothing), and does not depend on the input's key order.
+pub fn self_contained(data: &[u8]) -> Verdict {
+    use toolschema::{SelfContainedOptions, self_contained_input_schema_with};
+    let Some(value) = parse(data) else { return Ok(()) };
+    let other_order = reversed(&value);
+    let budgets = [SelfContainedOptions::new(), SelfContainedOptions { max_bytes: 512, max_depth: 4 }];
+    for options in budgets {
+        let where_ = format!("max_bytes {}, max_depth {}", options.max_bytes, options.max_depth);
+        let result = self_contained_input_schema_with(&value, "fuzz-tool", &options);
+        let again = self_contained_input_schema_with(&other_order, "fuzz-tool", &options);
+        match (&result, &again) {
+            (Ok(a), Ok(b)) if a == b && canonical::to_string(a) == canonical::to_string(b) => {}
+            (Err(a), Err(b)) if a.to_string() == b.to_string() => {}
+            _ => return Err(format!("{where_}: the result depends on key order: {result:?} vs {again:?}")),
+        }
+        let out = match result {
+            Ok(out) => out,
+            Err(e) => {
+                let message = e.to_string();
+                if e.tool() != "fuzz-tool" || !message.contains("fuzz-tool") || !well_formed_message(&message) {
+                    return Err(format!("{where_}: error does not name the tool or is capitalised: {message:?}"));
+                }
+                continue;
+            }
+        };
+        let shape_ok = out.get("type") == Some(&Value::String("object".into()))
+            && out.get("properties").is_some_and(Value::is_object)
+            && out.get("required").is_some_and(Value::is_array);
+        if !shape_ok {
+            return Err(format!("{where_}: output is not an object schema with properties and required: {out}"));
+        }
+        if out.get("$defs").is_some() || out.get("definitions").is_some() {
+            return Err(format!("{where_}: output keeps a definitions map: {out}"));
+        }
+        let dangling = refs_in(&out, options.max_depth).map_err(|e| format!("{where_}: {e}"))?;
+        if !dangling.is_empty() {
+            return Err(format!("{where_}: output keeps `$ref` at {dangling:?}: {out}"));
+        }
+        match self_contained_input_schema_with(&out, "fuzz-tool", &options) {
+            Ok(twice) if twice == out => {}
+            other => return Err(format!("{where_}: not a fixed point: {out} became {other:?}")),
+        }
+    }
+    Ok(())
+}
+
+/// Law (`declared_type`): on any JSON, for the whole value and for each of its root properties
+/// against it as root, an answer or `None` (never a panic), the same whatever the key order.
+pub fn declared_type(data: &[u8]) -> Verdict {
+    let Some(root) = parse(data) else { return Ok(()) };
+    let other_order = reversed(&root);
+    let mut props: Vec<(&Value, &Value)> = vec![(&root, &other_order)];
+    if let (Some(Value::Object(a)), Some(Value::Object(b))) = (root.get("properties"), other_order.get("properties")) {
+        props.extend(a.iter().filter_map(|(k, v)| b.get(k).map(|w| (v, w))));
+    }
+    for (prop, prop_reordered) in props {
+        let a = toolschema::declared_type(prop, &root);
+        let b = toolschema::declared_type(prop_reordered, &other_order);
+        if a != b {
+            return Err(format!("declared_type depends on key order: {a:?} vs {b:?} for {prop}"));
+        }
+    }
+    Ok(())
+}

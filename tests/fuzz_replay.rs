@@ -55,6 +55,16 @@ fn cli_input_corpus_keeps_the_input_parsing_laws() {
     replay("cli_input", laws::cli_input);
 }
 
+#[test]
+fn self_contained_corpus_keeps_the_inlining_laws() {
+    replay("self_contained", laws::self_contained);
+}
+
+#[test]
+fn declared_type_corpus_keeps_its_laws() {
+    replay("declared_type", laws::declared_type);
+}
+
 // The laws must be able to fail: a law that accepts everything would make the replay vacuous.
 #[test]
 fn the_laws_reject_a_broken_value() {
