@@ -269,8 +269,11 @@ pub fn self_contained(data: &[u8]) -> Verdict {
             Ok(out) => out,
             Err(e) => {
                 let message = e.to_string();
-                if e.tool() != "fuzz-tool" || !message.contains("fuzz-tool") || !well_formed_message(&message) {
-                    return Err(format!("{where_}: error does not name the tool or is capitalised: {message:?}"));
+                if e.tool() != "fuzz-tool" || !message.contains("fuzz-tool") || !well_formed_message(&message)
+                {
+                    return Err(format!(
+                        "{where_}: error does not name the tool or is capitalised: {message:?}"
+                    ));
                 }
                 continue;
             }
@@ -279,7 +282,9 @@ pub fn self_contained(data: &[u8]) -> Verdict {
             && out.get("properties").is_some_and(Value::is_object)
             && out.get("required").is_some_and(Value::is_array);
         if !shape_ok {
-            return Err(format!("{where_}: output is not an object schema with properties and required: {out}"));
+            return Err(format!(
+                "{where_}: output is not an object schema with properties and required: {out}"
+            ));
         }
         if out.get("$defs").is_some() || out.get("definitions").is_some() {
             return Err(format!("{where_}: output keeps a definitions map: {out}"));
@@ -302,7 +307,9 @@ pub fn declared_type(data: &[u8]) -> Verdict {
     let Some(root) = parse(data) else { return Ok(()) };
     let other_order = reversed(&root);
     let mut props: Vec<(&Value, &Value)> = vec![(&root, &other_order)];
-    if let (Some(Value::Object(a)), Some(Value::Object(b))) = (root.get("properties"), other_order.get("properties")) {
+    if let (Some(Value::Object(a)), Some(Value::Object(b))) =
+        (root.get("properties"), other_order.get("properties"))
+    {
         props.extend(a.iter().filter_map(|(k, v)| b.get(k).map(|w| (v, w))));
     }
     for (prop, prop_reordered) in props {

@@ -111,6 +111,38 @@ fn reference_functions_survive(case: &str, value: Value, max_depth: usize) -> Va
     })
 }
 
+/// The foreign-schema functions on a value of any depth, on a small stack: `self_contained_input_schema`
+/// gives an object schema or an error naming the tool; `declared_type` answers for the root and
+/// each root property. Returns the value for dismantling.
+fn foreign_functions_survive(case: &str, value: Value) -> Value {
+    let case_name = case.to_owned();
+    on_small_stack(case, move || {
+        match toolschema::self_contained_input_schema(&value, &case_name) {
+            Ok(out) => {
+                assert_eq!(out.get("type"), Some(&json!("object")), "{case_name}: {out}");
+                let mut refs = 0;
+                let walked = walk::visit_all(&out, Depth::DEFAULT_MAX, &mut |_, node| {
+                    refs += usize::from(node.get("$ref").is_some());
+                    true
+                });
+                assert!(walked.is_ok() && refs == 0, "{case_name}: {refs} `$ref` left, {walked:?}");
+                dismantle(out);
+            }
+            Err(e) => {
+                assert_eq!(e.tool(), case_name, "{case_name}: {e}");
+                assert!(well_formed(&e.to_string()), "{case_name}: {e}");
+            }
+        }
+        let _ = toolschema::declared_type(&value, &value);
+        if let Some(Value::Object(props)) = value.get("properties") {
+            for prop in props.values() {
+                let _ = toolschema::declared_type(prop, &value);
+            }
+        }
+        value
+    })
+}
+
 // ---------------------------------------------------------------------------------------------
 // The shared corpus.
 
@@ -144,8 +176,8 @@ fn parse_unlimited(text: String) -> Value {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
-// Law: every hostile corpus case, through every dialect, gives a schema or a typed error (never a
-// panic or a stack overflow); cases deeper than serde_json parses are refused at parse time, and
+// Law: every hostile corpus case, through every dialect and through the foreign-schema functions,
+// gives a schema or a typed error (never a panic or a stack overflow); cases deeper than serde_json parses are refused at parse time, and
 // the reference-taking functions still handle them within budget.
 #[test]
 fn every_shared_hostile_case_gives_a_result_or_a_typed_error_in_every_dialect() {
@@ -164,6 +196,7 @@ fn every_shared_hostile_case_gives_a_result_or_a_typed_error_in_every_dialect() 
         match serde_json::from_str::<Value>(&text) {
             Ok(value) => {
                 normalised += 1;
+                let value = foreign_functions_survive(&case, value);
                 through_every_dialect(&case, &value, &SchemaOptions::new());
                 through_every_dialect(&case, &value, &SchemaOptions::new().max_depth(8).max_bytes(4096));
             }
@@ -172,6 +205,7 @@ fn every_shared_hostile_case_gives_a_result_or_a_typed_error_in_every_dialect() 
                 assert!(e.to_string().contains("recursion limit"), "{case}: {e}");
                 too_deep_for_serde += 1;
                 let value = parse_unlimited(text);
+                let value = foreign_functions_survive(&case, value);
                 dismantle(reference_functions_survive(&case, value, Depth::DEFAULT_MAX));
             }
         }
@@ -234,7 +268,8 @@ fn depth_just_under_at_and_over_every_budget_is_accepted_then_refused() {
 }
 
 // Law: values far deeper than any budget (5,000 and 100,000 levels, built in code) pass through the
-// canonical writer, the hash, the walker and every dialect's check on a small stack: the writer is
+// canonical writer, the hash, the walker, every dialect's check and the foreign-schema functions on
+// a small stack: the writer is
 // iterative, the walks stop at the budget.
 #[test]
 fn values_far_past_every_budget_stay_within_a_small_stack() {
@@ -248,7 +283,9 @@ fn values_far_past_every_budget_stay_within_a_small_stack() {
                 Value::Object(Map::from_iter([("p".to_owned(), props)])),
             )]));
         }
+        let items = foreign_functions_survive(&format!("items {levels}"), items);
         dismantle(reference_functions_survive(&format!("items {levels}"), items, Depth::DEFAULT_MAX));
+        let props = foreign_functions_survive(&format!("properties {levels}"), props);
         dismantle(reference_functions_survive(&format!("properties {levels}"), props, Depth::DEFAULT_MAX));
     }
 }
@@ -340,6 +377,7 @@ fn thousand_way_shared() -> Value {
 fn thousand_way_shared_references_stay_within_the_size_budget() {
     let schema = thousand_way_shared();
     through_every_dialect("1000-way refs", &schema, &SchemaOptions::new());
+    let schema = foreign_functions_survive("1000-way refs", schema);
     for (name, result) in
         through_every_dialect("1000-way refs, 64 KiB", &schema, &SchemaOptions::new().max_bytes(65_536))
     {
@@ -370,6 +408,7 @@ fn reference_cycles_without_progress_end_in_a_result_or_an_error() {
     ];
     for (i, schema) in cases.iter().enumerate() {
         through_every_dialect(&format!("cycle {i}"), schema, &SchemaOptions::new());
+        dismantle(foreign_functions_survive(&format!("cycle {i}"), schema.clone()));
     }
 }
 

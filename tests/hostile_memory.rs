@@ -1,10 +1,11 @@
 //! Memory on hostile inputs, measured with a counting global allocator (`peak_alloc`): the peak
 //! number of bytes allocated while one case runs, above what was allocated before it started.
 //!
-//! The bound asserted is linear in the input: at most [`FACTOR`] times the input's canonical size
-//! plus [`SLACK`]. An expansion that is not checked against a size budget before the work is done
-//! (inlining a doubling DAG, copying a 1,000-way shared definition) breaks it by orders of
-//! magnitude. Time is not asserted; the measurements are printed (`--nocapture`).
+//! The bound asserted is linear in what goes in and what comes out: at most [`FACTOR`] times the
+//! input's canonical size plus the accepted output's size, plus [`SLACK`]. Outputs are themselves
+//! bounded by the size budgets (an expansion is refused before it is built), so an expansion that is
+//! not checked first (inlining a doubling DAG naively) breaks the bound by orders of magnitude,
+//! while a legitimate one (a 1,000-way shared definition inlined to 1.3 MB) stays within it. Time is not asserted; the measurements are printed (`--nocapture`).
 //!
 //! One test function, so the cases run one after another and the process-wide counter sees one
 //! case at a time.
@@ -66,8 +67,8 @@ fn ten_megabytes() -> Value {
     json!({"type": "object", "properties": props})
 }
 
-// Law: on every memory-hostile input, every dialect's normalize (and the canonical writer and hash
-// on the input) peaks at most FACTOR × the input's canonical size + SLACK above where it started.
+// Law: on every memory-hostile input, the canonical writer and hash, `self_contained_input_schema` and
+// every dialect's normalize peak at most FACTOR × (input + accepted output) bytes + SLACK.
 #[test]
 fn hostile_inputs_use_memory_linear_in_their_size() {
     let cases: Vec<(&str, Value)> = vec![
@@ -86,6 +87,18 @@ fn hostile_inputs_use_memory_linear_in_their_size() {
         if writer > bound {
             over.push(format!("{name} / canonical writer: {writer} > {bound}"));
         }
+        let (result, peak) = peak_during(|| {
+            toolschema::self_contained_input_schema(input, "memory").map(|v| v.to_string().len())
+        });
+        let outcome = match &result {
+            Ok(bytes) => format!("accepted, {bytes} bytes"),
+            Err(e) => format!("refused: {}", e.kind()),
+        };
+        report.push(format!("  self_contained_input_schema: peak {peak} ({outcome})"));
+        let bound = bound + FACTOR * result.as_ref().map_or(0, |bytes| *bytes);
+        if peak > bound {
+            over.push(format!("{name} / self_contained_input_schema: {peak} > {bound}"));
+        }
         for &d in dialect::builtin() {
             let copy = input.clone();
             let options = SchemaOptions::new().dialect(d);
@@ -96,6 +109,7 @@ fn hostile_inputs_use_memory_linear_in_their_size() {
                 Err(e) => format!("refused: {}", e.to_string().chars().take(80).collect::<String>()),
             };
             report.push(format!("  {}: peak {peak} ({outcome})", d.name()));
+            let bound = bound + FACTOR * result.as_ref().map_or(0, |bytes| *bytes);
             if peak > bound {
                 over.push(format!("{name} / {}: {peak} > {bound}", d.name()));
             }
