@@ -12,6 +12,7 @@ mod zoo;
 
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Map, Value, json};
 use toolschema::{SchemaOptions, dialect};
@@ -234,4 +235,108 @@ fn the_first_error_follows_key_order_not_insertion_order() {
     let value: Value = serde_json::from_str(deep).unwrap_or_else(|e| panic!("{e}"));
     let err = SchemaOptions::new().max_depth(1).normalize(value).expect_err("past the budget");
     assert!(err.to_string().contains("/properties/y/items"), "{err}");
+}
+
+fn contains_null(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Array(items) => items.iter().any(contains_null),
+        Value::Object(m) => m.values().any(contains_null),
+        _ => false,
+    }
+}
+
+/// Whether following `$ref`s from `schema` can come back to a schema already on the way (a
+/// recursive type).
+fn is_recursive(root: &Value) -> bool {
+    fn go<'v>(node: &'v Value, root: &'v Value, on_way: &mut Vec<*const Value>, depth: usize) -> bool {
+        if depth > 64 {
+            return true;
+        }
+        if let Some(target) =
+            node.get("$ref").and_then(Value::as_str).and_then(|r| toolschema::refs::resolve(root, r))
+        {
+            if on_way.contains(&(target as *const Value)) {
+                return true;
+            }
+            on_way.push(target);
+            let found = go(target, root, on_way, depth + 1);
+            on_way.pop();
+            if found {
+                return true;
+            }
+        }
+        let mut found = false;
+        toolschema::walk::for_each_child(node, |step, child| {
+            if !found && !matches!(step.keyword(), "$defs" | "definitions") {
+                found = go(child, root, on_way, depth + 1);
+            }
+        });
+        found
+    }
+    go(root, root, &mut vec![root as *const Value], 0)
+}
+
+// Law: inlining is equivalent to the referencing schema on random instances. For every zoo type
+// whose schema uses `$ref`, on its values, every small edit of them, and random JSON: the
+// `inline-refs` dialect's output (when that dialect is built in) accepts exactly what the
+// json-schema output accepts; for non-recursive types `self_contained_input_schema`'s output never
+// accepts more, and accepts the same wherever no null is involved (it drops null where a property
+// can be left out; at a recursion point it keeps only the JSON type, by design).
+#[test]
+fn inlined_schemas_accept_what_the_referencing_schema_accepts() {
+    let inline_refs = dialect::by_name("inline-refs");
+    let mut randoms = TestRunner::new(config(1));
+    let arb = zoo::arb_json();
+    let mut compared = 0usize;
+    for entry in zoo::ZOO {
+        let referencing =
+            (entry.schema)(&SchemaOptions::new()).unwrap_or_else(|e| panic!("{}: {e}", entry.name));
+        let referencing = referencing.as_value();
+        if !toolschema::canonical::to_string(referencing).contains("\"$ref\"") {
+            continue;
+        }
+        let mut inlined: Vec<(&str, Value)> = Vec::new();
+        if !is_recursive(referencing)
+            && let Ok(v) = toolschema::self_contained_input_schema(referencing, entry.name)
+        {
+            inlined.push(("self-contained", v));
+        }
+        if let Some(d) = inline_refs
+            && let Ok(s) = (entry.schema)(&SchemaOptions::new().dialect(d))
+        {
+            inlined.push(("inline-refs", s.into_value()));
+        }
+        let before = zoo::validator(referencing);
+        let after: Vec<(&str, jsonschema::Validator)> =
+            inlined.iter().map(|(n, v)| (*n, zoo::validator(v))).collect();
+        let mut instances = (entry.samples)(17, 24);
+        let edits: Vec<Value> = instances.iter().flat_map(|v| zoo::mutants(v)).collect();
+        instances.extend(edits);
+        for _ in 0..cases_or(32) {
+            if let Ok(tree) = arb.new_tree(&mut randoms) {
+                instances.push(tree.current());
+            }
+        }
+        for instance in &instances {
+            let was = before.is_valid(instance);
+            for ((name, validator), (_, schema)) in after.iter().zip(&inlined) {
+                let is = validator.is_valid(instance);
+                let exact = *name == "inline-refs" || !contains_null(instance);
+                let broken = if exact { was != is } else { is && !was };
+                assert!(
+                    !broken,
+                    "{} / {name}: the referencing schema says {was}, the inlined one {is} for {instance}\nreferencing: {referencing}\ninlined: {schema}",
+                    entry.name
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 1000, "only {compared} comparisons");
+}
+
+/// `PROPTEST_CASES` if set, else `default`.
+fn cases_or(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
