@@ -311,7 +311,7 @@ fn inlined_schemas_accept_what_the_referencing_schema_accepts() {
         let after: Vec<(&str, jsonschema::Validator)> =
             inlined.iter().map(|(n, v)| (*n, zoo::validator(v))).collect();
         let mut instances = (entry.samples)(17, 24);
-        let edits: Vec<Value> = instances.iter().flat_map(|v| zoo::mutants(v)).collect();
+        let edits: Vec<Value> = instances.iter().flat_map(zoo::mutants).collect();
         instances.extend(edits);
         for _ in 0..cases_or(32) {
             if let Ok(tree) = arb.new_tree(&mut randoms) {
