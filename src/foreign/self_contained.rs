@@ -15,6 +15,7 @@
 //! 4. **build** the output once, then check its exact compact size against the budget.
 
 use super::error::ForeignSchemaError as Error;
+use crate::canonical;
 use crate::pointer::Pointer;
 use crate::refs::{self, RefError};
 use crate::walk::{self, Step};
@@ -160,9 +161,11 @@ fn root_type_ok(t: &Value) -> bool {
 
 fn check_root_type(t: Option<&Value>, tool: &str) -> Result<(), Error> {
     match t {
-        Some(t) if !root_type_ok(t) => {
-            Err(Error::RootNotObject { tool: tool.to_owned(), pointer: String::new(), found: t.to_string() })
-        }
+        Some(t) if !root_type_ok(t) => Err(Error::RootNotObject {
+            tool: tool.to_owned(),
+            pointer: String::new(),
+            found: canonical::to_string(t),
+        }),
         _ => Ok(()),
     }
 }
@@ -451,7 +454,10 @@ impl<'v, 'o> Inliner<'v, 'o> {
             };
             return Err(self.malformed(
                 &Trail::Key(trail, "required"),
-                format!("`required` must be a list of property names, found {v}{fix}"),
+                format!(
+                    "`required` must be a list of property names, found {}{fix}",
+                    canonical::to_string(v)
+                ),
             ));
         }
         if let Some(r) = reference {
@@ -478,7 +484,10 @@ impl<'v, 'o> Inliner<'v, 'o> {
         let Value::String(reference) = r else {
             return Err(self.malformed(
                 &Trail::Key(trail, "$ref"),
-                format!("`$ref` must be a string (a reference such as `#/$defs/Name`), found {r}"),
+                format!(
+                    "`$ref` must be a string (a reference such as `#/$defs/Name`), found {}",
+                    canonical::to_string(r)
+                ),
             ));
         };
         if let Some(&t) = self.by_reference.get(reference.as_str()) {
