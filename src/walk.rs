@@ -205,10 +205,45 @@ fn static_keyword(keyword: &str) -> Option<(&'static str, Shape)> {
     Some(found)
 }
 
-/// Calls `f` on every immediate subschema of `schema`, in keyword order.
+/// A map's entries in key order (byte order), whatever the map's own iteration order is.
+///
+/// serde_json's `preserve_order` (which any crate in a build can switch on) makes maps iterate in
+/// insertion order; walking in that order would make the *first* error a walk reports (the first
+/// untyped property, the first position past the depth budget) depend on the input's key order and
+/// on the build. A map that already iterates sorted (every map without `preserve_order`) costs one
+/// comparison pass and no allocation.
+enum KeyOrder<'m, V, I: Iterator<Item = (&'m String, V)>> {
+    Direct(I),
+    Sorted(std::vec::IntoIter<(&'m String, V)>),
+}
+
+impl<'m, V, I: Iterator<Item = (&'m String, V)>> KeyOrder<'m, V, I> {
+    fn new(entries: I, already_sorted: bool) -> Self {
+        if already_sorted {
+            KeyOrder::Direct(entries)
+        } else {
+            let mut entries: Vec<(&'m String, V)> = entries.collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            KeyOrder::Sorted(entries.into_iter())
+        }
+    }
+}
+
+impl<'m, V, I: Iterator<Item = (&'m String, V)>> Iterator for KeyOrder<'m, V, I> {
+    type Item = (&'m String, V);
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            KeyOrder::Direct(it) => it.next(),
+            KeyOrder::Sorted(it) => it.next(),
+        }
+    }
+}
+
+/// Calls `f` on every immediate subschema of `schema`, in keyword order, map entries by name.
 pub fn for_each_child<'v>(schema: &'v Value, mut f: impl FnMut(Step<'v>, &'v Value)) {
     let Value::Object(map) = schema else { return };
-    for (key, value) in map {
+    let keys_sorted = map.keys().is_sorted();
+    for (key, value) in KeyOrder::new(map.iter(), keys_sorted) {
         let Some((keyword, shape)) = static_keyword(key) else { continue };
         match (shape, value) {
             (Shape::Single | Shape::Array, Value::Array(items)) => {
@@ -220,7 +255,8 @@ pub fn for_each_child<'v>(schema: &'v Value, mut f: impl FnMut(Step<'v>, &'v Val
             }
             (Shape::Single, v) if is_schema(v) => f(Step::Keyword(keyword), v),
             (Shape::Map, Value::Object(entries)) => {
-                for (name, v) in entries {
+                let names_sorted = entries.keys().is_sorted();
+                for (name, v) in KeyOrder::new(entries.iter(), names_sorted) {
                     if is_schema(v) {
                         f(Step::Entry(keyword, name), v);
                     }
@@ -231,13 +267,15 @@ pub fn for_each_child<'v>(schema: &'v Value, mut f: impl FnMut(Step<'v>, &'v Val
     }
 }
 
-/// Calls `f` on every immediate subschema of `schema`, mutably, stopping at the first error.
+/// Calls `f` on every immediate subschema of `schema`, mutably, in the order of
+/// [`for_each_child`], stopping at the first error.
 pub fn for_each_child_mut<E>(
     schema: &mut Value,
     mut f: impl FnMut(Step<'_>, &mut Value) -> Result<(), E>,
 ) -> Result<(), E> {
     let Value::Object(map) = schema else { return Ok(()) };
-    for (key, value) in map.iter_mut() {
+    let keys_sorted = map.keys().is_sorted();
+    for (key, value) in KeyOrder::new(map.iter_mut(), keys_sorted) {
         let Some((keyword, shape)) = static_keyword(key) else { continue };
         match (shape, value) {
             (Shape::Single | Shape::Array, Value::Array(items)) => {
@@ -249,7 +287,8 @@ pub fn for_each_child_mut<E>(
             }
             (Shape::Single, v) if is_schema(v) => f(Step::Keyword(keyword), v)?,
             (Shape::Map, Value::Object(entries)) => {
-                for (name, v) in entries.iter_mut() {
+                let names_sorted = entries.keys().is_sorted();
+                for (name, v) in KeyOrder::new(entries.iter_mut(), names_sorted) {
                     if is_schema(v) {
                         f(Step::Entry(keyword, name), v)?;
                     }
@@ -292,13 +331,13 @@ pub fn map_children_sized<'v, E>(
     mut copy: impl FnMut(&'v Value) -> (Value, u64),
     mut f: impl FnMut(Step<'v>, &'v Value) -> Result<(Value, u64), E>,
 ) -> Result<(serde_json::Map<String, Value>, u64), E> {
-    // Entries are gathered in a vector and the map built from it in one go: the keys come in the
-    // source map's order, which (without `preserve_order`) is sorted, so the map is bulk-built
-    // without a search per key.
+    // Entries are gathered in a vector and the map built from it in one go, in key order (as
+    // `for_each_child` visits them, so the first error is the same in every build); without
+    // `preserve_order` that is the map's own order and costs nothing extra.
     let mut out = Vec::with_capacity(schema.len());
     // `{}` and the separators: one colon per entry, one comma between entries.
     let mut size = 2u64;
-    for (key, value) in schema {
+    for (key, value) in KeyOrder::new(schema.iter(), schema.keys().is_sorted()) {
         if !keep(key) {
             continue;
         }
@@ -328,7 +367,7 @@ pub fn map_children_sized<'v, E>(
             (Shape::Map, Value::Object(entries)) => {
                 let mut built = Vec::with_capacity(entries.len());
                 size += 2 + entries.len().saturating_sub(1) as u64;
-                for (name, v) in entries {
+                for (name, v) in KeyOrder::new(entries.iter(), entries.keys().is_sorted()) {
                     let (b, n) = if is_schema(v) { f(Step::Entry(keyword, name), v)? } else { copy(v) };
                     size = size.saturating_add(n).saturating_add(key_len(name) + 1);
                     built.push((name.clone(), b));
@@ -534,6 +573,30 @@ mod tests {
         )
         .unwrap();
         assert_eq!(size, len(&Value::Object(out)));
+    }
+
+    #[test]
+    fn children_come_in_key_order_whatever_the_map_order() {
+        // Inserted out of order: with serde_json's `preserve_order` the map iterates like this.
+        let mut props = serde_json::Map::new();
+        for name in ["b", "a", "c"] {
+            props.insert(name.into(), json!({}));
+        }
+        let mut schema = serde_json::Map::new();
+        schema.insert("properties".into(), Value::Object(props));
+        schema.insert("items".into(), json!({}));
+        schema.insert("$defs".into(), json!({"z": {}, "y": {}}));
+        let mut schema = Value::Object(schema);
+        let want = ["/$defs/y", "/$defs/z", "/items", "/properties/a", "/properties/b", "/properties/c"];
+        let mut seen = vec![];
+        for_each_child(&schema, |step, _| seen.push(step.to_string()));
+        assert_eq!(seen, want);
+        let mut seen_mut = vec![];
+        let _ = for_each_child_mut(&mut schema, |step, _| -> Result<(), ()> {
+            seen_mut.push(step.to_string());
+            Ok(())
+        });
+        assert_eq!(seen_mut, want);
     }
 
     #[test]

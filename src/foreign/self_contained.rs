@@ -19,6 +19,7 @@
 //! makes step 1's checks on each node; the first `$ref` stops it and the four steps run.
 
 use super::error::ForeignSchemaError as Error;
+use crate::canonical;
 use crate::pointer::Pointer;
 use crate::refs::{self, RefError};
 use crate::walk::{self, Step};
@@ -208,9 +209,11 @@ fn root_type_ok(t: &Value) -> bool {
 
 fn check_root_type(t: Option<&Value>, tool: &str) -> Result<(), Error> {
     match t {
-        Some(t) if !root_type_ok(t) => {
-            Err(Error::RootNotObject { tool: tool.to_owned(), pointer: String::new(), found: t.to_string() })
-        }
+        Some(t) if !root_type_ok(t) => Err(Error::RootNotObject {
+            tool: tool.to_owned(),
+            pointer: String::new(),
+            found: canonical::to_string(t),
+        }),
         _ => Ok(()),
     }
 }
@@ -542,7 +545,10 @@ impl<'v, 'o> Inliner<'v, 'o> {
             };
             return Err(self.malformed(
                 &Trail::Key(trail, "required"),
-                format!("`required` must be a list of property names, found {v}{fix}"),
+                format!(
+                    "`required` must be a list of property names, found {}{fix}",
+                    canonical::to_string(v)
+                ),
             ));
         }
         Ok(Keys { required, reference })
@@ -553,7 +559,10 @@ impl<'v, 'o> Inliner<'v, 'o> {
         let Value::String(reference) = r else {
             return Err(self.malformed(
                 &Trail::Key(trail, "$ref"),
-                format!("`$ref` must be a string (a reference such as `#/$defs/Name`), found {r}"),
+                format!(
+                    "`$ref` must be a string (a reference such as `#/$defs/Name`), found {}",
+                    canonical::to_string(r)
+                ),
             ));
         };
         if let Some(&t) = self.by_reference.get(reference.as_str()) {
