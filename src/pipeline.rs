@@ -85,6 +85,10 @@ pub const PASSES: &[&dyn Pass] = &[
     // After Exclude and PruneDefs, so only what the model will see is judged; after MergeDocs,
     // because a description-only schema is still untyped.
     &RejectAny,
+    // Again after RejectAny: writing an optional untyped union (`anyOf: [{}, {"$ref": ..}]`) as
+    // `{}` can drop the last reference to a definition, and without this a second run would remove
+    // it (the pipeline must be idempotent; found by the law in `tests/laws.rs`).
+    &PruneDefs,
     // After Exclude, which removes names from `required`.
     &SortRequired,
 ];
@@ -191,6 +195,30 @@ mod tests {
         assert_eq!(out.value["required"], serde_json::json!(["a", "b"]));
     }
 
+    // Regression (found by `every_dialect_is_idempotent_on_generated_schemas` in tests/laws.rs):
+    // the optional untyped union is written `{}`, which drops the only reference to `A`; the
+    // definition must go in the same run, not the next.
+    #[test]
+    fn a_definition_only_an_untyped_union_used_goes_in_the_first_run() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"title": {"anyOf": [{}, {"$ref": "#/$defs/A"}]}},
+            "$defs": {"A": {"type": "string"}, "B": {"type": "string"}}
+        });
+        let settings = Settings {
+            exclude: &[],
+            max_depth: 128,
+            max_bytes: None,
+            declaration_order: false,
+            reject_any: true,
+            dialect: &crate::JSON_SCHEMA,
+        };
+        let once = run(schema, None, settings).unwrap().value;
+        assert_eq!(once, serde_json::json!({"type": "object", "properties": {"title": {}}}));
+        let twice = run(once.clone(), None, settings).unwrap().value;
+        assert_eq!(twice, once);
+    }
+
     #[test]
     fn pass_order_is_the_documented_one() {
         let names: Vec<_> = PASSES.iter().map(|p| p.name()).collect();
@@ -203,6 +231,7 @@ mod tests {
                 "exclude",
                 "prune-defs",
                 "reject-any",
+                "prune-defs",
                 "sort-required",
             ]
         );
