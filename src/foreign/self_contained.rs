@@ -327,6 +327,10 @@ struct Target<'v> {
     pointer: String,
     /// The name a recursion note uses: the definition's name, else its title, else its pointer.
     name: String,
+    /// The level (subschema levels plus `$ref` hops) at which discovery first reached it: the
+    /// root is 0, a target reached from a site at level `l` is `l + 1`. A level at which the build
+    /// really expands it, so a subtree too deep from there is refused during discovery.
+    level: usize,
     /// Targets referenced from inside its subtree.
     edges: Vec<usize>,
     /// Its strongly connected component.
@@ -442,6 +446,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             node: self.root,
             pointer: String::new(),
             name,
+            level: 0,
             edges: Vec::new(),
             component: 0,
         });
@@ -475,14 +480,22 @@ impl<'v, 'o> Inliner<'v, 'o> {
     // ---- 1. discover -------------------------------------------------------------------------
 
     /// Finds every target reachable from the root, checking what it walks.
+    ///
+    /// Levels count from the root through the references followed, each `$ref` hop one level, so
+    /// a chain of references past [`SelfContainedOptions::max_depth`] is refused where the budget
+    /// runs out, before the targets further down the chain are registered. Targets are scanned in
+    /// the order they were first reached, and each target first reached from inside another one
+    /// differs from every target on the way to it, so that way is one the build takes too: a
+    /// depth error here is one the build would meet (the build checks at the same levels).
     fn discover(&mut self) -> Result<(), Error> {
         self.register_root();
         let mut next = 0;
         while next < self.targets.len() {
             let node = self.targets[next].node;
+            let level = self.targets[next].level;
             let pointer = std::mem::take(&mut self.targets[next].pointer);
             let trail = if next == 0 { Trail::Root } else { Trail::Target(&pointer) };
-            let result = self.scan(node, &trail, 0, next);
+            let result = self.scan(node, &trail, level, next);
             self.targets[next].pointer = pointer;
             result?;
             next += 1;
@@ -492,8 +505,9 @@ impl<'v, 'o> Inliner<'v, 'o> {
 
     fn scan(&mut self, node: &'v Value, trail: &Trail<'_>, level: usize, owner: usize) -> Result<(), Error> {
         let Value::Object(map) = node else { return Ok(()) };
-        if let Some(r) = self.check(map, trail)?.reference {
-            let target = self.resolve(r, trail)?;
+        let reference = self.check(map, trail)?.reference;
+        if let Some(r) = reference {
+            let target = self.resolve(r, trail, level + 1)?;
             self.targets[owner].edges.push(target);
         }
         let mut result = Ok(());
@@ -508,7 +522,12 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 self.scan(child, &child_trail, level + 1, owner)
             };
         });
-        result
+        result?;
+        // As the measure and the build: the children first, then the hop.
+        if reference.is_some() && level >= self.options.max_depth {
+            return Err(self.too_deep(trail));
+        }
+        Ok(())
     }
 
     /// The checks discovery makes on a schema object before its children, in a fixed order:
@@ -554,8 +573,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
         Ok(Keys { required, reference })
     }
 
-    /// The target of a `$ref` value, registering it the first time.
-    fn resolve(&mut self, r: &'v Value, trail: &Trail<'_>) -> Result<usize, Error> {
+    /// The target of a `$ref` value, registering it the first time as reached at `level`.
+    fn resolve(&mut self, r: &'v Value, trail: &Trail<'_>, level: usize) -> Result<usize, Error> {
         let Value::String(reference) = r else {
             return Err(self.malformed(
                 &Trail::Key(trail, "$ref"),
@@ -598,6 +617,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                     node,
                     pointer: pointer.as_str().to_owned(),
                     name,
+                    level,
                     edges: Vec::new(),
                     component: 0,
                 });
@@ -753,7 +773,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         });
         result?;
         if let Some(r) = map.get("$ref") {
-            let t = self.resolve(r, trail)?;
+            let t = self.resolve(r, trail, level + 1)?;
             if level >= self.options.max_depth {
                 return Err(self.too_deep(trail));
             }
@@ -878,7 +898,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             },
         )?;
         if let Some(r) = keys.reference {
-            let t = self.resolve(r, trail)?;
+            let t = self.resolve(r, trail, level + 1)?;
             if self.on_stack[t] {
                 // Measured first, so the type is there; infer again if this path was not measured.
                 self.recursion_point_type(t, r, trail)?;
