@@ -4,8 +4,9 @@
 //! four steps:
 //!
 //! 1. **discover** every reference target reachable from the root, checking the shape of what it
-//!    walks (`$ref` a string, `required` a list of strings, `$defs` a map) and the depth of each
-//!    target's own subtree;
+//!    walks (`$ref` a string, `required` a list of strings, `$defs` a map) and the depth, counted
+//!    from the root through the references followed, so a chain of references too deep is
+//!    refused before the targets past the budget are registered;
 //! 2. group the targets into strongly connected components (Tarjan, iterative), so that a
 //!    target's expansion is known to be the same wherever no member of its component is being
 //!    expanded;
@@ -393,6 +394,11 @@ fn has_unevaluated(m: &Map<String, Value>) -> bool {
     m.contains_key("unevaluatedProperties") || m.contains_key("unevaluatedItems")
 }
 
+/// Every keyword but the definition maps, which only the references into them reach.
+fn not_definitions(keyword: &str) -> bool {
+    !matches!(keyword, "$defs" | "definitions")
+}
+
 /// Keywords dropped from every schema object of the output.
 fn dropped(key: &str) -> bool {
     matches!(key, "$ref" | "title" | "$defs" | "definitions")
@@ -511,8 +517,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
             self.targets[owner].edges.push(target);
         }
         let mut result = Ok(());
-        walk::for_each_child(node, |step, child| {
-            if result.is_err() || matches!(step.keyword(), "$defs" | "definitions") {
+        walk::for_each_child_where(node, not_definitions, |step, child| {
+            if result.is_err() {
                 return;
             }
             let child_trail = Trail::Child(trail, step);
@@ -743,8 +749,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
         }
         m.top.clone_from(&own);
         let mut result = Ok(());
-        walk::for_each_child(node, |step, child| {
-            if result.is_err() || matches!(step.keyword(), "$defs" | "definitions") {
+        walk::for_each_child_where(node, not_definitions, |step, child| {
+            if result.is_err() {
                 return;
             }
             let child_trail = Trail::Child(trail, step);
@@ -1613,6 +1619,52 @@ mod tests {
         defs.insert("R300".into(), json!({"type": "string"}));
         let err = run(json!({"$defs": defs, "properties": {"a": {"$ref": "#/$defs/R0"}}})).unwrap_err();
         assert_eq!(err.kind(), "too-deep");
+    }
+
+    /// `R0` .. `R{n-1}`, each an object whose property `n` is a reference to the next; `R{n}` as
+    /// given; the root's property `a` a reference to `R0`.
+    fn object_chain(n: usize, last: Value) -> Value {
+        let mut defs = Map::new();
+        for i in 0..n {
+            let next = format!("#/$defs/R{}", i + 1);
+            defs.insert(format!("R{i}"), json!({"type": "object", "properties": {"n": {"$ref": next}}}));
+        }
+        defs.insert(format!("R{n}"), last);
+        json!({"$defs": defs, "type": "object", "properties": {"a": {"$ref": "#/$defs/R0"}}})
+    }
+
+    #[test]
+    fn a_reference_chain_past_the_budget_is_refused_in_discovery_where_the_budget_runs_out() {
+        // Levels: `/properties/a` 1, `R0` 2, its `n` 3, `R1` 4, its `n` 5: the hop from there
+        // would pass a budget of 5. `R40` is malformed, but discovery never gets that far.
+        let schema = object_chain(40, json!({"type": "object", "required": "x"}));
+        let options = options(SelfContainedOptions::DEFAULT_MAX_BYTES, 5);
+        let mut inliner = Inliner::new(&schema, "t", &options);
+        let err = inliner.discover().unwrap_err();
+        assert_eq!((err.kind(), err.pointer()), ("too-deep", "/$defs/R1/properties/n"));
+        // The root, R0, R1, and R2 (resolved at the site where the budget runs out).
+        assert_eq!(inliner.targets.len(), 4);
+        for try_plain in [true, false] {
+            assert_eq!(inline(&schema, "t", &options, try_plain), Err(err.clone()));
+        }
+    }
+
+    #[test]
+    fn a_reference_chain_within_the_budget_still_reports_a_malformed_definition_at_its_end() {
+        let schema = object_chain(2, json!({"type": "object", "required": "x"}));
+        let err = inline(&schema, "t", &options(SelfContainedOptions::DEFAULT_MAX_BYTES, 7), false).unwrap_err();
+        assert_eq!((err.kind(), err.pointer()), ("malformed", "/$defs/R2/required"));
+    }
+
+    #[test]
+    fn a_definition_reached_through_references_gets_the_budget_left_at_its_site() {
+        // `R1` is reached at level 4; its own `items` nesting takes it to 7, past a budget of 6,
+        // though from where it stands it is only 3 deep.
+        let deep = json!({"type": "array", "items": {"items": {"items": {"type": "string"}}}});
+        let schema = object_chain(1, deep);
+        let err = inline(&schema, "t", &options(SelfContainedOptions::DEFAULT_MAX_BYTES, 6), false).unwrap_err();
+        assert_eq!((err.kind(), err.pointer()), ("too-deep", "/$defs/R1/items/items/items"));
+        assert!(inline(&schema, "t", &options(SelfContainedOptions::DEFAULT_MAX_BYTES, 7), false).is_ok());
     }
 
     #[test]
