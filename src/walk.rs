@@ -628,9 +628,13 @@ mod tests {
             "properties": {"b": {}, "a": {}}, "anyOf": [{}, true]
         });
         let mut seen = vec![];
-        for_each_child_where(&schema, |k| !matches!(k, "$defs" | "definitions"), |step, _| {
-            seen.push(step.to_string());
-        });
+        for_each_child_where(
+            &schema,
+            |k| !matches!(k, "$defs" | "definitions"),
+            |step, _| {
+                seen.push(step.to_string());
+            },
+        );
         assert_eq!(seen, ["/anyOf/0", "/anyOf/1", "/items", "/properties/a", "/properties/b"]);
         let mut all = 0;
         for_each_child(&schema, |_, _| all += 1);

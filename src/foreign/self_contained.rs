@@ -1652,7 +1652,8 @@ mod tests {
     #[test]
     fn a_reference_chain_within_the_budget_still_reports_a_malformed_definition_at_its_end() {
         let schema = object_chain(2, json!({"type": "object", "required": "x"}));
-        let err = inline(&schema, "t", &options(SelfContainedOptions::DEFAULT_MAX_BYTES, 7), false).unwrap_err();
+        let err =
+            inline(&schema, "t", &options(SelfContainedOptions::DEFAULT_MAX_BYTES, 7), false).unwrap_err();
         assert_eq!((err.kind(), err.pointer()), ("malformed", "/$defs/R2/required"));
     }
 
@@ -1662,7 +1663,8 @@ mod tests {
         // though from where it stands it is only 3 deep.
         let deep = json!({"type": "array", "items": {"items": {"items": {"type": "string"}}}});
         let schema = object_chain(1, deep);
-        let err = inline(&schema, "t", &options(SelfContainedOptions::DEFAULT_MAX_BYTES, 6), false).unwrap_err();
+        let err =
+            inline(&schema, "t", &options(SelfContainedOptions::DEFAULT_MAX_BYTES, 6), false).unwrap_err();
         assert_eq!((err.kind(), err.pointer()), ("too-deep", "/$defs/R1/items/items/items"));
         assert!(inline(&schema, "t", &options(SelfContainedOptions::DEFAULT_MAX_BYTES, 7), false).is_ok());
     }
