@@ -240,11 +240,33 @@ impl<'m, V, I: Iterator<Item = (&'m String, V)>> Iterator for KeyOrder<'m, V, I>
 }
 
 /// Calls `f` on every immediate subschema of `schema`, in keyword order, map entries by name.
-pub fn for_each_child<'v>(schema: &'v Value, mut f: impl FnMut(Step<'v>, &'v Value)) {
+pub fn for_each_child<'v>(schema: &'v Value, f: impl FnMut(Step<'v>, &'v Value)) {
+    for_each_child_where(schema, |_| true, f);
+}
+
+/// [`for_each_child`] under the keywords `keep` accepts only: a keyword it refuses is skipped
+/// whole, without a look at its entries, so a walk that leaves `$defs` aside costs nothing for
+/// the size of `$defs`.
+///
+/// ```
+/// # use serde_json::json;
+/// let s = json!({"$defs": {"A": {}, "B": {}}, "items": {"type": "string"}});
+/// let mut seen = Vec::new();
+/// toolschema::walk::for_each_child_where(&s, |k| k != "$defs", |step, _| seen.push(step.to_string()));
+/// assert_eq!(seen, ["/items"]);
+/// ```
+pub fn for_each_child_where<'v>(
+    schema: &'v Value,
+    keep: impl Fn(&'static str) -> bool,
+    mut f: impl FnMut(Step<'v>, &'v Value),
+) {
     let Value::Object(map) = schema else { return };
     let keys_sorted = map.keys().is_sorted();
     for (key, value) in KeyOrder::new(map.iter(), keys_sorted) {
         let Some((keyword, shape)) = static_keyword(key) else { continue };
+        if !keep(keyword) {
+            continue;
+        }
         match (shape, value) {
             (Shape::Single | Shape::Array, Value::Array(items)) => {
                 for (i, item) in items.iter().enumerate() {
@@ -597,6 +619,26 @@ mod tests {
             Ok(())
         });
         assert_eq!(seen_mut, want);
+    }
+
+    #[test]
+    fn for_each_child_where_skips_refused_keywords_and_keeps_the_rest_in_order() {
+        let schema = json!({
+            "$defs": {"A": {}}, "definitions": {"B": {}}, "items": {},
+            "properties": {"b": {}, "a": {}}, "anyOf": [{}, true]
+        });
+        let mut seen = vec![];
+        for_each_child_where(
+            &schema,
+            |k| !matches!(k, "$defs" | "definitions"),
+            |step, _| {
+                seen.push(step.to_string());
+            },
+        );
+        assert_eq!(seen, ["/anyOf/0", "/anyOf/1", "/items", "/properties/a", "/properties/b"]);
+        let mut all = 0;
+        for_each_child(&schema, |_, _| all += 1);
+        assert_eq!(all, 7);
     }
 
     #[test]

@@ -81,7 +81,9 @@
 //! passes the budget. Most tool schemas have no `$defs` and no reference: for them the build runs
 //! alone, making discovery's checks on each node as it goes, and hands over to the general path
 //! at the first `$ref` it meets. Every walk checks [`SelfContainedOptions::max_depth`] (subschema
-//! levels plus `$ref` hops) before it descends, so no input overflows the stack.
+//! levels plus `$ref` hops) before it descends, so no input overflows the stack; discovery counts
+//! from the root through the references it follows, so a chain of 5,000 definitions each nesting
+//! the next is refused after the first few dozen, where the budget runs out.
 //!
 //! [`declared_type`] is a loop, not a recursion, with a hop budget ([`MAX_HOPS`]).
 

@@ -4,8 +4,9 @@
 //! four steps:
 //!
 //! 1. **discover** every reference target reachable from the root, checking the shape of what it
-//!    walks (`$ref` a string, `required` a list of strings, `$defs` a map) and the depth of each
-//!    target's own subtree;
+//!    walks (`$ref` a string, `required` a list of strings, `$defs` a map) and the depth, counted
+//!    from the root through the references followed, so a chain of references too deep is
+//!    refused before the targets past the budget are registered;
 //! 2. group the targets into strongly connected components (Tarjan, iterative), so that a
 //!    target's expansion is known to be the same wherever no member of its component is being
 //!    expanded;
@@ -327,6 +328,10 @@ struct Target<'v> {
     pointer: String,
     /// The name a recursion note uses: the definition's name, else its title, else its pointer.
     name: String,
+    /// The level (subschema levels plus `$ref` hops) at which discovery first reached it: the
+    /// root is 0, a target reached from a site at level `l` is `l + 1`. A level at which the build
+    /// really expands it, so a subtree too deep from there is refused during discovery.
+    level: usize,
     /// Targets referenced from inside its subtree.
     edges: Vec<usize>,
     /// Its strongly connected component.
@@ -389,6 +394,11 @@ fn has_unevaluated(m: &Map<String, Value>) -> bool {
     m.contains_key("unevaluatedProperties") || m.contains_key("unevaluatedItems")
 }
 
+/// Every keyword but the definition maps, which only the references into them reach.
+fn not_definitions(keyword: &str) -> bool {
+    !matches!(keyword, "$defs" | "definitions")
+}
+
 /// Keywords dropped from every schema object of the output.
 fn dropped(key: &str) -> bool {
     matches!(key, "$ref" | "title" | "$defs" | "definitions")
@@ -442,6 +452,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             node: self.root,
             pointer: String::new(),
             name,
+            level: 0,
             edges: Vec::new(),
             component: 0,
         });
@@ -475,14 +486,22 @@ impl<'v, 'o> Inliner<'v, 'o> {
     // ---- 1. discover -------------------------------------------------------------------------
 
     /// Finds every target reachable from the root, checking what it walks.
+    ///
+    /// Levels count from the root through the references followed, each `$ref` hop one level, so
+    /// a chain of references past [`SelfContainedOptions::max_depth`] is refused where the budget
+    /// runs out, before the targets further down the chain are registered. Targets are scanned in
+    /// the order they were first reached, and each target first reached from inside another one
+    /// differs from every target on the way to it, so that way is one the build takes too: a
+    /// depth error here is one the build would meet (the build checks at the same levels).
     fn discover(&mut self) -> Result<(), Error> {
         self.register_root();
         let mut next = 0;
         while next < self.targets.len() {
             let node = self.targets[next].node;
+            let level = self.targets[next].level;
             let pointer = std::mem::take(&mut self.targets[next].pointer);
             let trail = if next == 0 { Trail::Root } else { Trail::Target(&pointer) };
-            let result = self.scan(node, &trail, 0, next);
+            let result = self.scan(node, &trail, level, next);
             self.targets[next].pointer = pointer;
             result?;
             next += 1;
@@ -492,13 +511,14 @@ impl<'v, 'o> Inliner<'v, 'o> {
 
     fn scan(&mut self, node: &'v Value, trail: &Trail<'_>, level: usize, owner: usize) -> Result<(), Error> {
         let Value::Object(map) = node else { return Ok(()) };
-        if let Some(r) = self.check(map, trail)?.reference {
-            let target = self.resolve(r, trail)?;
+        let reference = self.check(map, trail)?.reference;
+        if let Some(r) = reference {
+            let target = self.resolve(r, trail, level + 1)?;
             self.targets[owner].edges.push(target);
         }
         let mut result = Ok(());
-        walk::for_each_child(node, |step, child| {
-            if result.is_err() || matches!(step.keyword(), "$defs" | "definitions") {
+        walk::for_each_child_where(node, not_definitions, |step, child| {
+            if result.is_err() {
                 return;
             }
             let child_trail = Trail::Child(trail, step);
@@ -508,7 +528,12 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 self.scan(child, &child_trail, level + 1, owner)
             };
         });
-        result
+        result?;
+        // As the measure and the build: the children first, then the hop.
+        if reference.is_some() && level >= self.options.max_depth {
+            return Err(self.too_deep(trail));
+        }
+        Ok(())
     }
 
     /// The checks discovery makes on a schema object before its children, in a fixed order:
@@ -554,8 +579,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
         Ok(Keys { required, reference })
     }
 
-    /// The target of a `$ref` value, registering it the first time.
-    fn resolve(&mut self, r: &'v Value, trail: &Trail<'_>) -> Result<usize, Error> {
+    /// The target of a `$ref` value, registering it the first time as reached at `level`.
+    fn resolve(&mut self, r: &'v Value, trail: &Trail<'_>, level: usize) -> Result<usize, Error> {
         let Value::String(reference) = r else {
             return Err(self.malformed(
                 &Trail::Key(trail, "$ref"),
@@ -598,6 +623,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                     node,
                     pointer: pointer.as_str().to_owned(),
                     name,
+                    level,
                     edges: Vec::new(),
                     component: 0,
                 });
@@ -723,8 +749,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
         }
         m.top.clone_from(&own);
         let mut result = Ok(());
-        walk::for_each_child(node, |step, child| {
-            if result.is_err() || matches!(step.keyword(), "$defs" | "definitions") {
+        walk::for_each_child_where(node, not_definitions, |step, child| {
+            if result.is_err() {
                 return;
             }
             let child_trail = Trail::Child(trail, step);
@@ -753,7 +779,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         });
         result?;
         if let Some(r) = map.get("$ref") {
-            let t = self.resolve(r, trail)?;
+            let t = self.resolve(r, trail, level + 1)?;
             if level >= self.options.max_depth {
                 return Err(self.too_deep(trail));
             }
@@ -878,7 +904,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             },
         )?;
         if let Some(r) = keys.reference {
-            let t = self.resolve(r, trail)?;
+            let t = self.resolve(r, trail, level + 1)?;
             if self.on_stack[t] {
                 // Measured first, so the type is there; infer again if this path was not measured.
                 self.recursion_point_type(t, r, trail)?;
@@ -1593,6 +1619,54 @@ mod tests {
         defs.insert("R300".into(), json!({"type": "string"}));
         let err = run(json!({"$defs": defs, "properties": {"a": {"$ref": "#/$defs/R0"}}})).unwrap_err();
         assert_eq!(err.kind(), "too-deep");
+    }
+
+    /// `R0` .. `R{n-1}`, each an object whose property `n` is a reference to the next; `R{n}` as
+    /// given; the root's property `a` a reference to `R0`.
+    fn object_chain(n: usize, last: Value) -> Value {
+        let mut defs = Map::new();
+        for i in 0..n {
+            let next = format!("#/$defs/R{}", i + 1);
+            defs.insert(format!("R{i}"), json!({"type": "object", "properties": {"n": {"$ref": next}}}));
+        }
+        defs.insert(format!("R{n}"), last);
+        json!({"$defs": defs, "type": "object", "properties": {"a": {"$ref": "#/$defs/R0"}}})
+    }
+
+    #[test]
+    fn a_reference_chain_past_the_budget_is_refused_in_discovery_where_the_budget_runs_out() {
+        // Levels: `/properties/a` 1, `R0` 2, its `n` 3, `R1` 4, its `n` 5: the hop from there
+        // would pass a budget of 5. `R40` is malformed, but discovery never gets that far.
+        let schema = object_chain(40, json!({"type": "object", "required": "x"}));
+        let options = options(SelfContainedOptions::DEFAULT_MAX_BYTES, 5);
+        let mut inliner = Inliner::new(&schema, "t", &options);
+        let err = inliner.discover().unwrap_err();
+        assert_eq!((err.kind(), err.pointer()), ("too-deep", "/$defs/R1/properties/n"));
+        // The root, R0, R1, and R2 (resolved at the site where the budget runs out).
+        assert_eq!(inliner.targets.len(), 4);
+        for try_plain in [true, false] {
+            assert_eq!(inline(&schema, "t", &options, try_plain), Err(err.clone()));
+        }
+    }
+
+    #[test]
+    fn a_reference_chain_within_the_budget_still_reports_a_malformed_definition_at_its_end() {
+        let schema = object_chain(2, json!({"type": "object", "required": "x"}));
+        let err =
+            inline(&schema, "t", &options(SelfContainedOptions::DEFAULT_MAX_BYTES, 7), false).unwrap_err();
+        assert_eq!((err.kind(), err.pointer()), ("malformed", "/$defs/R2/required"));
+    }
+
+    #[test]
+    fn a_definition_reached_through_references_gets_the_budget_left_at_its_site() {
+        // `R1` is reached at level 4; its own `items` nesting takes it to 7, past a budget of 6,
+        // though from where it stands it is only 3 deep.
+        let deep = json!({"type": "array", "items": {"items": {"items": {"type": "string"}}}});
+        let schema = object_chain(1, deep);
+        let err =
+            inline(&schema, "t", &options(SelfContainedOptions::DEFAULT_MAX_BYTES, 6), false).unwrap_err();
+        assert_eq!((err.kind(), err.pointer()), ("too-deep", "/$defs/R1/items/items/items"));
+        assert!(inline(&schema, "t", &options(SelfContainedOptions::DEFAULT_MAX_BYTES, 7), false).is_ok());
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use crate::error::SchemaGenerationError;
 use crate::pipeline::{Pass, PassContext};
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::HashSet;
 
 /// Removes entries of the root's `$defs` (and `definitions`) that no `$ref` reachable from the
 /// root schema points into, and the map itself when it ends up empty.
@@ -28,16 +28,17 @@ impl Pass for PruneDefs {
         if !DEF_MAPS.iter().any(|k| root.get(*k).is_some_and(Value::is_object)) {
             return Ok(());
         }
-        // Definitions reached so far, and those still to scan.
-        let mut reached: BTreeSet<(&'static str, String)> = BTreeSet::new();
-        let mut todo: Vec<(&'static str, String)> = Vec::new();
+        // Definitions reached so far, per map in `DEF_MAPS` (only asked whether they hold a name,
+        // so their order does not matter), and those still to scan.
+        let mut reached: [HashSet<String>; 2] = Default::default();
+        let mut todo: Vec<(usize, String)> = Vec::new();
         let mut opaque = false;
-        let mut note = |r: &str, todo: &mut Vec<(&'static str, String)>| match crate::refs::parse_local(r) {
-            Ok(tokens) => {
-                if let [map, name, ..] = tokens.as_slice()
-                    && let Some(m) = DEF_MAPS.iter().find(|k| **k == map.as_str())
+        let mut note = |r: &str, todo: &mut Vec<(usize, String)>| match crate::refs::parse_local(r) {
+            Ok(mut tokens) => {
+                if tokens.len() >= 2
+                    && let Some(m) = DEF_MAPS.iter().position(|k| *k == tokens[0])
                 {
-                    todo.push((m, name.clone()));
+                    todo.push((m, tokens.swap_remove(1)));
                 }
             }
             Err(_) => opaque = true,
@@ -47,22 +48,26 @@ impl Pass for PruneDefs {
         if let Some(Value::String(r)) = root.get("$ref") {
             note(r, &mut todo);
         }
-        crate::walk::for_each_child(schema, |step, child| {
-            if ptr_err.is_none() && !DEF_MAPS.contains(&step.keyword()) {
-                let depth = cx.max_depth.saturating_sub(1);
-                ptr_err = scan_schema(child, depth, &mut |r| note(r, &mut todo)).err();
-            }
-        });
-        while let Some(def) = todo.pop() {
-            if reached.contains(&def) {
+        crate::walk::for_each_child_where(
+            schema,
+            |k| !DEF_MAPS.contains(&k),
+            |_, child| {
+                if ptr_err.is_none() {
+                    let depth = cx.max_depth.saturating_sub(1);
+                    ptr_err = scan_schema(child, depth, &mut |r| note(r, &mut todo)).err();
+                }
+            },
+        );
+        let maps = DEF_MAPS.map(|k| root.get(k));
+        while let Some((m, name)) = todo.pop() {
+            // Only names the map holds: `reached` then counts the definitions kept.
+            let Some(target) = maps[m].and_then(|map| map.get(&name)) else { continue };
+            if !reached[m].insert(name) {
                 continue;
             }
-            if let Some(target) = root.get(def.0).and_then(|m| m.get(&def.1))
-                && let Err(p) = scan_schema(target, cx.max_depth, &mut |r| note(r, &mut todo))
-            {
+            if let Err(p) = scan_schema(target, cx.max_depth, &mut |r| note(r, &mut todo)) {
                 ptr_err = Some(p);
             }
-            reached.insert(def);
         }
         if let Some(p) = ptr_err {
             return Err(cx.too_deep(p));
@@ -71,9 +76,12 @@ impl Pass for PruneDefs {
             return Ok(());
         }
         let Value::Object(root) = schema else { return Ok(()) };
-        for map_name in DEF_MAPS {
+        for (map_name, reached) in DEF_MAPS.into_iter().zip(&reached) {
             let Some(Value::Object(defs)) = root.get_mut(map_name) else { continue };
-            defs.retain(|name, _| reached.contains(&(map_name, name.clone())));
+            if reached.len() == defs.len() {
+                continue;
+            }
+            defs.retain(|name, _| reached.contains(name));
             if defs.is_empty() {
                 root.remove(map_name);
             }
@@ -120,6 +128,46 @@ mod tests {
     #[test]
     fn drops_the_map_when_nothing_is_left() {
         check(json!({"type": "object", "$defs": {"A": {}}}), json!({"type": "object"}));
+    }
+
+    #[test]
+    fn a_reference_to_a_missing_definition_keeps_no_other_one() {
+        check(
+            json!({
+                "properties": {"a": {"$ref": "#/$defs/A"}, "m": {"$ref": "#/$defs/Missing"}},
+                "$defs": {"A": {}, "B": {}}
+            }),
+            json!({
+                "properties": {"a": {"$ref": "#/$defs/A"}, "m": {"$ref": "#/$defs/Missing"}},
+                "$defs": {"A": {}}
+            }),
+        );
+    }
+
+    #[test]
+    fn a_name_in_one_definition_map_does_not_keep_the_same_name_in_the_other() {
+        check(
+            json!({"items": {"$ref": "#/definitions/A"}, "$defs": {"A": {}}, "definitions": {"A": {}}}),
+            json!({"items": {"$ref": "#/definitions/A"}, "definitions": {"A": {}}}),
+        );
+    }
+
+    #[test]
+    fn a_long_reference_chain_is_kept_whole_and_only_the_unreferenced_definition_goes() {
+        let mut defs = serde_json::Map::new();
+        for i in 0..1000 {
+            defs.insert(
+                format!("L{i}"),
+                json!({"properties": {"n": {"$ref": format!("#/$defs/L{}", i + 1)}}}),
+            );
+        }
+        defs.insert("L1000".into(), json!({"type": "string"}));
+        let chain = Value::Object(defs.clone());
+        defs.insert("Unused".into(), json!({"$ref": "#/$defs/L0"}));
+        check(
+            json!({"properties": {"a": {"$ref": "#/$defs/L0"}}, "$defs": defs}),
+            json!({"properties": {"a": {"$ref": "#/$defs/L0"}}, "$defs": chain}),
+        );
     }
 
     #[test]
