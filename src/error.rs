@@ -138,9 +138,10 @@ impl SchemaGenerationError {
             SchemaGenerationError::UntypedAny { pointer, .. }
             | SchemaGenerationError::TooDeep { pointer, .. }
             | SchemaGenerationError::Malformed { pointer, .. } => Some(pointer),
-            SchemaGenerationError::UnknownExclude { .. }
-            | SchemaGenerationError::ExcludeOnNonObject { .. } => Some("/properties"),
-            SchemaGenerationError::TooLarge { .. } => Some(""),
+            SchemaGenerationError::UnknownExclude { .. } => Some("/properties"),
+            SchemaGenerationError::ExcludeOnNonObject { .. } | SchemaGenerationError::TooLarge { .. } => {
+                Some("")
+            }
             SchemaGenerationError::Schemars { .. } => None,
         }
     }
@@ -395,6 +396,14 @@ mod tests {
         let msg = e.to_string();
         assert!(msg.starts_with("schema at `/properties/extra` (field `Itinerary.extra`)"), "{msg}");
         assert!(msg.contains("declare a type instead"), "{msg}");
+    }
+
+    #[test]
+    fn exclude_errors_point_at_properties_or_at_the_root_that_has_none() {
+        let unknown = SchemaGenerationError::UnknownExclude { name: "x".into(), available: vec![] };
+        assert_eq!(unknown.pointer(), Some("/properties"));
+        let non_object = SchemaGenerationError::ExcludeOnNonObject { name: "x".into() };
+        assert_eq!(non_object.pointer(), Some(""));
     }
 
     #[test]

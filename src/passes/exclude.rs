@@ -35,15 +35,26 @@ impl Pass for Exclude {
         let Some(Value::Object(props)) = schema.get_mut("properties") else {
             return Err(SchemaGenerationError::ExcludeOnNonObject { name: first.clone() });
         };
+        // Check every name before removing any, so the error lists all the properties there are.
+        if let Some(name) = cx.exclude.iter().find(|n| !props.contains_key(n.as_str())) {
+            let mut available: Vec<String> = props.keys().cloned().collect();
+            available.sort();
+            return Err(SchemaGenerationError::UnknownExclude { name: name.clone(), available });
+        }
         for name in cx.exclude {
-            if props.remove(name).is_none() {
-                let mut available: Vec<String> = props.keys().cloned().collect();
-                available.sort();
-                return Err(SchemaGenerationError::UnknownExclude { name: name.clone(), available });
-            }
+            props.remove(name);
         }
         if let Some(Value::Array(required)) = schema.get_mut("required") {
+            let before = required.len();
             required.retain(|r| !r.as_str().is_some_and(|r| cx.exclude.iter().any(|e| e == r)));
+            // A `required` this pass emptied goes, as schemars writes none for a type without
+            // required fields: excluding a field gives the schema of the type without it.
+            if required.is_empty()
+                && before > 0
+                && let Value::Object(root) = schema
+            {
+                root.remove("required");
+            }
         }
         Ok(())
     }
@@ -73,6 +84,38 @@ mod tests {
             }
         );
         assert!(e.to_string().contains("it has `a`, `b`"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_name_among_known_ones_lists_every_property() {
+        let mut s = json!({"properties": {"a": {}, "b": {}}, "required": ["a"]});
+        let e = run(&mut s, &["a", "c"]).unwrap_err();
+        assert_eq!(
+            e,
+            SchemaGenerationError::UnknownExclude {
+                name: "c".into(),
+                available: vec!["a".into(), "b".into()]
+            }
+        );
+        assert_eq!(
+            s,
+            json!({"properties": {"a": {}, "b": {}}, "required": ["a"]}),
+            "nothing removed on error"
+        );
+    }
+
+    #[test]
+    fn a_required_list_the_pass_empties_is_removed() {
+        let mut s = json!({"type": "object", "properties": {"ctx": {}, "q": {}}, "required": ["ctx"]});
+        run(&mut s, &["ctx"]).unwrap();
+        assert_eq!(s, json!({"type": "object", "properties": {"q": {}}}));
+        let mut s = json!({"type": "object", "properties": {"ctx": {}}, "required": []});
+        run(&mut s, &["ctx"]).unwrap();
+        assert_eq!(
+            s,
+            json!({"type": "object", "properties": {}, "required": []}),
+            "an empty list it did not empty stays"
+        );
     }
 
     #[test]

@@ -117,7 +117,20 @@ fn merge_one(
     warnings: &mut Vec<DocWarning>,
 ) {
     let Some(Value::String(description)) = map.get("description") else { return };
-    let Some(parsed) = parse(description) else { return };
+    // A doc comment that *starts* with `# Fields` reaches us split in two: schemars takes a leading
+    // heading as the `title` and the rest as the description. Put the heading back.
+    let heading = match map.get("title") {
+        Some(Value::String(title)) if is_rustdoc_header(&format!("# {title}")) => Some(title.clone()),
+        _ => None,
+    };
+    let parsed = match &heading {
+        Some(title) => parse(&format!("# {title}\n{description}")),
+        None => parse(description),
+    };
+    let Some(parsed) = parsed else { return };
+    if heading.is_some() {
+        map.remove("title");
+    }
     let warn = |kind| DocWarning { pointer: pointer.to_owned(), field: cx.field(pointer), kind };
     if parsed.prose.is_empty() {
         map.remove("description");
@@ -430,6 +443,34 @@ mod tests {
             cx.doc_warnings[0].to_string(),
             "doc comment at `` (type `Trip`): entry `ghost` names no property; fix or remove it"
         );
+    }
+
+    #[test]
+    fn a_block_under_a_leading_heading_is_found_although_schemars_split_it_into_the_title() {
+        // `/// # Fields\n/// * `x` - Across.` comes out of schemars 1.x as title + description.
+        let mut s = json!({
+            "title": "Fields",
+            "description": "* `x` - Across.\n* `y` - Down.",
+            "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}}
+        });
+        let mut cx = PassContext::new(Some("P"));
+        MergeDocs.run(&mut s, &mut cx).unwrap();
+        assert_eq!(
+            s,
+            json!({"properties": {
+                "x": {"type": "integer", "description": "Across."},
+                "y": {"type": "integer", "description": "Down."}
+            }})
+        );
+        assert_eq!(cx.doc_warnings, []);
+    }
+
+    #[test]
+    fn a_title_that_is_no_block_heading_is_left_alone() {
+        let mut s = json!({"title": "Point", "description": "* `x` - Across.", "properties": {"x": {}}});
+        let before = s.clone();
+        MergeDocs.run(&mut s, &mut PassContext::new(None)).unwrap();
+        assert_eq!(s, before);
     }
 
     #[test]

@@ -16,6 +16,11 @@ use serde_json::{Map, Value};
 /// against it: the code receives whatever comes. The fix is a declared type: a struct, an enum, or
 /// a map such as `HashMap<String, T>`.
 ///
+/// The walk enters each root definition through the first `$ref` that uses it, so an error inside a
+/// definition carries the definition's pointer and the field path of the way there
+/// (`Itinerary.stops[].extra`); the depth budget counts levels along that way. Definitions no
+/// reference reaches are judged where they stand.
+///
 /// An untyped *optional* property is allowed (leaving it out is always valid, and a caller may
 /// genuinely pass opaque data through), and is written in one canonical spelling: `{}` with the
 /// property's annotations (`description`, `default`, ...) kept and nothing else.
@@ -68,7 +73,10 @@ fn is_untyped_hops(schema: &Value, root: &Value, hops: usize, unions: bool) -> b
     match schema {
         Value::Bool(b) => *b,
         Value::Object(map) => {
-            let mut constraining = map.keys().filter(|k| !ANNOTATIONS.contains(&k.as_str()));
+            // Definitions constrain nothing where they stand: `{"$ref": .., "$defs": ..}` is as
+            // untyped as the schema it points to.
+            let mut constraining =
+                map.keys().filter(|k| !ANNOTATIONS.contains(&k.as_str()) && !DEF_MAPS.contains(&k.as_str()));
             match (constraining.next(), constraining.next()) {
                 (None, _) => true,
                 (Some(k), None) if k == "$ref" => {
@@ -111,12 +119,29 @@ impl Pass for RejectAny {
 
     fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
         if is_untyped(schema, schema) {
-            return Err(untyped(cx, String::new(), "the root"));
+            return Err(untyped(cx, String::new(), "", "the root"));
         }
         // Judge on a shared view, then rewrite only the optional untyped properties found.
-        let mut optional_untyped = Vec::new();
-        let mut ptr = Pointer::root();
-        check(schema, schema, &mut ptr, Depth::new(cx.max_depth), cx, &mut optional_untyped)?;
+        let mut walk = Walk { root: schema, cx, optional_untyped: Vec::new(), entered: Vec::new() };
+        walk.check(schema, &mut Pointer::root(), &mut Pointer::root(), Depth::new(cx.max_depth))?;
+        // Definitions no reference from the root reached (kept because some `$ref` was not local,
+        // or handed in that way): judged where they stand.
+        for map_name in DEF_MAPS {
+            let Some(Value::Object(defs)) = schema.get(map_name) else { continue };
+            for (name, def) in defs {
+                if walk.entered.iter().any(|(m, n)| *m == map_name && n == name) {
+                    continue;
+                }
+                let mut ptr = Pointer::root();
+                ptr.push(map_name);
+                ptr.push(name);
+                let Some(depth) = Depth::new(cx.max_depth).descend() else {
+                    return Err(cx.too_deep(ptr.as_str().to_owned()));
+                };
+                walk.check(def, &mut ptr.clone(), &mut ptr, depth)?;
+            }
+        }
+        let optional_untyped = walk.optional_untyped;
         for pointer in optional_untyped {
             if let Some(node) = schema.pointer_mut(&pointer) {
                 canonicalise(node);
@@ -126,46 +151,108 @@ impl Pass for RejectAny {
     }
 }
 
-fn untyped(cx: &PassContext<'_>, pointer: String, position: &'static str) -> SchemaGenerationError {
-    SchemaGenerationError::UntypedAny { field: cx.field(&pointer), pointer, position }
+/// The root's definition maps, which the walk enters through references rather than directly.
+const DEF_MAPS: [&str; 2] = ["$defs", "definitions"];
+
+fn untyped(
+    cx: &PassContext<'_>,
+    pointer: String,
+    path: &str,
+    position: &'static str,
+) -> SchemaGenerationError {
+    SchemaGenerationError::UntypedAny { field: cx.field(path), pointer, position }
 }
 
-fn check(
-    node: &Value,
-    root: &Value,
-    ptr: &mut Pointer,
-    depth: Depth,
-    cx: &PassContext<'_>,
-    optional_untyped: &mut Vec<String>,
-) -> Result<(), SchemaGenerationError> {
-    let Value::Object(map) = node else { return Ok(()) };
-    let required: Vec<&str> = map
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let mut result = Ok(());
-    crate::walk::for_each_child(node, |step, child| {
-        if result.is_err() {
-            return;
+/// One top-down walk that enters each root definition once, through the first `$ref` that uses
+/// it, so an error inside a definition names the field that leads there
+/// (`Itinerary.stops[].extra`, not `Waypoint.extra`).
+struct Walk<'a, 'c> {
+    root: &'a Value,
+    cx: &'a PassContext<'c>,
+    /// Real pointers of optional properties that accept anything.
+    optional_untyped: Vec<String>,
+    /// Root definitions already entered, as (map, name).
+    entered: Vec<(&'static str, String)>,
+}
+
+impl<'a> Walk<'a, '_> {
+    /// `ptr` is where `node` is in the document; `path` is the way there from the root through
+    /// references, for the Rust field path.
+    fn check(
+        &mut self,
+        node: &'a Value,
+        ptr: &mut Pointer,
+        path: &mut Pointer,
+        depth: Depth,
+    ) -> Result<(), SchemaGenerationError> {
+        let Value::Object(map) = node else { return Ok(()) };
+        if let Some(Value::String(reference)) = map.get("$ref")
+            && let Ok(tokens) = crate::refs::parse_local(reference)
+            && let [def_map, name] = tokens.as_slice()
+            && let Some(def_map) = DEF_MAPS.iter().copied().find(|m| m == def_map)
+            && !self.entered.iter().any(|(m, n)| *m == def_map && n == name)
+            && let Some(target) = self.root.get(def_map).and_then(|m| m.get(name))
+        {
+            self.entered.push((def_map, name.clone()));
+            let mut real = Pointer::root();
+            real.push(def_map);
+            real.push(name);
+            let next = depth.descend().ok_or_else(|| self.too_deep(&real, path))?;
+            self.check(target, &mut real, path, next)?;
         }
-        let mark = step.push_onto(ptr);
-        result = (|| {
-            let untyped_here = is_untyped(child, root);
-            match position(step, &required) {
-                Some(why) if untyped_here => return Err(untyped(cx, ptr.as_str().to_owned(), why)),
-                None if matches!(step, Step::Entry("properties", _)) && accepts_anything(child, root) => {
-                    optional_untyped.push(ptr.as_str().to_owned());
-                    return Ok(());
-                }
-                _ => {}
+        let required: Vec<&str> = map
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let at_root = std::ptr::eq(node, self.root);
+        let mut result = Ok(());
+        crate::walk::for_each_child(node, |step, child| {
+            if result.is_err() || (at_root && DEF_MAPS.contains(&step.keyword())) {
+                return;
             }
-            let next = depth.descend().ok_or_else(|| cx.too_deep(ptr.as_str().to_owned()))?;
-            check(child, root, ptr, next, cx, optional_untyped)
-        })();
-        ptr.truncate(mark);
-    });
-    result
+            let mark = step.push_onto(ptr);
+            let path_mark = step.push_onto(path);
+            result = self.check_child(step, child, &required, ptr, path, depth);
+            ptr.truncate(mark);
+            path.truncate(path_mark);
+        });
+        result
+    }
+
+    fn check_child(
+        &mut self,
+        step: Step<'_>,
+        child: &'a Value,
+        required: &[&str],
+        ptr: &mut Pointer,
+        path: &mut Pointer,
+        depth: Depth,
+    ) -> Result<(), SchemaGenerationError> {
+        let untyped_here = is_untyped(child, self.root);
+        match position(step, required) {
+            Some(why) if untyped_here => {
+                return Err(untyped(self.cx, ptr.as_str().to_owned(), path.as_str(), why));
+            }
+            None if matches!(step, Step::Entry("properties", _)) && accepts_anything(child, self.root) => {
+                self.optional_untyped.push(ptr.as_str().to_owned());
+                return Ok(());
+            }
+            _ => {}
+        }
+        let next = depth.descend().ok_or_else(|| self.too_deep(ptr, path))?;
+        self.check(child, ptr, path, next)
+    }
+
+    /// The depth error: the budget counts levels along the way through references, so the field
+    /// path is that way's too.
+    fn too_deep(&self, ptr: &Pointer, path: &Pointer) -> SchemaGenerationError {
+        SchemaGenerationError::TooDeep {
+            pointer: ptr.as_str().to_owned(),
+            field: self.cx.field(path.as_str()),
+            max_depth: self.cx.max_depth,
+        }
+    }
 }
 
 /// `{}` with the annotations kept: the one spelling of an untyped optional property.
@@ -236,6 +323,46 @@ mod tests {
             let mut v = s.clone();
             assert!(RejectAny.run(&mut v, &mut PassContext::new(None)).is_ok(), "{s}");
         }
+    }
+
+    #[test]
+    fn an_error_inside_a_definition_names_the_field_that_leads_there() {
+        let s = json!({
+            "properties": {"stops": {"type": "array", "items": {"$ref": "#/$defs/Stop"}}},
+            "required": ["stops"],
+            "$defs": {"Stop": {"properties": {"extra": true}, "required": ["extra"]}}
+        });
+        let e = RejectAny.run(&mut s.clone(), &mut PassContext::new(Some("Itinerary"))).unwrap_err();
+        assert_eq!(e.pointer(), Some("/$defs/Stop/properties/extra"));
+        assert_eq!(e.field(), Some("Itinerary.stops[].extra"));
+    }
+
+    #[test]
+    fn a_definition_no_reference_reaches_is_still_judged_under_its_own_name() {
+        let s = json!({"$ref": "other.json", "$defs": {"Lost": {"items": {}}}});
+        let e = RejectAny.run(&mut s.clone(), &mut PassContext::new(Some("T"))).unwrap_err();
+        assert_eq!((e.pointer(), e.field()), (Some("/$defs/Lost/items"), Some("Lost[]")));
+    }
+
+    #[test]
+    fn mutually_recursive_definitions_terminate_and_report_the_path_through_both() {
+        let s = json!({
+            "$ref": "#/$defs/A",
+            "$defs": {
+                "A": {"properties": {"b": {"$ref": "#/$defs/B"}}},
+                "B": {"properties": {"a": {"$ref": "#/$defs/A"}, "y": {}}, "required": ["y"]}
+            }
+        });
+        let e = RejectAny.run(&mut s.clone(), &mut PassContext::new(Some("T"))).unwrap_err();
+        assert_eq!((e.pointer(), e.field()), (Some("/$defs/B/properties/y"), Some("T.b.y")));
+    }
+
+    #[test]
+    fn a_root_that_only_refers_to_an_untyped_definition_is_untyped() {
+        let s = json!({"$ref": "#/$defs/A", "$defs": {"A": {"description": "x"}}});
+        assert_eq!(err_at(s), (String::new(), "T".to_owned()));
+        let s = json!({"$defs": {"A": {"type": "string"}}});
+        assert_eq!(err_at(s), (String::new(), "T".to_owned()));
     }
 
     #[test]
