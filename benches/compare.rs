@@ -1,8 +1,9 @@
 //! The ratio table of BENCHMARKS.md: every target of the performance issue, each candidate timed
 //! interleaved with its baseline in this one process (see `common/compare.rs`).
 //!
-//! `cargo bench --bench compare` prints the table in Markdown; `cargo bench --bench compare -- hash`
-//! runs only the rows whose section contains `hash`. `COMPARE_ROUNDS=81` for steadier figures.
+//! `cargo bench --bench compare` prints the table in Markdown. A filter runs the rows whose first
+//! column contains it: `-- "hash, corpus"`, `-- "first call"`, `-- schema_for`. `COMPARE_ROUNDS=81`
+//! for steadier figures (default 41).
 
 mod common;
 #[cfg(feature = "schemars")]
@@ -21,6 +22,11 @@ impl Table {
     /// Whether a row is selected by the command-line filter (a substring of its first column).
     fn wants(&self, what: &str) -> bool {
         self.filter.as_deref().is_none_or(|f| what.contains(f))
+    }
+
+    /// Whether a section may have selected rows: its keyword is in the filter, or the other way.
+    fn section(&self, keyword: &str) -> bool {
+        self.filter.as_deref().is_none_or(|f| f.contains(keyword) || keyword.contains(f))
     }
 
     /// A row where the candidate must be at most `max` times the baseline.
@@ -73,6 +79,9 @@ fn sha(bytes: &[u8]) -> [u8; 32] {
 }
 
 fn hash_rows(t: &mut Table) {
+    if !t.section("hash") {
+        return;
+    }
     let mut inputs: Vec<(String, Vec<Value>)> = common::SIZES
         .iter()
         .map(|&(label, size)| (format!("{label} schema"), vec![common::synthetic_schema(size)]))

@@ -74,7 +74,7 @@ pub const KEYWORDS: &[(&str, Shape)] = &[
 
 /// The shape of a keyword, or `None` if it holds no subschema.
 pub fn keyword_shape(keyword: &str) -> Option<Shape> {
-    KEYWORDS.binary_search_by(|(k, _)| (*k).cmp(keyword)).ok().map(|i| KEYWORDS[i].1)
+    static_keyword(keyword).map(|(_, shape)| shape)
 }
 
 /// Where a child sits in its parent: the keyword and, for arrays and maps, the index or name.
@@ -128,8 +128,46 @@ fn is_schema(v: &Value) -> bool {
 }
 
 /// The `&'static` spelling of a keyword from [`KEYWORDS`].
+/// Slots in [`KEYWORD_SLOTS`]: a power of two, well above the number of keywords.
+const SLOT_COUNT: usize = 64;
+
+/// Where a key's search starts in [`KEYWORD_SLOTS`]: from its length and its first and last bytes,
+/// which tell the keywords apart with few collisions and cost no pass over the key.
+const fn slot_of(key: &[u8]) -> usize {
+    match key {
+        [] => 0,
+        [first, .., last] => (key.len() * 7 + *first as usize * 3 + *last as usize) % SLOT_COUNT,
+        [only] => (7 + *only as usize * 4) % SLOT_COUNT,
+    }
+}
+
+/// An open-addressing table over [`KEYWORDS`] (index + 1; 0 is an empty slot), built at compile
+/// time. Every key of every schema object is looked up here in every pass, so one slot and one
+/// string comparison replace a binary search's five.
+static KEYWORD_SLOTS: [u8; SLOT_COUNT] = {
+    let mut slots = [0u8; SLOT_COUNT];
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        let mut s = slot_of(KEYWORDS[i].0.as_bytes());
+        while slots[s] != 0 {
+            s = (s + 1) % SLOT_COUNT;
+        }
+        slots[s] = (i + 1) as u8;
+        i += 1;
+    }
+    slots
+};
+
 fn static_keyword(keyword: &str) -> Option<(&'static str, Shape)> {
-    KEYWORDS.binary_search_by(|(k, _)| (*k).cmp(keyword)).ok().map(|i| KEYWORDS[i])
+    let mut s = slot_of(keyword.as_bytes());
+    // The table has empty slots, so the probe ends.
+    loop {
+        let entry = KEYWORDS.get(usize::from(KEYWORD_SLOTS[s]).checked_sub(1)?)?;
+        if entry.0 == keyword {
+            return Some(*entry);
+        }
+        s = (s + 1) % SLOT_COUNT;
+    }
 }
 
 /// Calls `f` on every immediate subschema of `schema`, in keyword order.
@@ -299,6 +337,36 @@ mod tests {
     #[test]
     fn keyword_table_is_sorted_for_binary_search() {
         assert!(KEYWORDS.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+
+    #[test]
+    fn the_slot_table_finds_every_keyword_and_nothing_else() {
+        for &(k, shape) in KEYWORDS {
+            assert_eq!(static_keyword(k), Some((k, shape)), "{k}");
+            assert_eq!(keyword_shape(k), Some(shape), "{k}");
+        }
+        for other in [
+            "", "$", "$ref", "type", "description", "enum", "const", "default", "examples", "title",
+            "required", "format", "minimum", "item", "itemsx", "Items", "propertie", "properties ",
+            "allof", "anyOf\u{0}", "a", "\u{e9}", "$defs/x",
+        ] {
+            assert_eq!(static_keyword(other), None, "{other:?}");
+        }
+        assert!(KEYWORD_SLOTS.iter().filter(|&&s| s == 0).count() > 0);
+    }
+
+    proptest::proptest! {
+        // Law: the slot table answers exactly as a binary search over KEYWORDS does.
+        #[test]
+        fn slot_lookup_agrees_with_a_binary_search(
+            k in proptest::prop_oneof![
+                "[$a-zA-Z]{0,22}",
+                proptest::sample::select(KEYWORDS.iter().map(|(k, _)| k.to_string()).collect::<Vec<_>>()),
+            ]
+        ) {
+            let want = KEYWORDS.binary_search_by(|(w, _)| (*w).cmp(k.as_str())).ok().map(|i| KEYWORDS[i]);
+            proptest::prop_assert_eq!(static_keyword(&k), want);
+        }
     }
 
     #[test]

@@ -119,10 +119,17 @@ fn merge_one(
     let Some(Value::String(description)) = map.get("description") else { return };
     // A doc comment that *starts* with `# Fields` reaches us split in two: schemars takes a leading
     // heading as the `title` and the rest as the description. Put the heading back.
+    // Most descriptions hold no field block: skip the parse (and its allocations) when no header
+    // word occurs at all. Every header `parse` recognises contains "Arg", "Fields" or "Attributes".
+    let may_have_block = |text: &str| ["Arg", "Fields", "Attributes"].iter().any(|w| text.contains(w));
     let heading = match map.get("title") {
-        Some(Value::String(title)) if is_rustdoc_header(&format!("# {title}")) => Some(title.clone()),
+        // `# {title}` is a rustdoc header exactly when the trimmed title is one of its words.
+        Some(Value::String(title)) if matches!(title.trim(), "Arguments" | "Fields") => Some(title.clone()),
         _ => None,
     };
+    if heading.is_none() && !may_have_block(description) {
+        return;
+    }
     let parsed = match &heading {
         Some(title) => parse(&format!("# {title}\n{description}")),
         None => parse(description),
