@@ -59,6 +59,19 @@ fn plain_tokens(fragment: &str) -> Option<impl Iterator<Item = &str>> {
     Some(rest.into_iter().flat_map(|r| r.split('/')))
 }
 
+/// `(map, name)` for a reference to a root definition that needs no decoding:
+/// `#/$defs/Name` or `#/definitions/Name` with no `%`, `~` or further `/` in the name. `None` for
+/// anything else, where the caller uses [`parse_local`]. Borrowed: passes that meet a `$ref` at
+/// every use of a type allocate nothing for it.
+pub(crate) fn plain_definition(reference: &str) -> Option<(&'static str, &str)> {
+    let (map, name) = if let Some(name) = reference.strip_prefix("#/$defs/") {
+        ("$defs", name)
+    } else {
+        ("definitions", reference.strip_prefix("#/definitions/")?)
+    };
+    (!name.bytes().any(|b| matches!(b, b'%' | b'~' | b'/'))).then_some((map, name))
+}
+
 /// Follows decoded tokens from `root`.
 pub fn lookup<'v>(root: &'v Value, tokens: &[String]) -> Option<&'v Value> {
     tokens.iter().try_fold(root, |cur, tok| step(cur, tok))
@@ -146,6 +159,30 @@ mod tests {
             proptest::prop_assert_eq!(&fast, &slow);
             let want = slow.as_deref().and_then(|t| lookup(&root, t));
             proptest::prop_assert_eq!(resolve(&root, &reference), want);
+        }
+    }
+
+    proptest::proptest! {
+        // Law: a plain definition reference reads as the decoding path reads it.
+        #[test]
+        fn plain_definitions_read_as_parse_local_reads_them(
+            reference in "#?(/(\\$defs|definitions|properties|a|A b|%41|~0|~1|))*"
+        ) {
+            if let Some((map, name)) = plain_definition(&reference) {
+                let tokens = parse_local(&reference).unwrap();
+                proptest::prop_assert_eq!(tokens, vec![map.to_owned(), name.to_owned()]);
+            }
+        }
+    }
+
+    #[test]
+    fn plain_definition_takes_only_undecorated_two_token_references() {
+        assert_eq!(plain_definition("#/$defs/Foo"), Some(("$defs", "Foo")));
+        assert_eq!(plain_definition("#/definitions/"), Some(("definitions", "")));
+        for other in
+            ["#/$defs/a~1b", "#/$defs/a%20b", "#/$defs/A/properties/x", "#/properties/a", "#", "x#/$defs/A"]
+        {
+            assert_eq!(plain_definition(other), None, "{other}");
         }
     }
 

@@ -346,9 +346,29 @@ mod tests {
             assert_eq!(keyword_shape(k), Some(shape), "{k}");
         }
         for other in [
-            "", "$", "$ref", "type", "description", "enum", "const", "default", "examples", "title",
-            "required", "format", "minimum", "item", "itemsx", "Items", "propertie", "properties ",
-            "allof", "anyOf\u{0}", "a", "\u{e9}", "$defs/x",
+            "",
+            "$",
+            "$ref",
+            "type",
+            "description",
+            "enum",
+            "const",
+            "default",
+            "examples",
+            "title",
+            "required",
+            "format",
+            "minimum",
+            "item",
+            "itemsx",
+            "Items",
+            "propertie",
+            "properties ",
+            "allof",
+            "anyOf\u{0}",
+            "a",
+            "\u{e9}",
+            "$defs/x",
         ] {
             assert_eq!(static_keyword(other), None, "{other:?}");
         }

@@ -119,14 +119,12 @@ fn merge_one(
     let Some(Value::String(description)) = map.get("description") else { return };
     // A doc comment that *starts* with `# Fields` reaches us split in two: schemars takes a leading
     // heading as the `title` and the rest as the description. Put the heading back.
-    // Most descriptions hold no field block: skip the parse (and its allocations) when no header
-    // word occurs at all. Every header `parse` recognises contains "Arg", "Fields" or "Attributes".
-    let may_have_block = |text: &str| ["Arg", "Fields", "Attributes"].iter().any(|w| text.contains(w));
     let heading = match map.get("title") {
         // `# {title}` is a rustdoc header exactly when the trimmed title is one of its words.
         Some(Value::String(title)) if matches!(title.trim(), "Arguments" | "Fields") => Some(title.clone()),
         _ => None,
     };
+    // Most descriptions hold no field block: skip the parse (and its allocations).
     if heading.is_none() && !may_have_block(description) {
         return;
     }
@@ -179,6 +177,16 @@ fn merge_one(
             _ => {}
         }
     }
+}
+
+/// Whether `text` contains a word every header [`parse`] recognises contains ("Arg", "Fields" or
+/// "Attributes"); when it does not, `parse` returns `None`. One pass over the bytes.
+fn may_have_block(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| {
+        (b == b'A' || b == b'F')
+            && ["Arg", "Fields", "Attributes"].iter().any(|w| bytes[i..].starts_with(w.as_bytes()))
+    })
 }
 
 /// `startDate` → `start_date`; names without capitals come back unchanged.
@@ -485,5 +493,29 @@ mod tests {
         let mut s = json!({"description": "Args:\n  a: x", "properties": {"a": true}});
         MergeDocs.run(&mut s, &mut PassContext::new(None)).unwrap();
         assert_eq!(s, json!({"properties": {"a": {"description": "x"}}}));
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        // Law: the pre-filter never skips a text in which `parse` finds a field block.
+        #[test]
+        fn the_prefilter_skips_only_texts_without_a_block(
+            lines in proptest::collection::vec(
+                proptest::prop_oneof![
+                    "[a-z :]{0,12}",
+                    proptest::sample::select(vec![
+                        "Args:", "Arguments:", "Fields:", "Attributes:", "# Arguments", "## Fields",
+                        "    a: text", "* `a`: text", "- b: text", "Arg", "Field", "Attribute",
+                    ]).prop_map(str::to_owned),
+                ],
+                0..6,
+            )
+        ) {
+            let text = lines.join("\n");
+            if !may_have_block(&text) {
+                proptest::prop_assert!(parse(&text).is_none(), "{text:?}");
+            }
+        }
     }
 }

@@ -32,15 +32,21 @@ impl Pass for PruneDefs {
         let mut reached: BTreeSet<(&'static str, String)> = BTreeSet::new();
         let mut todo: Vec<(&'static str, String)> = Vec::new();
         let mut opaque = false;
-        let mut note = |r: &str, todo: &mut Vec<(&'static str, String)>| match crate::refs::parse_local(r) {
-            Ok(tokens) => {
-                if let [map, name, ..] = tokens.as_slice()
-                    && let Some(m) = DEF_MAPS.iter().find(|k| **k == map.as_str())
-                {
-                    todo.push((m, name.clone()));
-                }
+        let mut note = |r: &str, todo: &mut Vec<(&'static str, String)>| {
+            if let Some((map, name)) = crate::refs::plain_definition(r) {
+                todo.push((map, name.to_owned()));
+                return;
             }
-            Err(_) => opaque = true,
+            match crate::refs::parse_local(r) {
+                Ok(tokens) => {
+                    if let [map, name, ..] = tokens.as_slice()
+                        && let Some(m) = DEF_MAPS.iter().find(|k| **k == map.as_str())
+                    {
+                        todo.push((m, name.clone()));
+                    }
+                }
+                Err(_) => opaque = true,
+            }
         };
         // Scan the root, skipping its own definition maps.
         let mut ptr_err = None;

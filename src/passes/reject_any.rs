@@ -100,9 +100,11 @@ fn is_untyped_hops(schema: &Value, root: &Value, hops: usize, unions: bool) -> b
 }
 
 /// Why a value must be present at a child position, or `None` if it need not be.
-fn position(step: Step<'_>, required: &[&str]) -> Option<&'static str> {
+fn position(step: Step<'_>, required: &[Value]) -> Option<&'static str> {
     match step {
-        Step::Entry("properties", name) => required.contains(&name).then_some("a required property"),
+        Step::Entry("properties", name) => {
+            required.iter().any(|r| r.as_str() == Some(name)).then_some("a required property")
+        }
         Step::Keyword("items")
         | Step::Index("items" | "prefixItems", _)
         | Step::Keyword("additionalItems") => Some("array items"),
@@ -122,14 +124,14 @@ impl Pass for RejectAny {
             return Err(untyped(cx, String::new(), "", "the root"));
         }
         // Judge on a shared view, then rewrite only the optional untyped properties found.
-        let mut walk = Walk { root: schema, cx, optional_untyped: Vec::new(), entered: Vec::new() };
+        let mut walk = Walk { root: schema, cx, optional_untyped: Vec::new(), entered: Default::default() };
         walk.check(schema, &mut Pointer::root(), &mut Pointer::root(), Depth::new(cx.max_depth))?;
         // Definitions no reference from the root reached (kept because some `$ref` was not local,
         // or handed in that way): judged where they stand.
         for map_name in DEF_MAPS {
             let Some(Value::Object(defs)) = schema.get(map_name) else { continue };
             for (name, def) in defs {
-                if walk.entered.iter().any(|(m, n)| *m == map_name && n == name) {
+                if walk.was_entered(map_name, name) {
                     continue;
                 }
                 let mut ptr = Pointer::root();
@@ -154,6 +156,18 @@ impl Pass for RejectAny {
 /// The root's definition maps, which the walk enters through references rather than directly.
 const DEF_MAPS: [&str; 2] = ["$defs", "definitions"];
 
+/// The root definition a reference names (exactly `#/<map>/<name>`), without allocating for the
+/// plain spelling generators write.
+fn definition(reference: &str) -> Option<(&'static str, std::borrow::Cow<'_, str>)> {
+    if let Some((map, name)) = crate::refs::plain_definition(reference) {
+        return Some((map, std::borrow::Cow::Borrowed(name)));
+    }
+    let tokens = crate::refs::parse_local(reference).ok()?;
+    let [map, name] = tokens.as_slice() else { return None };
+    let map = DEF_MAPS.iter().copied().find(|m| m == map)?;
+    Some((map, std::borrow::Cow::Owned(name.clone())))
+}
+
 fn untyped(
     cx: &PassContext<'_>,
     pointer: String,
@@ -171,11 +185,16 @@ struct Walk<'a, 'c> {
     cx: &'a PassContext<'c>,
     /// Real pointers of optional properties that accept anything.
     optional_untyped: Vec<String>,
-    /// Root definitions already entered, as (map, name).
-    entered: Vec<(&'static str, String)>,
+    /// Root definitions already entered: names in `$defs`, then in `definitions` (a set each, so a
+    /// schema with many definitions is not scanned once per reference).
+    entered: [std::collections::BTreeSet<String>; 2],
 }
 
 impl<'a> Walk<'a, '_> {
+    fn was_entered(&self, map: &str, name: &str) -> bool {
+        self.entered[usize::from(map != DEF_MAPS[0])].contains(name)
+    }
+
     /// `ptr` is where `node` is in the document; `path` is the way there from the root through
     /// references, for the Rust field path.
     fn check(
@@ -187,24 +206,19 @@ impl<'a> Walk<'a, '_> {
     ) -> Result<(), SchemaGenerationError> {
         let Value::Object(map) = node else { return Ok(()) };
         if let Some(Value::String(reference)) = map.get("$ref")
-            && let Ok(tokens) = crate::refs::parse_local(reference)
-            && let [def_map, name] = tokens.as_slice()
-            && let Some(def_map) = DEF_MAPS.iter().copied().find(|m| m == def_map)
-            && !self.entered.iter().any(|(m, n)| *m == def_map && n == name)
-            && let Some(target) = self.root.get(def_map).and_then(|m| m.get(name))
+            && let Some((def_map, name)) = definition(reference)
+            && !self.was_entered(def_map, &name)
+            && let Some(target) = self.root.get(def_map).and_then(|m| m.get(name.as_ref()))
         {
-            self.entered.push((def_map, name.clone()));
+            let name = name.into_owned();
+            self.entered[usize::from(def_map != DEF_MAPS[0])].insert(name.clone());
             let mut real = Pointer::root();
             real.push(def_map);
-            real.push(name);
+            real.push(&name);
             let next = depth.descend().ok_or_else(|| self.too_deep(&real, path))?;
             self.check(target, &mut real, path, next)?;
         }
-        let required: Vec<&str> = map
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+        let required: &[Value] = map.get("required").and_then(Value::as_array).map_or(&[], Vec::as_slice);
         let at_root = std::ptr::eq(node, self.root);
         let mut result = Ok(());
         crate::walk::for_each_child(node, |step, child| {
@@ -224,7 +238,7 @@ impl<'a> Walk<'a, '_> {
         &mut self,
         step: Step<'_>,
         child: &'a Value,
-        required: &[&str],
+        required: &[Value],
         ptr: &mut Pointer,
         path: &mut Pointer,
         depth: Depth,
