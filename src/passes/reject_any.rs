@@ -227,7 +227,7 @@ impl<'a> Walk<'a, '_> {
             }
             let mark = step.push_onto(ptr);
             let path_mark = step.push_onto(path);
-            result = self.check_child(step, child, &required, ptr, path, depth);
+            result = self.check_child(step, child, required, ptr, path, depth);
             ptr.truncate(mark);
             path.truncate(path_mark);
         });
