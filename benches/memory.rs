@@ -61,7 +61,7 @@ fn pipeline_memory() {
         let value = common::synthetic_schema(size);
         let json = serde_json::to_vec(&value).unwrap_or_default().len();
         let one = heap_size(&value);
-        let mut row = |op: &str, peak: usize| {
+        let row = |op: &str, peak: usize| {
             println!(
                 "| {label} | {json} | {} | {op} | {} | {:.2} | {:.1} KiB |",
                 kib(one),
