@@ -5,8 +5,9 @@
 //!   `max_bytes`, nesting past the depth budget, a malformed schema handed in by the user).
 //! - [`CapabilityError`]: one thing a [dialect](crate::dialect) cannot express; a dialect reports
 //!   every one it finds, gathered in [`CapabilityErrors`].
-//! - `ForeignSchemaError` (in `foreign`): a foreign schema that
-//!   `self_contained_input_schema` cannot make self-contained.
+//! - [`ForeignSchemaError`](crate::ForeignSchemaError) (in [`foreign`](crate::foreign)): a
+//!   foreign schema that [`self_contained_input_schema`](crate::self_contained_input_schema)
+//!   cannot make self-contained.
 //! - [`Error`]: what [`schema_for`](crate::schema_for) returns, one of the first two.
 //!
 //! Every error says where: a JSON pointer into the schema (RFC 6901, `""` for the root) and,

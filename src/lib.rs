@@ -19,8 +19,14 @@ pub mod hash;
 #[cfg(feature = "hash")]
 mod schema;
 
+pub mod foreign;
+
 pub use dialect::{JSON_SCHEMA, SchemaDialect};
 pub use error::{CapabilityError, CapabilityErrors, Error, SchemaGenerationError};
+pub use foreign::{
+    ForeignSchemaError, JsonType, SelfContainedOptions, declared_type, self_contained_input_schema,
+    self_contained_input_schema_with,
+};
 #[cfg(feature = "hash")]
 pub use hash::{SchemaHash, schema_hash};
 pub use passes::{DocWarning, DocWarningKind};

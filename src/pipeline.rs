@@ -67,6 +67,10 @@ impl<'a> PassContext<'a> {
 
 /// The passes, in the order they run. README "The pipeline" mirrors this list.
 pub const PASSES: &[&dyn Pass] = &[
+    // First: puts every map in one order, so that each later walk (and so the first error a pass
+    // reports) is the same whether or not serde_json's `preserve_order` is on. Runs again after the
+    // dialect, since passes and `adapt` insert keys.
+    &SortKeys,
     // First: reads each type's doc comment exactly as schemars wrote it, before any pass edits a
     // description, and needs every property present (an entry for an excluded field is not a typo).
     &MergeDocs,
@@ -83,9 +87,6 @@ pub const PASSES: &[&dyn Pass] = &[
     &RejectAny,
     // After Exclude, which removes names from `required`.
     &SortRequired,
-    // Last: puts object keys in one order for `as_value`; the dialect's output is sorted again
-    // after `adapt` (see `run`).
-    &SortKeys,
 ];
 
 /// What the pipeline produced.
@@ -127,7 +128,7 @@ pub(crate) fn run(
     }
     let acx = AdaptContext::new(settings.max_depth, type_name);
     let mut value = dialect::apply(settings.dialect, schema, &acx)?;
-    // A dialect may insert keys in any order; `as_value` must not depend on it.
+    // Passes and the dialect insert keys; `as_value` must not depend on the order they did.
     SortKeys.run(&mut value, &mut cx)?;
     let canonical = crate::canonical::to_string(&value);
     if let Some(max) = settings.max_bytes
@@ -148,13 +149,13 @@ mod tests {
         assert_eq!(
             names,
             [
+                "sort-keys",
                 "merge-docs",
                 "drop-titles",
                 "exclude",
                 "prune-defs",
                 "reject-any",
                 "sort-required",
-                "sort-keys"
             ]
         );
     }

@@ -127,7 +127,18 @@ fn is_schema(v: &Value) -> bool {
     matches!(v, Value::Object(_) | Value::Bool(_))
 }
 
-/// The `&'static` spelling of a keyword from [`KEYWORDS`].
+/// Bit `n` is set when some keyword in [`KEYWORDS`] is `n` bytes long: most keys of a schema
+/// (`type`, `description`, property names) are rejected by length before any comparison.
+const KEYWORD_LENGTHS: u64 = {
+    let mut mask = 0u64;
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        mask |= 1 << KEYWORDS[i].0.len();
+        i += 1;
+    }
+    mask
+};
+
 /// Slots in [`KEYWORD_SLOTS`]: a power of two, well above the number of keywords.
 const SLOT_COUNT: usize = 64;
 
@@ -158,7 +169,12 @@ static KEYWORD_SLOTS: [u8; SLOT_COUNT] = {
     slots
 };
 
+/// The `&'static` spelling of a keyword from [`KEYWORDS`].
 fn static_keyword(keyword: &str) -> Option<(&'static str, Shape)> {
+    // Most keys of a schema are rejected by their length alone; the rest take one slot probe.
+    if keyword.len() >= 64 || KEYWORD_LENGTHS & (1 << keyword.len()) == 0 {
+        return None;
+    }
     let mut s = slot_of(keyword.as_bytes());
     // The table has empty slots, so the probe ends.
     loop {
@@ -224,6 +240,53 @@ pub fn for_each_child_mut<E>(
         }
     }
     Ok(())
+}
+
+/// Builds a new schema object from `schema`'s entries without touching `schema`: every immediate
+/// subschema goes through `f`, every other value is cloned, and entries whose key `keep` refuses
+/// are left out. The non-mutating counterpart of [`for_each_child_mut`], for a transformation that
+/// reads one document and writes another (the foreign-schema inliner). `f` sees children in the
+/// same order as [`for_each_child`]; the first error stops the walk.
+pub fn map_children<'v, E>(
+    schema: &'v serde_json::Map<String, Value>,
+    mut keep: impl FnMut(&str) -> bool,
+    mut f: impl FnMut(Step<'v>, &'v Value) -> Result<Value, E>,
+) -> Result<serde_json::Map<String, Value>, E> {
+    let mut out = serde_json::Map::new();
+    for (key, value) in schema {
+        if !keep(key) {
+            continue;
+        }
+        let Some((keyword, shape)) = static_keyword(key) else {
+            out.insert(key.clone(), value.clone());
+            continue;
+        };
+        let built = match (shape, value) {
+            (Shape::Single | Shape::Array, Value::Array(items)) => {
+                let mut built = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    built.push(if is_schema(item) {
+                        f(Step::Index(keyword, i), item)?
+                    } else {
+                        item.clone()
+                    });
+                }
+                Value::Array(built)
+            }
+            (Shape::Single, v) if is_schema(v) => f(Step::Keyword(keyword), v)?,
+            (Shape::Map, Value::Object(entries)) => {
+                let mut built = serde_json::Map::new();
+                for (name, v) in entries {
+                    let b = if is_schema(v) { f(Step::Entry(keyword, name), v)? } else { v.clone() };
+                    built.insert(name.clone(), b);
+                }
+                Value::Object(built)
+            }
+            (_, v) => v.clone(),
+        };
+        out.insert(key.clone(), built);
+    }
+    Ok(out)
 }
 
 /// A depth budget: the number of subschema levels a walk may still descend.
@@ -435,6 +498,17 @@ mod tests {
         .collect();
         want.sort();
         assert_eq!(seen, want);
+    }
+
+    #[test]
+    fn map_children_rebuilds_subschemas_and_clones_data() {
+        let s = json!({"items": [{"a": 1}, 5], "properties": {"x": {}, "y": 3}, "enum": [{}], "title": "t"});
+        let Value::Object(map) = &s else { unreachable!() };
+        let out = map_children::<()>(map, |k| k != "title", |step, _| Ok(json!(step.to_string()))).unwrap();
+        assert_eq!(
+            Value::Object(out),
+            json!({"items": ["/items/0", 5], "properties": {"x": "/properties/x", "y": 3}, "enum": [{}]})
+        );
     }
 
     #[test]

@@ -1,0 +1,268 @@
+//! [`declared_type`]: the one JSON type a property declares, read through nullable type lists,
+//! optional unions and local references.
+//!
+//! A tool host that coerces loose model output (the string `"[1, 2]"` where a list is wanted)
+//! needs to know, for one property, which single JSON type the schema asks for. Generated schemas
+//! rarely say it in one place: pydantic writes `anyOf: [X, {"type": "null"}]` for an optional
+//! field, a nested model is a `$ref`, zod writes `type: ["string", "null"]`.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolschema::{declared_type, JsonType};
+//! let schema = json!({
+//!     "$defs": {"Shot": {"type": "object"}},
+//!     "properties": {
+//!         "shots": {"anyOf": [{"type": "array", "items": {"$ref": "#/$defs/Shot"}}, {"type": "null"}]},
+//!         "lead": {"$ref": "#/$defs/Shot"},
+//!         "either": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+//!     }
+//! });
+//! let p = &schema["properties"];
+//! assert_eq!(declared_type(&p["shots"], &schema), Some(JsonType::Array));
+//! assert_eq!(declared_type(&p["lead"], &schema), Some(JsonType::Object));
+//! assert_eq!(declared_type(&p["either"], &schema), None);
+//! assert_eq!(JsonType::Array.to_string(), "array");
+//! ```
+//!
+//! # How it works
+//! One loop, no recursion, so no input can overflow the stack. At each step the current schema
+//! answers with its `type` when that is one type name, or a list holding one type besides
+//! `"null"`. Otherwise a string `$ref` is followed (any local JSON pointer, `$defs` and
+//! `definitions` kept apart, percent and `~` escapes decoded); a reference already followed on
+//! this path ends the walk with `None`, as does one that cannot be resolved. Otherwise an `anyOf`
+//! (or, when that is absent or empty, a `oneOf`) with exactly one member that is not
+//! `{"type": "null"}` continues with that member. Anything else is `None`. Every step counts
+//! against [`MAX_HOPS`].
+
+use serde_json::Value;
+use std::fmt;
+use std::str::FromStr;
+
+/// How many steps (references followed plus unions entered) [`declared_type`] takes before it
+/// gives up with `None`.
+pub const MAX_HOPS: usize = 4096;
+
+/// A JSON Schema type name.
+///
+/// Displays as the name JSON Schema uses (`array`), parses from it, and [`JsonType::as_str`]
+/// gives it without allocating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum JsonType {
+    /// `object`
+    Object,
+    /// `array`
+    Array,
+    /// `string`
+    String,
+    /// `number`
+    Number,
+    /// `integer`
+    Integer,
+    /// `boolean`
+    Boolean,
+    /// `null`
+    Null,
+}
+
+impl JsonType {
+    /// Every type, in the order JSON Schema's specification lists them.
+    pub const ALL: [JsonType; 7] = [
+        JsonType::Null,
+        JsonType::Boolean,
+        JsonType::Object,
+        JsonType::Array,
+        JsonType::Number,
+        JsonType::String,
+        JsonType::Integer,
+    ];
+
+    /// The JSON Schema name of the type.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            JsonType::Object => "object",
+            JsonType::Array => "array",
+            JsonType::String => "string",
+            JsonType::Number => "number",
+            JsonType::Integer => "integer",
+            JsonType::Boolean => "boolean",
+            JsonType::Null => "null",
+        }
+    }
+
+    /// The type of a JSON value (`Integer` for a number without a fractional part that serde_json
+    /// holds as an integer).
+    pub fn of(value: &Value) -> JsonType {
+        match value {
+            Value::Null => JsonType::Null,
+            Value::Bool(_) => JsonType::Boolean,
+            Value::Number(n) if n.is_f64() => JsonType::Number,
+            Value::Number(_) => JsonType::Integer,
+            Value::String(_) => JsonType::String,
+            Value::Array(_) => JsonType::Array,
+            Value::Object(_) => JsonType::Object,
+        }
+    }
+}
+
+impl fmt::Display for JsonType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name that is not one of the seven JSON Schema types.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a JSON Schema type; use one of `object`, `array`, `string`, `number`, \
+     `integer`, `boolean`, `null`"
+)]
+pub struct UnknownJsonType(pub String);
+
+impl FromStr for JsonType {
+    type Err = UnknownJsonType;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "object" => JsonType::Object,
+            "array" => JsonType::Array,
+            "string" => JsonType::String,
+            "number" => JsonType::Number,
+            "integer" => JsonType::Integer,
+            "boolean" => JsonType::Boolean,
+            "null" => JsonType::Null,
+            other => return Err(UnknownJsonType(other.to_owned())),
+        })
+    }
+}
+
+/// The one JSON type `prop` declares, or `None` when it declares no single one.
+///
+/// `root` is the whole schema, against which `prop`'s local references are resolved. Reads
+/// through a nullable type list (`["array", "null"]` is `array`), an optional union
+/// (`anyOf: [X, {"type": "null"}]` is `X`'s type) and local references (a chain of them, into
+/// `$defs`, `definitions` or anywhere in `root`). `None` for a union of two or more real types, a
+/// type name that is not a JSON type (`"dict"`), a reference outside the document, to nothing or
+/// back to one already followed, and anything malformed. Never panics, never errors.
+pub fn declared_type(prop: &Value, root: &Value) -> Option<JsonType> {
+    let mut cur = prop;
+    // References followed on this path, by the address of their target: a cycle ends the walk.
+    let mut followed: Vec<*const Value> = Vec::new();
+    for _ in 0..MAX_HOPS {
+        let Value::Object(map) = cur else { return None };
+        match map.get("type") {
+            Some(Value::String(t)) => return t.parse().ok(),
+            Some(Value::Array(types)) => {
+                let mut real = types.iter().filter(|t| t.as_str() != Some("null"));
+                return match (real.next(), real.next()) {
+                    (Some(Value::String(t)), None) => t.parse().ok(),
+                    _ => None,
+                };
+            }
+            _ => {}
+        }
+        if let Some(Value::String(reference)) = map.get("$ref") {
+            let target = crate::refs::resolve(root, reference)?;
+            let address: *const Value = target;
+            if !followed.contains(&address) {
+                followed.push(address);
+                cur = target;
+                continue;
+            }
+            // A reference already followed: the reference implementation falls through to the
+            // union below, which for a cycle finds nothing or the same cycle again.
+        }
+        let members = match (map.get("anyOf"), map.get("oneOf")) {
+            (Some(Value::Array(m)), _) if !m.is_empty() => m,
+            // A malformed `anyOf` is not passed over for the `oneOf` beside it.
+            (Some(other), _) if truthy(other) => return None,
+            (_, Some(Value::Array(m))) => m,
+            _ => return None,
+        };
+        let mut real = members.iter().filter(|m| !is_null_member(m));
+        cur = match (real.next(), real.next()) {
+            (Some(only), None) => only,
+            _ => return None,
+        };
+    }
+    None
+}
+
+/// Whether a value counts as present, the way the reference implementation's `or` reads it.
+fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64() != Some(0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
+}
+
+/// `{"type": "null", ...}`: the member an optional union adds.
+fn is_null_member(member: &Value) -> bool {
+    member.get("type").and_then(Value::as_str) == Some("null")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_type_round_trips_through_its_name() {
+        for t in JsonType::ALL {
+            assert_eq!(t.as_str().parse::<JsonType>(), Ok(t));
+            assert_eq!(t.to_string(), t.as_str());
+        }
+        let err = "dict".parse::<JsonType>().unwrap_err();
+        assert!(err.to_string().starts_with("`dict` is not a JSON Schema type"), "{err}");
+    }
+
+    #[test]
+    fn reads_through_nullable_lists_unions_and_reference_chains() {
+        let root = json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"type": ["null", "integer"]}}});
+        assert_eq!(declared_type(&json!({"$ref": "#/$defs/A"}), &root), Some(JsonType::Integer));
+        let opt = json!({"anyOf": [{"type": "null"}, {"$ref": "#/$defs/A"}]});
+        assert_eq!(declared_type(&opt, &root), Some(JsonType::Integer));
+        assert_eq!(declared_type(&json!({"type": ["string", "integer"]}), &root), None);
+    }
+
+    #[test]
+    fn a_reference_cycle_or_a_missing_target_answers_none() {
+        let root = json!({"$defs": {"A": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}}});
+        assert_eq!(declared_type(&json!({"$ref": "#/$defs/A"}), &root), None);
+        assert_eq!(declared_type(&json!({"$ref": "#/$defs/Missing"}), &root), None);
+        assert_eq!(declared_type(&json!({"$ref": "https://x.test/s.json"}), &root), None);
+    }
+
+    #[test]
+    fn defs_and_definitions_are_separate_and_any_pointer_resolves() {
+        let root = json!({
+            "definitions": {"X": {"type": "string"}},
+            "$defs": {"X": {"type": "integer"}, "a b": {"type": "array", "items": {"type": "boolean"}}}
+        });
+        assert_eq!(declared_type(&json!({"$ref": "#/definitions/X"}), &root), Some(JsonType::String));
+        assert_eq!(declared_type(&json!({"$ref": "#/$defs/a%20b"}), &root), Some(JsonType::Array));
+        assert_eq!(declared_type(&json!({"$ref": "#/$defs/a%20b/items"}), &root), Some(JsonType::Boolean));
+        assert_eq!(declared_type(&json!({"$ref": "#/definitions/Y"}), &root), None);
+    }
+
+    #[test]
+    fn a_long_chain_of_unions_ends_within_the_hop_budget() {
+        let mut prop = json!({"type": "integer"});
+        for _ in 0..(MAX_HOPS + 10) {
+            let mut wrapper = serde_json::Map::new();
+            wrapper.insert("anyOf".into(), Value::Array(vec![prop, json!({"type": "null"})]));
+            prop = Value::Object(wrapper);
+        }
+        assert_eq!(declared_type(&prop, &json!({})), None);
+        // Dropping a value this deep recursively would overflow a test thread's stack.
+        let mut stack = vec![prop];
+        while let Some(mut v) = stack.pop() {
+            if let Some(Value::Array(members)) = v.get_mut("anyOf") {
+                stack.append(members);
+            }
+        }
+    }
+}

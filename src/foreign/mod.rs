@@ -1,0 +1,93 @@
+//! Foreign tool schemas: make one self-contained, and read the one type a property declares.
+//!
+//! A tool host (an MCP gateway, an agent framework, a validator) receives schemas it did not
+//! write: pydantic's `model_json_schema()`, MCP `inputSchema`s, zod-to-json-schema output,
+//! schemars output from rmcp. Many consumers cannot follow `$ref`, and read only a property's own
+//! `type`. Both functions here need serde_json alone (`default-features = false`).
+//!
+//! - [`self_contained_input_schema`] inlines every local `$ref` and collapses optional unions, so
+//!   a reader handed one schema per tool sees a nested model as the object it is. The result is
+//!   always `type: "object"` with `properties` and `required`.
+//! - [`declared_type`] answers the narrower question a normaliser asks: which single
+//!   [`JsonType`] does this property declare?
+//!
+//! ```
+//! use serde_json::json;
+//! use toolschema::{declared_type, self_contained_input_schema, JsonType};
+//! // pydantic: `class Shot(BaseModel): prompt: str; seconds: int | None = None`
+//! //           `class Storyboard(BaseModel): shots: list[Shot]`
+//! let schema = json!({
+//!     "$defs": {"Shot": {"properties": {
+//!         "prompt": {"title": "Prompt", "type": "string"},
+//!         "seconds": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": null, "title": "Seconds"}},
+//!         "required": ["prompt"], "title": "Shot", "type": "object"}},
+//!     "properties": {"shots": {"items": {"$ref": "#/$defs/Shot"}, "title": "Shots", "type": "array"}},
+//!     "required": ["shots"], "title": "Storyboard", "type": "object"
+//! });
+//! assert_eq!(declared_type(&schema["properties"]["shots"], &schema), Some(JsonType::Array));
+//! let out = self_contained_input_schema(&schema, "storyboard")?;
+//! assert_eq!(out, json!({
+//!     "type": "object",
+//!     "properties": {"shots": {"type": "array", "items": {"type": "object",
+//!         "properties": {"prompt": {"type": "string"}, "seconds": {"type": "integer"}},
+//!         "required": ["prompt"]}}},
+//!     "required": ["shots"]
+//! }));
+//! # Ok::<(), toolschema::ForeignSchemaError>(())
+//! ```
+//!
+//! # What `self_contained_input_schema` does
+//! It follows the Python package `3tears-tool-schema` (its behaviour, not its code), and fixes
+//! what that package gets wrong:
+//!
+//! - Every local `$ref` is inlined, under every schema-bearing keyword the [walker](crate::walk)
+//!   knows (draft-4 tuple `items`, `additionalItems`, `unevaluated*`, `dependencies`,
+//!   `contentSchema` included). A reference is any local JSON pointer (`#`, `#/$defs/A`,
+//!   `#/properties/a/items`), percent-decoded then `~`-decoded; `$defs` and `definitions` are
+//!   separate namespaces. A reference outside the document, to nothing, or with a bad escape is an
+//!   error naming the tool, the pointer and the reference.
+//! - The keywords beside a `$ref` combine with the definition so the result accepts exactly what
+//!   the input did: the site's annotations (`description`, `default`, ...) win, `required` lists
+//!   are joined, and where both sides constrain the same family of keywords differently the
+//!   site's go into an `allOf` member.
+//! - An optional union (`anyOf`/`oneOf` of one real member and `null`, the `null` possibly behind
+//!   a `$ref`; or `type: [X, "null"]`) loses its `null` where the value may be left out (a
+//!   property not in `required`, or the root), together with `default: null`. Where `null` is a
+//!   value the code must receive (a required property, array items, map values) the union is
+//!   kept, as `type: [X, "null"]` when nothing else in `X` constrains `null`, else as
+//!   `anyOf: [X, {"type": "null"}]`. A `type` beside the union that refuses `null` makes the
+//!   `null` member dead, and the union becomes its member. A union of two or more real members
+//!   is kept whole; an untyped field stays untyped.
+//! - A recursive definition is expanded until it recurs; the point of recursion keeps the
+//!   definition's JSON type (inferred through references and unions when it has no `type`) and
+//!   reads "A Node: the same shape as the Node that contains it." ("An" before a vowel), after
+//!   the field's own description. No inferable type is an error: the point must not accept
+//!   anything.
+//! - Titles and the root's description are dropped, and so are `$defs`/`definitions`.
+//! - The root must be an object schema: an array, string, `null` or `true` root, or a root
+//!   `type` other than `"object"` (or `"dict"`, the Python spelling BFCL writes), is an error;
+//!   `required` that is not a list of strings, `$defs` that is not a map and a non-string `$ref`
+//!   are errors too.
+//!
+//! # How it works, and what it costs
+//! Inlining a DAG of shared definitions can grow exponentially (40 definitions each using the
+//! next twice is 2^40 copies). So before building anything, one pass finds the reference targets
+//! reachable from the root, then each target's expanded size is *measured* once: a lower bound
+//! of its compact JSON size, memoised per target wherever the expansion cannot depend on the
+//! path (no member of its strongly connected component of references is being expanded). A
+//! schema whose measure passes [`SelfContainedOptions::max_bytes`] is refused in time and memory
+//! proportional to the input; one within budget is built once, in one walk, and its exact
+//! compact size is checked. Every walk checks [`SelfContainedOptions::max_depth`] (subschema
+//! levels plus `$ref` hops) before it descends, so no input overflows the stack.
+//!
+//! [`declared_type`] is a loop, not a recursion, with a hop budget ([`MAX_HOPS`]).
+
+mod declared_type;
+mod error;
+mod self_contained;
+
+pub use declared_type::{JsonType, MAX_HOPS, UnknownJsonType, declared_type};
+pub use error::ForeignSchemaError;
+pub use self_contained::{
+    SelfContainedOptions, self_contained_input_schema, self_contained_input_schema_with,
+};

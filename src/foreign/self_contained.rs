@@ -1,0 +1,1274 @@
+//! [`self_contained_input_schema`]: a foreign tool schema with every local `$ref` inlined.
+//!
+//! See the [module documentation](crate::foreign) for what it does and why; this file holds the
+//! four steps:
+//!
+//! 1. **discover** every reference target reachable from the root, checking the shape of what it
+//!    walks (`$ref` a string, `required` a list of strings, `$defs` a map) and the depth of each
+//!    target's own subtree;
+//! 2. group the targets into strongly connected components (Tarjan, iterative), so that a
+//!    target's expansion is known to be the same wherever no member of its component is being
+//!    expanded;
+//! 3. **measure** the expansion without building it: a lower bound of the output's size, its
+//!    depth and every recursion point, memoised per target where that is valid, so a DAG of
+//!    shared definitions costs one visit per definition and is refused before anything is built;
+//! 4. **build** the output once, then check its exact compact size against the budget.
+
+use super::error::ForeignSchemaError as Error;
+use crate::pointer::Pointer;
+use crate::refs::{self, RefError};
+use crate::walk::{self, Step};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// Budgets for [`self_contained_input_schema_with`].
+///
+/// ```
+/// use toolschema::SelfContainedOptions;
+/// let o = SelfContainedOptions { max_bytes: 64 * 1024, ..SelfContainedOptions::new() };
+/// assert_eq!(o.max_depth, SelfContainedOptions::DEFAULT_MAX_DEPTH);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SelfContainedOptions {
+    /// The largest output allowed, in bytes of compact JSON. An expansion that would pass it is
+    /// refused before it is built, from a memoised lower bound of its size; an output that passes
+    /// it once built is refused too. Default [`Self::DEFAULT_MAX_BYTES`] (4 MiB).
+    pub max_bytes: usize,
+    /// The deepest nesting allowed, in subschema levels plus `$ref` hops (a reference followed
+    /// counts as one level, so a chain of references is bounded too). Checked before descending.
+    /// Default [`Self::DEFAULT_MAX_DEPTH`] (128, as everywhere in this crate).
+    pub max_depth: usize,
+}
+
+impl SelfContainedOptions {
+    /// 4 MiB: far above any real tool schema, far below what an exponential expansion reaches.
+    pub const DEFAULT_MAX_BYTES: usize = 4 * 1024 * 1024;
+    /// 128 levels, the crate-wide [`Depth::DEFAULT_MAX`](crate::walk::Depth::DEFAULT_MAX).
+    pub const DEFAULT_MAX_DEPTH: usize = crate::walk::Depth::DEFAULT_MAX;
+
+    /// The defaults.
+    pub const fn new() -> Self {
+        SelfContainedOptions { max_bytes: Self::DEFAULT_MAX_BYTES, max_depth: Self::DEFAULT_MAX_DEPTH }
+    }
+}
+
+impl Default for SelfContainedOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `schema` with every local reference inlined, as one `type: "object"` schema with
+/// `properties` and `required`, under the default [`SelfContainedOptions`].
+///
+/// `tool_name` only labels errors. See the [module documentation](crate::foreign).
+///
+/// ```
+/// use serde_json::json;
+/// let pydantic = json!({
+///     "$defs": {"Shot": {"properties": {"prompt": {"title": "Prompt", "type": "string"}},
+///                        "required": ["prompt"], "title": "Shot", "type": "object"}},
+///     "properties": {"shots": {"items": {"$ref": "#/$defs/Shot"}, "title": "Shots", "type": "array"}},
+///     "required": ["shots"], "title": "Storyboard", "type": "object"
+/// });
+/// let out = toolschema::self_contained_input_schema(&pydantic, "storyboard").unwrap();
+/// assert_eq!(out, json!({
+///     "type": "object",
+///     "properties": {"shots": {"type": "array", "items": {
+///         "type": "object", "properties": {"prompt": {"type": "string"}}, "required": ["prompt"]}}},
+///     "required": ["shots"]
+/// }));
+/// ```
+///
+/// # Errors
+/// A [`ForeignSchemaError`](crate::ForeignSchemaError) naming the tool and the JSON pointer: the
+/// root is not an object schema, a keyword is malformed, a reference cannot be followed, a
+/// recursion point has no type, or a budget would be passed.
+pub fn self_contained_input_schema(schema: &Value, tool_name: &str) -> Result<Value, Error> {
+    self_contained_input_schema_with(schema, tool_name, &SelfContainedOptions::new())
+}
+
+/// [`self_contained_input_schema`] under the given budgets.
+///
+/// ```
+/// use serde_json::json;
+/// use toolschema::{self_contained_input_schema_with, SelfContainedOptions};
+/// let schema = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+/// let tight = SelfContainedOptions { max_bytes: 16, ..SelfContainedOptions::new() };
+/// let err = self_contained_input_schema_with(&schema, "t", &tight).unwrap_err();
+/// assert_eq!(err.kind(), "too-large");
+/// ```
+///
+/// # Errors
+/// As [`self_contained_input_schema`].
+pub fn self_contained_input_schema_with(
+    schema: &Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+) -> Result<Value, Error> {
+    let Value::Object(root) = schema else {
+        return Err(Error::NotAnObject {
+            tool: tool_name.to_owned(),
+            pointer: String::new(),
+            found: describe(schema),
+        });
+    };
+    check_root_type(root.get("type"), tool_name)?;
+    let mut inliner = Inliner::new(schema, tool_name, options);
+    inliner.discover()?;
+    if !inliner.by_reference.is_empty() {
+        inliner.components();
+        inliner.measure_root()?;
+    }
+    inliner.set_on_stack(0, true);
+    let built = inliner.build(schema, Ctx::Optional, &[], &Trail::Root, 0)?;
+    let out = finish(built, tool_name)?;
+    let size = json_len(&out);
+    if size > options.max_bytes as u64 {
+        return Err(Error::TooLarge {
+            tool: tool_name.to_owned(),
+            pointer: String::new(),
+            size,
+            max_bytes: options.max_bytes,
+        });
+    }
+    Ok(out)
+}
+
+/// What a non-object root is, for [`Error::NotAnObject`].
+fn describe(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "`null`",
+        Value::Bool(true) => "the boolean schema `true`",
+        Value::Bool(false) => "the boolean schema `false`",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Whether a root `type` says object: `"object"`, `"dict"` (the Python spelling BFCL writes), or
+/// a list that includes `"object"` (an optional root collapses to it).
+fn root_type_ok(t: &Value) -> bool {
+    match t {
+        Value::String(s) => s == "object" || s == "dict",
+        Value::Array(ts) => ts.iter().any(|t| t == "object"),
+        _ => false,
+    }
+}
+
+fn check_root_type(t: Option<&Value>, tool: &str) -> Result<(), Error> {
+    match t {
+        Some(t) if !root_type_ok(t) => {
+            Err(Error::RootNotObject { tool: tool.to_owned(), pointer: String::new(), found: t.to_string() })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The root's final shape: `type: "object"`, `properties`, `required`, no description.
+fn finish(built: Value, tool: &str) -> Result<Value, Error> {
+    let mut root = match built {
+        Value::Object(m) => m,
+        Value::Bool(true) => Map::new(),
+        other => {
+            return Err(Error::NotAnObject {
+                tool: tool.to_owned(),
+                pointer: String::new(),
+                found: describe(&other),
+            });
+        }
+    };
+    check_root_type(root.get("type"), tool)?;
+    root.remove("description");
+    root.insert("type".to_owned(), Value::String("object".to_owned()));
+    match root.get("properties") {
+        None | Some(Value::Null) => {
+            root.insert("properties".to_owned(), Value::Object(Map::new()));
+        }
+        Some(Value::Object(_)) => {}
+        Some(other) => {
+            return Err(Error::Malformed {
+                tool: tool.to_owned(),
+                pointer: "/properties".to_owned(),
+                message: format!(
+                    "`properties` must be a map from names to schemas, found {}",
+                    describe(other)
+                ),
+            });
+        }
+    }
+    if matches!(root.get("required"), None | Some(Value::Null)) {
+        root.insert("required".to_owned(), Value::Array(Vec::new()));
+    }
+    Ok(Value::Object(root))
+}
+
+/// Where a value may be left out (`Optional`: a property not in `required`, or the root) or must
+/// be received (`Required`: a required property, array items, map values, anything else). Decides
+/// whether an optional union's `null` is dropped or kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    Optional,
+    Required,
+}
+
+/// The path to the node being visited, in the input document, rendered only for an error.
+enum Trail<'a> {
+    /// The document root.
+    Root,
+    /// A reference target, by its pointer (escaped).
+    Target(&'a str),
+    /// A subschema of the node at the parent trail.
+    Child(&'a Trail<'a>, Step<'a>),
+    /// A keyword's value (not a subschema) in the node at the parent trail.
+    Key(&'a Trail<'a>, &'a str),
+}
+
+impl Trail<'_> {
+    fn render(&self) -> String {
+        let mut steps = Vec::new();
+        let mut cur = self;
+        let base = loop {
+            match cur {
+                Trail::Root => break "",
+                Trail::Target(p) => break p,
+                Trail::Child(parent, step) => {
+                    steps.push(Err(*step));
+                    cur = parent;
+                }
+                Trail::Key(parent, key) => {
+                    steps.push(Ok(*key));
+                    cur = parent;
+                }
+            }
+        };
+        let mut p = Pointer::root();
+        let mut text = base.to_owned();
+        for step in steps.iter().rev() {
+            match step {
+                Ok(key) => {
+                    p.push(key);
+                }
+                Err(step) => {
+                    step.push_onto(&mut p);
+                }
+            }
+        }
+        text.push_str(p.as_str());
+        text
+    }
+}
+
+/// A place a `$ref` points at (the root is always target 0).
+struct Target<'v> {
+    node: &'v Value,
+    /// Its pointer, escaped, as errors show it.
+    pointer: String,
+    /// The name a recursion note uses: the definition's name, else its title, else its pointer.
+    name: String,
+    /// Targets referenced from inside its subtree.
+    edges: Vec<usize>,
+    /// Its strongly connected component.
+    component: usize,
+}
+
+/// What measuring one node found.
+#[derive(Clone)]
+struct Measure<'v> {
+    /// A lower bound of the node's compact size in the output (punctuation and `type` left out).
+    size: u64,
+    /// Levels (and `$ref` hops) below the node.
+    height: usize,
+    /// Upper bounds of the size of each top-level annotation and `required` entry: what a
+    /// reference site or union that overrides them takes away.
+    top: Vec<(&'v str, u64)>,
+}
+
+impl<'v> Measure<'v> {
+    fn top(&self, key: &str) -> u64 {
+        self.top.iter().find(|(k, _)| *k == key).map_or(0, |(_, s)| *s)
+    }
+
+    /// Adds `other` (a merged definition or union member) under this node's own keys.
+    fn absorb(&mut self, other: &Measure<'v>, own_keys: &[(&'v str, u64)]) {
+        let lost: u64 = own_keys.iter().map(|(k, _)| other.top(k)).sum();
+        self.size = self.size.saturating_add(other.size.saturating_sub(lost));
+        for (k, s) in &other.top {
+            match self.top.iter_mut().find(|(own, _)| own == k) {
+                Some((_, own)) => *own = (*own).max(*s),
+                None => self.top.push((k, *s)),
+            }
+        }
+    }
+}
+
+/// Keywords that only annotate: on a reference site or an optional union they override the
+/// definition's or member's own.
+const ANNOTATIONS: &[&str] =
+    &["$comment", "default", "deprecated", "description", "examples", "readOnly", "title", "writeOnly"];
+
+fn is_annotation(key: &str) -> bool {
+    ANNOTATIONS.contains(&key)
+}
+
+/// Keywords that read each other and must stay side by side in one schema object.
+fn family(key: &str) -> &str {
+    match key {
+        "properties" | "patternProperties" | "additionalProperties" => "properties",
+        "prefixItems" | "items" | "additionalItems" => "items",
+        "if" | "then" | "else" => "if",
+        "contains" | "minContains" | "maxContains" => "contains",
+        "minimum" | "exclusiveMinimum" => "minimum",
+        "maximum" | "exclusiveMaximum" => "maximum",
+        other => other,
+    }
+}
+
+fn has_unevaluated(m: &Map<String, Value>) -> bool {
+    m.contains_key("unevaluatedProperties") || m.contains_key("unevaluatedItems")
+}
+
+/// Keywords dropped from every schema object of the output.
+fn dropped(key: &str) -> bool {
+    matches!(key, "$ref" | "title" | "$defs" | "definitions")
+}
+
+struct Inliner<'v, 'o> {
+    root: &'v Value,
+    tool: &'o str,
+    options: &'o SelfContainedOptions,
+    targets: Vec<Target<'v>>,
+    by_address: HashMap<*const Value, usize>,
+    by_reference: HashMap<&'v str, usize>,
+    /// Per target: whether it is being expanded on the current path.
+    on_stack: Vec<bool>,
+    /// Per component: how many of its targets are being expanded on the current path.
+    component_on_stack: Vec<u32>,
+    /// Per target: its measure, when taken with no member of its component being expanded.
+    memo: Vec<Option<Measure<'v>>>,
+    /// Per target: the `type` its recursion points carry, once inferred.
+    recursion_type: Vec<Option<Value>>,
+    /// Nodes measured so far (memo hits excluded): bounds the work on a cyclic expansion.
+    work: u64,
+}
+
+impl<'v, 'o> Inliner<'v, 'o> {
+    fn new(root: &'v Value, tool: &'o str, options: &'o SelfContainedOptions) -> Self {
+        let name = root.get("title").and_then(Value::as_str).unwrap_or("schema").to_owned();
+        let mut by_address = HashMap::new();
+        by_address.insert(root as *const Value, 0);
+        Inliner {
+            root,
+            tool,
+            options,
+            targets: vec![Target {
+                node: root,
+                pointer: String::new(),
+                name,
+                edges: Vec::new(),
+                component: 0,
+            }],
+            by_address,
+            by_reference: HashMap::new(),
+            on_stack: vec![false],
+            component_on_stack: vec![0],
+            memo: vec![None],
+            recursion_type: vec![None],
+            work: 0,
+        }
+    }
+
+    fn malformed(&self, trail: &Trail<'_>, message: String) -> Error {
+        Error::Malformed { tool: self.tool.to_owned(), pointer: trail.render(), message }
+    }
+
+    fn too_deep(&self, trail: &Trail<'_>) -> Error {
+        Error::TooDeep {
+            tool: self.tool.to_owned(),
+            pointer: trail.render(),
+            max_depth: self.options.max_depth,
+        }
+    }
+
+    fn too_large(&self, size: u64) -> Error {
+        Error::TooLarge {
+            tool: self.tool.to_owned(),
+            pointer: String::new(),
+            size,
+            max_bytes: self.options.max_bytes,
+        }
+    }
+
+    // ---- 1. discover -------------------------------------------------------------------------
+
+    /// Finds every target reachable from the root, checking what it walks.
+    fn discover(&mut self) -> Result<(), Error> {
+        let mut next = 0;
+        while next < self.targets.len() {
+            let node = self.targets[next].node;
+            let pointer = std::mem::take(&mut self.targets[next].pointer);
+            let trail = if next == 0 { Trail::Root } else { Trail::Target(&pointer) };
+            let result = self.scan(node, &trail, 0, next);
+            self.targets[next].pointer = pointer;
+            result?;
+            next += 1;
+        }
+        Ok(())
+    }
+
+    fn scan(&mut self, node: &'v Value, trail: &Trail<'_>, level: usize, owner: usize) -> Result<(), Error> {
+        let Value::Object(map) = node else { return Ok(()) };
+        // One pass over the keys rather than a map lookup per keyword; the checks then run in a
+        // fixed order, whatever the map's iteration order.
+        let (mut defs, mut definitions, mut required, mut reference) = (None, None, None, None);
+        for (key, v) in map {
+            match key.as_str() {
+                "$defs" => defs = Some(v),
+                "definitions" => definitions = Some(v),
+                "required" => required = Some(v),
+                "$ref" => reference = Some(v),
+                _ => {}
+            }
+        }
+        for (key, v) in [("$defs", defs), ("definitions", definitions)] {
+            if let Some(v) = v
+                && !v.is_object()
+            {
+                return Err(self.malformed(
+                    &Trail::Key(trail, key),
+                    format!("`{key}` must be a map from names to schemas, found {}", describe(v)),
+                ));
+            }
+        }
+        if let Some(v) = required
+            && !matches!(v, Value::Array(names) if names.iter().all(Value::is_string))
+        {
+            let fix = match v {
+                Value::String(s) => format!("; write `[{}]`", Value::String(s.clone())),
+                _ => String::new(),
+            };
+            return Err(self.malformed(
+                &Trail::Key(trail, "required"),
+                format!("`required` must be a list of property names, found {v}{fix}"),
+            ));
+        }
+        if let Some(r) = reference {
+            let target = self.resolve(r, trail)?;
+            self.targets[owner].edges.push(target);
+        }
+        let mut result = Ok(());
+        walk::for_each_child(node, |step, child| {
+            if result.is_err() || matches!(step.keyword(), "$defs" | "definitions") {
+                return;
+            }
+            let child_trail = Trail::Child(trail, step);
+            result = if level >= self.options.max_depth {
+                Err(self.too_deep(&child_trail))
+            } else {
+                self.scan(child, &child_trail, level + 1, owner)
+            };
+        });
+        result
+    }
+
+    /// The target of a `$ref` value, registering it the first time.
+    fn resolve(&mut self, r: &'v Value, trail: &Trail<'_>) -> Result<usize, Error> {
+        let Value::String(reference) = r else {
+            return Err(self.malformed(
+                &Trail::Key(trail, "$ref"),
+                format!("`$ref` must be a string (a reference such as `#/$defs/Name`), found {r}"),
+            ));
+        };
+        if let Some(&t) = self.by_reference.get(reference.as_str()) {
+            return Ok(t);
+        }
+        let failed = |reason: RefError| Error::Reference {
+            tool: self.tool.to_owned(),
+            pointer: trail.render(),
+            reference: reference.clone(),
+            reason,
+        };
+        let tokens = refs::parse_local(reference).map_err(failed)?;
+        let Some(node) = refs::lookup(self.root, &tokens) else {
+            return Err(failed(RefError::Missing(reference.clone())));
+        };
+        let t = match self.by_address.get(&(node as *const Value)) {
+            Some(&t) => t,
+            None => {
+                let t = self.targets.len();
+                let mut pointer = Pointer::root();
+                for tok in &tokens {
+                    pointer.push(tok);
+                }
+                let name = match tokens.as_slice() {
+                    [ns, name] if ns == "$defs" || ns == "definitions" => name.clone(),
+                    _ => match node.get("title").and_then(Value::as_str) {
+                        Some(title) => title.to_owned(),
+                        None if tokens.is_empty() => "schema".to_owned(),
+                        None => format!("schema at `#{}`", pointer.as_str()),
+                    },
+                };
+                self.targets.push(Target {
+                    node,
+                    pointer: pointer.as_str().to_owned(),
+                    name,
+                    edges: Vec::new(),
+                    component: 0,
+                });
+                self.by_address.insert(node, t);
+                self.on_stack.push(false);
+                self.memo.push(None);
+                self.recursion_type.push(None);
+                t
+            }
+        };
+        self.by_reference.insert(reference.as_str(), t);
+        Ok(t)
+    }
+
+    // ---- 2. components -----------------------------------------------------------------------
+
+    /// Tarjan's strongly connected components, iterative so a long chain cannot overflow.
+    fn components(&mut self) {
+        const UNSEEN: usize = usize::MAX;
+        let n = self.targets.len();
+        let mut index = vec![UNSEEN; n];
+        let mut low = vec![0; n];
+        let mut on = vec![false; n];
+        let mut stack = Vec::new();
+        let mut count = 0;
+        let mut next_index = 0;
+        for start in 0..n {
+            if index[start] != UNSEEN {
+                continue;
+            }
+            let mut calls: Vec<(usize, usize)> = vec![(start, 0)];
+            while let Some(&mut (v, ref mut edge)) = calls.last_mut() {
+                if *edge == 0 && index[v] == UNSEEN {
+                    index[v] = next_index;
+                    low[v] = next_index;
+                    next_index += 1;
+                    stack.push(v);
+                    on[v] = true;
+                }
+                if let Some(&w) = self.targets[v].edges.get(*edge) {
+                    *edge += 1;
+                    if index[w] == UNSEEN {
+                        calls.push((w, 0));
+                    } else if on[w] {
+                        low[v] = low[v].min(index[w]);
+                    }
+                    continue;
+                }
+                calls.pop();
+                if let Some(&(parent, _)) = calls.last() {
+                    low[parent] = low[parent].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    while let Some(w) = stack.pop() {
+                        on[w] = false;
+                        self.targets[w].component = count;
+                        if w == v {
+                            break;
+                        }
+                    }
+                    count += 1;
+                }
+            }
+        }
+        self.component_on_stack = vec![0; count];
+    }
+
+    fn set_on_stack(&mut self, t: usize, on: bool) {
+        self.on_stack[t] = on;
+        if let Some(c) = self.component_on_stack.get_mut(self.targets[t].component) {
+            if on {
+                *c += 1;
+            } else {
+                *c = c.saturating_sub(1);
+            }
+        }
+    }
+
+    /// Whether no member of `t`'s component is being expanded, so `t`'s expansion is the same as
+    /// anywhere else in that state.
+    fn fresh(&self, t: usize) -> bool {
+        self.component_on_stack.get(self.targets[t].component).is_none_or(|&c| c == 0)
+    }
+
+    // ---- 3. measure --------------------------------------------------------------------------
+
+    fn measure_root(&mut self) -> Result<(), Error> {
+        self.set_on_stack(0, true);
+        let m = self.measure(self.root, &Trail::Root, 0);
+        self.set_on_stack(0, false);
+        let m = m?;
+        let size = m.size.saturating_sub(m.top("description"));
+        if size > self.options.max_bytes as u64 {
+            return Err(self.too_large(size));
+        }
+        Ok(())
+    }
+
+    fn measure(&mut self, node: &'v Value, trail: &Trail<'_>, level: usize) -> Result<Measure<'v>, Error> {
+        let mut m = Measure { size: 0, height: 0, top: Vec::new() };
+        let Value::Object(map) = node else { return Ok(m) };
+        self.work += 1;
+        if self.work.saturating_mul(2) > self.options.max_bytes as u64 {
+            return Err(self.too_large(self.work.saturating_mul(2)));
+        }
+        let mut own: Vec<(&'v str, u64)> = Vec::new();
+        for (key, value) in map {
+            if dropped(key) || key == "type" || (key == "default" && value.is_null()) {
+                continue;
+            }
+            let entry = string_len(key) + 2;
+            if walk::keyword_shape(key).is_some() {
+                if !matches!(key.as_str(), "anyOf" | "oneOf") {
+                    m.size += entry;
+                }
+                continue;
+            }
+            let entry = entry + json_len(value);
+            m.size += entry;
+            if is_annotation(key) || key == "required" {
+                own.push((key.as_str(), entry));
+            }
+        }
+        m.top.clone_from(&own);
+        let mut result = Ok(());
+        walk::for_each_child(node, |step, child| {
+            if result.is_err() || matches!(step.keyword(), "$defs" | "definitions") {
+                return;
+            }
+            let child_trail = Trail::Child(trail, step);
+            if level >= self.options.max_depth {
+                result = Err(self.too_deep(&child_trail));
+                return;
+            }
+            if let Step::Entry(_, name) = step {
+                m.size += string_len(name) + 2;
+            }
+            let is_member = matches!(step, Step::Index("anyOf" | "oneOf", _));
+            if is_member && self.null_member(child) {
+                return;
+            }
+            match self.measure(child, &child_trail, level + 1) {
+                Ok(c) => {
+                    m.height = m.height.max(c.height + 1);
+                    if is_member {
+                        m.absorb(&c, &own);
+                    } else {
+                        m.size = m.size.saturating_add(c.size);
+                    }
+                }
+                Err(e) => result = Err(e),
+            }
+        });
+        result?;
+        if let Some(r) = map.get("$ref") {
+            let t = self.resolve(r, trail)?;
+            if level >= self.options.max_depth {
+                return Err(self.too_deep(trail));
+            }
+            let d = self.measure_target(t, r, trail, level + 1)?;
+            m.height = m.height.max(d.height + 1);
+            m.absorb(&d, &own);
+        }
+        Ok(m)
+    }
+
+    /// The measure of expanding target `t` at `level`, from the memo where that is valid.
+    fn measure_target(
+        &mut self,
+        t: usize,
+        r: &'v Value,
+        site: &Trail<'_>,
+        level: usize,
+    ) -> Result<Measure<'v>, Error> {
+        if self.on_stack[t] {
+            self.recursion_point_type(t, r, site)?;
+            return Ok(Measure { size: 0, height: 0, top: Vec::new() });
+        }
+        let fresh = self.fresh(t);
+        if fresh && let Some(m) = &self.memo[t] {
+            if level + m.height > self.options.max_depth {
+                return Err(self.too_deep(site));
+            }
+            return Ok(m.clone());
+        }
+        self.set_on_stack(t, true);
+        let node = self.targets[t].node;
+        let pointer = std::mem::take(&mut self.targets[t].pointer);
+        let m = self.measure(node, &Trail::Target(&pointer), level);
+        self.targets[t].pointer = pointer;
+        self.set_on_stack(t, false);
+        let m = m?;
+        if fresh {
+            self.memo[t] = Some(m.clone());
+        }
+        Ok(m)
+    }
+
+    /// Whether a union member is `null` (written inline, or a reference to such a schema).
+    fn null_member(&self, member: &Value) -> bool {
+        if is_null_member(member) {
+            return true;
+        }
+        match member.get("$ref").and_then(Value::as_str).and_then(|r| self.by_reference.get(r)) {
+            Some(&t) => {
+                member.as_object().is_some_and(|m| m.keys().all(|k| k == "$ref" || is_annotation(k)))
+                    && is_null_member(self.targets[t].node)
+            }
+            None => false,
+        }
+    }
+
+    /// The `type` a recursion point into target `t` carries, inferred once; an error when none can
+    /// be.
+    fn recursion_point_type(&mut self, t: usize, r: &Value, site: &Trail<'_>) -> Result<(), Error> {
+        if self.recursion_type[t].is_none() {
+            let inferred = infer_type(self.root, self.targets[t].node, self.options.max_depth);
+            match inferred {
+                Some(ty) => self.recursion_type[t] = Some(ty),
+                None => {
+                    return Err(Error::UntypedRecursion {
+                        tool: self.tool.to_owned(),
+                        pointer: site.render(),
+                        reference: r.as_str().unwrap_or_default().to_owned(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ---- 4. build ----------------------------------------------------------------------------
+
+    fn build(
+        &mut self,
+        node: &'v Value,
+        ctx: Ctx,
+        extra_required: &[&'v str],
+        trail: &Trail<'_>,
+        level: usize,
+    ) -> Result<Value, Error> {
+        let Value::Object(map) = node else { return Ok(node.clone()) };
+        let required: Vec<&'v str> = match map.get("required") {
+            Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let mut out = walk::map_children(
+            map,
+            |key| !dropped(key),
+            |step, child| {
+                let child_trail = Trail::Child(trail, step);
+                if level >= self.options.max_depth {
+                    return Err(self.too_deep(&child_trail));
+                }
+                let child_ctx = match step {
+                    Step::Entry("properties", name) => {
+                        if required.contains(&name) || extra_required.contains(&name) {
+                            Ctx::Required
+                        } else {
+                            Ctx::Optional
+                        }
+                    }
+                    Step::Index("allOf" | "anyOf" | "oneOf", _) | Step::Keyword("then" | "else") => ctx,
+                    _ => Ctx::Required,
+                };
+                self.build(child, child_ctx, &[], &child_trail, level + 1)
+            },
+        )?;
+        if let Some(r) = map.get("$ref") {
+            let t = self.resolve(r, trail)?;
+            if self.on_stack[t] {
+                // Measured first, so the type is there; infer again if this path was not measured.
+                self.recursion_point_type(t, r, trail)?;
+                let ty = self.recursion_type[t].clone();
+                let name = &self.targets[t].name;
+                let note =
+                    format!("{} {name}: the same shape as the {name} that contains it.", article(name));
+                let description = match out.remove("description") {
+                    Some(Value::String(own)) if !own.is_empty() => format!("{own} {note}"),
+                    _ => note,
+                };
+                let mut point = Map::new();
+                if let Some(ty) = ty {
+                    point.insert("type".to_owned(), ty);
+                }
+                point.insert("description".to_owned(), Value::String(description));
+                return Ok(collapse(combine(out, Value::Object(point)), ctx));
+            }
+            if level >= self.options.max_depth {
+                return Err(self.too_deep(trail));
+            }
+            let mut site_required = extra_required.to_vec();
+            site_required.extend(required.iter().copied());
+            self.set_on_stack(t, true);
+            let target = self.targets[t].node;
+            let pointer = std::mem::take(&mut self.targets[t].pointer);
+            let d = self.build(target, ctx, &site_required, &Trail::Target(&pointer), level + 1);
+            self.targets[t].pointer = pointer;
+            self.set_on_stack(t, false);
+            return Ok(collapse(combine(out, d?), ctx));
+        }
+        Ok(collapse(Value::Object(out), ctx))
+    }
+}
+
+/// "An" before a vowel, "A" otherwise.
+fn article(name: &str) -> &'static str {
+    match name.chars().next() {
+        Some(c) if "AEIOUaeiou".contains(c) => "An",
+        _ => "A",
+    }
+}
+
+/// Whether a schema accepts only `null`: `type` `"null"` (or `["null"]`) and nothing but
+/// annotations beside it.
+fn is_null_member(member: &Value) -> bool {
+    let Value::Object(m) = member else { return false };
+    let null_type = match m.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.len() == 1 && ts[0] == "null",
+        _ => false,
+    };
+    null_type && m.keys().all(|k| k == "type" || is_annotation(k))
+}
+
+/// Keywords that constrain `null` too: a schema holding one cannot simply add `"null"` to its
+/// `type` list.
+const NULL_SENSITIVE: &[&str] = &["allOf", "anyOf", "const", "else", "enum", "if", "not", "oneOf", "then"];
+
+/// `site` (a reference site's keywords, or a union's own) combined with `d` (the definition, or
+/// the union's one real member) so that the result accepts exactly what both accept together.
+///
+/// Annotations from the site win. `required` lists are joined, `allOf` lists concatenated. Any
+/// other keyword only one side has is written beside the other's; one both have with the same
+/// value is written once. Where the two sides hold different values for one family of keywords
+/// that read each other (`properties` with `additionalProperties`, `items` with `prefixItems`,
+/// ...), the site's keywords of that family go into an `allOf` member of their own, where they
+/// apply exactly as they did beside the `$ref`. `unevaluated*` on either side reads everything
+/// around it, so then the whole definition goes into `allOf` instead.
+fn combine(site: Map<String, Value>, d: Value) -> Value {
+    let mut d = match d {
+        Value::Bool(false) => return Value::Bool(false),
+        Value::Bool(true) if site.is_empty() => return Value::Bool(true),
+        Value::Bool(true) => return Value::Object(site),
+        Value::Object(m) => m,
+        other => return other,
+    };
+    if site.is_empty() {
+        return Value::Object(d);
+    }
+    if has_unevaluated(&site) || has_unevaluated(&d) {
+        let mut out = site;
+        push_all_of(&mut out, Value::Object(d));
+        return Value::Object(out);
+    }
+    let conflicting: Vec<String> = site
+        .iter()
+        .filter(|(k, _)| !is_annotation(k) && !matches!(k.as_str(), "required" | "allOf"))
+        .map(|(k, _)| family(k))
+        .filter(|f| {
+            let site_keys = site.iter().filter(|(k, _)| family(k) == *f);
+            let d_has_family = d.keys().any(|k| family(k) == *f);
+            d_has_family && site_keys.clone().any(|(k, v)| d.get(k) != Some(v))
+        })
+        .map(str::to_owned)
+        .collect();
+    let mut rest = Map::new();
+    for (k, v) in site {
+        if is_annotation(&k) {
+            d.insert(k, v);
+            continue;
+        }
+        match (k.as_str(), d.get_mut(&k), v) {
+            ("required", Some(Value::Array(names)), Value::Array(more)) => {
+                for name in more {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
+            ("allOf", Some(Value::Array(members)), Value::Array(more)) => members.extend(more),
+            (_, _, v) if conflicting.iter().any(|f| f == family(&k)) => {
+                rest.insert(k, v);
+            }
+            (_, Some(existing), v) if *existing == v => {}
+            (_, _, v) => {
+                d.insert(k, v);
+            }
+        }
+    }
+    if !rest.is_empty() {
+        push_all_of(&mut d, Value::Object(rest));
+    }
+    Value::Object(d)
+}
+
+fn push_all_of(m: &mut Map<String, Value>, member: Value) {
+    match m.get_mut("allOf") {
+        Some(Value::Array(members)) => members.push(member),
+        _ => {
+            m.insert("allOf".to_owned(), Value::Array(vec![member]));
+        }
+    }
+}
+
+/// The optional-union collapse, null-aware.
+///
+/// A union (`anyOf`, else `oneOf`) of one real object member and `null` members: where a `type`
+/// beside it already refuses `null`, the `null` members are dead and the union becomes the member.
+/// Otherwise, where the value may be left out (`Optional`), `null` is dropped with its
+/// `default: null`; where it must be received (`Required`), the union is kept in its simplest
+/// form: the member with `"null"` added to its `type` list when nothing else in it constrains
+/// `null`, else `anyOf: [member, {"type": "null"}]`. A `type: [X, "null"]` list loses its `"null"`
+/// where the value may be left out.
+fn collapse(node: Value, ctx: Ctx) -> Value {
+    let Value::Object(mut m) = node else { return node };
+    let key = if m.contains_key("anyOf") {
+        "anyOf"
+    } else if m.contains_key("oneOf") {
+        "oneOf"
+    } else {
+        if ctx == Ctx::Optional && drop_null_from_type(&mut m) {
+            drop_null_default(&mut m);
+        }
+        return Value::Object(m);
+    };
+    let Some(Value::Array(members)) = m.get(key) else { return Value::Object(m) };
+    let nulls = members.iter().filter(|x| is_null_member(x)).count();
+    let mut real = members.iter().filter(|x| !is_null_member(x));
+    let (Some(Value::Object(_)), None) = (real.next(), real.next()) else { return Value::Object(m) };
+    if nulls == 0 {
+        return Value::Object(m);
+    }
+    let null_allowed = match m.get("type") {
+        None => true,
+        Some(Value::String(t)) if t == "null" => return Value::Object(m),
+        Some(Value::String(_)) => false,
+        Some(Value::Array(ts)) if ts.iter().all(|t| t == "null") => return Value::Object(m),
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
+        Some(_) => return Value::Object(m),
+    };
+    if null_allowed && ctx == Ctx::Required {
+        if m.contains_key("type") {
+            return Value::Object(m);
+        }
+        let Some(Value::Array(members)) = m.remove(key) else { return Value::Object(m) };
+        let Some(Value::Object(mut member)) = members.into_iter().find(|x| !is_null_member(x)) else {
+            return Value::Object(m);
+        };
+        let simple = !NULL_SENSITIVE.iter().any(|k| member.contains_key(*k));
+        let typed = match member.get_mut("type") {
+            Some(Value::String(t)) if simple && t == "null" => true,
+            Some(Value::String(t)) if simple => {
+                let t = std::mem::take(t);
+                member.insert(
+                    "type".to_owned(),
+                    Value::Array(vec![Value::String(t), Value::String("null".to_owned())]),
+                );
+                true
+            }
+            Some(Value::Array(ts)) if simple && ts.iter().all(Value::is_string) => {
+                if !ts.iter().any(|t| t == "null") {
+                    ts.push(Value::String("null".to_owned()));
+                }
+                true
+            }
+            _ => false,
+        };
+        if typed {
+            return combine(m, Value::Object(member));
+        }
+        m.insert(key.to_owned(), Value::Array(vec![Value::Object(member), null_schema()]));
+        return Value::Object(m);
+    }
+    let Some(Value::Array(members)) = m.remove(key) else { return Value::Object(m) };
+    let Some(member) = members.into_iter().find(|x| !is_null_member(x)) else { return Value::Object(m) };
+    if null_allowed {
+        drop_null_from_type(&mut m);
+    }
+    drop_null_default(&mut m);
+    combine(m, member)
+}
+
+fn null_schema() -> Value {
+    let mut m = Map::new();
+    m.insert("type".to_owned(), Value::String("null".to_owned()));
+    Value::Object(m)
+}
+
+/// `type: [X, "null"]` → `type: X` (and `[X, Y, "null"]` → `[X, Y]`); whether anything changed.
+fn drop_null_from_type(m: &mut Map<String, Value>) -> bool {
+    let Some(Value::Array(ts)) = m.get_mut("type") else { return false };
+    let before = ts.len();
+    ts.retain(|t| t != "null");
+    if ts.len() == before || ts.is_empty() {
+        if ts.is_empty() {
+            ts.push(Value::String("null".to_owned()));
+        }
+        return false;
+    }
+    if ts.len() == 1 {
+        let only = ts.pop().unwrap_or(Value::Null);
+        m.insert("type".to_owned(), only);
+    }
+    true
+}
+
+fn drop_null_default(m: &mut Map<String, Value>) {
+    if m.get("default").is_some_and(Value::is_null) {
+        m.remove("default");
+    }
+}
+
+/// The JSON type(s) of a definition, for its recursion points: its own `type` as written, else
+/// inferred through references, unions (`anyOf`/`oneOf`: every member's), `allOf` (the first
+/// typed member's), `const` and `enum`. `None` when nothing says.
+fn infer_type(root: &Value, node: &Value, budget: usize) -> Option<Value> {
+    if let Some(t @ (Value::String(_) | Value::Array(_))) = node.get("type") {
+        return Some(t.clone());
+    }
+    let mut types = Vec::new();
+    let mut seen = Vec::new();
+    collect_types(root, node, budget, &mut seen, &mut types)?;
+    match types.len() {
+        0 => None,
+        1 => types.pop(),
+        _ => Some(Value::Array(types)),
+    }
+}
+
+fn collect_types<'v>(
+    root: &'v Value,
+    node: &'v Value,
+    budget: usize,
+    seen: &mut Vec<*const Value>,
+    out: &mut Vec<Value>,
+) -> Option<()> {
+    let budget = budget.checked_sub(1)?;
+    let add = |t: &str, out: &mut Vec<Value>| {
+        if !out.iter().any(|o| o == t) {
+            out.push(Value::String(t.to_owned()));
+        }
+    };
+    let Value::Object(m) = node else { return None };
+    match m.get("type") {
+        Some(Value::String(t)) => {
+            add(t, out);
+            return Some(());
+        }
+        Some(Value::Array(ts)) => {
+            for t in ts {
+                add(t.as_str()?, out);
+            }
+            return Some(());
+        }
+        _ => {}
+    }
+    if let Some(Value::String(r)) = m.get("$ref") {
+        let target = refs::resolve(root, r)?;
+        if seen.contains(&(target as *const Value)) {
+            return None;
+        }
+        seen.push(target);
+        return collect_types(root, target, budget, seen, out);
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(members)) = m.get(key) {
+            for member in members {
+                collect_types(root, member, budget, seen, out)?;
+            }
+            return Some(());
+        }
+    }
+    if let Some(Value::Array(members)) = m.get("allOf") {
+        return members.iter().find_map(|x| collect_types(root, x, budget, seen, out));
+    }
+    if let Some(c) = m.get("const") {
+        add(crate::foreign::JsonType::of(c).as_str(), out);
+        return Some(());
+    }
+    if let Some(Value::Array(values)) = m.get("enum")
+        && !values.is_empty()
+    {
+        for v in values {
+            add(crate::foreign::JsonType::of(v).as_str(), out);
+        }
+        return Some(());
+    }
+    None
+}
+
+/// Bytes of a string in compact JSON, quotes and escapes included.
+fn string_len(s: &str) -> u64 {
+    let plain = s.len() as u64 + 2;
+    // One branch-free pass (vectorised) for the common case of nothing to escape.
+    if !s.bytes().fold(false, |any, b| any | (b < 0x20) | (b == b'"') | (b == b'\\')) {
+        return plain;
+    }
+    let mut n = plain;
+    for b in s.bytes() {
+        n += match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 1,
+            0..=0x1f => 5,
+            _ => 0,
+        };
+    }
+    n
+}
+
+/// Bytes of `value` as `serde_json::to_vec` writes it; iterative, so any depth is fine.
+pub(crate) fn json_len(value: &Value) -> u64 {
+    struct Count(u64);
+    impl std::fmt::Write for Count {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0 += s.len() as u64;
+            Ok(())
+        }
+    }
+    let mut total = 0u64;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        total += match v {
+            Value::Null => 4,
+            Value::Bool(true) => 4,
+            Value::Bool(false) => 5,
+            Value::Number(n) => {
+                let mut c = Count(0);
+                let _ = std::fmt::write(&mut c, format_args!("{n}"));
+                c.0
+            }
+            Value::String(s) => string_len(s),
+            Value::Array(items) => {
+                stack.extend(items.iter());
+                2 + items.len().saturating_sub(1) as u64
+            }
+            Value::Object(map) => {
+                stack.extend(map.values());
+                2 + map.len().saturating_sub(1) as u64 + map.keys().map(|k| string_len(k) + 1).sum::<u64>()
+            }
+        };
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+
+    fn run(schema: Value) -> Result<Value, Error> {
+        self_contained_input_schema(&schema, "t")
+    }
+
+    #[test]
+    fn json_len_matches_serde_json_compact_output() {
+        let v = json!({"a\n\"b": [1, -0.0, 2.5e-300, 1e300, null, true, false, "\u{1}é\\"], "": {}, "c": []});
+        assert_eq!(json_len(&v), serde_json::to_vec(&v).unwrap().len() as u64);
+    }
+
+    #[test]
+    fn a_required_nullable_field_keeps_null_in_a_type_list() {
+        let out = run(json!({
+            "properties": {
+                "b": {"anyOf": [{"type": "string"}, {"type": "null"}], "title": "B"},
+                "c": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null}
+            },
+            "required": ["b"]
+        }))
+        .unwrap();
+        assert_eq!(out["properties"], json!({"b": {"type": ["string", "null"]}, "c": {"type": "string"}}));
+    }
+
+    #[test]
+    fn nullable_enum_members_keep_the_union() {
+        let out = run(json!({
+            "properties": {"e": {"anyOf": [{"enum": ["x"], "type": "string"}, {"type": "null"}]}},
+            "required": ["e"]
+        }))
+        .unwrap();
+        assert_eq!(
+            out["properties"]["e"],
+            json!({"anyOf": [{"enum": ["x"], "type": "string"}, {"type": "null"}]})
+        );
+    }
+
+    #[test]
+    fn conflicting_ref_siblings_move_into_all_of() {
+        let out = run(json!({
+            "$defs": {"A": {"type": "object", "properties": {"x": {}}, "additionalProperties": false, "required": ["x"]}},
+            "properties": {"a": {"$ref": "#/$defs/A", "properties": {"z": {}}, "required": ["z"], "description": "mine"}}
+        }))
+        .unwrap();
+        assert_eq!(
+            out["properties"]["a"],
+            json!({
+                "type": "object", "properties": {"x": {}}, "additionalProperties": false,
+                "required": ["x", "z"], "description": "mine", "allOf": [{"properties": {"z": {}}}]
+            })
+        );
+    }
+
+    #[test]
+    fn a_recursion_point_keeps_the_type_and_uses_an_before_a_vowel() {
+        let out = run(json!({
+            "$defs": {"Item": {"anyOf": [{"type": "object", "properties": {"next": {"$ref": "#/$defs/Item"}}}, {"type": "array"}]}},
+            "properties": {"i": {"$ref": "#/$defs/Item"}}, "required": ["i"]
+        }))
+        .unwrap();
+        let point = &out["properties"]["i"]["anyOf"][0]["properties"]["next"];
+        assert_eq!(
+            point,
+            &json!({"type": ["object", "array"], "description": "An Item: the same shape as the Item that contains it."})
+        );
+    }
+
+    #[test]
+    fn a_doubling_dag_is_refused_from_its_measure() {
+        let mut defs = Map::new();
+        for i in 0..40 {
+            let next = format!("#/$defs/D{}", i + 1);
+            defs.insert(
+                format!("D{i}"),
+                json!({"type": "object", "properties": {"l": {"$ref": next}, "r": {"$ref": next}}}),
+            );
+        }
+        defs.insert("D40".into(), json!({"type": "string"}));
+        let schema = json!({"$defs": defs, "properties": {"root": {"$ref": "#/$defs/D0"}}});
+        let err = run(schema).unwrap_err();
+        assert_eq!(err.kind(), "too-large");
+    }
+
+    #[test]
+    fn deep_reference_chains_hit_the_depth_budget() {
+        let mut defs = Map::new();
+        for i in 0..300 {
+            defs.insert(format!("R{i}"), json!({"$ref": format!("#/$defs/R{}", i + 1)}));
+        }
+        defs.insert("R300".into(), json!({"type": "string"}));
+        let err = run(json!({"$defs": defs, "properties": {"a": {"$ref": "#/$defs/R0"}}})).unwrap_err();
+        assert_eq!(err.kind(), "too-deep");
+    }
+
+    #[test]
+    fn tarjan_puts_a_cycle_in_one_component_and_a_chain_in_many() {
+        let schema = json!({
+            "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"items": {"$ref": "#/$defs/A"}}, "C": {"type": "string"}},
+            "properties": {"a": {"$ref": "#/$defs/A"}, "c": {"$ref": "#/$defs/C"}}
+        });
+        let options = SelfContainedOptions::new();
+        let mut inliner = Inliner::new(&schema, "t", &options);
+        inliner.discover().unwrap();
+        inliner.components();
+        let comp = |name: &str| inliner.targets.iter().find(|t| t.name == name).map(|t| t.component).unwrap();
+        assert_eq!(comp("A"), comp("B"));
+        assert_ne!(comp("A"), comp("C"));
+    }
+}

@@ -1,0 +1,484 @@
+//! Conformance of `self_contained_input_schema` and `declared_type` over the foreign-schema corpus.
+//!
+//! The corpus (`../shared/corpus`, or `$TOOLSCHEMA_CORPUS`) holds real and hostile schemas and
+//! what the Python reference (`3tears-tool-schema` 0.79.0) answers for each. We match the
+//! reference except where a deliberate difference applies (the corpus README lists them); every
+//! such case is written in `fixtures/foreign/differences.json` (self-contained) or
+//! `fixtures/foreign/declared_type_differences.json` with the number of the difference, a note,
+//! and our own expected answer, and is asserted against that. `BLESS=1` rewrites both tables from
+//! the current output, keeping the notes; a new entry's note reads `UNREVIEWED` and fails until a
+//! person writes why it differs.
+//!
+//! Every call runs on a thread with a 2 MiB stack: hostile inputs nested 5,000 deep must give a
+//! typed error, never overflow. Inputs are parsed (and dropped) on a large-stack thread, since
+//! serde_json itself recurses.
+
+use pretty_assertions::assert_eq;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use toolschema::{ForeignSchemaError, JsonType, declared_type, self_contained_input_schema};
+
+const SMALL_STACK: usize = 2 * 1024 * 1024;
+const BIG_STACK: usize = 256 * 1024 * 1024;
+
+fn corpus() -> Option<PathBuf> {
+    let dir = std::env::var_os("TOOLSCHEMA_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    if dir.join("README.md").is_file() {
+        Some(dir)
+    } else {
+        eprintln!("notice: no foreign-schema corpus at {}; skipping the corpus checks", dir.display());
+        None
+    }
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/foreign")
+}
+
+fn bless() -> bool {
+    std::env::var_os("BLESS").is_some_and(|v| v == "1")
+}
+
+/// Runs `f` on a fresh thread with the given stack, propagating a panic.
+fn on_stack<T: Send>(size: usize, f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        std::thread::Builder::new().stack_size(size).spawn_scoped(s, f).unwrap().join().unwrap()
+    })
+}
+
+/// JSON text of any depth (serde_json's recursion limit off; call on a large stack).
+fn parse_deep(bytes: &[u8]) -> Value {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    de.disable_recursion_limit();
+    let v = Value::deserialize(&mut de).unwrap();
+    de.end().unwrap();
+    v
+}
+
+/// One input of the corpus and the reference's answer for it.
+struct Case {
+    id: String,
+    tool: String,
+    schema: Value,
+    reference: Reference,
+}
+
+#[derive(Debug)]
+enum Reference {
+    Output(Value),
+    /// The reference refused with a `ValueError` (our counterpart: a typed error).
+    Error(String),
+    /// The reference crashed or ran out of time: not behaviour to match.
+    Broken(String),
+}
+
+fn reference_for(corpus: &Path, rel: &str) -> Reference {
+    let stem = rel.strip_suffix(".json").unwrap_or(rel);
+    for (ext, make) in [("json", 0), ("error", 1), ("crash", 2), ("limit", 2)] {
+        let path = corpus.join("expected/self_contained").join(format!("{stem}.{ext}"));
+        if let Ok(bytes) = std::fs::read(&path) {
+            return match make {
+                0 => Reference::Output(parse_deep(&bytes)),
+                1 => Reference::Error(String::from_utf8_lossy(&bytes).into_owned()),
+                _ => Reference::Broken(format!("{ext}: {}", String::from_utf8_lossy(&bytes).trim())),
+            };
+        }
+    }
+    panic!("no expected output for {rel}");
+}
+
+fn file_cases(corpus: &Path, folder: &str) -> Vec<Case> {
+    let mut paths = Vec::new();
+    let mut dirs = vec![corpus.join(folder)];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                paths.push(path);
+            }
+        }
+    }
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let rel = path.strip_prefix(corpus).unwrap().to_string_lossy().replace('\\', "/");
+            Case {
+                tool: path.file_stem().unwrap().to_string_lossy().into_owned(),
+                schema: parse_deep(&std::fs::read(&path).unwrap()),
+                reference: reference_for(corpus, &rel),
+                id: rel,
+            }
+        })
+        .collect()
+}
+
+fn bfcl_cases(corpus: &Path) -> Vec<Case> {
+    let expected: BTreeMap<String, Value> =
+        std::fs::read_to_string(corpus.join("expected/self_contained/bfcl/functions.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                (v["id"].as_str().unwrap().to_owned(), v)
+            })
+            .collect();
+    std::fs::read_to_string(corpus.join("bfcl/functions.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            let id = v["id"].as_str().unwrap().to_owned();
+            let e = &expected[&id];
+            let reference = if let Some(out) = e.get("output") {
+                Reference::Output(out.clone())
+            } else if let Some(err) = e.get("error") {
+                Reference::Error(err.to_string())
+            } else {
+                Reference::Broken(e.to_string())
+            };
+            Case {
+                id: format!("bfcl/functions.jsonl#{id}"),
+                tool: v["name"].as_str().unwrap().to_owned(),
+                schema: v["schema"].clone(),
+                reference,
+            }
+        })
+        .collect()
+}
+
+/// Our answer in the shape the differences table stores.
+fn ours(case: &Case) -> Value {
+    match on_stack(SMALL_STACK, || self_contained_input_schema(&case.schema, &case.tool)) {
+        Ok(v) => json!({ "output": v }),
+        Err(e) => {
+            assert_eq!(e.tool(), case.tool, "{}: the error names the tool: {e}", case.id);
+            assert!(e.to_string().contains(&format!("`{}`", case.tool)), "{}: {e}", case.id);
+            json!({ "error": { "kind": e.kind(), "pointer": e.pointer() } })
+        }
+    }
+}
+
+/// Whether our answer is the reference's: the same output, or a refusal where it refused.
+fn matches_reference(ours: &Value, reference: &Reference) -> bool {
+    match reference {
+        Reference::Output(expected) => ours.get("output") == Some(expected),
+        Reference::Error(_) => ours.get("error").is_some(),
+        Reference::Broken(_) => false,
+    }
+}
+
+/// `{case id: {"difference": [n, ...], "note": "...", "output" | "error": ...}}`.
+type Table = BTreeMap<String, Map<String, Value>>;
+
+fn load_table(name: &str) -> Table {
+    match std::fs::read_to_string(fixtures().join(name)) {
+        Ok(text) => serde_json::from_str(&text).unwrap(),
+        Err(_) => Table::new(),
+    }
+}
+
+fn save_table(name: &str, table: &Table) {
+    let mut text = serde_json::to_string_pretty(table).unwrap();
+    text.push('\n');
+    std::fs::write(fixtures().join(name), text).unwrap();
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    matched: usize,
+    different: usize,
+}
+
+/// Checks `cases` against the reference and the differences table; returns the failures.
+fn check(cases: &[Case], table: &mut Table, tally: &mut Tally, failures: &mut Vec<String>) {
+    for case in cases {
+        let got = ours(case);
+        let same = matches_reference(&got, &case.reference);
+        match (same, table.get(&case.id)) {
+            (true, None) => tally.matched += 1,
+            (true, Some(_)) if bless() => {
+                table.remove(&case.id);
+                tally.matched += 1;
+            }
+            (true, Some(_)) => failures.push(format!(
+                "{}: now matches the reference; remove it from the differences table (BLESS=1)",
+                case.id
+            )),
+            (false, entry) => {
+                tally.different += 1;
+                let mut want = entry.cloned().unwrap_or_default();
+                let answer_key = if got.get("output").is_some() { "output" } else { "error" };
+                if bless() {
+                    want.remove("output");
+                    want.remove("error");
+                    want.insert(answer_key.to_owned(), got[answer_key].clone());
+                    want.entry("difference").or_insert(json!([]));
+                    want.entry("note").or_insert(json!(format!(
+                        "UNREVIEWED (reference: {})",
+                        reference_summary(&case.reference)
+                    )));
+                    table.insert(case.id.clone(), want);
+                    continue;
+                }
+                if entry.is_none() {
+                    failures.push(format!(
+                        "{}: differs from the reference and is not in the differences table\n  ours: {}\n  reference: {}",
+                        case.id,
+                        got,
+                        reference_summary(&case.reference)
+                    ));
+                    continue;
+                }
+                let mut expected = Map::new();
+                for key in ["output", "error"] {
+                    if let Some(v) = want.get(key) {
+                        expected.insert(key.to_owned(), v.clone());
+                    }
+                }
+                if Value::Object(expected.clone()) != got {
+                    failures.push(format!(
+                        "{}: differs from our recorded answer\n  ours: {}\n  recorded: {}",
+                        case.id,
+                        got,
+                        Value::Object(expected)
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn reference_summary(r: &Reference) -> String {
+    match r {
+        Reference::Output(v) => {
+            let s = v.to_string();
+            if s.len() > 300 {
+                format!("{}...", &s[..s.char_indices().nth(300).map_or(s.len(), |(i, _)| i)])
+            } else {
+                s
+            }
+        }
+        Reference::Error(e) | Reference::Broken(e) => e.trim().to_owned(),
+    }
+}
+
+/// Every entry says which listed difference applies and why, in words.
+fn check_table_is_reviewed(table: &Table, failures: &mut Vec<String>) {
+    for (id, entry) in table {
+        let numbers = entry.get("difference").and_then(Value::as_array).map_or(0, Vec::len);
+        let note = entry.get("note").and_then(Value::as_str).unwrap_or("");
+        if numbers == 0 || note.is_empty() || note.starts_with("UNREVIEWED") {
+            failures.push(format!("{id}: the differences table needs the difference number(s) and a note"));
+        }
+        let valid = entry["difference"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .all(|n| n.as_u64().is_some_and(|n| (1..=10).contains(&n)));
+        if !valid {
+            failures.push(format!("{id}: differences are numbered 1 to 10 as in the corpus README"));
+        }
+    }
+}
+
+fn finish(name: &str, table: &Table, mut failures: Vec<String>) {
+    if bless() {
+        save_table(name, table);
+    }
+    check_table_is_reviewed(table, &mut failures);
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn real_schemas_match_the_reference_except_for_the_listed_differences() {
+    let Some(corpus) = corpus() else { return };
+    let name = "differences.json";
+    let mut table = load_table(name);
+    let mut failures = Vec::new();
+    let mut tally = Tally::default();
+    let mut cases = file_cases(&corpus, "mcp");
+    cases.extend(file_cases(&corpus, "pydantic"));
+    cases.extend(bfcl_cases(&corpus));
+    assert!(cases.len() >= 800, "the corpus has {} real cases", cases.len());
+    check(&cases, &mut table, &mut tally, &mut failures);
+    eprintln!("real schemas: {} match the reference, {} deliberately differ", tally.matched, tally.different);
+    finish(name, &table, failures);
+}
+
+#[test]
+fn every_hostile_input_gives_a_result_or_a_typed_error() {
+    let Some(corpus) = corpus() else { return };
+    on_stack(BIG_STACK, || {
+        let name = "hostile.json";
+        let mut table = load_table(name);
+        let mut failures = Vec::new();
+        let mut tally = Tally::default();
+        let cases = file_cases(&corpus, "hostile");
+        let listed = std::fs::read_to_string(corpus.join("hostile/CASES.tsv")).unwrap();
+        assert_eq!(cases.len(), listed.lines().count() - 1, "one case per line of CASES.tsv");
+        let mut errors = 0;
+        for case in &cases {
+            let start = Instant::now();
+            errors += usize::from(ours(case).get("error").is_some());
+            assert!(start.elapsed() < Duration::from_secs(5), "{} took {:?}", case.id, start.elapsed());
+        }
+        check(&cases, &mut table, &mut tally, &mut failures);
+        eprintln!(
+            "hostile: {} match the reference, {} deliberately differ; {} results, {} typed errors",
+            tally.matched,
+            tally.different,
+            cases.len() - errors,
+            errors
+        );
+        finish(name, &table, failures);
+        drop(cases);
+    });
+}
+
+#[test]
+fn the_doubling_dag_is_refused_in_well_under_a_millisecond() {
+    let Some(corpus) = corpus() else { return };
+    let schema: Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("hostile/dag_doubling_40.json")).unwrap()).unwrap();
+    let mut best = Duration::MAX;
+    for _ in 0..5 {
+        let start = Instant::now();
+        let err = on_stack(SMALL_STACK, || self_contained_input_schema(&schema, "dag").unwrap_err());
+        best = best.min(start.elapsed());
+        assert!(matches!(err, ForeignSchemaError::TooLarge { .. }), "{err}");
+    }
+    eprintln!("dag_doubling_40 refused in {best:?} (best of 5, thread start included)");
+    // Generous for a debug build on a loaded machine; the release figure is in the report.
+    assert!(best < Duration::from_millis(50), "refusing the DAG took {best:?}");
+}
+
+// ---- declared_type ------------------------------------------------------------------------------
+
+/// Our answer for a reference answer: the same type name, and `None` where the reference named
+/// something that is not a JSON type (`"dict"`, `"float"`, `"String"`: BFCL's Python and Java
+/// spellings), since `JsonType` holds only the seven JSON Schema types (difference 3: malformed
+/// input gets no made-up answer).
+fn expected_declared(reference: &Value) -> Option<&str> {
+    reference.as_str().filter(|name| name.parse::<JsonType>().is_ok())
+}
+
+#[test]
+fn declared_type_agrees_with_the_reference_on_corpus_properties() {
+    let Some(corpus) = corpus() else { return };
+    let mut schemas: BTreeMap<String, Value> = BTreeMap::new();
+    for folder in ["mcp", "pydantic"] {
+        for case in file_cases(&corpus, folder) {
+            schemas.insert(case.id, case.schema);
+        }
+    }
+    for case in bfcl_cases(&corpus) {
+        schemas.insert(case.id, case.schema);
+    }
+    let table = load_table("declared_type_differences.json");
+    let mut failures = Vec::new();
+    let (mut matched, mut not_a_type, mut different) = (0, 0, 0);
+    for line in std::fs::read_to_string(corpus.join("expected/declared_type/corpus_properties.jsonl"))
+        .unwrap()
+        .lines()
+    {
+        let row: Value = serde_json::from_str(line).unwrap();
+        let file = row["file"].as_str().unwrap();
+        let pointer = row["pointer"].as_str().unwrap();
+        let root = &schemas[file];
+        let prop = root.pointer(pointer).unwrap();
+        let got = declared_type(prop, root).map(JsonType::as_str);
+        let id = format!("{file}{pointer}");
+        let want = match table.get(&id) {
+            Some(entry) => {
+                different += 1;
+                entry["answer"].as_str()
+            }
+            None if row["answer"].is_string() && expected_declared(&row["answer"]).is_none() => {
+                not_a_type += 1;
+                None
+            }
+            None => {
+                matched += 1;
+                row["answer"].as_str()
+            }
+        };
+        if got != want {
+            failures.push(format!("{id}: ours {got:?}, expected {want:?} (reference {})", row["answer"]));
+        }
+    }
+    eprintln!(
+        "declared_type on corpus properties: {matched} match, {not_a_type} name no JSON type, {different} listed"
+    );
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn declared_type_agrees_with_the_reference_on_edge_cases() {
+    let Some(corpus) = corpus() else { return };
+    on_stack(BIG_STACK, || {
+        let name = "declared_type_differences.json";
+        let mut table = load_table(name);
+        let expected: BTreeMap<String, Value> =
+            std::fs::read_to_string(corpus.join("expected/declared_type/edge_cases.jsonl"))
+                .unwrap()
+                .lines()
+                .map(|l| {
+                    let v = parse_deep(l.as_bytes());
+                    (v["id"].as_str().unwrap().to_owned(), v)
+                })
+                .collect();
+        let mut failures = Vec::new();
+        let (mut matched, mut different) = (0, 0);
+        for line in std::fs::read_to_string(corpus.join("declared_type/edge_cases.jsonl")).unwrap().lines() {
+            let case = parse_deep(line.as_bytes());
+            let id = case["id"].as_str().unwrap().to_owned();
+            let got =
+                on_stack(SMALL_STACK, || declared_type(&case["prop"], &case["schema"]).map(JsonType::as_str));
+            let reference = &expected[&id];
+            let crashed = reference.get("crash").is_some();
+            let same = !crashed && got == expected_declared(&reference["answer"]);
+            match (same, table.get(&id)) {
+                (true, None) => matched += 1,
+                (true, Some(_)) if bless() => {
+                    table.remove(&id);
+                    matched += 1;
+                }
+                (true, Some(_)) => {
+                    failures.push(format!("{id}: now matches the reference; remove it from {name}"))
+                }
+                (false, Some(entry)) if !bless() => {
+                    different += 1;
+                    if entry.get("answer") != Some(&json!(got)) {
+                        failures.push(format!("{id}: ours {got:?}, recorded {}", entry["answer"]));
+                    }
+                }
+                (false, entry) => {
+                    different += 1;
+                    if bless() {
+                        let mut e = entry.cloned().unwrap_or_default();
+                        e.insert("answer".into(), json!(got));
+                        e.entry("difference").or_insert(json!([]));
+                        e.entry("note").or_insert(json!(format!("UNREVIEWED (reference: {reference})")));
+                        table.insert(id, e);
+                    } else {
+                        failures.push(format!("{id}: ours {got:?}, reference {reference}; not in {name}"));
+                    }
+                }
+            }
+            // Deep cases: drop here, on the large stack.
+            drop(case);
+        }
+        eprintln!(
+            "declared_type edge cases: {matched} match, {different} listed (reference crashes included)"
+        );
+        finish(name, &table, failures);
+    });
+}
