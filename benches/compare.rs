@@ -16,6 +16,8 @@ use sha2::{Digest, Sha256};
 struct Table {
     filter: Option<String>,
     rows: Vec<String>,
+    /// `self_contained_input_schema`'s time per corpus schema, for the Python comparison.
+    per_schema: Option<f64>,
 }
 
 impl Table {
@@ -145,14 +147,50 @@ fn schema_for_rows(t: &mut Table) {
 #[cfg(not(feature = "schemars"))]
 fn schema_for_rows(_: &mut Table) {}
 
+fn self_contained_rows(t: &mut Table) {
+    if !t.section("self_contained") {
+        return;
+    }
+    let corpus = common::public_corpus();
+    if corpus.is_empty() {
+        return;
+    }
+    let what = format!("3. self_contained_input_schema, corpus ({} schemas)", corpus.len());
+    if !t.wants(&what) {
+        return;
+    }
+    let parse = || corpus.iter().filter(|i| serde_json::from_slice::<Value>(&i.bytes).is_ok()).count();
+    let ours = || {
+        corpus
+            .iter()
+            .filter(|i| toolschema::self_contained_input_schema(&i.value, &i.tool_name).is_ok())
+            .count()
+    };
+    let clone = || corpus.iter().map(|i| i.value.clone()).count();
+    let r = compare(parse, ours);
+    t.at_most(&what, "serde_json::from_slice", "self_contained_input_schema", &r, 1.5);
+    // Best batch, as bench_python.py reports the best of its runs.
+    let per_schema = r.cand_best_ns / corpus.len() as f64;
+    eprintln!("self_contained_input_schema: {:.2} µs per schema (best batch)", per_schema / 1e3);
+    let r = compare(parse, clone);
+    t.report(&what, "serde_json::from_slice", "Value::clone (deep)", &r);
+    t.per_schema = Some(per_schema);
+}
+
 fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let mut t = Table { filter, rows: Vec::new() };
+    let mut t = Table { filter, rows: Vec::new(), per_schema: None };
     hash_rows(&mut t);
     schema_for_rows(&mut t);
+    self_contained_rows(&mut t);
     println!("| what | candidate | baseline | candidate time | baseline time | ratio | target | |");
     println!("| --- | --- | --- | ---: | ---: | ---: | --- | --- |");
     for row in &t.rows {
         println!("{row}");
+    }
+    if let Some(ns) = t.per_schema {
+        // Read by benches/python_compare.sh.
+        println!();
+        println!("self_contained_input_schema_us_per_schema={:.3}", ns / 1e3);
     }
 }

@@ -18,9 +18,14 @@ pub fn rounds() -> usize {
 
 /// One comparison's result.
 pub struct Ratio {
+    /// Median time per call of the baseline, in nanoseconds.
     pub base_ns: f64,
+    /// Median time per call of the candidate.
     pub cand_ns: f64,
+    /// Median of the per-round ratios candidate / baseline.
     pub ratio: f64,
+    /// Fastest batch of the candidate, per call (what "best of N" timers such as Python's report).
+    pub cand_best_ns: f64,
 }
 
 fn iterations_for(f: &mut dyn FnMut()) -> u64 {
@@ -74,7 +79,8 @@ pub fn compare<A: FnMut() -> RA, RA, B: FnMut() -> RB, RB>(mut base: A, mut cand
         cs.push(c);
         rs.push(c / b);
     }
-    Ratio { base_ns: median(bs), cand_ns: median(cs), ratio: median(rs) }
+    let cand_best_ns = cs.iter().copied().fold(f64::INFINITY, f64::min);
+    Ratio { base_ns: median(bs), cand_ns: median(cs), ratio: median(rs), cand_best_ns }
 }
 
 /// Median time per call of `f` alone, in nanoseconds.
