@@ -123,26 +123,13 @@ impl Pass for RejectAny {
         if is_untyped(schema, schema) {
             return Err(untyped(cx, String::new(), "", "the root"));
         }
-        // Judge on a shared view, then rewrite only the optional untyped properties found.
-        let mut walk = Walk { root: schema, cx, optional_untyped: Vec::new(), entered: Default::default() };
-        walk.check(schema, &mut Pointer::root(), &mut Pointer::root(), Depth::new(cx.max_depth))?;
-        // Definitions no reference from the root reached (kept because some `$ref` was not local,
-        // or handed in that way): judged where they stand.
-        for map_name in DEF_MAPS {
-            let Some(Value::Object(defs)) = schema.get(map_name) else { continue };
-            for (name, def) in defs {
-                if walk.was_entered(map_name, name) {
-                    continue;
-                }
-                let mut ptr = Pointer::root();
-                ptr.push(map_name);
-                ptr.push(name);
-                let Some(depth) = Depth::new(cx.max_depth).descend() else {
-                    return Err(cx.too_deep(ptr.as_str().to_owned()));
-                };
-                walk.check(def, &mut ptr.clone(), &mut ptr, depth)?;
-            }
-        }
+        // Judge on a shared view, then rewrite only the optional untyped properties found. First
+        // without pointers: nearly every schema passes with nothing to rewrite, and then none is
+        // needed. Anything else (an error, a property to rewrite) walks again with pointers.
+        let walk = match judge(schema, cx, true) {
+            Ok(walk) => walk,
+            Err(_) => judge(schema, cx, false)?,
+        };
         let optional_untyped = walk.optional_untyped;
         for pointer in optional_untyped {
             if let Some(node) = schema.pointer_mut(&pointer) {
@@ -151,6 +138,38 @@ impl Pass for RejectAny {
         }
         Ok(())
     }
+}
+
+/// The whole judgement: the walk from the root, then the definitions it did not enter. `fast`
+/// builds no pointer and gives up (with an error that means only that) at the first error or
+/// optional untyped property; the walk itself is the same.
+fn judge<'a>(
+    schema: &'a Value,
+    cx: &'a PassContext<'_>,
+    fast: bool,
+) -> Result<Walk<'a, 'a>, SchemaGenerationError> {
+    let mut walk = Walk { root: schema, cx, optional_untyped: Vec::new(), entered: Default::default(), fast };
+    walk.check(schema, &mut Pointer::root(), &mut Pointer::root(), Depth::new(cx.max_depth))?;
+    // Definitions no reference from the root reached (kept because some `$ref` was not local, or
+    // handed in that way): judged where they stand.
+    for map_name in DEF_MAPS {
+        let Some(Value::Object(defs)) = schema.get(map_name) else { continue };
+        for (name, def) in defs {
+            if walk.was_entered(map_name, name) {
+                continue;
+            }
+            let mut ptr = Pointer::root();
+            if !fast {
+                ptr.push(map_name);
+                ptr.push(name);
+            }
+            let Some(depth) = Depth::new(cx.max_depth).descend() else {
+                return Err(cx.too_deep(ptr.as_str().to_owned()));
+            };
+            walk.check(def, &mut ptr.clone(), &mut ptr, depth)?;
+        }
+    }
+    Ok(walk)
 }
 
 /// The root's definition maps, which the walk enters through references rather than directly.
@@ -188,6 +207,8 @@ struct Walk<'a, 'c> {
     /// Root definitions already entered: names in `$defs`, then in `definitions` (a set each, so a
     /// schema with many definitions is not scanned once per reference).
     entered: [std::collections::BTreeSet<String>; 2],
+    /// No pointers; give up at the first error or optional untyped property (see [`judge`]).
+    fast: bool,
 }
 
 impl<'a> Walk<'a, '_> {
@@ -213,8 +234,10 @@ impl<'a> Walk<'a, '_> {
             let name = name.into_owned();
             self.entered[usize::from(def_map != DEF_MAPS[0])].insert(name.clone());
             let mut real = Pointer::root();
-            real.push(def_map);
-            real.push(&name);
+            if !self.fast {
+                real.push(def_map);
+                real.push(&name);
+            }
             let next = depth.descend().ok_or_else(|| self.too_deep(&real, path))?;
             self.check(target, &mut real, path, next)?;
         }
@@ -223,6 +246,10 @@ impl<'a> Walk<'a, '_> {
         let mut result = Ok(());
         crate::walk::for_each_child(node, |step, child| {
             if result.is_err() || (at_root && DEF_MAPS.contains(&step.keyword())) {
+                return;
+            }
+            if self.fast {
+                result = self.check_child(step, child, required, ptr, path, depth);
                 return;
             }
             let mark = step.push_onto(ptr);
@@ -245,10 +272,14 @@ impl<'a> Walk<'a, '_> {
     ) -> Result<(), SchemaGenerationError> {
         let untyped_here = is_untyped(child, self.root);
         match position(step, required) {
+            Some(_) if untyped_here && self.fast => return Err(gave_up()),
             Some(why) if untyped_here => {
                 return Err(untyped(self.cx, ptr.as_str().to_owned(), path.as_str(), why));
             }
             None if matches!(step, Step::Entry("properties", _)) && accepts_anything(child, self.root) => {
+                if self.fast {
+                    return Err(gave_up());
+                }
                 self.optional_untyped.push(ptr.as_str().to_owned());
                 return Ok(());
             }
@@ -261,12 +292,20 @@ impl<'a> Walk<'a, '_> {
     /// The depth error: the budget counts levels along the way through references, so the field
     /// path is that way's too.
     fn too_deep(&self, ptr: &Pointer, path: &Pointer) -> SchemaGenerationError {
+        if self.fast {
+            return gave_up();
+        }
         SchemaGenerationError::TooDeep {
             pointer: ptr.as_str().to_owned(),
             field: self.cx.field(path.as_str()),
             max_depth: self.cx.max_depth,
         }
     }
+}
+
+/// What a fast walk returns when it gives up; never shown (the walk with pointers runs next).
+fn gave_up() -> SchemaGenerationError {
+    SchemaGenerationError::TooDeep { pointer: String::new(), field: None, max_depth: 0 }
 }
 
 /// `{}` with the annotations kept: the one spelling of an untyped optional property.
@@ -383,5 +422,50 @@ mod tests {
     fn self_referencing_definition_does_not_loop() {
         let s = json!({"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/A"}}});
         assert!(!is_untyped(&s, &s));
+    }
+
+    /// Schemas with typed and untyped members, references (also to untyped and missing
+    /// definitions), required lists and nesting.
+    fn mixed_schema() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(json!({"type": "string"})),
+            Just(json!({})),
+            Just(json!(true)),
+            Just(json!({"description": "anything"})),
+            Just(json!({"$ref": "#/$defs/Typed"})),
+            Just(json!({"$ref": "#/$defs/Untyped"})),
+            Just(json!({"$ref": "#/$defs/Missing"})),
+        ];
+        leaf.prop_recursive(4, 32, 4, |inner| {
+            prop_oneof![
+                (
+                    proptest::collection::btree_map("[a-c]", inner.clone(), 0..4),
+                    proptest::collection::vec("[a-c]", 0..3)
+                )
+                    .prop_map(|(props, req)| json!({"type": "object", "properties": props, "required": req})),
+                inner.clone().prop_map(|i| json!({"type": "array", "items": i})),
+                proptest::collection::vec(inner, 1..3).prop_map(|m| json!({"anyOf": m})),
+            ]
+        })
+        .prop_map(|mut s| {
+            if let Value::Object(m) = &mut s {
+                m.insert("$defs".into(), json!({"Typed": {"type": "integer"}, "Untyped": {}}));
+            }
+            s
+        })
+    }
+
+    proptest::proptest! {
+        // Law: the walk without pointers passes exactly the schemas the walk with pointers passes
+        // with nothing to rewrite.
+        #[test]
+        fn the_fast_judgement_agrees_with_the_full_one(schema in mixed_schema(), max_depth in 1usize..8) {
+            let mut cx = PassContext::new(Some("T"));
+            cx.max_depth = max_depth;
+            let fast = judge(&schema, &cx, true).is_ok();
+            let full = judge(&schema, &cx, false).is_ok_and(|w| w.optional_untyped.is_empty());
+            proptest::prop_assert_eq!(fast, full);
+        }
     }
 }
