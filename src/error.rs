@@ -210,10 +210,12 @@ pub enum CapabilityError {
         /// How to change the type so that it can, where known.
         hint: Option<String>,
     },
-    /// The schema is recursive and the dialect needs every reference inlined.
+    /// The schema is recursive and the dialect cannot express recursion (it inlines every
+    /// reference, or the provider refuses cycles).
     #[error(
-        "dialect `{dialect}` cannot inline the recursive type `{type_name}` (at `{pointer}`): \
-         inlining a cycle does not terminate; use a dialect that keeps `$ref`, or break the cycle"
+        "dialect `{dialect}` cannot express the recursive type `{type_name}` (the reference at \
+         `{pointer}` leads back to it): break the cycle, e.g. with a fixed number of nesting levels, or \
+         use a dialect that keeps recursive `$ref`s (`json-schema`, `openai-strict`)"
     )]
     Recursive {
         /// The dialect's name.

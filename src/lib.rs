@@ -21,7 +21,10 @@ mod schema;
 
 pub mod foreign;
 
-pub use dialect::{JSON_SCHEMA, SchemaDialect};
+pub use dialect::{
+    ANTHROPIC_STRICT, GEMINI, GEMINI_ORDERED, INLINE_REFS, JSON_SCHEMA, MCP, MCP_SELF_CONTAINED,
+    OPENAI_STRICT, STRICT_SUBSET, SchemaDialect,
+};
 pub use error::{CapabilityError, CapabilityErrors, Error, SchemaGenerationError};
 pub use foreign::{
     ForeignSchemaError, JsonType, SelfContainedOptions, declared_type, self_contained_input_schema,

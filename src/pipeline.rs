@@ -126,7 +126,9 @@ pub(crate) fn run(
     for pass in PASSES {
         pass.run(&mut schema, &mut cx)?;
     }
-    let acx = AdaptContext::new(settings.max_depth, type_name);
+    let acx = AdaptContext::new(settings.max_depth, type_name)
+        .with_max_bytes(settings.max_bytes)
+        .with_declaration_order(settings.declaration_order);
     let mut value = dialect::apply(settings.dialect, schema, &acx)?;
     // Passes and the dialect insert keys; `as_value` must not depend on the order they did.
     SortKeys.run(&mut value, &mut cx)?;

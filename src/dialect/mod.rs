@@ -27,9 +27,22 @@
 //! assert_eq!(errors.as_slice()[0].keyword(), Some("anyOf"));
 //! ```
 
-mod json_schema;
+pub mod anthropic_strict;
+pub mod gemini;
+pub mod inline_refs;
+pub mod json_schema;
+pub mod mcp;
+pub mod openai_strict;
+pub mod strict_subset;
+pub(crate) mod support;
 
+pub use anthropic_strict::{ANTHROPIC_STRICT, AnthropicStrict};
+pub use gemini::{GEMINI, GEMINI_ORDERED, Gemini};
+pub use inline_refs::{DEFAULT_MAX_INLINED_BYTES, INLINE_REFS, InlineRefs};
 pub use json_schema::{JSON_SCHEMA, JsonSchema};
+pub use mcp::{MCP, MCP_SELF_CONTAINED, Mcp};
+pub use openai_strict::{OPENAI_STRICT, OpenAiStrict};
+pub use strict_subset::{STRICT_SUBSET, StrictSubset};
 
 use crate::error::{CapabilityError, CapabilityErrors};
 use crate::pointer::{Pointer, field_path};
@@ -84,18 +97,47 @@ pub struct AdaptContext<'a> {
     pub max_depth: usize,
     /// The Rust type's name, when the schema came from one; errors use it for field paths.
     pub type_name: Option<&'a str>,
+    /// The caller's size budget in canonical bytes ([`SchemaOptions::max_bytes`]), if any. A
+    /// dialect that expands the schema (inlining `$ref`) checks its expanded size against it
+    /// *before* building anything, and against [`DEFAULT_MAX_INLINED_BYTES`] when it is `None`.
+    ///
+    /// [`SchemaOptions::max_bytes`]: crate::SchemaOptions::max_bytes
+    pub max_bytes: Option<usize>,
+    /// Whether `properties` maps are in declaration order
+    /// ([`PropertyOrder::Declaration`](crate::PropertyOrder)); otherwise they are sorted, and a
+    /// dialect that writes the order down (`propertyOrdering`) writes it sorted.
+    pub declaration_order: bool,
 }
 
 impl Default for AdaptContext<'_> {
     fn default() -> Self {
-        AdaptContext { max_depth: Depth::DEFAULT_MAX, type_name: None }
+        AdaptContext {
+            max_depth: Depth::DEFAULT_MAX,
+            type_name: None,
+            max_bytes: None,
+            declaration_order: false,
+        }
     }
 }
 
 impl<'a> AdaptContext<'a> {
-    /// A context with the given depth budget and type name.
+    /// A context with the given depth budget and type name, and no size budget.
     pub fn new(max_depth: usize, type_name: Option<&'a str>) -> Self {
-        AdaptContext { max_depth, type_name }
+        AdaptContext { max_depth, type_name, max_bytes: None, declaration_order: false }
+    }
+
+    /// The same context with `properties` in declaration order (or not).
+    #[must_use]
+    pub fn with_declaration_order(mut self, declaration_order: bool) -> Self {
+        self.declaration_order = declaration_order;
+        self
+    }
+
+    /// The same context with a size budget in canonical bytes.
+    #[must_use]
+    pub fn with_max_bytes(mut self, max_bytes: Option<usize>) -> Self {
+        self.max_bytes = max_bytes;
+        self
     }
 
     /// The Rust field path for a pointer, where the type is known.
@@ -184,7 +226,17 @@ pub fn forbidden_keyword_errors(
 
 /// Every built-in dialect, for choosing one by name at run time.
 pub fn builtin() -> &'static [&'static dyn SchemaDialect] {
-    static BUILTIN: &[&dyn SchemaDialect] = &[&JSON_SCHEMA];
+    static BUILTIN: &[&dyn SchemaDialect] = &[
+        &JSON_SCHEMA,
+        &STRICT_SUBSET,
+        &INLINE_REFS,
+        &OPENAI_STRICT,
+        &ANTHROPIC_STRICT,
+        &GEMINI,
+        &GEMINI_ORDERED,
+        &MCP,
+        &MCP_SELF_CONTAINED,
+    ];
     BUILTIN
 }
 

@@ -1,0 +1,106 @@
+//! `MCP` and `MCP_SELF_CONTAINED`: a tool's `inputSchema` under the Model Context Protocol.
+//!
+//! Rules (providers.md §4, from the MCP specification `schema/<rev>/schema.ts` and
+//! `docs/specification/<rev>/server/tools.mdx` in `modelcontextprotocol/modelcontextprotocol`):
+//! - revisions 2025-06-18 to 2026-07-28: `inputSchema` MUST have `type: "object"` at the root;
+//! - 2025-11-25 on: the default dialect is JSON Schema 2020-12, so everything else may stay;
+//! - in practice many clients cannot resolve `$defs`/`$ref` (GitHub Copilot CLI #1876, Gemini CLI
+//!   #13326, Cursor, Kiro, opencode, Codex; providers.md §4 "Practice"). [`MCP_SELF_CONTAINED`]
+//!   inlines every reference for them (as [`INLINE_REFS`](super::INLINE_REFS) does: recursion is an
+//!   error, the expansion is size-checked before it is built).
+//!
+//! A root that is not an object (a bare `enum`, `Vec<T>`, a newtype over a scalar, an enum that
+//! serialises as a `oneOf`) is a [`CapabilityError`]: wrap it in a struct with one named field.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolschema::dialect::{apply, AdaptContext, MCP};
+//! assert!(apply(&MCP, json!({"type": "object", "properties": {}}), &AdaptContext::default()).is_ok());
+//! let errors = apply(&MCP, json!({"type": "string"}), &AdaptContext::default()).unwrap_err();
+//! assert_eq!(errors.as_slice()[0].keyword(), Some("type"));
+//! ```
+
+use super::inline_refs::{InlineRefs, inline_all};
+use super::support::unsupported;
+use super::{AdaptContext, SchemaDialect};
+use crate::error::CapabilityError;
+use serde_json::Value;
+
+/// A tool `inputSchema` for MCP; with `self_contained`, also free of `$ref`. Names: `mcp`,
+/// `mcp-self-contained`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mcp {
+    self_contained: bool,
+}
+
+/// MCP `inputSchema`: the root must be `type: "object"`; `$defs`/`$ref` stay.
+pub static MCP: Mcp = Mcp { self_contained: false };
+
+/// MCP `inputSchema` for clients that cannot resolve references: the root must be
+/// `type: "object"`, and every `$ref` is inlined (no `$defs`).
+pub static MCP_SELF_CONTAINED: Mcp = Mcp { self_contained: true };
+
+const INLINED: &[&str] = &["$ref", "$defs", "definitions", "$dynamicRef", "$recursiveRef"];
+
+impl SchemaDialect for Mcp {
+    fn name(&self) -> &str {
+        if self.self_contained { "mcp-self-contained" } else { "mcp" }
+    }
+
+    fn forbidden_keywords(&self) -> &[&str] {
+        if self.self_contained { INLINED } else { &[] }
+    }
+
+    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
+        let schema = if self.self_contained {
+            inline_all(self.name(), schema, cx, InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth))?
+        } else {
+            schema
+        };
+        root_is_object(self.name(), &schema)?;
+        Ok(schema)
+    }
+}
+
+/// The MCP (and Anthropic, OpenAI) rule that the root is `type: "object"`.
+pub(crate) fn root_is_object(dialect: &str, schema: &Value) -> Result<(), Vec<CapabilityError>> {
+    if schema.get("type") == Some(&Value::String("object".into())) {
+        return Ok(());
+    }
+    Err(vec![unsupported(
+        dialect,
+        "type",
+        "",
+        "the root schema must be `\"type\": \"object\"` (tool arguments are a JSON object)",
+        Some("wrap the value in a struct with one named field, e.g. `struct Args { value: T }`".into()),
+    )])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn non_object_roots_are_refused_and_object_roots_pass_unchanged() {
+        let cx = AdaptContext::default();
+        let obj = json!({"$defs": {"A": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/A"}}, "type": "object"});
+        assert_eq!(MCP.adapt(obj.clone(), &cx).unwrap(), obj);
+        for root in [json!({"type": ["object", "null"]}), json!({"oneOf": []}), json!({"enum": ["a"]})] {
+            assert_eq!(MCP.adapt(root, &cx).unwrap_err()[0].pointer(), "");
+        }
+    }
+
+    #[test]
+    fn self_contained_variant_inlines_and_still_checks_the_root() {
+        let cx = AdaptContext::default();
+        let obj = json!({"$defs": {"A": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/A"}}, "type": "object"});
+        let out = MCP_SELF_CONTAINED.adapt(obj, &cx).unwrap();
+        assert_eq!(out, json!({"properties": {"a": {"type": "string"}}, "type": "object"}));
+        let rec = json!({"properties": {"next": {"$ref": "#"}}, "type": "object"});
+        assert!(matches!(
+            MCP_SELF_CONTAINED.adapt(rec, &cx).unwrap_err()[0],
+            CapabilityError::Recursive { .. }
+        ));
+    }
+}

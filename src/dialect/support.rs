@@ -1,0 +1,560 @@
+//! What several dialects need: null and type analysis, disjointness of union branches, the sound
+//! merge of a `$ref` site with its target, integer formats as bounds, and error constructors.
+//!
+//! Every judgement here is *definite*: "admits null" means the schema certainly accepts `null`,
+//! "disjoint" means no value can match both branches. When a question cannot be answered from the
+//! keywords at hand (an `if`, a `not`, a reference that cannot be followed) the answer is the one
+//! that makes the caller refuse rather than rewrite.
+
+use crate::error::CapabilityError;
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+
+/// Follows at most this many `$ref` hops in one judgement.
+const MAX_HOPS: usize = 32;
+
+/// Keywords that annotate and never constrain. A `$ref` site whose siblings are all annotations
+/// means exactly its target, with the site's annotations winning.
+pub(crate) const ANNOTATIONS: &[&str] =
+    &["$comment", "default", "deprecated", "description", "examples", "readOnly", "title", "writeOnly"];
+
+/// Whether `key` is an annotation keyword.
+pub(crate) fn is_annotation(key: &str) -> bool {
+    ANNOTATIONS.contains(&key)
+}
+
+/// An [`CapabilityError::Unsupported`] with no field yet (`apply` fills it from the pointer).
+pub(crate) fn unsupported(
+    dialect: &str,
+    keyword: &str,
+    pointer: &str,
+    reason: impl Into<String>,
+    hint: Option<String>,
+) -> CapabilityError {
+    CapabilityError::Unsupported {
+        dialect: dialect.to_owned(),
+        keyword: keyword.to_owned(),
+        pointer: pointer.to_owned(),
+        field: None,
+        reason: reason.into(),
+        hint,
+    }
+}
+
+/// The too-deep error for a walk that ran out of budget at `pointer`.
+pub(crate) fn too_deep(dialect: &str, max_depth: usize, pointer: String) -> CapabilityError {
+    CapabilityError::TooDeep { dialect: dialect.to_owned(), depth: max_depth + 1, max_depth, pointer }
+}
+
+/// The hint every dialect gives for a map (`additionalProperties: <schema>`).
+pub(crate) const MAP_HINT: &str = "a map (`HashMap<String, V>`, `#[serde(flatten)]` of a map) cannot be \
+     expressed here: use a list of entries instead, e.g. `Vec<Entry>` with `struct Entry { key: String, value: V }`";
+
+/// Follows a local `$ref` (at most [`MAX_HOPS`] in a row).
+fn deref<'v>(schema: &'v Value, root: &'v Value) -> Option<&'v Value> {
+    let mut cur = schema;
+    for _ in 0..MAX_HOPS {
+        match cur.get("$ref").and_then(Value::as_str) {
+            Some(r) if cur.as_object().is_some_and(|m| m.keys().all(|k| k == "$ref" || is_annotation(k))) => {
+                cur = crate::refs::resolve(root, r)?;
+            }
+            _ => return Some(cur),
+        }
+    }
+    None
+}
+
+/// Whether `schema` certainly accepts `null` (serde reads a null `Option<T>` as `None`).
+pub(crate) fn admits_null(schema: &Value, root: &Value) -> bool {
+    null_verdict(schema, root, MAX_HOPS) == Some(true)
+}
+
+/// `Some(true)`: accepts null; `Some(false)`: refuses null; `None`: cannot tell.
+fn null_verdict(schema: &Value, root: &Value, hops: usize) -> Option<bool> {
+    let map = match schema {
+        Value::Bool(b) => return Some(*b),
+        Value::Object(map) => map,
+        _ => return None,
+    };
+    let mut verdict = Some(true);
+    let mut and = |v: Option<bool>| {
+        verdict = match (verdict, v) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        };
+    };
+    if let Some(t) = map.get("type") {
+        and(Some(type_names(t).contains("null")));
+    }
+    if let Some(c) = map.get("const") {
+        and(Some(c.is_null()));
+    }
+    if let Some(Value::Array(values)) = map.get("enum") {
+        and(Some(values.iter().any(Value::is_null)));
+    }
+    if let Some(r) = map.get("$ref") {
+        let target = r.as_str().and_then(|r| crate::refs::resolve(root, r));
+        and(match (target, hops) {
+            (Some(t), 1..) => null_verdict(t, root, hops - 1),
+            _ => None,
+        });
+    }
+    if let Some(Value::Array(members)) = map.get("allOf") {
+        for m in members {
+            and(null_verdict(m, root, hops.saturating_sub(1)));
+        }
+    }
+    if let Some(Value::Array(members)) = map.get("anyOf") {
+        let vs: Vec<_> = members.iter().map(|m| null_verdict(m, root, hops.saturating_sub(1))).collect();
+        and(if vs.contains(&Some(true)) {
+            Some(true)
+        } else if vs.iter().all(|v| *v == Some(false)) {
+            Some(false)
+        } else {
+            None
+        });
+    }
+    if let Some(Value::Array(members)) = map.get("oneOf") {
+        let vs: Vec<_> = members.iter().map(|m| null_verdict(m, root, hops.saturating_sub(1))).collect();
+        let yes = vs.iter().filter(|v| **v == Some(true)).count();
+        let no = vs.iter().filter(|v| **v == Some(false)).count();
+        and(if yes == 1 && no + 1 == vs.len() {
+            Some(true)
+        } else if no == vs.len() || yes > 1 && yes == vs.len() {
+            Some(false)
+        } else {
+            None
+        });
+    }
+    if map.contains_key("not") || map.contains_key("if") || map.contains_key("$dynamicRef") {
+        and(None);
+    }
+    verdict
+}
+
+/// The names in a `type` keyword (a string or an array of strings).
+pub(crate) fn type_names(t: &Value) -> BTreeSet<&str> {
+    match t {
+        Value::String(s) => std::iter::once(s.as_str()).collect(),
+        Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+        _ => BTreeSet::new(),
+    }
+}
+
+/// The JSON type name of an instance value.
+pub(crate) fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Whether `schema` describes objects: `type` is or contains `"object"`, or it has `properties`.
+pub(crate) fn is_object_schema(map: &Map<String, Value>) -> bool {
+    map.get("type").is_some_and(|t| type_names(t).contains("object")) || map.contains_key("properties")
+}
+
+/// The instance values a schema allows, when it lists them (`const`, or `enum`).
+fn value_set(map: &Map<String, Value>) -> Option<Vec<&Value>> {
+    if let Some(c) = map.get("const") {
+        return Some(vec![c]);
+    }
+    map.get("enum").and_then(Value::as_array).map(|vs| vs.iter().collect())
+}
+
+/// The JSON types a schema can match, where its keywords say so.
+fn types_of(map: &Map<String, Value>) -> Option<BTreeSet<&'static str>> {
+    const ALL: [&str; 7] = ["array", "boolean", "integer", "null", "number", "object", "string"];
+    let declared: Option<BTreeSet<&'static str>> = map.get("type").map(|t| {
+        let names = type_names(t);
+        ALL.iter().copied().filter(|a| names.contains(a)).collect()
+    });
+    let listed: Option<BTreeSet<&'static str>> =
+        value_set(map).map(|vs| vs.iter().map(|v| json_type(v)).collect());
+    match (declared, listed) {
+        (Some(d), Some(l)) => Some(d.intersection(&l).copied().collect()),
+        (d, l) => d.or(l),
+    }
+}
+
+fn types_overlap(a: &str, b: &str) -> bool {
+    a == b || matches!((a, b), ("integer", "number") | ("number", "integer"))
+}
+
+/// Whether no value can match both `a` and `b` (both followed through `$ref`).
+pub(crate) fn disjoint(a: &Value, b: &Value, root: &Value) -> bool {
+    let (Some(Value::Object(a)), Some(Value::Object(b))) = (deref(a, root), deref(b, root)) else {
+        return false;
+    };
+    if let (Some(ta), Some(tb)) = (types_of(a), types_of(b))
+        && !ta.iter().any(|x| tb.iter().any(|y| types_overlap(x, y)))
+    {
+        return true;
+    }
+    if let (Some(va), Some(vb)) = (value_set(a), value_set(b))
+        && !va.iter().any(|x| vb.contains(x))
+    {
+        return true;
+    }
+    tag_disjoint(a, b, root) || closed_key_disjoint(a, b) || closed_key_disjoint(b, a)
+}
+
+fn required_names(map: &Map<String, Value>) -> BTreeSet<&str> {
+    map.get("required")
+        .and_then(Value::as_array)
+        .map_or_else(BTreeSet::new, |r| r.iter().filter_map(Value::as_str).collect())
+}
+
+/// Both objects require a property whose allowed values (`const`/`enum`) do not overlap: serde's
+/// internally and adjacently tagged enums.
+fn tag_disjoint(a: &Map<String, Value>, b: &Map<String, Value>, root: &Value) -> bool {
+    let (ra, rb) = (required_names(a), required_names(b));
+    let (Some(Value::Object(pa)), Some(Value::Object(pb))) = (a.get("properties"), b.get("properties"))
+    else {
+        return false;
+    };
+    ra.intersection(&rb).any(|name| {
+        let va = pa.get(*name).and_then(|s| deref(s, root)).and_then(Value::as_object).and_then(value_set);
+        let vb = pb.get(*name).and_then(|s| deref(s, root)).and_then(Value::as_object).and_then(value_set);
+        matches!((va, vb), (Some(va), Some(vb)) if !va.iter().any(|x| vb.contains(x)))
+    })
+}
+
+/// `closed` admits no key outside its `properties`, and `other` requires one: serde's externally
+/// tagged enums (one required key per variant, each object closed).
+fn closed_key_disjoint(closed: &Map<String, Value>, other: &Map<String, Value>) -> bool {
+    if closed.get("additionalProperties") != Some(&Value::Bool(false))
+        || closed.contains_key("patternProperties")
+    {
+        return false;
+    }
+    let empty = Map::new();
+    let props = closed.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+    // Both must be objects for the key argument to apply; otherwise types decide.
+    let other_is_object = other.get("type").is_some_and(|t| type_names(t) == BTreeSet::from(["object"]));
+    let closed_is_object = closed.get("type").is_some_and(|t| type_names(t) == BTreeSet::from(["object"]));
+    closed_is_object && other_is_object && required_names(other).iter().any(|r| !props.contains_key(*r))
+}
+
+/// Keywords that read their siblings: merging two schemas that split one of these groups between
+/// them would change what each keyword sees.
+const GROUPS: &[&[&str]] = &[
+    &["additionalProperties", "patternProperties", "properties"],
+    &["additionalItems", "items", "prefixItems"],
+    &["contains", "maxContains", "minContains"],
+    &["else", "if", "then"],
+];
+
+/// Keywords whose meaning depends on everything evaluated beside them, or on scope.
+const CONTEXTUAL: &[&str] = &[
+    "$anchor",
+    "$dynamicAnchor",
+    "$dynamicRef",
+    "$id",
+    "$recursiveRef",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+];
+
+/// A `$ref` site's own keywords and its target, handed back when they cannot merge exactly.
+pub(crate) type Unmerged = (Map<String, Value>, Value);
+
+/// Combines the keywords of a `$ref` site (without its `$ref`) with the schema it points at, so
+/// that the result accepts exactly what the site accepted. The site's annotations win over the
+/// target's. Returns `Err(site, target)` when the two can only be combined with `allOf`.
+pub(crate) fn merge_ref_site(site: Map<String, Value>, target: Value) -> Result<Value, Box<Unmerged>> {
+    let t = match target {
+        Value::Bool(true) => return Ok(Value::Object(site)),
+        Value::Object(t) => t,
+        other => return Err(Box::new((site, other))),
+    };
+    let site_asserts: Vec<&String> = site.keys().filter(|k| !is_annotation(k)).collect();
+    if site_asserts.is_empty() {
+        let mut out = t;
+        out.extend(site);
+        return Ok(Value::Object(out));
+    }
+    let target_asserts: Vec<&String> = t.keys().filter(|k| !is_annotation(k)).collect();
+    let contextual = |ks: &[&String]| ks.iter().any(|k| CONTEXTUAL.contains(&k.as_str()));
+    if contextual(&site_asserts) || contextual(&target_asserts) {
+        return Err(Box::new((site, Value::Object(t))));
+    }
+    // Keys on both sides must combine by a rule that keeps the conjunction exact.
+    for k in site_asserts.iter().filter(|k| t.contains_key(k.as_str())) {
+        let ok = match k.as_str() {
+            "type" | "required" => true,
+            "properties" => {
+                let (Some(Value::Object(a)), Some(Value::Object(b))) =
+                    (site.get("properties"), t.get("properties"))
+                else {
+                    return Err(Box::new((site, Value::Object(t))));
+                };
+                a.keys().all(|n| !b.contains_key(n))
+            }
+            _ => false,
+        };
+        if !ok {
+            return Err(Box::new((site, Value::Object(t))));
+        }
+    }
+    for group in GROUPS {
+        let on = |m: &Map<String, Value>| {
+            group.iter().filter(|g| m.contains_key(**g)).copied().collect::<Vec<_>>()
+        };
+        let (a, b) = (on(&site), on(&t));
+        // `properties` on both sides is fine only when neither side has a sibling that reads it.
+        if !a.is_empty() && !b.is_empty() && (a != ["properties"] || b != ["properties"]) {
+            return Err(Box::new((site, Value::Object(t))));
+        }
+    }
+    let mut out = t;
+    for (k, v) in site {
+        match (k.as_str(), out.get_mut(&k)) {
+            ("type", Some(existing)) => {
+                let a = type_names(existing).into_iter().map(str::to_owned).collect::<BTreeSet<_>>();
+                let b = type_names(&v).into_iter().map(str::to_owned).collect::<BTreeSet<_>>();
+                let both: Vec<Value> = a.intersection(&b).cloned().map(Value::String).collect();
+                *existing = match both.as_slice() {
+                    [one] => one.clone(),
+                    _ => Value::Array(both),
+                };
+            }
+            ("required", Some(Value::Array(existing))) => {
+                for r in v.as_array().into_iter().flatten() {
+                    if !existing.contains(r) {
+                        existing.push(r.clone());
+                    }
+                }
+            }
+            ("properties", Some(Value::Object(existing))) => {
+                if let Value::Object(extra) = v {
+                    existing.extend(extra);
+                }
+            }
+            _ => {
+                out.insert(k, v);
+            }
+        }
+    }
+    Ok(Value::Object(out))
+}
+
+/// `merge_ref_site`, falling back to `allOf`: the site's annotations on the outside, the target
+/// (without the annotations the site overrides) and the site's assertions as two members.
+pub(crate) fn combine_ref_site(site: Map<String, Value>, target: Value) -> Value {
+    match merge_ref_site(site, target) {
+        Ok(v) => v,
+        Err(both) => {
+            let (site, target) = *both;
+            let (mut outer, mut asserts) = (Map::new(), Map::new());
+            for (k, v) in site {
+                if is_annotation(&k) {
+                    outer.insert(k, v)
+                } else {
+                    asserts.insert(k, v)
+                };
+            }
+            let target = match target {
+                Value::Object(mut t) => {
+                    t.retain(|k, _| !outer.contains_key(k));
+                    Value::Object(t)
+                }
+                other => other,
+            };
+            let mut members = vec![target];
+            if !asserts.is_empty() {
+                members.push(Value::Object(asserts));
+            }
+            outer.insert("allOf".into(), Value::Array(members));
+            Value::Object(outer)
+        }
+    }
+}
+
+/// The bounds of schemars' integer `format`s that fit in a JSON number serde_json holds exactly.
+pub(crate) fn integer_format_bounds(format: &str) -> Option<(i64, u64)> {
+    Some(match format {
+        "int8" => (i8::MIN.into(), 127),
+        "int16" => (i16::MIN.into(), 32_767),
+        "int32" => (i32::MIN.into(), 2_147_483_647),
+        "int64" | "int" => (i64::MIN, i64::MAX as u64),
+        "uint8" => (0, u8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "uint64" | "uint" => (0, u64::MAX),
+        _ => return None,
+    })
+}
+
+/// Replaces an integer `format` the dialect does not know by the `minimum`/`maximum` it implies,
+/// keeping any bound already tighter. Sound: serde refuses every value outside the format's range.
+pub(crate) fn format_as_bounds(map: &mut Map<String, Value>) {
+    let Some((lo, hi)) = map.get("format").and_then(Value::as_str).and_then(integer_format_bounds) else {
+        return;
+    };
+    if !map.get("type").is_some_and(|t| type_names(t).contains("integer")) {
+        return;
+    }
+    let tighter_min = |v: &Value| v.as_f64().is_some_and(|m| m >= lo as f64);
+    let tighter_max = |v: &Value| v.as_f64().is_some_and(|m| m <= hi as f64);
+    if !map.get("minimum").is_some_and(tighter_min) {
+        map.insert("minimum".into(), Value::from(lo));
+    }
+    if !map.get("maximum").is_some_and(tighter_max) {
+        map.insert("maximum".into(), Value::from(hi));
+    }
+}
+
+/// `#[serde(flatten)]` of an enum: an object with its own `properties` beside one `anyOf`/`oneOf`
+/// of objects. Distributes the own keywords into every branch (`N ∧ (B1 ∨ B2)` is
+/// `(N ∧ B1) ∨ (N ∧ B2)`, and the count of matching branches is unchanged, so `oneOf` stays exact),
+/// leaving the node's annotations outside. Each branch then describes a whole value and can be
+/// closed on its own. Returns `false` (and leaves the node alone) when that is not exact: branches
+/// behind `$ref`, more than one applicator, keys that cannot merge.
+pub(crate) fn distribute_into_branches(map: &mut Map<String, Value>) -> bool {
+    let applicators: Vec<&str> = ["allOf", "anyOf", "oneOf", "$ref", "if", "not"]
+        .into_iter()
+        .filter(|k| map.contains_key(*k))
+        .collect();
+    let [keyword] = applicators.as_slice() else { return false };
+    let keyword = *keyword;
+    if !matches!(keyword, "anyOf" | "oneOf") || !map.contains_key("properties") {
+        return false;
+    }
+    let Some(Value::Array(branches)) = map.get(keyword) else { return false };
+    // Document-level keywords stay on the node; the rest applies to every branch.
+    let stays = |k: &str| is_annotation(k) || matches!(k, "$defs" | "definitions" | "$schema" | "$id");
+    let own: Map<String, Value> = map
+        .iter()
+        .filter(|(k, _)| !stays(k) && k.as_str() != keyword)
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let mut merged = Vec::with_capacity(branches.len());
+    for b in branches {
+        let Value::Object(bm) = b else { return false };
+        if bm.contains_key("$ref") || ["allOf", "anyOf", "oneOf"].iter().any(|k| bm.contains_key(*k)) {
+            return false;
+        }
+        match merge_ref_site(own.clone(), b.clone()) {
+            Ok(v) => merged.push(v),
+            Err(_) => return false,
+        }
+    }
+    map.retain(|k, _| stays(k));
+    map.insert(keyword.to_owned(), Value::Array(merged));
+    true
+}
+
+/// Every forbidden keyword of `dialect` in `schema`, added to `errors`, so that a dialect whose
+/// `adapt` fails still reports everything in one go; `Ok(schema)` when there is nothing to report.
+pub(crate) fn finish(
+    dialect: &dyn super::SchemaDialect,
+    schema: Value,
+    mut errors: Vec<CapabilityError>,
+    max_depth: usize,
+) -> Result<Value, Vec<CapabilityError>> {
+    if errors.is_empty() {
+        return Ok(schema);
+    }
+    errors.extend(super::forbidden_keyword_errors(dialect, &schema, max_depth));
+    errors.dedup();
+    Err(errors)
+}
+
+/// Closes an object schema for a dialect that needs `additionalProperties: false` on every
+/// object: inserts it, or reports a map (`additionalProperties` other than `false`).
+pub(crate) fn close_object(
+    dialect: &str,
+    map: &mut Map<String, Value>,
+    pointer: &str,
+    errors: &mut Vec<CapabilityError>,
+) {
+    match map.get("additionalProperties") {
+        None => {
+            map.insert("additionalProperties".into(), Value::Bool(false));
+        }
+        Some(Value::Bool(false)) => {}
+        Some(_) => errors.push(unsupported(
+            dialect,
+            "additionalProperties",
+            pointer,
+            "every object must be closed (`additionalProperties: false`), and this one is a map whose keys \
+             are not known in advance; closing it would refuse every key the code accepts",
+            Some(MAP_HINT.into()),
+        )),
+    }
+}
+
+/// Sorts and deduplicates errors by pointer and message, for a stable report.
+pub(crate) fn sort_errors(errors: &mut Vec<CapabilityError>) {
+    errors.sort_by(|a, b| (a.pointer(), a.to_string()).cmp(&(b.pointer(), b.to_string())));
+    errors.dedup();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn null_admission_is_definite() {
+        let root = json!({"$defs": {"N": {"type": "null"}, "S": {"type": "string"}}});
+        assert!(admits_null(&json!({"type": ["string", "null"]}), &root));
+        assert!(admits_null(&json!({"anyOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/N"}]}), &root));
+        assert!(!admits_null(&json!({"type": "object", "anyOf": [{"type": "null"}]}), &root));
+        assert!(!admits_null(&json!({"not": {"type": "string"}}), &root));
+        assert!(!admits_null(&json!({"$ref": "#/$defs/Missing"}), &root));
+        assert!(admits_null(&json!({"oneOf": [{"type": "null"}, {"type": "string"}]}), &root));
+    }
+
+    #[test]
+    fn schemars_enum_encodings_are_disjoint_and_overlapping_branches_are_not() {
+        let root = json!({});
+        let tagged =
+            |t: &str| json!({"type": "object", "properties": {"k": {"const": t}}, "required": ["k"]});
+        assert!(disjoint(&tagged("a"), &tagged("b"), &root));
+        assert!(!disjoint(&tagged("a"), &tagged("a"), &root));
+        let ext = |k: &str| json!({"type": "object", "properties": {k: {}}, "required": [k], "additionalProperties": false});
+        assert!(disjoint(&ext("A"), &ext("B"), &root));
+        assert!(disjoint(&json!({"type": "string"}), &ext("B"), &root));
+        assert!(!disjoint(&json!({"type": "integer"}), &json!({"type": "number"}), &root));
+        let open = json!({"type": "object", "properties": {"A": {}}, "required": ["A"]});
+        assert!(!disjoint(&open, &open.clone(), &root));
+    }
+
+    #[test]
+    fn ref_site_annotations_win_and_assertions_combine() {
+        let site = json!({"description": "site"}).as_object().cloned().unwrap();
+        let merged = merge_ref_site(site, json!({"type": "string", "description": "def"})).unwrap();
+        assert_eq!(merged, json!({"type": "string", "description": "site"}));
+
+        let site = json!({"properties": {"k": {"const": "D"}}, "required": ["k"], "type": "object"});
+        let target = json!({"properties": {"a": {}}, "required": ["a"], "type": "object"});
+        let merged = merge_ref_site(site.as_object().cloned().unwrap(), target).unwrap();
+        assert_eq!(merged["required"], json!(["a", "k"]));
+        assert_eq!(merged["properties"].as_object().unwrap().len(), 2);
+
+        let site = json!({"description": "s", "maximum": 3}).as_object().cloned().unwrap();
+        let combined = combine_ref_site(site, json!({"maximum": 5, "description": "d", "type": "integer"}));
+        assert_eq!(
+            combined,
+            json!({"description": "s", "allOf": [{"maximum": 5, "type": "integer"}, {"maximum": 3}]})
+        );
+    }
+
+    #[test]
+    fn unsigned_formats_become_bounds_without_loosening_existing_ones() {
+        let mut m = json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 100});
+        format_as_bounds(m.as_object_mut().unwrap());
+        assert_eq!(m["maximum"], 100);
+        let mut m = json!({"type": "integer", "format": "uint32", "minimum": 0});
+        format_as_bounds(m.as_object_mut().unwrap());
+        assert_eq!(m["maximum"], u32::MAX);
+    }
+}

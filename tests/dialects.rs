@@ -1,0 +1,448 @@
+#![cfg(feature = "schemars")]
+//! The dialects over the shared type zoo and hostile inputs.
+//!
+//! - Golden outputs: `fixtures/dialects/<dialect>/<zoo type>.json` holds, for every built-in
+//!   dialect and every zoo type, either `{"hash", "schema"}` or `{"errors": [...]}` (every
+//!   capability error, with pointer, field, keyword and message). `BLESS=1 cargo test --test
+//!   dialects` rewrites them; review the diff.
+//! - Soundness and tightness properties over every zoo type and every dialect whose output is JSON
+//!   Schema (all but the Gemini ones, whose `nullable` is OpenAPI).
+//! - Hashes, user dialects, choosing a dialect by name, and the hostile doubling graphs.
+
+mod zoo;
+
+use pretty_assertions::assert_eq;
+use serde_json::{Map, Value, json};
+use std::path::{Path, PathBuf};
+use toolschema::dialect::{self, AdaptContext};
+use toolschema::{CapabilityError, Error, SchemaDialect, SchemaOptions};
+
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/dialects")
+}
+
+/// Every built-in dialect but the default one (whose goldens are `fixtures/golden`).
+fn dialects() -> impl Iterator<Item = &'static dyn SchemaDialect> {
+    dialect::builtin().iter().copied().filter(|d| d.name() != "json-schema")
+}
+
+/// The dialects whose output is JSON Schema (draft 2020-12), so `jsonschema` can judge it.
+fn json_schema_dialects() -> impl Iterator<Item = &'static dyn SchemaDialect> {
+    dialect::builtin().iter().copied().filter(|d| !d.name().starts_with("gemini"))
+}
+
+fn error_json(e: &CapabilityError) -> Value {
+    json!({
+        "field": e.field(),
+        "keyword": e.keyword(),
+        "message": e.to_string(),
+        "pointer": e.pointer(),
+    })
+}
+
+/// What a dialect gives for a zoo type, as the golden file holds it.
+fn outcome(entry: &zoo::ZooEntry, d: &'static dyn SchemaDialect) -> Value {
+    match (entry.schema)(&SchemaOptions::new().dialect(d)) {
+        Ok(s) => json!({"hash": s.hash().to_string(), "schema": s.as_value()}),
+        Err(Error::Capability(errors)) => {
+            json!({"errors": errors.as_slice().iter().map(error_json).collect::<Vec<_>>()})
+        }
+        Err(other) => json!({"generation_error": other.to_string()}),
+    }
+}
+
+/// Rebuilds every map in key order, so the file is the same with and without `preserve_order`.
+fn sorted(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut entries: Vec<_> = m.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), sorted(v))).collect::<Map<_, _>>())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn every_dialect_gives_every_zoo_type_its_golden_schema_or_its_exact_errors() {
+    let bless = std::env::var_os("BLESS").is_some();
+    let mut missing = Vec::new();
+    let mut count = 0;
+    for d in dialects() {
+        for entry in zoo::ZOO {
+            let path = fixture_dir().join(d.name()).join(format!("{}.json", entry.name));
+            let got = format!("{:#}\n", sorted(&outcome(entry, d)));
+            count += 1;
+            if bless {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, &got).unwrap();
+                continue;
+            }
+            match std::fs::read_to_string(&path) {
+                Ok(want) => assert_eq!(want, got, "{} under `{}` ({})", entry.name, d.name(), path.display()),
+                Err(_) => missing.push(path.display().to_string()),
+            }
+        }
+    }
+    assert!(missing.is_empty(), "missing goldens (run with BLESS=1): {missing:#?}");
+    assert_eq!(count, (dialect::builtin().len() - 1) * zoo::ZOO.len());
+}
+
+// Law (soundness): every serialised value of a zoo type validates against each JSON-Schema
+// dialect's output for that type.
+#[test]
+fn every_value_of_every_zoo_type_validates_against_every_dialect_output() {
+    let cases = proptest_cases();
+    let mut failures = Vec::new();
+    for d in json_schema_dialects() {
+        for entry in zoo::ZOO {
+            let Ok(schema) = (entry.schema)(&SchemaOptions::new().dialect(d)) else { continue };
+            let validator = zoo::validator(schema.as_value());
+            for value in (entry.samples)(0x5eed ^ entry.name.len() as u64, cases) {
+                if !validator.is_valid(&value) {
+                    failures.push(format!("{} under `{}` refuses {value}", entry.name, d.name()));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{:#?}", &failures[..failures.len().min(20)]);
+}
+
+// Law (tightness): a mutated value (key dropped, key added, leaf retyped or nulled, array
+// resized) that a dialect's output accepts deserialises into the type.
+#[test]
+fn every_mutant_a_dialect_output_accepts_deserialises_into_the_type() {
+    let cases = proptest_cases().min(16);
+    let mut failures = Vec::new();
+    let mut accepted = 0usize;
+    for d in json_schema_dialects() {
+        for entry in zoo::ZOO {
+            let Ok(schema) = (entry.schema)(&SchemaOptions::new().dialect(d)) else { continue };
+            let validator = zoo::validator(schema.as_value());
+            for value in (entry.samples)(0x7157 ^ entry.name.len() as u64, cases) {
+                for mutant in zoo::mutants(&value) {
+                    if validator.is_valid(&mutant) {
+                        accepted += 1;
+                        if !(entry.deserializes)(&mutant) {
+                            failures.push(format!("{} under `{}` accepts {mutant}", entry.name, d.name()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(accepted > 0, "no mutant was accepted: the property checked nothing");
+    assert!(
+        failures.is_empty(),
+        "{} failures, first: {:#?}",
+        failures.len(),
+        &failures[..failures.len().min(20)]
+    );
+}
+
+fn proptest_cases() -> usize {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)
+}
+
+/// A user dialect that changes nothing.
+struct Identity;
+impl SchemaDialect for Identity {
+    fn name(&self) -> &str {
+        "identity"
+    }
+}
+static IDENTITY: Identity = Identity;
+
+#[test]
+fn hashes_differ_between_dialects_even_when_the_schema_is_the_same() {
+    let entry = zoo::entry("nested_struct").or_else(|| zoo::ZOO.first()).unwrap();
+    let identity = (entry.schema)(&SchemaOptions::new().dialect(&IDENTITY)).unwrap();
+    let default = (entry.schema)(&SchemaOptions::new()).unwrap();
+    assert_eq!(identity.as_value(), default.as_value());
+    assert_ne!(identity.hash(), default.hash());
+    let mut hashes = vec![identity.hash()];
+    for d in dialect::builtin() {
+        if let Ok(s) = (entry.schema)(&SchemaOptions::new().dialect(*d)) {
+            hashes.push(s.hash());
+        }
+    }
+    let n = hashes.len();
+    hashes.sort_by_key(|h| h.to_string());
+    hashes.dedup();
+    assert_eq!(hashes.len(), n, "two dialects gave one hash");
+    assert!(n >= 4, "too few dialects accepted `{}` for the comparison to mean much", entry.name);
+}
+
+/// A user dialect: refuses unions, for a consumer that reads one type per field.
+struct NoUnions;
+impl SchemaDialect for NoUnions {
+    fn name(&self) -> &str {
+        "no-unions"
+    }
+    fn forbidden_keywords(&self) -> &[&str] {
+        &["anyOf"]
+    }
+    fn hint(&self, _keyword: &str) -> Option<String> {
+        Some("give the field one type".into())
+    }
+}
+static NO_UNIONS: NoUnions = NoUnions;
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Pair {
+    a: Inner,
+    b: Option<Inner>,
+    c: Vec<Option<Inner>>,
+}
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Inner {
+    x: i32,
+}
+
+#[test]
+fn a_user_dialect_forbidding_any_of_reports_every_union_with_its_field() {
+    let err = SchemaOptions::new().dialect(&NO_UNIONS).schema_for::<Pair>().unwrap_err();
+    let got: Vec<(String, Option<String>)> = err
+        .capability_errors()
+        .iter()
+        .map(|e| (e.pointer().to_owned(), e.field().map(str::to_owned)))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("/properties/b".to_owned(), Some("Pair.b".to_owned())),
+            ("/properties/c/items".to_owned(), Some("Pair.c[]".to_owned())),
+        ]
+    );
+    assert!(err.to_string().contains("give the field one type"));
+    assert!(SchemaOptions::new().dialect(&NO_UNIONS).schema_for::<Inner>().is_ok());
+}
+
+#[test]
+fn a_dialect_chosen_by_name_at_run_time_is_the_built_in_one() {
+    let mut names: Vec<&str> = dialect::builtin().iter().map(|d| d.name()).collect();
+    for name in &names {
+        let d = dialect::by_name(name).unwrap();
+        assert_eq!(d.name(), *name);
+        let by_name = SchemaOptions::new().dialect(d).schema_for::<Inner>();
+        let direct = SchemaOptions::new()
+            .dialect(*dialect::builtin().iter().find(|b| b.name() == *name).unwrap())
+            .schema_for::<Inner>();
+        assert_eq!(by_name.map(|s| s.hash()), direct.map(|s| s.hash()));
+    }
+    let n = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), n, "two built-in dialects share a name");
+    assert!(dialect::by_name("openai").is_none());
+    for name in [
+        "strict-subset",
+        "inline-refs",
+        "openai-strict",
+        "anthropic-strict",
+        "gemini",
+        "mcp",
+        "mcp-self-contained",
+    ] {
+        assert!(dialect::by_name(name).is_some(), "{name}");
+    }
+}
+
+fn corpus() -> Option<PathBuf> {
+    let dir = std::env::var_os("TOOLSCHEMA_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("notice: corpus not found at {}; skipping the corpus part", dir.display());
+        None
+    }
+}
+
+fn hostile(name: &str) -> Option<Value> {
+    let text = std::fs::read_to_string(corpus()?.join("hostile").join(name)).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+#[test]
+fn a_doubling_definition_graph_is_refused_by_size_in_bounded_time() {
+    let Some(schema) = hostile("dag_doubling_40.json") else { return };
+    for d in
+        [&dialect::INLINE_REFS as &'static dyn SchemaDialect, &dialect::MCP_SELF_CONTAINED, &dialect::GEMINI]
+    {
+        let start = std::time::Instant::now();
+        let err = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap_err();
+        let elapsed = start.elapsed();
+        assert!(elapsed < std::time::Duration::from_secs(1), "`{}` took {elapsed:?}", d.name());
+        assert!(
+            matches!(err.capability_errors(), [CapabilityError::LimitExceeded { max, .. }] if *max == dialect::DEFAULT_MAX_INLINED_BYTES),
+            "{err}"
+        );
+    }
+    let err =
+        SchemaOptions::new().dialect(&dialect::INLINE_REFS).max_bytes(16_384).normalize(schema).unwrap_err();
+    assert!(matches!(err.capability_errors(), [CapabilityError::LimitExceeded { max: 16_384, .. }]), "{err}");
+}
+
+#[test]
+fn a_ten_level_doubling_graph_inlines_to_every_leaf_within_budget() {
+    let Some(schema) = hostile("dag_doubling_10.json") else { return };
+    let s = SchemaOptions::new().dialect(&dialect::INLINE_REFS).normalize(schema.clone()).unwrap();
+    let text = s.canonical_json();
+    assert_eq!(text.matches(r#""description":"leaf""#).count(), 1024);
+    assert!(!text.contains("$ref") && !text.contains("$defs"));
+    let err = SchemaOptions::new()
+        .dialect(&dialect::INLINE_REFS)
+        .max_bytes(text.len() / 2)
+        .normalize(schema)
+        .unwrap_err();
+    assert!(matches!(err.capability_errors(), [CapabilityError::LimitExceeded { .. }]), "{err}");
+}
+
+/// One row of the rejection table: a dialect, a schema, and the `(pointer, keyword)` of every
+/// error it must give, in order.
+struct Rejection {
+    dialect: &'static str,
+    schema: &'static str,
+    errors: &'static [(&'static str, &'static str)],
+}
+
+const REJECTIONS: &[Rejection] = &[
+    Rejection { dialect: "openai-strict", schema: r##"{"type":"string"}"##, errors: &[("", "type")] },
+    Rejection {
+        dialect: "openai-strict",
+        schema: r##"{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"integer"}}},"required":["m"]}"##,
+        errors: &[("/properties/m", "additionalProperties")],
+    },
+    Rejection {
+        dialect: "openai-strict",
+        schema: r##"{"type":"object","properties":{"n":{"type":"integer","default":3},"o":{"type":["string","null"]}}}"##,
+        errors: &[("/properties/n", "required")],
+    },
+    Rejection {
+        dialect: "openai-strict",
+        schema: r##"{"type":"object","properties":{"u":{"oneOf":[{"type":"integer"},{"type":"number"}]}},"required":["u"]}"##,
+        errors: &[("/properties/u", "oneOf"), ("/properties/u", "oneOf")],
+    },
+    Rejection {
+        dialect: "openai-strict",
+        schema: r##"{"type":"object","properties":{"s":{"type":"array","items":{"type":"string"},"uniqueItems":true},"c":{"type":"string","minLength":1,"maxLength":1}},"required":["c","s"]}"##,
+        errors: &[
+            ("/properties/c", "maxLength"),
+            ("/properties/c", "minLength"),
+            ("/properties/s", "uniqueItems"),
+        ],
+    },
+    Rejection {
+        dialect: "openai-strict",
+        schema: r##"{"type":"object","properties":{"x":{"description":"anything"}},"required":["x"]}"##,
+        errors: &[("/properties/x", "type")],
+    },
+    Rejection {
+        dialect: "anthropic-strict",
+        schema: r##"{"type":"object","properties":{"n":{"type":"integer","minimum":0}},"required":["n"]}"##,
+        errors: &[("/properties/n", "minimum")],
+    },
+    Rejection {
+        dialect: "anthropic-strict",
+        schema: r##"{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"},"minItems":2,"maxItems":2}},"required":["a"]}"##,
+        errors: &[("/properties/a", "minItems"), ("/properties/a", "maxItems")],
+    },
+    Rejection {
+        dialect: "anthropic-strict",
+        schema: r##"{"type":"object","properties":{"next":{"anyOf":[{"$ref":"#"},{"type":"null"}]}}}"##,
+        errors: &[("/properties/next/anyOf/0", "$ref")],
+    },
+    Rejection {
+        dialect: "anthropic-strict",
+        schema: r##"{"anyOf":[{"type":"object","properties":{}}]}"##,
+        errors: &[("", "anyOf"), ("", "type")],
+    },
+    Rejection {
+        dialect: "anthropic-strict",
+        schema: r##"{"type":"object","properties":{"p":{"type":"string","pattern":"^(?=a)b$"}}}"##,
+        errors: &[("/properties/p", "pattern")],
+    },
+    Rejection {
+        dialect: "gemini",
+        schema: r##"{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}}}"##,
+        errors: &[("/properties/m", "additionalProperties")],
+    },
+    Rejection {
+        dialect: "gemini",
+        schema: r##"{"type":"object","additionalProperties":false,"properties":{"a":{"type":"string"}}}"##,
+        errors: &[("", "additionalProperties")],
+    },
+    Rejection {
+        dialect: "gemini",
+        schema: r##"{"type":"object","properties":{"v":{"type":["integer","string"]},"k":{"const":1}}}"##,
+        errors: &[("/properties/k", "const"), ("/properties/v", "type")],
+    },
+    Rejection {
+        dialect: "gemini",
+        schema: r##"{"$defs":{"N":{"type":"object","properties":{"n":{"$ref":"#/$defs/N"}}}},"type":"object","properties":{"n":{"$ref":"#/$defs/N"}}}"##,
+        errors: &[("/properties/n/properties/n", "$ref")],
+    },
+    Rejection {
+        dialect: "mcp",
+        schema: r##"{"type":"array","items":{"type":"string"}}"##,
+        errors: &[("", "type")],
+    },
+    Rejection {
+        dialect: "mcp-self-contained",
+        schema: r##"{"type":"object","properties":{"a":{"$ref":"other.json#/x"}}}"##,
+        errors: &[("/properties/a", "$ref")],
+    },
+    Rejection {
+        dialect: "inline-refs",
+        schema: r##"{"type":"object","properties":{"self":{"$ref":"#"}}}"##,
+        errors: &[("/properties/self", "$ref")],
+    },
+    Rejection {
+        dialect: "strict-subset",
+        schema: r##"{"type":"object","properties":{"a":{"$ref":"#/properties/b"},"b":{"type":"object","properties":{}}}}"##,
+        errors: &[("/properties/a", "$ref")],
+    },
+];
+
+#[test]
+fn the_rejection_table_gives_each_error_at_its_pointer() {
+    for (i, row) in REJECTIONS.iter().enumerate() {
+        let d = dialect::by_name(row.dialect).unwrap();
+        let schema: Value = serde_json::from_str(row.schema).unwrap();
+        let errs = dialect::apply(d, schema, &AdaptContext::new(128, Some("T")))
+            .expect_err(&format!("row {i} ({}) was accepted", row.dialect));
+        let got: Vec<(&str, &str)> =
+            errs.as_slice().iter().map(|e| (e.pointer(), e.keyword().unwrap_or("-"))).collect();
+        assert_eq!(got, row.errors, "row {i} ({}): {errs}", row.dialect);
+    }
+}
+
+#[test]
+fn no_hostile_input_makes_any_dialect_panic_or_hang() {
+    let Some(dir) = corpus() else { return };
+    let mut files: Vec<_> =
+        std::fs::read_dir(dir.join("hostile")).unwrap().flatten().map(|e| e.path()).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "json"));
+    files.sort();
+    assert!(files.len() > 10);
+    for path in files {
+        let Ok(schema) = serde_json::from_str::<Value>(&std::fs::read_to_string(&path).unwrap()) else {
+            continue;
+        };
+        for d in dialect::builtin() {
+            let start = std::time::Instant::now();
+            let _ = SchemaOptions::new().dialect(*d).normalize(schema.clone());
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(5),
+                "{} under `{}`",
+                path.display(),
+                d.name()
+            );
+        }
+    }
+}
