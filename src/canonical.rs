@@ -133,6 +133,10 @@ pub(crate) fn write_buffered(
     flush_at: usize,
     mut flush: impl FnMut(&mut Vec<u8>),
 ) {
+    // serde_json's default map iterates in UTF-8 byte order, which is RFC 8785's order for every
+    // key below U+E000: its objects are written as they come (see `Frame::InOrder`). With
+    // `preserve_order` each object's order is checked first.
+    let byte_sorted_maps = !crate::passes::map_preserves_order();
     let mut stack: Vec<Frame<'_>> = Vec::new();
     let mut first = true;
     let mut next = Some(value);
@@ -153,7 +157,7 @@ pub(crate) fn write_buffered(
                 }
                 Value::Object(map) => {
                     buf.push(b'{');
-                    stack.push(object_frame(map));
+                    stack.push(if byte_sorted_maps { Frame::InOrder(map.iter()) } else { object_frame(map) });
                     first = true;
                 }
             }
@@ -166,7 +170,22 @@ pub(crate) fn write_buffered(
         let item = match top {
             Frame::Array(it) => it.next().map(|v| (None, v)),
             Frame::Sorted(it) => it.next().map(|(k, v)| (Some(k), v)),
-            Frame::InOrder(it) => it.next().map(|(k, v)| (Some(k), v)),
+            Frame::InOrder(it) => match it.next() {
+                // Keys in byte order are in UTF-16 order up to the first key holding a character
+                // at U+E000 or above (lead byte 0xEE or more): no earlier key can sort after a
+                // later one, since that needs lead bytes 0xEE or more on both sides where they
+                // first differ. From that key on, the rest is sorted.
+                Some((k, v)) if has_byte_from_ee(k.as_bytes()) => {
+                    let mut rest: Vec<(&String, &Value)> =
+                        std::iter::once((k, v)).chain(it.by_ref()).collect();
+                    rest.sort_by(|a, b| cmp_utf16(a.0, b.0));
+                    let mut rest = rest.into_iter();
+                    let item = rest.next().map(|(k, v)| (Some(k), v));
+                    *top = Frame::Sorted(rest);
+                    item
+                }
+                other => other.map(|(k, v)| (Some(k), v)),
+            },
         };
         match item {
             Some((key, v)) => {
@@ -187,6 +206,16 @@ pub(crate) fn write_buffered(
             }
         }
     }
+}
+
+/// Whether some byte is 0xEE or more: the key holds a character at U+E000 or above.
+#[inline]
+fn has_byte_from_ee(bytes: &[u8]) -> bool {
+    // ASCII keys are ruled out a word at a time.
+    let chunks = bytes.chunks_exact(8);
+    let tail = chunks.remainder();
+    chunks.map(word).any(|w| w & HIGHS != 0) && bytes.iter().any(|&b| b >= 0xEE)
+        || tail.iter().any(|&b| b >= 0xEE)
 }
 
 fn object_frame(map: &Map<String, Value>) -> Frame<'_> {
@@ -243,10 +272,27 @@ fn word_needs_escape(word: u64) -> bool {
     (control | quote | backslash) & HIGHS != 0
 }
 
+/// Whether any byte of `bytes` needs escaping, a word at a time (the last word padded with a
+/// byte that needs none).
+#[inline]
+fn needs_escape(bytes: &[u8]) -> bool {
+    let chunks = bytes.chunks_exact(8);
+    let tail = chunks.remainder();
+    let mut last = [b'a'; 8];
+    last[..tail.len()].copy_from_slice(tail);
+    chunks.map(word).chain(std::iter::once(u64::from_le_bytes(last))).any(word_needs_escape)
+}
+
 fn write_string(s: &str, buf: &mut Vec<u8>) {
     let bytes = s.as_bytes();
     buf.reserve(bytes.len() + 2);
     buf.push(b'"');
+    // Nearly every key and most values need no escaping at all.
+    if !needs_escape(bytes) {
+        buf.extend_from_slice(bytes);
+        buf.push(b'"');
+        return;
+    }
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
@@ -455,6 +501,19 @@ mod tests {
             let mut fast = Vec::new();
             write_string(&s, &mut fast);
             prop_assert_eq!(fast, escape_slowly(&s));
+        }
+
+        // Law: the word test for characters at U+E000 or above agrees with a byte scan.
+        #[test]
+        fn the_high_key_test_agrees_with_a_byte_scan(s in tricky_string()) {
+            prop_assert_eq!(has_byte_from_ee(s.as_bytes()), s.bytes().any(|b| b >= 0xEE));
+        }
+
+        // Law: the whole-string check says "needs escaping" exactly when some byte does.
+        #[test]
+        fn the_word_check_finds_exactly_the_bytes_that_need_escaping(s in tricky_string()) {
+            let slow = s.bytes().any(|b| ESCAPE[usize::from(b)] != 0);
+            prop_assert_eq!(needs_escape(s.as_bytes()), slow);
         }
 
         // Law: key order is the order of the strings' UTF-16 code units.
