@@ -29,9 +29,17 @@
 //!
 //! # How it works
 //! The writer is iterative: an explicit stack of open arrays and objects on the heap, so a value of
-//! any depth is written without recursion. Output goes to a [`Sink`], which is a `Vec<u8>` or,
-//! through [`crate::hash`], a SHA-256 state fed in blocks, with no intermediate copy of the
-//! document.
+//! any depth is written without recursion. Everything is written into one `Vec<u8>`: the output of
+//! [`to_vec`], or a block buffer that [`crate::hash`] drains into SHA-256 every 8 KiB (and [`write()`]
+//! into a [`Sink`]), so the document is never held whole.
+//!
+//! Key order costs nothing in the common case. Whether this build's `serde_json::Map` sorts its
+//! keys is probed once at run time ([`map_preserves_order`](crate::passes::map_preserves_order));
+//! if it does (a `BTreeMap`, byte order), byte order is UTF-16 order up to the first key holding a
+//! character at U+E000 or above, and only the keys from there on are sorted. With `preserve_order`
+//! each object's order is checked, and the object sorted when it is out of order. Strings are
+//! scanned for bytes that need escaping 8 at a time; f64 goes through `ryu-js`, which implements
+//! ECMAScript's `Number.prototype.toString` exactly.
 
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
