@@ -16,11 +16,19 @@ pub mod dialect;
 pub mod canonical;
 #[cfg(feature = "hash")]
 pub mod hash;
+
+pub mod decode;
+pub mod diff;
 #[cfg(feature = "hash")]
 mod schema;
+#[cfg(feature = "schemars")]
+pub mod transform;
 
 pub mod foreign;
 
+#[cfg(feature = "hash")]
+pub use decode::decode_arguments;
+pub use decode::{DecodeError, decode_arguments_excluding};
 pub use dialect::{
     ANTHROPIC_STRICT, GEMINI, GEMINI_ORDERED, INLINE_REFS, JSON_SCHEMA, MCP, MCP_SELF_CONTAINED,
     OPENAI_STRICT, STRICT_SUBSET, SchemaDialect,

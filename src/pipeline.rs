@@ -107,6 +107,8 @@ pub(crate) struct Settings<'a> {
     pub(crate) max_bytes: Option<usize>,
     pub(crate) declaration_order: bool,
     pub(crate) dialect: &'a dyn SchemaDialect,
+    /// Run [`RejectAny`] (see [`SchemaOptions::reject_any`](crate::SchemaOptions::reject_any)).
+    pub(crate) reject_any: bool,
 }
 
 /// Runs [`PASSES`], the dialect, key ordering and the size check.
@@ -124,13 +126,18 @@ pub(crate) fn run(
         doc_warnings: Vec::new(),
     };
     for pass in PASSES {
+        if !settings.reject_any && pass.name() == RejectAny.name() {
+            continue;
+        }
         pass.run(&mut schema, &mut cx)?;
     }
     let acx = AdaptContext::new(settings.max_depth, type_name)
         .with_max_bytes(settings.max_bytes)
         .with_declaration_order(settings.declaration_order);
     let mut value = dialect::apply(settings.dialect, schema, &acx)?;
-    // Passes and the dialect insert keys; `as_value` must not depend on the order they did.
+    // A dialect may build `required` lists (merging a `$ref` site with its definition) and insert
+    // keys; the output must be as normalised as the input was, or a second run would change it.
+    SortRequired.run(&mut value, &mut cx)?;
     SortKeys.run(&mut value, &mut cx)?;
     let canonical = crate::canonical::to_string(&value);
     if let Some(max) = settings.max_bytes
@@ -144,6 +151,45 @@ pub(crate) fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Appends a name to the root's `required`, as a dialect merging a `$ref` site does.
+    struct AppendsRequired;
+    impl SchemaDialect for AppendsRequired {
+        fn name(&self) -> &str {
+            "appends-required"
+        }
+        fn adapt(
+            &self,
+            mut schema: Value,
+            _cx: &AdaptContext<'_>,
+        ) -> Result<Value, Vec<crate::error::CapabilityError>> {
+            if let Some(Value::Array(required)) = schema.get_mut("required") {
+                required.push(Value::String("a".into()));
+            }
+            Ok(schema)
+        }
+    }
+
+    // Regression (found by the per-dialect idempotence law with the inline-refs dialect): a
+    // `required` list a dialect builds must come out sorted, or a second run changes the output.
+    #[test]
+    fn a_required_list_a_dialect_builds_comes_out_sorted() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+            "required": ["b"]
+        });
+        let settings = Settings {
+            exclude: &[],
+            max_depth: 128,
+            max_bytes: None,
+            declaration_order: false,
+            reject_any: true,
+            dialect: &AppendsRequired,
+        };
+        let out = run(schema, None, settings).unwrap();
+        assert_eq!(out.value["required"], serde_json::json!(["a", "b"]));
+    }
 
     #[test]
     fn pass_order_is_the_documented_one() {

@@ -24,6 +24,7 @@ struct Inner {
     dialect: String,
     type_name: Option<String>,
     doc_warnings: Vec<DocWarning>,
+    excluded: Vec<String>,
 }
 
 impl ToolSchema {
@@ -66,6 +67,40 @@ impl ToolSchema {
     /// The Rust type's name, when the schema came from one.
     pub fn type_name(&self) -> Option<&str> {
         self.inner.type_name.as_deref()
+    }
+
+    /// The root properties removed by [`SchemaOptions::exclude`], sorted: the arguments the caller
+    /// injects and the model must not send. [`decode_arguments`](crate::decode_arguments) reads
+    /// them to refuse a model that sends one.
+    pub fn excluded(&self) -> &[String] {
+        &self.inner.excluded
+    }
+
+    /// The schema as a JSON object map, the shape MCP SDKs take for a tool's `inputSchema` (rmcp's
+    /// `Arc<JsonObject>` is `Arc::new(schema.to_json_object())`).
+    ///
+    /// A schema is an object in every case but two, which are written as the equivalent object:
+    /// `true` (accepts anything) as `{}`, and `false` (accepts nothing) as `{"not": {}}`.
+    ///
+    /// ```
+    /// # #[cfg(feature = "schemars")] {
+    /// #[derive(schemars::JsonSchema, serde::Deserialize)]
+    /// struct Ping { host: String }
+    /// let map = toolschema::schema_for::<Ping>().unwrap().to_json_object();
+    /// assert_eq!(map["type"], "object");
+    /// # }
+    /// ```
+    pub fn to_json_object(&self) -> serde_json::Map<String, Value> {
+        match &self.inner.value {
+            Value::Object(map) => map.clone(),
+            Value::Bool(false) => {
+                let mut map = serde_json::Map::new();
+                map.insert("not".to_owned(), Value::Object(serde_json::Map::new()));
+                map
+            }
+            // `true`, and (never produced by the pipeline) any other value: accepts anything.
+            _ => serde_json::Map::new(),
+        }
     }
 
     /// Doc-comment entries that did not land on a property (see
@@ -128,6 +163,7 @@ pub struct SchemaOptions {
     max_depth: usize,
     dialect: &'static dyn SchemaDialect,
     property_order: PropertyOrder,
+    reject_any: bool,
 }
 
 impl std::fmt::Debug for SchemaOptions {
@@ -138,6 +174,7 @@ impl std::fmt::Debug for SchemaOptions {
             .field("max_depth", &self.max_depth)
             .field("dialect", &self.dialect.name())
             .field("property_order", &self.property_order)
+            .field("reject_any", &self.reject_any)
             .finish()
     }
 }
@@ -150,7 +187,7 @@ impl Default for SchemaOptions {
 
 impl SchemaOptions {
     /// The defaults: nothing excluded, no size budget, a depth budget of 128 levels, the
-    /// [`JSON_SCHEMA`] dialect, properties sorted.
+    /// [`JSON_SCHEMA`] dialect, properties sorted, untyped values refused.
     pub const fn new() -> Self {
         SchemaOptions {
             exclude: Vec::new(),
@@ -158,6 +195,7 @@ impl SchemaOptions {
             max_depth: crate::walk::Depth::DEFAULT_MAX,
             dialect: &JSON_SCHEMA,
             property_order: PropertyOrder::Sorted,
+            reject_any: true,
         }
     }
 
@@ -203,6 +241,19 @@ impl SchemaOptions {
     #[must_use]
     pub fn property_order(mut self, order: PropertyOrder) -> Self {
         self.property_order = order;
+        self
+    }
+
+    /// Whether an untyped schema (one that accepts any value) where a value must be present is an
+    /// error (default `true`: the [`RejectAny`](crate::passes::RejectAny) pass runs).
+    ///
+    /// `false` skips that pass, for schemas you only inspect or forward and did not write (a
+    /// foreign MCP server's tools): they come through with their untyped positions as they were,
+    /// and an untyped optional property keeps its own spelling instead of `{}`. Schemas for your
+    /// own types should keep the default.
+    #[must_use]
+    pub fn reject_any(mut self, reject: bool) -> Self {
+        self.reject_any = reject;
         self
     }
 
@@ -255,6 +306,7 @@ impl SchemaOptions {
             max_bytes: self.max_bytes,
             declaration_order,
             dialect: self.dialect,
+            reject_any: self.reject_any,
         };
         let out = pipeline::run(schema, type_name.as_deref(), settings)?;
         let dialect = self.dialect.name().to_owned();
@@ -274,6 +326,7 @@ impl SchemaOptions {
                 dialect,
                 type_name,
                 doc_warnings: out.doc_warnings,
+                excluded: self.exclude.clone(),
             }),
         })
     }
@@ -283,6 +336,7 @@ impl SchemaOptions {
             && self.max_bytes == other.max_bytes
             && self.max_depth == other.max_depth
             && self.property_order == other.property_order
+            && self.reject_any == other.reject_any
             && std::ptr::addr_eq(self.dialect, other.dialect)
             // Zero-sized statics may share an address; the name tells such dialects apart.
             && self.dialect.name() == other.dialect.name()

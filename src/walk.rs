@@ -127,69 +127,123 @@ fn is_schema(v: &Value) -> bool {
     matches!(v, Value::Object(_) | Value::Bool(_))
 }
 
-/// Bit `n` is set when some keyword in [`KEYWORDS`] is `n` bytes long: most keys of a schema
-/// (`type`, `description`, property names) are rejected by length before any comparison.
-const KEYWORD_LENGTHS: u64 = {
-    let mut mask = 0u64;
-    let mut i = 0;
-    while i < KEYWORDS.len() {
-        mask |= 1 << KEYWORDS[i].0.len();
-        i += 1;
-    }
-    mask
-};
-
-/// Slots in [`KEYWORD_SLOTS`]: a power of two, well above the number of keywords.
-const SLOT_COUNT: usize = 64;
-
-/// Where a key's search starts in [`KEYWORD_SLOTS`]: from its length and its first and last bytes,
-/// which tell the keywords apart with few collisions and cost no pass over the key.
-const fn slot_of(key: &[u8]) -> usize {
-    match key {
-        [] => 0,
-        [first, .., last] => (key.len() * 7 + *first as usize * 3 + *last as usize) % SLOT_COUNT,
-        [only] => (7 + *only as usize * 4) % SLOT_COUNT,
-    }
-}
-
-/// An open-addressing table over [`KEYWORDS`] (index + 1; 0 is an empty slot), built at compile
-/// time. Every key of every schema object is looked up here in every pass, so one slot and one
-/// string comparison replace a binary search's five.
-static KEYWORD_SLOTS: [u8; SLOT_COUNT] = {
-    let mut slots = [0u8; SLOT_COUNT];
-    let mut i = 0;
-    while i < KEYWORDS.len() {
-        let mut s = slot_of(KEYWORDS[i].0.as_bytes());
-        while slots[s] != 0 {
-            s = (s + 1) % SLOT_COUNT;
-        }
-        slots[s] = (i + 1) as u8;
-        i += 1;
-    }
-    slots
-};
-
-/// The `&'static` spelling of a keyword from [`KEYWORDS`].
+/// The `&'static` spelling of a keyword from [`KEYWORDS`], and its shape.
+///
+/// Every walk asks this of every key of every schema object, so it is a `match` on the length
+/// first: most keys (`type`, `format`, property names) are rejected without a comparison, and
+/// the rest compare against one to five constants, which the compiler turns into a few word
+/// loads instead of `memcmp` calls. A unit test checks it against [`KEYWORDS`].
 fn static_keyword(keyword: &str) -> Option<(&'static str, Shape)> {
-    // Most keys of a schema are rejected by their length alone; the rest take one slot probe.
-    if keyword.len() >= 64 || KEYWORD_LENGTHS & (1 << keyword.len()) == 0 {
-        return None;
-    }
-    let mut s = slot_of(keyword.as_bytes());
-    // The table has empty slots, so the probe ends.
-    loop {
-        let entry = KEYWORDS.get(usize::from(KEYWORD_SLOTS[s]).checked_sub(1)?)?;
-        if entry.0 == keyword {
-            return Some(*entry);
+    use Shape::{Array, Map, Single};
+    let found = match keyword.len() {
+        2 => match keyword {
+            "if" => ("if", Single),
+            _ => return None,
+        },
+        3 => match keyword {
+            "not" => ("not", Single),
+            _ => return None,
+        },
+        4 => match keyword {
+            "else" => ("else", Single),
+            "then" => ("then", Single),
+            _ => return None,
+        },
+        5 => match keyword {
+            "items" => ("items", Single),
+            "anyOf" => ("anyOf", Array),
+            "allOf" => ("allOf", Array),
+            "oneOf" => ("oneOf", Array),
+            "$defs" => ("$defs", Map),
+            _ => return None,
+        },
+        8 => match keyword {
+            "contains" => ("contains", Single),
+            _ => return None,
+        },
+        10 => match keyword {
+            "properties" => ("properties", Map),
+            _ => return None,
+        },
+        11 => match keyword {
+            "definitions" => ("definitions", Map),
+            "prefixItems" => ("prefixItems", Array),
+            _ => return None,
+        },
+        12 => match keyword {
+            "dependencies" => ("dependencies", Map),
+            _ => return None,
+        },
+        13 => match keyword {
+            "contentSchema" => ("contentSchema", Single),
+            "propertyNames" => ("propertyNames", Single),
+            _ => return None,
+        },
+        15 => match keyword {
+            "additionalItems" => ("additionalItems", Single),
+            _ => return None,
+        },
+        16 => match keyword {
+            "dependentSchemas" => ("dependentSchemas", Map),
+            "unevaluatedItems" => ("unevaluatedItems", Single),
+            _ => return None,
+        },
+        17 => match keyword {
+            "patternProperties" => ("patternProperties", Map),
+            _ => return None,
+        },
+        20 => match keyword {
+            "additionalProperties" => ("additionalProperties", Single),
+            _ => return None,
+        },
+        21 => match keyword {
+            "unevaluatedProperties" => ("unevaluatedProperties", Single),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some(found)
+}
+
+/// A map's entries in key order (byte order), whatever the map's own iteration order is.
+///
+/// serde_json's `preserve_order` (which any crate in a build can switch on) makes maps iterate in
+/// insertion order; walking in that order would make the *first* error a walk reports (the first
+/// untyped property, the first position past the depth budget) depend on the input's key order and
+/// on the build. A map that already iterates sorted (every map without `preserve_order`) costs one
+/// comparison pass and no allocation.
+enum KeyOrder<'m, V, I: Iterator<Item = (&'m String, V)>> {
+    Direct(I),
+    Sorted(std::vec::IntoIter<(&'m String, V)>),
+}
+
+impl<'m, V, I: Iterator<Item = (&'m String, V)>> KeyOrder<'m, V, I> {
+    fn new(entries: I, already_sorted: bool) -> Self {
+        if already_sorted {
+            KeyOrder::Direct(entries)
+        } else {
+            let mut entries: Vec<(&'m String, V)> = entries.collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            KeyOrder::Sorted(entries.into_iter())
         }
-        s = (s + 1) % SLOT_COUNT;
     }
 }
 
-/// Calls `f` on every immediate subschema of `schema`, in keyword order.
+impl<'m, V, I: Iterator<Item = (&'m String, V)>> Iterator for KeyOrder<'m, V, I> {
+    type Item = (&'m String, V);
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            KeyOrder::Direct(it) => it.next(),
+            KeyOrder::Sorted(it) => it.next(),
+        }
+    }
+}
+
+/// Calls `f` on every immediate subschema of `schema`, in keyword order, map entries by name.
 pub fn for_each_child<'v>(schema: &'v Value, mut f: impl FnMut(Step<'v>, &'v Value)) {
     let Value::Object(map) = schema else { return };
-    for (key, value) in map {
+    let keys_sorted = map.keys().is_sorted();
+    for (key, value) in KeyOrder::new(map.iter(), keys_sorted) {
         let Some((keyword, shape)) = static_keyword(key) else { continue };
         match (shape, value) {
             (Shape::Single | Shape::Array, Value::Array(items)) => {
@@ -201,7 +255,8 @@ pub fn for_each_child<'v>(schema: &'v Value, mut f: impl FnMut(Step<'v>, &'v Val
             }
             (Shape::Single, v) if is_schema(v) => f(Step::Keyword(keyword), v),
             (Shape::Map, Value::Object(entries)) => {
-                for (name, v) in entries {
+                let names_sorted = entries.keys().is_sorted();
+                for (name, v) in KeyOrder::new(entries.iter(), names_sorted) {
                     if is_schema(v) {
                         f(Step::Entry(keyword, name), v);
                     }
@@ -212,13 +267,15 @@ pub fn for_each_child<'v>(schema: &'v Value, mut f: impl FnMut(Step<'v>, &'v Val
     }
 }
 
-/// Calls `f` on every immediate subschema of `schema`, mutably, stopping at the first error.
+/// Calls `f` on every immediate subschema of `schema`, mutably, in the order of
+/// [`for_each_child`], stopping at the first error.
 pub fn for_each_child_mut<E>(
     schema: &mut Value,
     mut f: impl FnMut(Step<'_>, &mut Value) -> Result<(), E>,
 ) -> Result<(), E> {
     let Value::Object(map) = schema else { return Ok(()) };
-    for (key, value) in map.iter_mut() {
+    let keys_sorted = map.keys().is_sorted();
+    for (key, value) in KeyOrder::new(map.iter_mut(), keys_sorted) {
         let Some((keyword, shape)) = static_keyword(key) else { continue };
         match (shape, value) {
             (Shape::Single | Shape::Array, Value::Array(items)) => {
@@ -230,7 +287,8 @@ pub fn for_each_child_mut<E>(
             }
             (Shape::Single, v) if is_schema(v) => f(Step::Keyword(keyword), v)?,
             (Shape::Map, Value::Object(entries)) => {
-                for (name, v) in entries.iter_mut() {
+                let names_sorted = entries.keys().is_sorted();
+                for (name, v) in KeyOrder::new(entries.iter_mut(), names_sorted) {
                     if is_schema(v) {
                         f(Step::Entry(keyword, name), v)?;
                     }
@@ -249,44 +307,82 @@ pub fn for_each_child_mut<E>(
 /// same order as [`for_each_child`]; the first error stops the walk.
 pub fn map_children<'v, E>(
     schema: &'v serde_json::Map<String, Value>,
-    mut keep: impl FnMut(&str) -> bool,
+    keep: impl FnMut(&str) -> bool,
     mut f: impl FnMut(Step<'v>, &'v Value) -> Result<Value, E>,
 ) -> Result<serde_json::Map<String, Value>, E> {
-    let mut out = serde_json::Map::new();
-    for (key, value) in schema {
+    let (out, _) = map_children_sized(
+        schema,
+        keep,
+        |_| 0,
+        |v| (v.clone(), 0),
+        |step, child| f(step, child).map(|built| (built, 0)),
+    )?;
+    Ok(out)
+}
+
+/// [`map_children`] that also adds up a size of what it builds, as compact JSON lays it out:
+/// `f` returns each built subschema with its size, `copy` clones each other value with its size,
+/// and `key_len` sizes a key or entry name (quotes included). The result's size is theirs plus
+/// the braces, brackets, colons and commas around them; it is exact when theirs are.
+pub fn map_children_sized<'v, E>(
+    schema: &'v serde_json::Map<String, Value>,
+    mut keep: impl FnMut(&str) -> bool,
+    key_len: impl Fn(&str) -> u64,
+    mut copy: impl FnMut(&'v Value) -> (Value, u64),
+    mut f: impl FnMut(Step<'v>, &'v Value) -> Result<(Value, u64), E>,
+) -> Result<(serde_json::Map<String, Value>, u64), E> {
+    // Entries are gathered in a vector and the map built from it in one go, in key order (as
+    // `for_each_child` visits them, so the first error is the same in every build); without
+    // `preserve_order` that is the map's own order and costs nothing extra.
+    let mut out = Vec::with_capacity(schema.len());
+    // `{}` and the separators: one colon per entry, one comma between entries.
+    let mut size = 2u64;
+    for (key, value) in KeyOrder::new(schema.iter(), schema.keys().is_sorted()) {
         if !keep(key) {
             continue;
         }
+        size += key_len(key) + 1 + u64::from(!out.is_empty());
         let Some((keyword, shape)) = static_keyword(key) else {
-            out.insert(key.clone(), value.clone());
+            let (copied, n) = copy(value);
+            size = size.saturating_add(n);
+            out.push((key.clone(), copied));
             continue;
         };
         let built = match (shape, value) {
             (Shape::Single | Shape::Array, Value::Array(items)) => {
                 let mut built = Vec::with_capacity(items.len());
+                size += 2 + items.len().saturating_sub(1) as u64;
                 for (i, item) in items.iter().enumerate() {
-                    built.push(if is_schema(item) {
-                        f(Step::Index(keyword, i), item)?
-                    } else {
-                        item.clone()
-                    });
+                    let (b, n) = if is_schema(item) { f(Step::Index(keyword, i), item)? } else { copy(item) };
+                    size = size.saturating_add(n);
+                    built.push(b);
                 }
                 Value::Array(built)
             }
-            (Shape::Single, v) if is_schema(v) => f(Step::Keyword(keyword), v)?,
-            (Shape::Map, Value::Object(entries)) => {
-                let mut built = serde_json::Map::new();
-                for (name, v) in entries {
-                    let b = if is_schema(v) { f(Step::Entry(keyword, name), v)? } else { v.clone() };
-                    built.insert(name.clone(), b);
-                }
-                Value::Object(built)
+            (Shape::Single, v) if is_schema(v) => {
+                let (b, n) = f(Step::Keyword(keyword), v)?;
+                size = size.saturating_add(n);
+                b
             }
-            (_, v) => v.clone(),
+            (Shape::Map, Value::Object(entries)) => {
+                let mut built = Vec::with_capacity(entries.len());
+                size += 2 + entries.len().saturating_sub(1) as u64;
+                for (name, v) in KeyOrder::new(entries.iter(), entries.keys().is_sorted()) {
+                    let (b, n) = if is_schema(v) { f(Step::Entry(keyword, name), v)? } else { copy(v) };
+                    size = size.saturating_add(n).saturating_add(key_len(name) + 1);
+                    built.push((name.clone(), b));
+                }
+                Value::Object(built.into_iter().collect())
+            }
+            (_, v) => {
+                let (copied, n) = copy(v);
+                size = size.saturating_add(n);
+                copied
+            }
         };
-        out.insert(key.clone(), built);
+        out.push((key.clone(), built));
     }
-    Ok(out)
+    Ok((out.into_iter().collect(), size))
 }
 
 /// A depth budget: the number of subschema levels a walk may still descend.
@@ -398,50 +494,24 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn keyword_table_is_sorted_for_binary_search() {
+    fn keyword_table_is_sorted_and_the_lookup_agrees_with_it() {
         assert!(KEYWORDS.windows(2).all(|w| w[0].0 < w[1].0));
-    }
-
-    #[test]
-    fn the_slot_table_finds_every_keyword_and_nothing_else() {
-        for &(k, shape) in KEYWORDS {
-            assert_eq!(static_keyword(k), Some((k, shape)), "{k}");
-            assert_eq!(keyword_shape(k), Some(shape), "{k}");
+        for &(keyword, shape) in KEYWORDS {
+            assert_eq!(static_keyword(keyword), Some((keyword, shape)), "{keyword}");
+            // A prefix, an extension and a change of case are not keywords.
+            assert_eq!(static_keyword(&keyword[..keyword.len() - 1]), None, "{keyword}");
+            assert_eq!(static_keyword(&format!("{keyword}s")), None, "{keyword}");
+            assert_eq!(static_keyword(&keyword.to_uppercase()), None, "{keyword}");
         }
-        for other in [
-            "",
-            "$",
-            "$ref",
-            "type",
-            "description",
-            "enum",
-            "const",
-            "default",
-            "examples",
-            "title",
-            "required",
-            "format",
-            "minimum",
-            "item",
-            "itemsx",
-            "Items",
-            "propertie",
-            "properties ",
-            "allof",
-            "anyOf\u{0}",
-            "a",
-            "\u{e9}",
-            "$defs/x",
-        ] {
-            assert_eq!(static_keyword(other), None, "{other:?}");
+        for other in ["", "type", "title", "description", "required", "enum", "default", "const", "format"] {
+            assert_eq!(static_keyword(other), None, "{other}");
         }
-        assert!(KEYWORD_SLOTS.iter().filter(|&&s| s == 0).count() > 0);
     }
 
     proptest::proptest! {
-        // Law: the slot table answers exactly as a binary search over KEYWORDS does.
+        // Law: the keyword lookup answers exactly as a binary search over KEYWORDS does.
         #[test]
-        fn slot_lookup_agrees_with_a_binary_search(
+        fn keyword_lookup_agrees_with_a_binary_search(
             k in proptest::prop_oneof![
                 "[$a-zA-Z]{0,22}",
                 proptest::sample::select(KEYWORDS.iter().map(|(k, _)| k.to_string()).collect::<Vec<_>>()),
@@ -498,6 +568,49 @@ mod tests {
         .collect();
         want.sort();
         assert_eq!(seen, want);
+    }
+
+    #[test]
+    fn map_children_sized_adds_up_to_the_compact_json_length() {
+        let len = |v: &Value| serde_json::to_vec(v).unwrap().len() as u64;
+        let s = json!({
+            "items": [{"a": 1}, 5, true], "properties": {"x\"": {"type": "string"}, "y": [3, "é\n"]},
+            "enum": [{}], "title": "t", "not": {}, "allOf": [], "patternProperties": {}, "if": false
+        });
+        let Value::Object(map) = &s else { unreachable!() };
+        let (out, size) = map_children_sized::<()>(
+            map,
+            |k| k != "title",
+            |k| len(&Value::String(k.to_owned())),
+            |v| (v.clone(), len(v)),
+            |_, child| Ok((json!({"built": child}), len(&json!({"built": child})))),
+        )
+        .unwrap();
+        assert_eq!(size, len(&Value::Object(out)));
+    }
+
+    #[test]
+    fn children_come_in_key_order_whatever_the_map_order() {
+        // Inserted out of order: with serde_json's `preserve_order` the map iterates like this.
+        let mut props = serde_json::Map::new();
+        for name in ["b", "a", "c"] {
+            props.insert(name.into(), json!({}));
+        }
+        let mut schema = serde_json::Map::new();
+        schema.insert("properties".into(), Value::Object(props));
+        schema.insert("items".into(), json!({}));
+        schema.insert("$defs".into(), json!({"z": {}, "y": {}}));
+        let mut schema = Value::Object(schema);
+        let want = ["/$defs/y", "/$defs/z", "/items", "/properties/a", "/properties/b", "/properties/c"];
+        let mut seen = vec![];
+        for_each_child(&schema, |step, _| seen.push(step.to_string()));
+        assert_eq!(seen, want);
+        let mut seen_mut = vec![];
+        let _ = for_each_child_mut(&mut schema, |step, _| -> Result<(), ()> {
+            seen_mut.push(step.to_string());
+            Ok(())
+        });
+        assert_eq!(seen_mut, want);
     }
 
     #[test]

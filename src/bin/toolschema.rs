@@ -1,3 +1,210 @@
-//! The `toolschema` command-line tool (built with `--features cli`).
+//! The `toolschema` command-line tool (built with `--features cli`): the library's passes,
+//! dialects, foreign-schema functions and diff, on files.
+//!
+//! Everything here is a thin shell: reading inputs, printing, exit codes. The semantics live in the
+//! library.
 
-fn main() {}
+// A binary's root resolves `mod` beside itself, so the modules name their files.
+#[path = "toolschema/commands.rs"]
+mod commands;
+#[path = "toolschema/input.rs"]
+mod input;
+#[path = "toolschema/output.rs"]
+mod output;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::process::ExitCode;
+
+const EXIT_CODES: &str = "\
+Input: a file path, or `-` for stdin. A file holds one JSON Schema, or an MCP `tools/list` result
+(`{\"tools\": [{\"name\", \"inputSchema\", ...}]}`, also inside a JSON-RPC response's `result`),
+processed tool by tool; with `--jsonl`, one `{\"name\", \"schema\"}` object a line. A batch never
+stops at the first bad tool: each tool gets its own result.
+
+Exit codes:
+  0  everything accepted (or, for `diff`, no narrowing)
+  1  a schema was refused (a dialect cannot express it, or the pipeline refuses it), or `diff`
+     found a narrowing change
+  2  bad usage, or unreadable input (the message names the file and, for invalid JSON, the line
+     and column)
+When several apply, the highest wins.";
+
+/// The exact JSON Schema an LLM is told: normalise, hash, check against provider dialects and diff
+/// tool schemas from any language.
+#[derive(Parser)]
+#[command(name = "toolschema", version, after_help = EXIT_CODES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// How a schema is run through the pipeline.
+#[derive(Args, Clone)]
+struct Pipeline {
+    /// The dialect to adapt to (`json-schema`, `openai-strict`, `anthropic-strict`, `gemini`,
+    /// `mcp`, ...; an unknown name lists them).
+    #[arg(long, default_value = "json-schema", value_name = "NAME")]
+    dialect: String,
+    /// Accept untyped positions (a schema that allows any value where a value is required): skip
+    /// the reject-any pass. By default they are refused, as for Rust types.
+    #[arg(long)]
+    allow_any: bool,
+}
+
+#[derive(Args, Clone, Copy)]
+struct Lines {
+    /// The input is JSON Lines: one `{"name", "schema"}` object a line (other fields are kept).
+    #[arg(long)]
+    jsonl: bool,
+}
+
+/// Text for people, or JSON for machines.
+#[derive(ValueEnum, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The normalised schema, as RFC 8785 canonical JSON.
+    ///
+    /// Every pass of the pipeline (titles dropped, keys and `required` sorted, unused definitions
+    /// pruned, the Any policy) and the dialect, then the canonical bytes and a newline. A tools/list document comes out in the same shape with each
+    /// `inputSchema` replaced (a refused tool keeps its original and the exit code is 1).
+    #[command(after_help = EXIT_CODES)]
+    Canon {
+        #[command(flatten)]
+        pipeline: Pipeline,
+        /// Indented JSON instead of canonical bytes (keys still sorted).
+        #[arg(long)]
+        pretty: bool,
+        #[command(flatten)]
+        lines: Lines,
+        /// Path, or `-` for stdin.
+        input: String,
+    },
+    /// `sha256:<hex>  NAME` lines, like sha256sum.
+    ///
+    /// The hash is `ToolSchema::hash`: SHA-256 over
+    /// the RFC 8785 bytes of `{"dialect": <name>, "schema": <the normalised schema>}`, the value
+    /// a Rust program gets from `SchemaOptions::new().dialect(..).normalize(schema)?.hash()`. NAME
+    /// is the path, or `path#tool` for a tool of a batch.
+    #[command(after_help = EXIT_CODES)]
+    Hash {
+        #[command(flatten)]
+        pipeline: Pipeline,
+        #[command(flatten)]
+        lines: Lines,
+        /// Paths, or `-` for stdin.
+        #[arg(required = true)]
+        inputs: Vec<String>,
+    },
+    /// Each schema made self-contained: no `$ref`, no `$defs`.
+    ///
+    /// `self_contained_input_schema`: references inlined, definitions dropped, optional unions
+    /// simplified, recursion points typed. Output as for `canon`.
+    #[command(after_help = EXIT_CODES)]
+    SelfContained {
+        /// The tool name errors mention, for a single schema (default: the file stem). A batch
+        /// uses each tool's own name.
+        #[arg(long, value_name = "NAME")]
+        tool_name: Option<String>,
+        /// Indented JSON instead of canonical bytes.
+        #[arg(long)]
+        pretty: bool,
+        #[command(flatten)]
+        lines: Lines,
+        /// Path, or `-` for stdin.
+        input: String,
+    },
+    /// The JSON type the property at a pointer declares: `"array"` or `null`.
+    ///
+    /// For a batch, an object from tool name to type (`null` where a tool has no such property), or one
+    /// tool's answer with `--tool`. For a single schema, a pointer that resolves to nothing is an
+    /// error (exit 2).
+    #[command(after_help = EXIT_CODES)]
+    DeclaredType {
+        /// JSON pointer of the property's schema in the tool's schema, e.g. `/properties/tags`.
+        #[arg(long, value_name = "PTR")]
+        pointer: String,
+        /// In a batch, answer for this tool only.
+        #[arg(long, value_name = "NAME")]
+        tool: Option<String>,
+        #[command(flatten)]
+        lines: Lines,
+        /// Path, or `-` for stdin.
+        input: String,
+    },
+    /// Every tool against every dialect: accepted, or every error with its pointer.
+    ///
+    /// Then a summary table (tools by dialects). Exit 1 if anything is refused.
+    #[command(after_help = EXIT_CODES)]
+    Check {
+        /// Dialects to check, comma-separated (default: every built-in dialect).
+        #[arg(long, value_delimiter = ',', value_name = "NAME[,NAME...]")]
+        dialect: Vec<String>,
+        /// Accept untyped positions (skip the reject-any pass).
+        #[arg(long)]
+        allow_any: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        lines: Lines,
+        /// Paths, or `-` for stdin.
+        #[arg(required = true)]
+        inputs: Vec<String>,
+    },
+    /// What changed from OLD to NEW, by JSON pointer; exit 1 on a narrowing change.
+    ///
+    /// Both are normalised first. Each change is narrowing (a value accepted before is refused now: breaking for callers), widening or
+    /// annotation-only. Unclear cases count as narrowing. Batches are matched by tool name (a
+    /// removed tool narrows, an added one widens). Exit 1 on any narrowing.
+    #[command(after_help = EXIT_CODES)]
+    Diff {
+        #[command(flatten)]
+        pipeline: Pipeline,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        lines: Lines,
+        /// The old version: path, or `-` for stdin.
+        old: String,
+        /// The new version: path, or `-` for stdin.
+        new: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut out = output::Out::new();
+    let status = match cli.command {
+        Command::Canon { pipeline, pretty, lines, input } => {
+            commands::canon(&mut out, &pipeline.dialect, pipeline.allow_any, pretty, lines.jsonl, &input)
+        }
+        Command::Hash { pipeline, lines, inputs } => {
+            commands::hash(&mut out, &pipeline.dialect, pipeline.allow_any, lines.jsonl, &inputs)
+        }
+        Command::SelfContained { tool_name, pretty, lines, input } => {
+            commands::self_contained(&mut out, tool_name.as_deref(), pretty, lines.jsonl, &input)
+        }
+        Command::DeclaredType { pointer, tool, lines, input } => {
+            commands::declared_type(&mut out, &pointer, tool.as_deref(), lines.jsonl, &input)
+        }
+        Command::Check { dialect, allow_any, format, lines, inputs } => {
+            commands::check(&mut out, &dialect, allow_any, format == Format::Json, lines.jsonl, &inputs)
+        }
+        Command::Diff { pipeline, format, lines, old, new } => commands::diff(
+            &mut out,
+            &pipeline.dialect,
+            pipeline.allow_any,
+            format == Format::Json,
+            lines.jsonl,
+            &old,
+            &new,
+        ),
+    };
+    out.finish(status)
+}

@@ -76,8 +76,11 @@
 //! of its compact JSON size, memoised per target wherever the expansion cannot depend on the
 //! path (no member of its strongly connected component of references is being expanded). A
 //! schema whose measure passes [`SelfContainedOptions::max_bytes`] is refused in time and memory
-//! proportional to the input; one within budget is built once, in one walk, and its exact
-//! compact size is checked. Every walk checks [`SelfContainedOptions::max_depth`] (subschema
+//! proportional to the input; one within budget is built once, in one walk that also adds up a
+//! bound of its compact size (never below it), and the exact size is counted only when that bound
+//! passes the budget. Most tool schemas have no `$defs` and no reference: for them the build runs
+//! alone, making discovery's checks on each node as it goes, and hands over to the general path
+//! at the first `$ref` it meets. Every walk checks [`SelfContainedOptions::max_depth`] (subschema
 //! levels plus `$ref` hops) before it descends, so no input overflows the stack.
 //!
 //! [`declared_type`] is a loop, not a recursion, with a hop budget ([`MAX_HOPS`]).

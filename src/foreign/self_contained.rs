@@ -12,9 +12,14 @@
 //! 3. **measure** the expansion without building it: a lower bound of the output's size, its
 //!    depth and every recursion point, memoised per target where that is valid, so a DAG of
 //!    shared definitions costs one visit per definition and is refused before anything is built;
-//! 4. **build** the output once, then check its exact compact size against the budget.
+//! 4. **build** the output once, with a bound of its compact size; count the exact size only when
+//!    the bound passes the budget.
+//!
+//! A root without `$defs` or `definitions` first tries step 4 alone (the [`Plain`] walk), which
+//! makes step 1's checks on each node; the first `$ref` stops it and the four steps run.
 
 use super::error::ForeignSchemaError as Error;
+use crate::canonical;
 use crate::pointer::Pointer;
 use crate::refs::{self, RefError};
 use crate::walk::{self, Step};
@@ -114,15 +119,59 @@ pub fn self_contained_input_schema_with(
         });
     };
     check_root_type(root.get("type"), tool_name)?;
+    // Most tool schemas hold no reference at all. Without `$defs` there is probably none, so the
+    // output is built straight away, checking each node as discovery would; the first `$ref` met
+    // stops that walk, and the schema takes the general path.
+    let try_plain = !root.contains_key("$defs") && !root.contains_key("definitions");
+    inline(schema, tool_name, options, try_plain)
+}
+
+/// Steps 1 to 4 on an object root; with `try_plain`, first the build alone (see [`Plain`]),
+/// which gives the same result whenever it finishes.
+fn inline(
+    schema: &Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+    try_plain: bool,
+) -> Result<Value, Error> {
+    finish_within_budget(build_root(schema, tool_name, options, try_plain)?, tool_name, options)
+}
+
+/// The built root before [`finish`], with the bound of its size.
+fn build_root(
+    schema: &Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+    try_plain: bool,
+) -> Result<(Value, u64), Error> {
     let mut inliner = Inliner::new(schema, tool_name, options);
+    if try_plain {
+        match inliner.build::<Plain>(schema, Ctx::Optional, &[], &Trail::Root, 0) {
+            Ok(built) => return Ok(built),
+            Err(Stop::Failed(e)) => return Err(e),
+            Err(Stop::Reference) => {}
+        }
+    }
     inliner.discover()?;
     if !inliner.by_reference.is_empty() {
         inliner.components();
         inliner.measure_root()?;
     }
     inliner.set_on_stack(0, true);
-    let built = inliner.build(schema, Ctx::Optional, &[], &Trail::Root, 0)?;
+    inliner.build::<Checked>(schema, Ctx::Optional, &[], &Trail::Root, 0)
+}
+
+/// [`finish`], then the size check: `bound` is at least the built schema's compact size (see
+/// [`Inliner::build`]), so the exact size is counted only when the bound passes the budget.
+fn finish_within_budget(
+    (built, bound): (Value, u64),
+    tool_name: &str,
+    options: &SelfContainedOptions,
+) -> Result<Value, Error> {
     let out = finish(built, tool_name)?;
+    if bound.saturating_add(FINISH_GROWTH) <= options.max_bytes as u64 {
+        return Ok(out);
+    }
     let size = json_len(&out);
     if size > options.max_bytes as u64 {
         return Err(Error::TooLarge {
@@ -160,12 +209,22 @@ fn root_type_ok(t: &Value) -> bool {
 
 fn check_root_type(t: Option<&Value>, tool: &str) -> Result<(), Error> {
     match t {
-        Some(t) if !root_type_ok(t) => {
-            Err(Error::RootNotObject { tool: tool.to_owned(), pointer: String::new(), found: t.to_string() })
-        }
+        Some(t) if !root_type_ok(t) => Err(Error::RootNotObject {
+            tool: tool.to_owned(),
+            pointer: String::new(),
+            found: canonical::to_string(t),
+        }),
         _ => Ok(()),
     }
 }
+
+/// The most [`finish`] adds to a schema's compact size: `"type":"object",` (16 bytes, or 2 more
+/// than a `"dict"` it replaces), `"properties":{},` (16) and `"required":[],` (14).
+const FINISH_GROWTH: u64 = 64;
+
+/// The most [`combine`] adds to the sizes of its two sides: their braces become one pair with a
+/// comma between the halves, plus at most one `"allOf":[{` .. `}],` wrapper (13 bytes).
+const COMBINE_GROWTH: u64 = 16;
 
 /// The root's final shape: `type: "object"`, `properties`, `required`, no description.
 fn finish(built: Value, tool: &str) -> Result<Value, Error> {
@@ -355,29 +414,41 @@ struct Inliner<'v, 'o> {
 }
 
 impl<'v, 'o> Inliner<'v, 'o> {
+    /// An inliner with nothing registered yet (and nothing allocated): [`Self::discover`]
+    /// registers the root as target 0.
     fn new(root: &'v Value, tool: &'o str, options: &'o SelfContainedOptions) -> Self {
-        let name = root.get("title").and_then(Value::as_str).unwrap_or("schema").to_owned();
-        let mut by_address = HashMap::new();
-        by_address.insert(root as *const Value, 0);
         Inliner {
             root,
             tool,
             options,
-            targets: vec![Target {
-                node: root,
-                pointer: String::new(),
-                name,
-                edges: Vec::new(),
-                component: 0,
-            }],
-            by_address,
+            targets: Vec::new(),
+            by_address: HashMap::new(),
             by_reference: HashMap::new(),
-            on_stack: vec![false],
-            component_on_stack: vec![0],
-            memo: vec![None],
-            recursion_type: vec![None],
+            on_stack: Vec::new(),
+            component_on_stack: Vec::new(),
+            memo: Vec::new(),
+            recursion_type: Vec::new(),
             work: 0,
         }
+    }
+
+    fn register_root(&mut self) {
+        if !self.targets.is_empty() {
+            return;
+        }
+        let name = self.root.get("title").and_then(Value::as_str).unwrap_or("schema").to_owned();
+        self.by_address.insert(self.root as *const Value, 0);
+        self.targets.push(Target {
+            node: self.root,
+            pointer: String::new(),
+            name,
+            edges: Vec::new(),
+            component: 0,
+        });
+        self.on_stack.push(false);
+        self.component_on_stack.push(0);
+        self.memo.push(None);
+        self.recursion_type.push(None);
     }
 
     fn malformed(&self, trail: &Trail<'_>, message: String) -> Error {
@@ -405,6 +476,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
 
     /// Finds every target reachable from the root, checking what it walks.
     fn discover(&mut self) -> Result<(), Error> {
+        self.register_root();
         let mut next = 0;
         while next < self.targets.len() {
             let node = self.targets[next].node;
@@ -420,6 +492,28 @@ impl<'v, 'o> Inliner<'v, 'o> {
 
     fn scan(&mut self, node: &'v Value, trail: &Trail<'_>, level: usize, owner: usize) -> Result<(), Error> {
         let Value::Object(map) = node else { return Ok(()) };
+        if let Some(r) = self.check(map, trail)?.reference {
+            let target = self.resolve(r, trail)?;
+            self.targets[owner].edges.push(target);
+        }
+        let mut result = Ok(());
+        walk::for_each_child(node, |step, child| {
+            if result.is_err() || matches!(step.keyword(), "$defs" | "definitions") {
+                return;
+            }
+            let child_trail = Trail::Child(trail, step);
+            result = if level >= self.options.max_depth {
+                Err(self.too_deep(&child_trail))
+            } else {
+                self.scan(child, &child_trail, level + 1, owner)
+            };
+        });
+        result
+    }
+
+    /// The checks discovery makes on a schema object before its children, in a fixed order:
+    /// `$defs` and `definitions` are maps, `required` a list of strings.
+    fn check(&self, map: &'v Map<String, Value>, trail: &Trail<'_>) -> Result<Keys<'v>, Error> {
         // One pass over the keys rather than a map lookup per keyword; the checks then run in a
         // fixed order, whatever the map's iteration order.
         let (mut defs, mut definitions, mut required, mut reference) = (None, None, None, None);
@@ -451,26 +545,13 @@ impl<'v, 'o> Inliner<'v, 'o> {
             };
             return Err(self.malformed(
                 &Trail::Key(trail, "required"),
-                format!("`required` must be a list of property names, found {v}{fix}"),
+                format!(
+                    "`required` must be a list of property names, found {}{fix}",
+                    canonical::to_string(v)
+                ),
             ));
         }
-        if let Some(r) = reference {
-            let target = self.resolve(r, trail)?;
-            self.targets[owner].edges.push(target);
-        }
-        let mut result = Ok(());
-        walk::for_each_child(node, |step, child| {
-            if result.is_err() || matches!(step.keyword(), "$defs" | "definitions") {
-                return;
-            }
-            let child_trail = Trail::Child(trail, step);
-            result = if level >= self.options.max_depth {
-                Err(self.too_deep(&child_trail))
-            } else {
-                self.scan(child, &child_trail, level + 1, owner)
-            };
-        });
-        result
+        Ok(Keys { required, reference })
     }
 
     /// The target of a `$ref` value, registering it the first time.
@@ -478,7 +559,10 @@ impl<'v, 'o> Inliner<'v, 'o> {
         let Value::String(reference) = r else {
             return Err(self.malformed(
                 &Trail::Key(trail, "$ref"),
-                format!("`$ref` must be a string (a reference such as `#/$defs/Name`), found {r}"),
+                format!(
+                    "`$ref` must be a string (a reference such as `#/$defs/Name`), found {}",
+                    canonical::to_string(r)
+                ),
             ));
         };
         if let Some(&t) = self.by_reference.get(reference.as_str()) {
@@ -747,30 +831,41 @@ impl<'v, 'o> Inliner<'v, 'o> {
 
     // ---- 4. build ----------------------------------------------------------------------------
 
-    fn build(
+    /// The output for `node`, and a bound of its compact size: at least the size, never less.
+    ///
+    /// The bound is exact for what is copied and built (keys, values, punctuation), and what the
+    /// node then goes through only shrinks it or grows it by a known amount: [`collapse`] never
+    /// makes a node larger (the union wrapper and its `{"type": "null"}` member it removes, 26
+    /// bytes at least, outweigh the `,"null"` it may add to a `type` and the `allOf` wrapper
+    /// [`combine`] may add), and [`combine`] adds at most [`COMBINE_GROWTH`] to its two sides.
+    fn build<W: Walk>(
         &mut self,
         node: &'v Value,
         ctx: Ctx,
         extra_required: &[&'v str],
         trail: &Trail<'_>,
         level: usize,
-    ) -> Result<Value, Error> {
-        let Value::Object(map) = node else { return Ok(node.clone()) };
-        let required: Vec<&'v str> = match map.get("required") {
-            Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
+    ) -> Result<(Value, u64), W::Stop> {
+        let Value::Object(map) = node else { return Ok((node.clone(), json_bound(node))) };
+        let keys = W::at_node(self, map, trail)?;
+        // Names, as written: checked to be strings by discovery (or the plain walk).
+        let required: &'v [Value] = match keys.required {
+            Some(Value::Array(names)) => names,
+            _ => &[],
         };
-        let mut out = walk::map_children(
+        let (mut out, size) = walk::map_children_sized(
             map,
             |key| !dropped(key),
+            string_len,
+            |value| (value.clone(), json_bound(value)),
             |step, child| {
                 let child_trail = Trail::Child(trail, step);
                 if level >= self.options.max_depth {
-                    return Err(self.too_deep(&child_trail));
+                    return Err(self.too_deep(&child_trail).into());
                 }
                 let child_ctx = match step {
                     Step::Entry("properties", name) => {
-                        if required.contains(&name) || extra_required.contains(&name) {
+                        if required.iter().any(|r| r == name) || extra_required.contains(&name) {
                             Ctx::Required
                         } else {
                             Ctx::Optional
@@ -779,10 +874,10 @@ impl<'v, 'o> Inliner<'v, 'o> {
                     Step::Index("allOf" | "anyOf" | "oneOf", _) | Step::Keyword("then" | "else") => ctx,
                     _ => Ctx::Required,
                 };
-                self.build(child, child_ctx, &[], &child_trail, level + 1)
+                self.build::<W>(child, child_ctx, &[], &child_trail, level + 1)
             },
         )?;
-        if let Some(r) = map.get("$ref") {
+        if let Some(r) = keys.reference {
             let t = self.resolve(r, trail)?;
             if self.on_stack[t] {
                 // Measured first, so the type is there; infer again if this path was not measured.
@@ -800,22 +895,91 @@ impl<'v, 'o> Inliner<'v, 'o> {
                     point.insert("type".to_owned(), ty);
                 }
                 point.insert("description".to_owned(), Value::String(description));
-                return Ok(collapse(combine(out, Value::Object(point)), ctx));
+                let point = Value::Object(point);
+                let bound = size.saturating_add(json_len(&point)).saturating_add(COMBINE_GROWTH);
+                return Ok((collapse(combine(out, point), ctx), bound));
             }
             if level >= self.options.max_depth {
-                return Err(self.too_deep(trail));
+                return Err(self.too_deep(trail).into());
             }
             let mut site_required = extra_required.to_vec();
-            site_required.extend(required.iter().copied());
+            site_required.extend(required.iter().filter_map(Value::as_str));
             self.set_on_stack(t, true);
             let target = self.targets[t].node;
             let pointer = std::mem::take(&mut self.targets[t].pointer);
-            let d = self.build(target, ctx, &site_required, &Trail::Target(&pointer), level + 1);
+            let d = self.build::<W>(target, ctx, &site_required, &Trail::Target(&pointer), level + 1);
             self.targets[t].pointer = pointer;
             self.set_on_stack(t, false);
-            return Ok(collapse(combine(out, d?), ctx));
+            let (d, d_size) = d?;
+            let bound = size.saturating_add(d_size).saturating_add(COMBINE_GROWTH);
+            return Ok((collapse(combine(out, d), ctx), bound));
         }
-        Ok(collapse(Value::Object(out), ctx))
+        Ok((collapse(Value::Object(out), ctx), size))
+    }
+}
+
+/// The keywords of a schema object that [`Inliner::build`] reads besides its children.
+struct Keys<'v> {
+    required: Option<&'v Value>,
+    reference: Option<&'v Value>,
+}
+
+/// How [`Inliner::build`] treats each schema object: after discovery ([`Checked`]), or in its
+/// place on a schema without references ([`Plain`]).
+trait Walk {
+    /// Why a build stops.
+    type Stop: From<Error>;
+    /// What to do on entering a schema object, before its children; its [`Keys`].
+    fn at_node<'v>(
+        inliner: &Inliner<'v, '_>,
+        map: &'v Map<String, Value>,
+        trail: &Trail<'_>,
+    ) -> Result<Keys<'v>, Self::Stop>;
+}
+
+/// Discovery has checked every node the build reaches and registered every reference.
+struct Checked;
+
+impl Walk for Checked {
+    type Stop = Error;
+    fn at_node<'v>(
+        _: &Inliner<'v, '_>,
+        map: &'v Map<String, Value>,
+        _: &Trail<'_>,
+    ) -> Result<Keys<'v>, Error> {
+        Ok(Keys { required: map.get("required"), reference: map.get("$ref") })
+    }
+}
+
+/// No discovery ran: each node gets its checks here, in the same (pre-)order discovery makes
+/// them, so the first error is the one discovery would report; a `$ref` stops the walk.
+struct Plain;
+
+/// Why a [`Plain`] build stops.
+enum Stop {
+    /// What the general path would report too.
+    Failed(Error),
+    /// A reference: the schema needs the general path.
+    Reference,
+}
+
+impl From<Error> for Stop {
+    fn from(e: Error) -> Self {
+        Stop::Failed(e)
+    }
+}
+
+impl Walk for Plain {
+    type Stop = Stop;
+    fn at_node<'v>(
+        inliner: &Inliner<'v, '_>,
+        map: &'v Map<String, Value>,
+        trail: &Trail<'_>,
+    ) -> Result<Keys<'v>, Stop> {
+        match inliner.check(map, trail)? {
+            Keys { reference: Some(_), .. } => Err(Stop::Reference),
+            keys => Ok(keys),
+        }
     }
 }
 
@@ -1125,6 +1289,20 @@ fn string_len(s: &str) -> u64 {
 
 /// Bytes of `value` as `serde_json::to_vec` writes it; iterative, so any depth is fine.
 pub(crate) fn json_len(value: &Value) -> u64 {
+    json_size(value, true)
+}
+
+/// At least [`json_len`], and cheaper: a float counts as 24 bytes, the longest that
+/// `serde_json` writes (`-2.2250738585072014e-308`), instead of being formatted.
+fn json_bound(value: &Value) -> u64 {
+    match value {
+        Value::String(s) => string_len(s),
+        Value::Bool(_) | Value::Null => 5,
+        _ => json_size(value, false),
+    }
+}
+
+fn json_size(value: &Value, exact: bool) -> u64 {
     struct Count(u64);
     impl std::fmt::Write for Count {
         fn write_str(&mut self, s: &str) -> std::fmt::Result {
@@ -1140,9 +1318,17 @@ pub(crate) fn json_len(value: &Value) -> u64 {
             Value::Bool(true) => 4,
             Value::Bool(false) => 5,
             Value::Number(n) => {
-                let mut c = Count(0);
-                let _ = std::fmt::write(&mut c, format_args!("{n}"));
-                c.0
+                if let Some(u) = n.as_u64() {
+                    u64::from(u.checked_ilog10().unwrap_or(0)) + 1
+                } else if let Some(i) = n.as_i64() {
+                    u64::from(i.unsigned_abs().checked_ilog10().unwrap_or(0)) + 2
+                } else if exact {
+                    let mut c = Count(0);
+                    let _ = std::fmt::write(&mut c, format_args!("{n}"));
+                    c.0
+                } else {
+                    24
+                }
             }
             Value::String(s) => string_len(s),
             Value::Array(items) => {
@@ -1162,10 +1348,162 @@ pub(crate) fn json_len(value: &Value) -> u64 {
 mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
+    use proptest::prelude::*;
     use serde_json::json;
 
     fn run(schema: Value) -> Result<Value, Error> {
         self_contained_input_schema(&schema, "t")
+    }
+
+    /// Schema-shaped JSON for the laws below: optional unions, nullable type lists, annotations,
+    /// floats and escapes, references that resolve (to `#/$defs/A`, the root, a property) or do
+    /// not, and malformed keywords.
+    fn arb_schema() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(json!({"type": "string"})),
+            Just(json!({"type": "null", "title": "Nothing"})),
+            Just(json!({"type": ["integer", "null"], "default": null})),
+            Just(json!({"type": "number", "title": "N", "minimum": 1.5, "maximum": -2.25e-300})),
+            Just(json!({"enum": ["x", 1, null, 2.5e-7, -17], "description": "say \"hi\"\n\u{1}"})),
+            Just(json!({})),
+            Just(json!(true)),
+            Just(json!(false)),
+            Just(json!({"$ref": "#/$defs/A"})),
+            Just(json!({"$ref": "#/$defs/A", "description": "the site's", "default": null})),
+            Just(json!({"$ref": "#"})),
+            Just(json!({"$ref": "#/properties/p0"})),
+            Just(json!({"$ref": "#/$defs/Missing"})),
+            Just(json!({"$ref": 5})),
+            Just(json!({"required": "a"})),
+            Just(json!({"$defs": 1, "type": "string"})),
+        ];
+        leaf.prop_recursive(5, 40, 4, |inner| {
+            prop_oneof![
+                (
+                    prop::collection::vec((0usize..4, inner.clone()), 0..4),
+                    prop::collection::vec(0usize..4, 0..3),
+                    any::<bool>()
+                )
+                    .prop_map(|(props, required, closed)| {
+                        let properties: Map<String, Value> =
+                            props.into_iter().map(|(n, p)| (format!("p{n}"), p)).collect();
+                        let required: Vec<Value> =
+                            required.into_iter().map(|n| json!(format!("p{n}"))).collect();
+                        let mut o = json!({"type": "object", "properties": properties, "required": required});
+                        if closed {
+                            o["additionalProperties"] = json!(false);
+                        }
+                        o
+                    }),
+                (prop::collection::vec(inner.clone(), 1..3), 0u8..4, prop::bool::ANY).prop_map(
+                    |(mut members, extra, one_of)| {
+                        members.push(json!({"type": "null"}));
+                        let key = if one_of { "oneOf" } else { "anyOf" };
+                        let mut o = json!({ key: members });
+                        match extra {
+                            1 => o["default"] = Value::Null,
+                            2 => o["type"] = json!(["object", "null"]),
+                            3 => o["properties"] = json!({"z": {"type": "string"}}),
+                            _ => {}
+                        }
+                        o
+                    }
+                ),
+                inner.clone().prop_map(|i| json!({"type": "array", "items": i, "title": "List"})),
+                inner.clone().prop_map(|i| json!({"allOf": [i, {"minProperties": 1}]})),
+                inner
+                    .clone()
+                    .prop_map(|i| json!({"$ref": "#/$defs/A", "properties": {"c": i}, "required": ["c"]})),
+                inner.prop_map(|i| json!({"$defs": {"B": i}, "not": {"$ref": "#/$defs/B"}})),
+            ]
+        })
+    }
+
+    /// A root: properties from `arb_schema`, and (sometimes) `$defs` with `A` in them.
+    fn arb_root() -> impl Strategy<Value = Value> {
+        (prop::collection::vec(arb_schema(), 0..4), prop::option::of(arb_schema()), prop::collection::vec(0usize..4, 0..3))
+            .prop_map(|(props, a, required)| {
+                let properties: Map<String, Value> =
+                    props.into_iter().enumerate().map(|(n, p)| (format!("p{n}"), p)).collect();
+                let required: Vec<Value> = required.into_iter().map(|n| json!(format!("p{n}"))).collect();
+                let mut root = json!({"type": "object", "title": "Root", "properties": properties, "required": required});
+                if let Some(a) = a {
+                    root["$defs"] = json!({ "A": a });
+                }
+                root
+            })
+    }
+
+    fn options(max_bytes: usize, max_depth: usize) -> SelfContainedOptions {
+        SelfContainedOptions { max_bytes, max_depth }
+    }
+
+    proptest! {
+        // Law: the plain build, wherever it finishes, gives exactly what the general path gives
+        // (the same output or the same error), under tight and default budgets.
+        #[test]
+        fn the_plain_build_agrees_with_the_general_path(
+            schema in arb_root(),
+            max_bytes in prop_oneof![Just(64usize), Just(400), Just(SelfContainedOptions::DEFAULT_MAX_BYTES)],
+            max_depth in prop_oneof![Just(3usize), Just(SelfContainedOptions::DEFAULT_MAX_DEPTH)],
+        ) {
+            let o = options(max_bytes, max_depth);
+            prop_assert_eq!(inline(&schema, "t", &o, true), inline(&schema, "t", &o, false));
+        }
+
+        // Law: the size bound a build returns is never below the exact compact size, before and
+        // after `finish`.
+        #[test]
+        fn the_size_bound_is_never_below_the_exact_size(schema in arb_root(), try_plain in any::<bool>()) {
+            let o = SelfContainedOptions::new();
+            if let Ok((built, bound)) = build_root(&schema, "t", &o, try_plain) {
+                prop_assert!(bound >= json_len(&built), "{bound} < {}", json_len(&built));
+                if let Ok(out) = finish(built, "t") {
+                    prop_assert!(bound + FINISH_GROWTH >= json_len(&out));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_plain_build_stops_at_a_reference_and_the_general_path_inlines_it() {
+        let schema = json!({"properties": {"a": {"type": "string"}, "b": {"$ref": "#/properties/a"}}});
+        let options = SelfContainedOptions::new();
+        let mut inliner = Inliner::new(&schema, "t", &options);
+        let plain = inliner.build::<Plain>(&schema, Ctx::Optional, &[], &Trail::Root, 0);
+        assert!(matches!(plain, Err(Stop::Reference)));
+        let out = run(schema).unwrap();
+        assert_eq!(out["properties"]["b"], json!({"type": "string"}));
+    }
+
+    #[test]
+    fn an_output_over_the_budget_is_refused_with_its_exact_size() {
+        let schema = json!({"properties": {"a": {"type": "string", "description": "x".repeat(100)}}});
+        let exact = json_len(&run(schema.clone()).unwrap());
+        for try_plain in [true, false] {
+            let at = inline(&schema, "t", &options(exact as usize, 128), try_plain);
+            assert!(at.is_ok());
+            let under = inline(&schema, "t", &options(exact as usize - 1, 128), try_plain).unwrap_err();
+            assert!(matches!(under, Error::TooLarge { size, .. } if size == exact), "{under:?}");
+        }
+    }
+
+    #[test]
+    fn json_bound_is_exact_but_for_floats() {
+        for v in [
+            json!(0),
+            json!(9),
+            json!(10),
+            json!(-1),
+            json!(-10),
+            json!(u64::MAX),
+            json!(i64::MIN),
+            json!("a\""),
+        ] {
+            assert_eq!(json_bound(&v), json_len(&v), "{v}");
+        }
+        assert_eq!(json_bound(&json!(1.5)), 24);
+        assert_eq!(json_len(&json!(-2.2250738585072014e-308)), 24);
     }
 
     #[test]

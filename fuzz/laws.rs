@@ -1,0 +1,323 @@
+//! The laws the fuzz targets check, in one file that both the fuzz targets (cargo-fuzz, nightly
+//! flags) and `tests/fuzz_replay.rs` (stable `cargo test`) include with `#[path]`, so the
+//! committed corpus is replayed through exactly the checks the fuzzer ran.
+//!
+//! Each law takes the raw fuzz input and returns `Ok(())` when the law holds or the input is not
+//! worth checking (bytes that are not JSON text, say), and `Err(what broke)` otherwise. A fuzz
+//! target panics on `Err`; the replay test collects every `Err` with its file name.
+//!
+//! Inputs are parsed with serde_json's default recursion limit (128 nested arrays/objects), so a
+//! parsed value is also safe to drop (serde_json's `Drop` recurses).
+
+#![allow(dead_code)]
+
+use serde_json::Value;
+use toolschema::{SchemaOptions, canonical, dialect, schema_hash, walk};
+
+/// `Ok(())` when the law holds (or does not apply), else what broke.
+pub type Verdict = Result<(), String>;
+
+/// The fuzz input as JSON, or `None` when it is not UTF-8 JSON text.
+pub fn parse(data: &[u8]) -> Option<Value> {
+    serde_json::from_str(std::str::from_utf8(data).ok()?).ok()
+}
+
+/// JSON equality where numbers compare by value (`1.0` equals `1`, `-0.0` equals `0`).
+pub fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+            (Some(i), Some(j), _, _) => i == j,
+            (_, _, Some(i), Some(j)) => i == j,
+            _ => x.as_f64() == y.as_f64(),
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_json(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// The same value with every object's entries inserted in reverse order (a different value only
+/// when serde_json's `preserve_order` is on, which the fuzz build turns on).
+pub fn reversed(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            Value::Object(map.iter().rev().map(|(k, v)| (k.clone(), reversed(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(reversed).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Law (canonical writer): the canonical bytes re-parse to a value equal to the input, and
+/// re-canonicalise to identical bytes; values that are equal as JSON (keys in another order, the
+/// same document pretty-printed and re-read) give identical bytes and hashes.
+pub fn canonical_writer(data: &[u8]) -> Verdict {
+    let Some(value) = parse(data) else { return Ok(()) };
+    let text = canonical::to_string(&value);
+    let back: Value =
+        serde_json::from_str(&text).map_err(|e| format!("canonical output does not parse ({e}): {text}"))?;
+    if !same_json(&value, &back) {
+        return Err(format!("canonical output {text} re-parses to a different value than {value}"));
+    }
+    if canonical::to_string(&back) != text {
+        return Err(format!(
+            "canonical output is not a fixed point: {text} became {}",
+            canonical::to_string(&back)
+        ));
+    }
+    let pretty = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
+    let pretty: Value =
+        serde_json::from_str(&pretty).map_err(|e| format!("pretty text does not re-read: {e}"))?;
+    let hash = schema_hash(&value);
+    for (what, other) in [("re-parsed", &back), ("reordered", &reversed(&value)), ("pretty-printed", &pretty)]
+    {
+        if canonical::to_string(other) != text {
+            return Err(format!(
+                "the {what} value has other canonical bytes: {text} vs {}",
+                canonical::to_string(other)
+            ));
+        }
+        if schema_hash(other) != hash {
+            return Err(format!("the {what} value has another hash"));
+        }
+    }
+    Ok(())
+}
+
+/// Whether an error message follows the project's rule: non-empty, starting in lowercase.
+fn well_formed_message(message: &str) -> bool {
+    message.chars().next().is_some_and(|c| !c.is_uppercase())
+}
+
+/// Every forbidden keyword of `d` found at a schema position of `schema`, walked within `max_depth`.
+fn forbidden_hits(
+    d: &dyn toolschema::SchemaDialect,
+    schema: &Value,
+    max_depth: usize,
+) -> Result<Vec<String>, String> {
+    let mut hits = Vec::new();
+    walk::visit_all(schema, max_depth, &mut |ptr, node| {
+        if let Value::Object(map) = node {
+            for kw in d.forbidden_keywords() {
+                if map.contains_key(*kw) {
+                    hits.push(format!("`{kw}` at `{}`", ptr.as_str()));
+                }
+            }
+        }
+        true
+    })
+    .map_err(|at| format!("accepted output nests past the depth budget at `{at}`"))?;
+    Ok(hits)
+}
+
+/// Law (dialect adapt-and-check): for every built-in dialect, at the default depth budget and at a
+/// budget of 3, `SchemaOptions::normalize` of the fuzzed JSON returns a schema or a typed error
+/// (with a lowercase message), never a panic; an accepted schema has no forbidden keyword at any
+/// schema position, nests within the budget, carries canonical bytes and a hash that are those of
+/// its value, and does not depend on the input's key order.
+pub fn dialect_adapt(data: &[u8]) -> Verdict {
+    let Some(value) = parse(data) else { return Ok(()) };
+    let other_order = reversed(&value);
+    for &d in dialect::builtin() {
+        for max_depth in [walk::Depth::DEFAULT_MAX, 3] {
+            let options = SchemaOptions::new().dialect(d).max_depth(max_depth);
+            let result = options.normalize(value.clone());
+            let again = options.normalize(other_order.clone());
+            let where_ = format!("dialect `{}`, max_depth {max_depth}", d.name());
+            match (&result, &again) {
+                (Ok(a), Ok(b)) if a.as_value() == b.as_value() && a.hash() == b.hash() => {}
+                (Err(a), Err(b)) if a.to_string() == b.to_string() => {}
+                _ => {
+                    return Err(format!(
+                        "{where_}: the result depends on key order: {result:?} vs {again:?}"
+                    ));
+                }
+            }
+            match result {
+                Ok(schema) => {
+                    let hits = forbidden_hits(d, schema.as_value(), max_depth)
+                        .map_err(|e| format!("{where_}: {e}"))?;
+                    if !hits.is_empty() {
+                        return Err(format!(
+                            "{where_}: accepted output holds forbidden keywords: {}",
+                            hits.join(", ")
+                        ));
+                    }
+                    if schema.canonical_json() != canonical::to_string(schema.as_value()) {
+                        return Err(format!(
+                            "{where_}: canonical_json is not the canonical bytes of as_value"
+                        ));
+                    }
+                    let envelope = serde_json::json!({"dialect": d.name(), "schema": schema.as_value()});
+                    if schema.hash() != schema_hash(&envelope) {
+                        return Err(format!("{where_}: hash is not the hash of the dialect/schema envelope"));
+                    }
+                }
+                Err(e) => {
+                    let message = e.to_string();
+                    if !well_formed_message(&message) {
+                        return Err(format!("{where_}: error message is empty or capitalised: {message:?}"));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One tool as the CLI splits an input: a `tools/list` result (`{"tools": [...]}`, or a JSON-RPC
+/// response with it under `result`), JSON Lines of `{"name", "schema"}`, or one schema.
+fn cli_tools(text: &str, jsonl: bool) -> Result<Vec<Result<Value, String>>, serde_json::Error> {
+    if jsonl {
+        return Ok(text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|line| {
+                let v: Value = serde_json::from_str(line)
+                    .map_err(|e| format!("invalid JSON at column {}: {e}", e.column()))?;
+                match (v.get("name").and_then(Value::as_str), v.get("schema")) {
+                    (Some(_), Some(s)) => Ok(s.clone()),
+                    _ => Err("line has no string `name` or no `schema`".to_owned()),
+                }
+            })
+            .collect());
+    }
+    let doc: Value = serde_json::from_str(text)?;
+    let list = match (doc.get("tools"), doc.get("result").and_then(|r| r.get("tools"))) {
+        (Some(Value::Array(list)), _) | (None, Some(Value::Array(list))) => list,
+        _ => return Ok(vec![Ok(doc)]),
+    };
+    Ok(list
+        .iter()
+        .map(|entry| match (entry.get("name").and_then(Value::as_str), entry.get("inputSchema")) {
+            (Some(_), Some(s)) => Ok(s.clone()),
+            _ => Err("tool has no string `name` or no `inputSchema`".to_owned()),
+        })
+        .collect())
+}
+
+/// Law (CLI input): text that is not JSON is refused with serde_json's syntax/EOF error and a
+/// position (line ≥ 1), never a panic; a `tools/list` document or JSON Lines is split into tools
+/// and each tool's schema gives a schema or a typed, well-formed error under the CLI's default
+/// (json-schema) and MCP dialects, whatever the other tools hold.
+pub fn cli_input(data: &[u8]) -> Verdict {
+    let Ok(text) = std::str::from_utf8(data) else { return Ok(()) };
+    for jsonl in [false, true] {
+        let tools = match cli_tools(text, jsonl) {
+            Ok(tools) => tools,
+            Err(e) => {
+                if !(e.is_syntax() || e.is_eof()) || e.line() == 0 || e.to_string().is_empty() {
+                    return Err(format!("a parse error without a position or of the wrong kind: {e:?}"));
+                }
+                continue;
+            }
+        };
+        for schema in tools.into_iter().flatten() {
+            for name in ["json-schema", "mcp"] {
+                let Some(d) = dialect::by_name(name) else { continue };
+                if let Err(e) = SchemaOptions::new().dialect(d).normalize(schema.clone()) {
+                    let message = e.to_string();
+                    if !well_formed_message(&message) {
+                        return Err(format!(
+                            "dialect `{name}`: error message is empty or capitalised: {message:?}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The pointer of every `$ref` at a schema position of `schema` (walked within `max_depth`).
+fn refs_in(schema: &Value, max_depth: usize) -> Result<Vec<String>, String> {
+    let mut found = Vec::new();
+    walk::visit_all(schema, max_depth, &mut |ptr, node| {
+        if node.get("$ref").is_some() {
+            found.push(ptr.as_str().to_owned());
+        }
+        true
+    })
+    .map_err(|at| format!("output nests past the depth budget at `{at}`"))?;
+    Ok(found)
+}
+
+/// Law (`self_contained_input_schema`): on any JSON, under the default budgets and tiny ones, a
+/// result or a typed error naming the tool (never a panic). An output has no `$ref` at any schema
+/// position and no `$defs`/`definitions`, is an object schema with `type: "object"`, object
+/// `properties` and array `required`, nests within the depth budget, is a fixed point (making it
+/// self-contained again changes nothing), and does not depend on the input's key order.
+pub fn self_contained(data: &[u8]) -> Verdict {
+    use toolschema::{SelfContainedOptions, self_contained_input_schema_with};
+    let Some(value) = parse(data) else { return Ok(()) };
+    let other_order = reversed(&value);
+    let budgets = [SelfContainedOptions::new(), SelfContainedOptions { max_bytes: 512, max_depth: 4 }];
+    for options in budgets {
+        let where_ = format!("max_bytes {}, max_depth {}", options.max_bytes, options.max_depth);
+        let result = self_contained_input_schema_with(&value, "fuzz-tool", &options);
+        let again = self_contained_input_schema_with(&other_order, "fuzz-tool", &options);
+        match (&result, &again) {
+            (Ok(a), Ok(b)) if a == b && canonical::to_string(a) == canonical::to_string(b) => {}
+            (Err(a), Err(b)) if a.to_string() == b.to_string() => {}
+            _ => return Err(format!("{where_}: the result depends on key order: {result:?} vs {again:?}")),
+        }
+        let out = match result {
+            Ok(out) => out,
+            Err(e) => {
+                let message = e.to_string();
+                if e.tool() != "fuzz-tool" || !message.contains("fuzz-tool") || !well_formed_message(&message)
+                {
+                    return Err(format!(
+                        "{where_}: error does not name the tool or is capitalised: {message:?}"
+                    ));
+                }
+                continue;
+            }
+        };
+        let shape_ok = out.get("type") == Some(&Value::String("object".into()))
+            && out.get("properties").is_some_and(Value::is_object)
+            && out.get("required").is_some_and(Value::is_array);
+        if !shape_ok {
+            return Err(format!(
+                "{where_}: output is not an object schema with properties and required: {out}"
+            ));
+        }
+        if out.get("$defs").is_some() || out.get("definitions").is_some() {
+            return Err(format!("{where_}: output keeps a definitions map: {out}"));
+        }
+        let dangling = refs_in(&out, options.max_depth).map_err(|e| format!("{where_}: {e}"))?;
+        if !dangling.is_empty() {
+            return Err(format!("{where_}: output keeps `$ref` at {dangling:?}: {out}"));
+        }
+        match self_contained_input_schema_with(&out, "fuzz-tool", &options) {
+            Ok(twice) if twice == out => {}
+            other => return Err(format!("{where_}: not a fixed point: {out} became {other:?}")),
+        }
+    }
+    Ok(())
+}
+
+/// Law (`declared_type`): on any JSON, for the whole value and for each of its root properties
+/// against it as root, an answer or `None` (never a panic), the same whatever the key order.
+pub fn declared_type(data: &[u8]) -> Verdict {
+    let Some(root) = parse(data) else { return Ok(()) };
+    let other_order = reversed(&root);
+    let mut props: Vec<(&Value, &Value)> = vec![(&root, &other_order)];
+    if let (Some(Value::Object(a)), Some(Value::Object(b))) =
+        (root.get("properties"), other_order.get("properties"))
+    {
+        props.extend(a.iter().filter_map(|(k, v)| b.get(k).map(|w| (v, w))));
+    }
+    for (prop, prop_reordered) in props {
+        let a = toolschema::declared_type(prop, &root);
+        let b = toolschema::declared_type(prop_reordered, &other_order);
+        if a != b {
+            return Err(format!("declared_type depends on key order: {a:?} vs {b:?} for {prop}"));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,506 @@
+//! One function per command; each returns the exit status it earned.
+
+use crate::input::{self, Input, Tool, Unreadable};
+use crate::output::{Out, Progress, Status, render};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+use toolschema::diff::{Change, ChangeKind};
+use toolschema::{Error, SchemaDialect, SchemaOptions, ToolSchema, dialect};
+
+fn known_dialects() -> String {
+    dialect::builtin().iter().map(|d| format!("`{}`", d.name())).collect::<Vec<_>>().join(", ")
+}
+
+fn find_dialect(out: &mut Out, name: &str) -> Option<&'static dyn SchemaDialect> {
+    let found = dialect::by_name(name);
+    if found.is_none() {
+        out.error("--dialect", &format!("unknown dialect `{name}`; the dialects are {}", known_dialects()));
+    }
+    found
+}
+
+fn options(d: &'static dyn SchemaDialect, allow_any: bool) -> SchemaOptions {
+    SchemaOptions::new().dialect(d).reject_any(!allow_any)
+}
+
+fn read(out: &mut Out, path: &str, jsonl: bool, status: &mut Status) -> Option<Input> {
+    match input::read(path, jsonl) {
+        Ok(input) => Some(input),
+        Err(Unreadable(message)) => {
+            out.error(path, &message);
+            status.raise(Status::USAGE);
+            None
+        }
+    }
+}
+
+/// The tool's schema, or reports why its entry cannot be read.
+fn schema_of<'t>(out: &mut Out, input: &Input, tool: &'t Tool, status: &mut Status) -> Option<&'t Value> {
+    match &tool.schema {
+        Ok(schema) => Some(schema),
+        Err(message) => {
+            out.error(&input.label, message);
+            status.raise(Status::USAGE);
+            None
+        }
+    }
+}
+
+fn usage(out: &mut Out, place: &str, message: &str) -> Status {
+    out.error(place, message);
+    Status::USAGE
+}
+
+/// Runs `f` on every tool and prints the input in its own shape with the results in place.
+fn rewrite_each(
+    out: &mut Out,
+    input: &Input,
+    pretty: bool,
+    status: &mut Status,
+    mut f: impl FnMut(&Tool, &Value) -> Result<Value, String>,
+) {
+    let mut progress = Progress::new(input.tools.len(), "tools");
+    let mut new = Vec::with_capacity(input.tools.len());
+    for tool in &input.tools {
+        progress.step();
+        let result = schema_of(out, input, tool, status).map(|schema| f(tool, schema));
+        new.push(match result {
+            Some(Ok(value)) => Some(value),
+            Some(Err(message)) => {
+                out.error(&input.tool_label(tool), &message);
+                status.raise(Status::REFUSED);
+                None
+            }
+            None => None,
+        });
+    }
+    progress.clear();
+    for value in input.rewrite(&new) {
+        out.line(&render(&value, pretty));
+    }
+}
+
+fn pretty_with_jsonl(out: &mut Out, pretty: bool, jsonl: bool) -> Option<Status> {
+    (pretty && jsonl).then(|| {
+        usage(out, "--pretty", "cannot be used with `--jsonl`: JSON Lines output has one value a line")
+    })
+}
+
+pub fn canon(out: &mut Out, dialect: &str, allow_any: bool, pretty: bool, jsonl: bool, path: &str) -> Status {
+    if let Some(s) = pretty_with_jsonl(out, pretty, jsonl) {
+        return s;
+    }
+    let Some(d) = find_dialect(out, dialect) else { return Status::USAGE };
+    let mut status = Status::OK;
+    let Some(input) = read(out, path, jsonl, &mut status) else { return status };
+    let opts = options(d, allow_any);
+    rewrite_each(out, &input, pretty, &mut status, |_, schema| {
+        opts.normalize(schema.clone()).map(ToolSchema::into_value).map_err(|e| e.to_string())
+    });
+    status
+}
+
+pub fn self_contained(
+    out: &mut Out,
+    tool_name: Option<&str>,
+    pretty: bool,
+    jsonl: bool,
+    path: &str,
+) -> Status {
+    if let Some(s) = pretty_with_jsonl(out, pretty, jsonl) {
+        return s;
+    }
+    let mut status = Status::OK;
+    let Some(input) = read(out, path, jsonl, &mut status) else { return status };
+    let stem = std::path::Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("stdin");
+    let single_name = tool_name.unwrap_or(if path == "-" { "stdin" } else { stem }).to_owned();
+    rewrite_each(out, &input, pretty, &mut status, |tool, schema| {
+        let name = tool.name.as_deref().unwrap_or(&single_name);
+        toolschema::self_contained_input_schema(schema, name).map_err(|e| e.to_string())
+    });
+    status
+}
+
+pub fn hash(out: &mut Out, dialect: &str, allow_any: bool, jsonl: bool, paths: &[String]) -> Status {
+    let Some(d) = find_dialect(out, dialect) else { return Status::USAGE };
+    let opts = options(d, allow_any);
+    let mut status = Status::OK;
+    for path in paths {
+        let Some(input) = read(out, path, jsonl, &mut status) else { continue };
+        let mut progress = Progress::new(input.tools.len(), "tools");
+        for tool in &input.tools {
+            progress.step();
+            let Some(schema) = schema_of(out, &input, tool, &mut status) else { continue };
+            match opts.normalize(schema.clone()) {
+                Ok(s) => out.line(&format!("{}  {}", s.hash(), input.tool_label(tool))),
+                Err(e) => {
+                    out.error(&input.tool_label(tool), &e.to_string());
+                    status.raise(Status::REFUSED);
+                }
+            }
+        }
+    }
+    status
+}
+
+/// The value at a JSON pointer.
+fn resolve<'v>(root: &'v Value, tokens: &[std::borrow::Cow<'_, str>]) -> Option<&'v Value> {
+    tokens.iter().try_fold(root, |node, token| match node {
+        Value::Object(map) => map.get(token.as_ref()),
+        Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+        _ => None,
+    })
+}
+
+fn type_at(schema: &Value, tokens: &[std::borrow::Cow<'_, str>]) -> Option<Value> {
+    let prop = resolve(schema, tokens)?;
+    Some(toolschema::declared_type(prop, schema).map_or(Value::Null, |t| Value::String(t.to_string())))
+}
+
+pub fn declared_type(out: &mut Out, pointer: &str, tool: Option<&str>, jsonl: bool, path: &str) -> Status {
+    let Some(tokens) = toolschema::pointer::tokens(pointer) else {
+        return usage(
+            out,
+            "--pointer",
+            &format!(
+                "`{pointer}` is not a JSON pointer: it must be empty or start with `/`, and `~` must be followed by `0` or `1`"
+            ),
+        );
+    };
+    let mut status = Status::OK;
+    let Some(input) = read(out, path, jsonl, &mut status) else { return status };
+    let missing = |name: &str| format!("nothing at `{pointer}` in {name}");
+    if !input.is_batch() || tool.is_some() {
+        let found = match tool {
+            Some(name) if input.is_batch() => input.tools.iter().find(|t| t.name.as_deref() == Some(name)),
+            Some(_) => return usage(out, "--tool", "only applies to a tools/list document or JSON Lines"),
+            None => input.tools.first(),
+        };
+        let Some(found) = found else {
+            let name = tool.unwrap_or_default();
+            return usage(out, &input.label, &format!("no tool named `{name}`"));
+        };
+        let Some(schema) = schema_of(out, &input, found, &mut status) else { return status };
+        match type_at(schema, &tokens) {
+            Some(t) => out.line(&render(&t, false)),
+            None => status.raise(usage(out, &input.tool_label(found), &missing("the schema"))),
+        }
+        return status;
+    }
+    let mut answers = Map::new();
+    for tool in &input.tools {
+        let Some(schema) = schema_of(out, &input, tool, &mut status) else { continue };
+        let name = tool.name.clone().unwrap_or_default();
+        answers.insert(name, type_at(schema, &tokens).unwrap_or(Value::Null));
+    }
+    out.line(&render(&Value::Object(answers), false));
+    status
+}
+
+/// One tool's verdict under one dialect.
+enum Verdict {
+    Accepted,
+    /// `(pointer, keyword, message)` for every error.
+    Refused(Vec<(String, Option<String>, String)>),
+}
+
+fn verdict(result: Result<ToolSchema, Error>) -> Verdict {
+    match result {
+        Ok(_) => Verdict::Accepted,
+        Err(Error::Capability(errors)) => Verdict::Refused(
+            errors
+                .as_slice()
+                .iter()
+                .map(|e| (e.pointer().to_owned(), e.keyword().map(str::to_owned), e.to_string()))
+                .collect(),
+        ),
+        Err(Error::Generation(e)) => {
+            Verdict::Refused(vec![(e.pointer().unwrap_or("").to_owned(), None, e.to_string())])
+        }
+        Err(e) => Verdict::Refused(vec![(String::new(), None, e.to_string())]),
+    }
+}
+
+struct Row {
+    input: String,
+    tool: String,
+    name: Option<String>,
+    verdicts: Vec<Verdict>,
+}
+
+pub fn check(
+    out: &mut Out,
+    names: &[String],
+    allow_any: bool,
+    json_out: bool,
+    jsonl: bool,
+    paths: &[String],
+) -> Status {
+    let mut dialects: Vec<&'static dyn SchemaDialect> = Vec::new();
+    let mut status = Status::OK;
+    if names.is_empty() {
+        dialects.extend(dialect::builtin());
+    }
+    for name in names {
+        match find_dialect(out, name) {
+            Some(d) => dialects.push(d),
+            None => status.raise(Status::USAGE),
+        }
+    }
+    if status == Status::USAGE {
+        return status;
+    }
+    let inputs: Vec<Input> = paths.iter().filter_map(|p| read(out, p, jsonl, &mut status)).collect();
+    let total = inputs.iter().map(|i| i.tools.len()).sum::<usize>() * dialects.len();
+    let mut progress = Progress::new(total, "checks");
+    let mut rows = Vec::new();
+    let mut unreadable = Vec::new();
+    for input in &inputs {
+        for tool in &input.tools {
+            let schema = match &tool.schema {
+                Ok(schema) => schema,
+                Err(message) => {
+                    unreadable.push(json!({"input": input.label, "message": message}));
+                    out.error(&input.label, message);
+                    status.raise(Status::USAGE);
+                    continue;
+                }
+            };
+            let verdicts = dialects
+                .iter()
+                .map(|d| {
+                    progress.step();
+                    verdict(options(*d, allow_any).normalize(schema.clone()))
+                })
+                .collect();
+            rows.push(Row {
+                input: input.label.clone(),
+                tool: input.tool_label(tool),
+                name: tool.name.clone(),
+                verdicts,
+            });
+        }
+    }
+    progress.clear();
+    let refused = rows.iter().flat_map(|r| &r.verdicts).filter(|v| matches!(v, Verdict::Refused(_))).count();
+    let accepted = rows.len() * dialects.len() - refused;
+    if refused > 0 {
+        status.raise(Status::REFUSED);
+    }
+    let dialect_names: Vec<&str> = dialects.iter().map(|d| d.name()).collect();
+    if json_out {
+        let mut results = Vec::new();
+        for row in &rows {
+            for (d, v) in dialect_names.iter().zip(&row.verdicts) {
+                let errors: Vec<Value> = match v {
+                    Verdict::Accepted => Vec::new(),
+                    Verdict::Refused(errors) => errors
+                        .iter()
+                        .map(|(pointer, keyword, message)| json!({"pointer": pointer, "keyword": keyword, "message": message}))
+                        .collect(),
+                };
+                results.push(json!({
+                    "input": row.input, "tool": row.tool, "name": row.name, "dialect": d,
+                    "accepted": errors.is_empty(), "errors": errors,
+                }));
+            }
+        }
+        let report = json!({
+            "dialects": dialect_names,
+            "results": results,
+            "unreadable": unreadable,
+            "summary": {"tools": rows.len(), "checks": rows.len() * dialects.len(), "accepted": accepted,
+                        "refused": refused, "unreadable": unreadable.len()},
+        });
+        out.line(&render(&report, true));
+        return status;
+    }
+    for row in &rows {
+        for (d, v) in dialect_names.iter().zip(&row.verdicts) {
+            if let Verdict::Refused(errors) = v {
+                out.line(&format!("{}: refused by `{d}`:", row.tool));
+                for (_, _, message) in errors {
+                    // A message of several lines (a list) stays indented under its bullet.
+                    out.line(&format!("  - {}", message.replace('\n', "\n    ")));
+                }
+            }
+        }
+    }
+    if refused > 0 {
+        out.line("");
+    }
+    let cell = |v: &Verdict| match v {
+        Verdict::Accepted => "ok".to_owned(),
+        Verdict::Refused(e) if e.len() == 1 => "1 error".to_owned(),
+        Verdict::Refused(e) => format!("{} errors", e.len()),
+    };
+    let mut table: Vec<Vec<String>> = vec![
+        std::iter::once("tool".to_owned()).chain(dialect_names.iter().map(|d| (*d).to_owned())).collect(),
+    ];
+    for row in &rows {
+        table.push(std::iter::once(row.tool.clone()).chain(row.verdicts.iter().map(cell)).collect());
+    }
+    let widths: Vec<usize> =
+        (0..table[0].len()).map(|c| table.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+    for r in &table {
+        let cells: Vec<String> = r.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
+        out.line(cells.join("  ").trim_end());
+    }
+    let mut summary = format!(
+        "{} tool(s) x {} dialect(s): {accepted} accepted, {refused} refused",
+        rows.len(),
+        dialects.len()
+    );
+    if !unreadable.is_empty() {
+        summary.push_str(&format!(", {} unreadable", unreadable.len()));
+    }
+    out.line(&summary);
+    status
+}
+
+/// A change with the tool it belongs to, in a batch.
+struct ToolChange {
+    tool: Option<String>,
+    change: Change,
+    /// The whole tool was added or removed: the change has no pointer.
+    whole_tool: bool,
+}
+
+fn normalize_for_diff(
+    out: &mut Out,
+    opts: &SchemaOptions,
+    label: &str,
+    schema: &Value,
+    status: &mut Status,
+) -> Option<ToolSchema> {
+    match opts.normalize(schema.clone()) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            out.error(label, &format!("cannot normalise, so cannot compare: {e}"));
+            status.raise(Status::REFUSED);
+            None
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn diff(
+    out: &mut Out,
+    dialect: &str,
+    allow_any: bool,
+    json_out: bool,
+    jsonl: bool,
+    old_path: &str,
+    new_path: &str,
+) -> Status {
+    let Some(d) = find_dialect(out, dialect) else { return Status::USAGE };
+    let opts = options(d, allow_any);
+    let mut status = Status::OK;
+    let old = read(out, old_path, jsonl, &mut status);
+    let new = read(out, new_path, jsonl, &mut status);
+    let (Some(old), Some(new)) = (old, new) else { return status };
+    if old.is_batch() != new.is_batch() {
+        return usage(
+            out,
+            new_path,
+            "cannot compare a single schema with a batch of tools; give two of a kind",
+        );
+    }
+    let mut changes: Vec<ToolChange> = Vec::new();
+    let compare =
+        |out: &mut Out, status: &mut Status, name: Option<String>, a: (&Input, &Tool), b: (&Input, &Tool)| {
+            let (Some(x), Some(y)) = (schema_of(out, a.0, a.1, status), schema_of(out, b.0, b.1, status))
+            else {
+                return Vec::new();
+            };
+            let x = normalize_for_diff(out, &opts, &a.0.tool_label(a.1), x, status);
+            let y = normalize_for_diff(out, &opts, &b.0.tool_label(b.1), y, status);
+            let (Some(x), Some(y)) = (x, y) else { return Vec::new() };
+            let found = toolschema::diff::diff(x.as_value(), y.as_value());
+            found
+                .into_changes()
+                .into_iter()
+                .map(|change| ToolChange { tool: name.clone(), change, whole_tool: false })
+                .collect()
+        };
+    if !old.is_batch() {
+        changes = compare(out, &mut status, None, (&old, &old.tools[0]), (&new, &new.tools[0]));
+    } else {
+        let by_name = |i: &Input| -> BTreeMap<String, usize> {
+            let mut m = BTreeMap::new();
+            for (k, t) in i.tools.iter().enumerate() {
+                if let Some(n) = &t.name {
+                    m.entry(n.clone()).or_insert(k);
+                }
+            }
+            m
+        };
+        let (a, b) = (by_name(&old), by_name(&new));
+        let names: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+        for name in names {
+            match (a.get(name), b.get(name)) {
+                (Some(&i), Some(&j)) => changes.extend(compare(
+                    out,
+                    &mut status,
+                    Some(name.clone()),
+                    (&old, &old.tools[i]),
+                    (&new, &new.tools[j]),
+                )),
+                (Some(_), None) => changes.push(tool_change(
+                    name,
+                    ChangeKind::Narrowing,
+                    "tool removed: calls to it fail now",
+                )),
+                (None, Some(_)) => changes.push(tool_change(name, ChangeKind::Widening, "tool added")),
+                (None, None) => {}
+            }
+        }
+        for input in [&old, &new] {
+            for tool in input.tools.iter().filter(|t| t.name.is_none()) {
+                schema_of(out, input, tool, &mut status);
+            }
+        }
+    }
+    if changes.iter().any(|c| c.change.kind == ChangeKind::Narrowing) {
+        status.raise(Status::REFUSED);
+    }
+    if json_out {
+        let list: Vec<Value> = changes
+            .iter()
+            .map(|c| {
+                let pointer = if c.whole_tool { Value::Null } else { Value::String(c.change.pointer.clone()) };
+                json!({"tool": c.tool, "pointer": pointer, "kind": c.change.kind.as_str(), "message": c.change.message})
+            })
+            .collect();
+        let narrowing = changes.iter().any(|c| c.change.kind == ChangeKind::Narrowing);
+        out.line(&render(&json!({"changes": list, "narrowing": narrowing}), true));
+        return status;
+    }
+    for c in &changes {
+        match &c.tool {
+            Some(tool) if c.whole_tool => {
+                out.line(&format!("{tool}: {}: {}", c.change.kind, c.change.message))
+            }
+            Some(tool) => out.line(&format!("{tool}: {}", c.change)),
+            None => out.line(&c.change.to_string()),
+        }
+    }
+    let count = |k: ChangeKind| changes.iter().filter(|c| c.change.kind == k).count();
+    if changes.is_empty() {
+        out.line("no changes");
+    } else {
+        out.line(&format!(
+            "{} change(s): {} narrowing, {} widening, {} annotation-only",
+            changes.len(),
+            count(ChangeKind::Narrowing),
+            count(ChangeKind::Widening),
+            count(ChangeKind::AnnotationOnly)
+        ));
+    }
+    status
+}
+
+fn tool_change(name: &str, kind: ChangeKind, message: &str) -> ToolChange {
+    let change = Change::new("", kind, message);
+    ToolChange { tool: Some(name.to_owned()), change, whole_tool: true }
+}

@@ -1,0 +1,507 @@
+//! The `toolschema` binary, run as a user would: every command, every exit code, stdin, a
+//! `tools/list` document, JSON Lines, malformed input, and batches where one tool fails.
+//!
+//! Inputs are the files in `fixtures/cli/`, run with that directory as the working directory so
+//! that paths in the output are short and the same on every machine. Expected outputs come from
+//! the library (the CLI is a shell over it) or, for `check` over the corpus, from golden files in
+//! `fixtures/cli/` (`BLESS=1 cargo test --features cli --test cli` rewrites them; review the diff).
+#![cfg(feature = "cli")]
+
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use toolschema::SchemaOptions;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join("cli")
+}
+
+fn fixture(name: &str) -> Value {
+    let path = fixtures().join(name);
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Runs `toolschema args...` in `dir`, feeding `stdin`.
+fn run_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolschema"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start toolschema: {e}"));
+    if let (Some(text), Some(mut pipe)) = (stdin, child.stdin.take()) {
+        pipe.write_all(text.as_bytes()).unwrap_or_else(|e| panic!("cannot write stdin: {e}"));
+    }
+    child.wait_with_output().unwrap_or_else(|e| panic!("toolschema did not finish: {e}"))
+}
+
+fn run(args: &[&str]) -> Output {
+    run_in(&fixtures(), args, None)
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().unwrap_or(-1)
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The library's canonical form of a schema under the default options.
+fn canonical(schema: Value) -> String {
+    SchemaOptions::new().normalize(schema).unwrap_or_else(|e| panic!("{e}")).canonical_json().to_owned()
+}
+
+// ---- canon ----
+
+#[test]
+fn canon_prints_the_librarys_canonical_bytes_and_exits_0() {
+    let out = run(&["canon", "weather.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), format!("{}\n", canonical(fixture("weather.json"))));
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn canon_pretty_is_the_same_value_indented() {
+    let out = run(&["canon", "--pretty", "weather.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("\n  \"additionalProperties\": false,\n"), "{text}");
+    let value: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(toolschema::canonical::to_string(&value), canonical(fixture("weather.json")));
+}
+
+#[test]
+fn canon_reads_stdin_given_a_dash() {
+    let text = std::fs::read_to_string(fixtures().join("weather.json")).unwrap_or_default();
+    let out = run_in(&fixtures(), &["canon", "-"], Some(&text));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), format!("{}\n", canonical(fixture("weather.json"))));
+}
+
+#[test]
+fn canon_keeps_a_tools_list_document_and_replaces_each_input_schema() {
+    let out = run(&["canon", "tools.json"]);
+    // `run_query` has an untyped required property: refused, so exit 1, and it keeps its schema.
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(stderr(&out).contains("tools.json#run_query: schema at `/properties/params` accepts any value"));
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| panic!("{e}"));
+    let input = fixture("tools.json");
+    assert_eq!(doc["nextCursor"], "page-2");
+    assert_eq!(doc["tools"][0]["annotations"], json!({"readOnlyHint": true}));
+    assert_eq!(doc["tools"][0]["description"], "Read a file.");
+    let normalised =
+        |i: usize| serde_json::from_str::<Value>(&canonical(input["tools"][i]["inputSchema"].clone()));
+    assert_eq!(doc["tools"][0]["inputSchema"], normalised(0).unwrap_or_default());
+    assert_eq!(doc["tools"][1]["inputSchema"], input["tools"][1]["inputSchema"]);
+    assert_eq!(doc["tools"][2]["inputSchema"], normalised(2).unwrap_or_default());
+}
+
+#[test]
+fn canon_allow_any_accepts_an_untyped_required_property() {
+    let out = run(&["canon", "--allow-any", "tools.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(doc["tools"][1]["inputSchema"]["properties"]["params"], json!({"description": "Anything."}));
+}
+
+#[test]
+fn canon_over_json_lines_writes_one_line_per_tool_with_other_fields_kept() {
+    let out = run(&["canon", "--jsonl", "tools.jsonl"]);
+    // Line 3 is not JSON: exit 2, but the other lines still come out.
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("tools.jsonl: invalid JSON at line 3, column "), "{}", stderr(&out));
+    let lines: Vec<Value> =
+        stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap_or_default()).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["name"], "ping");
+    assert_eq!(lines[0]["id"], 1);
+    assert_eq!(lines[1]["schema"], json!({"properties": {"text": {"type": "string"}}, "type": "object"}));
+}
+
+#[test]
+fn canon_refuses_pretty_json_lines_as_bad_usage() {
+    let out = run(&["canon", "--jsonl", "--pretty", "tools.jsonl"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("--pretty"), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+}
+
+// ---- hash ----
+
+#[test]
+fn hash_prints_sha256sum_lines_with_the_toolschema_hash() {
+    let out = run(&["hash", "weather.json", "weather_widened.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let want: String = ["weather.json", "weather_widened.json"]
+        .iter()
+        .map(|f| {
+            let s = SchemaOptions::new().normalize(fixture(f)).unwrap_or_else(|e| panic!("{e}"));
+            format!("{}  {f}\n", s.hash())
+        })
+        .collect();
+    assert_eq!(stdout(&out), want);
+}
+
+#[test]
+fn hash_of_a_batch_names_each_tool_and_keeps_going_past_a_refused_one() {
+    let out = run(&["hash", "tools.json"]);
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    let names: Vec<&str> = text.lines().filter_map(|l| l.split("  ").nth(1)).collect();
+    assert_eq!(names, ["tools.json#read_file", "tools.json#tag"]);
+    assert!(
+        text.lines().all(|l| l.starts_with("sha256:") && l.split("  ").next().is_some_and(|h| h.len() == 71))
+    );
+    assert!(stderr(&out).contains("tools.json#run_query"), "{}", stderr(&out));
+}
+
+#[test]
+fn hash_of_json_lines_reports_the_bad_line_and_hashes_the_rest() {
+    let out = run(&["hash", "--jsonl", "tools.jsonl"]);
+    assert_eq!(code(&out), 2);
+    let names: Vec<String> =
+        stdout(&out).lines().filter_map(|l| l.split("  ").nth(1).map(str::to_owned)).collect();
+    assert_eq!(names, ["tools.jsonl#ping", "tools.jsonl#echo"]);
+    assert!(stderr(&out).contains("line 3, column 48"), "{}", stderr(&out));
+}
+
+#[test]
+fn hash_depends_on_the_dialect_name() {
+    let a = stdout(&run(&["hash", "weather.json"]));
+    let b = run(&["hash", "--dialect", "json-schema", "weather.json"]);
+    assert_eq!(stdout(&b), a);
+    for d in toolschema::dialect::builtin().iter().filter(|d| d.name() != "json-schema") {
+        let other = run(&["hash", "--dialect", d.name(), "weather.json"]);
+        if code(&other) == 0 {
+            assert_ne!(stdout(&other), a, "{}", d.name());
+        }
+    }
+}
+
+// ---- unreadable input and bad usage: exit 2 ----
+
+#[test]
+fn a_malformed_file_is_named_with_its_line_and_column() {
+    let out = run(&["canon", "malformed.json"]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        "toolschema: malformed.json: invalid JSON at line 5, column 5: expected `,` or `}`\n"
+    );
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let out = run(&["hash", "weather.json", "no-such-file.json"]);
+    assert_eq!(code(&out), 2);
+    // The readable file is still hashed.
+    assert!(stdout(&out).ends_with("  weather.json\n"), "{}", stdout(&out));
+    assert!(stderr(&out).starts_with("toolschema: no-such-file.json: cannot read: "), "{}", stderr(&out));
+}
+
+#[test]
+fn an_unknown_dialect_is_bad_usage_and_lists_the_dialects() {
+    let out = run(&["canon", "--dialect", "gpt-9", "weather.json"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("unknown dialect `gpt-9`; the dialects are `json-schema`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn missing_arguments_and_unknown_commands_exit_2() {
+    assert_eq!(code(&run(&[])), 2);
+    assert_eq!(code(&run(&["frobnicate"])), 2);
+    assert_eq!(code(&run(&["hash"])), 2);
+    assert_eq!(code(&run(&["diff", "weather.json"])), 2);
+}
+
+#[test]
+fn help_documents_the_exit_codes_for_every_command() {
+    for cmd in ["canon", "hash", "self-contained", "declared-type", "check", "diff"] {
+        let out = run(&[cmd, "--help"]);
+        assert_eq!(code(&out), 0, "{cmd}");
+        let text = stdout(&out);
+        for line in ["0  everything accepted", "1  a schema was refused", "2  bad usage, or unreadable input"]
+        {
+            assert!(text.contains(line), "`{cmd} --help` lacks `{line}`:\n{text}");
+        }
+    }
+    assert!(stdout(&run(&["hash", "--help"])).contains("ToolSchema::hash"));
+}
+
+// ---- self-contained ----
+
+#[test]
+fn self_contained_prints_the_librarys_result_named_by_the_file_stem() {
+    let out = run(&["self-contained", "refs.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let want = toolschema::self_contained_input_schema(&fixture("refs.json"), "refs")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(stdout(&out), format!("{}\n", toolschema::canonical::to_string(&want)));
+    assert!(!stdout(&out).contains("$ref"));
+}
+
+#[test]
+fn self_contained_runs_per_tool_of_a_tools_list_and_names_a_refused_tool() {
+    let out = run(&["self-contained", "tools.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| panic!("{e}"));
+    let input = fixture("tools.json");
+    let want = toolschema::self_contained_input_schema(&input["tools"][2]["inputSchema"], "tag")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(doc["tools"][2]["inputSchema"], want);
+    assert_eq!(doc["nextCursor"], "page-2");
+    // A root that is not an object is refused, with the tool name given on the command line.
+    let out =
+        run_in(&fixtures(), &["self-contained", "--tool-name", "shout", "-"], Some(r#"{"type": "string"}"#));
+    assert_eq!(code(&out), 1);
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).contains("`shout`"), "{}", stderr(&out));
+}
+
+// ---- declared-type ----
+
+#[test]
+fn declared_type_prints_the_type_behind_a_reference_or_null() {
+    let answer = |ptr: &str| {
+        let out = run(&["declared-type", "--pointer", ptr, "refs.json"]);
+        assert_eq!(code(&out), 0, "{ptr}: {}", stderr(&out));
+        stdout(&out)
+    };
+    assert_eq!(answer("/properties/tags"), "\"array\"\n");
+    assert_eq!(answer("/properties/at"), "\"object\"\n");
+    assert_eq!(answer("/properties/anything"), "null\n");
+    let schema = fixture("refs.json");
+    let lib = toolschema::declared_type(&schema["properties"]["tags"], &schema).map(|t| t.to_string());
+    assert_eq!(lib.as_deref(), Some("array"));
+}
+
+#[test]
+fn declared_type_over_a_batch_answers_per_tool() {
+    let out = run(&["declared-type", "--pointer", "/properties/tags", "tools.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "{\"read_file\":null,\"run_query\":null,\"tag\":\"array\"}\n");
+    let out = run(&["declared-type", "--pointer", "/properties/tags", "--tool", "tag", "tools.json"]);
+    assert_eq!(stdout(&out), "\"array\"\n");
+}
+
+#[test]
+fn declared_type_refuses_a_bad_or_dangling_pointer() {
+    let out = run(&["declared-type", "--pointer", "properties/tags", "refs.json"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("is not a JSON pointer"), "{}", stderr(&out));
+    let out = run(&["declared-type", "--pointer", "/properties/nope", "refs.json"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("nothing at `/properties/nope`"), "{}", stderr(&out));
+    let out = run(&["declared-type", "--pointer", "/properties/tags", "--tool", "nope", "tools.json"]);
+    assert_eq!(code(&out), 2);
+}
+
+// ---- check ----
+
+#[test]
+fn check_lists_every_error_of_a_refused_tool_and_ends_with_a_table() {
+    let out = run(&["check", "--dialect", "json-schema", "tools.json", "weather.json"]);
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(
+            "tools.json#run_query: refused by `json-schema`:\n  - schema at `/properties/params`"
+        ),
+        "{text}"
+    );
+    let table: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("tool ")).collect();
+    assert_eq!(
+        table,
+        [
+            "tool                  json-schema",
+            "tools.json#read_file  ok",
+            "tools.json#run_query  1 error",
+            "tools.json#tag        ok",
+            "weather.json          ok",
+            "4 tool(s) x 1 dialect(s): 3 accepted, 1 refused",
+        ]
+    );
+}
+
+#[test]
+fn check_exits_0_when_every_tool_is_accepted() {
+    let out = run(&["check", "--dialect", "json-schema", "--allow-any", "tools.json"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert!(stdout(&out).ends_with("3 tool(s) x 1 dialect(s): 3 accepted, 0 refused\n"));
+}
+
+#[test]
+fn check_as_json_gives_a_result_per_tool_and_dialect() {
+    let out = run(&["check", "--dialect", "json-schema", "--format", "json", "tools.json"]);
+    assert_eq!(code(&out), 1);
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        report["summary"],
+        json!({"accepted": 2, "checks": 3, "refused": 1, "tools": 3, "unreadable": 0})
+    );
+    let refused = &report["results"][1];
+    assert_eq!(refused["tool"], "tools.json#run_query");
+    assert_eq!(refused["name"], "run_query");
+    assert_eq!(refused["accepted"], false);
+    assert_eq!(refused["errors"][0]["pointer"], "/properties/params");
+    assert_eq!(report["results"][0]["errors"], json!([]));
+}
+
+#[test]
+fn check_reports_an_unreadable_line_and_checks_the_others() {
+    let out = run(&["check", "--dialect", "json-schema", "--jsonl", "tools.jsonl"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stdout(&out).ends_with("2 tool(s) x 1 dialect(s): 2 accepted, 0 refused, 1 unreadable\n"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn check_reads_a_json_rpc_response_from_stdin() {
+    let doc = json!({"jsonrpc": "2.0", "id": 7, "result": fixture("tools.json")});
+    let out = run_in(&fixtures(), &["check", "--dialect", "json-schema", "-"], Some(&doc.to_string()));
+    assert_eq!(code(&out), 1);
+    assert!(stdout(&out).contains("-#run_query  1 error"), "{}", stdout(&out));
+}
+
+// ---- diff ----
+
+#[test]
+fn diff_reports_narrowing_changes_by_pointer_and_exits_1() {
+    let out = run(&["diff", "weather.json", "weather_narrowed.json"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "annotation-only at `/properties/city/description`: `description` changed\n\
+         narrowing at `/properties/days/maximum`: `maximum` lowered from 7 to 5\n\
+         narrowing at `/properties/unit/enum`: value(s) no longer allowed: \"fahrenheit\"\n\
+         narrowing at `/required`: `days` is now required\n\
+         4 change(s): 3 narrowing, 0 widening, 1 annotation-only\n"
+    );
+}
+
+#[test]
+fn diff_exits_0_on_widening_and_annotation_changes() {
+    let out = run(&["diff", "weather.json", "weather_widened.json"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert!(stdout(&out).ends_with("4 change(s): 0 narrowing, 3 widening, 1 annotation-only\n"));
+}
+
+#[test]
+fn diff_of_a_schema_with_itself_has_no_changes_even_with_keys_reordered() {
+    let text = std::fs::read_to_string(fixtures().join("weather.json")).unwrap_or_default();
+    let out = run_in(&fixtures(), &["diff", "weather.json", "-"], Some(&text));
+    assert_eq!((code(&out), stdout(&out)), (0, "no changes\n".to_owned()));
+}
+
+#[test]
+fn diff_of_tool_lists_matches_tools_by_name() {
+    let out = run(&["diff", "--allow-any", "--format", "json", "tools.json", "tools_next.json"]);
+    assert_eq!(code(&out), 1);
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| panic!("{e}"));
+    let rows: Vec<(String, String, Value)> = report["changes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            (
+                c["tool"].as_str().unwrap_or("").to_owned(),
+                c["kind"].as_str().unwrap_or("").to_owned(),
+                c["pointer"].clone(),
+            )
+        })
+        .collect();
+    let row = |t: &str, k: &str, p: Value| (t.to_owned(), k.to_owned(), p);
+    assert_eq!(
+        rows,
+        [
+            row("read_file", "narrowing", json!("/properties/encoding")),
+            row("read_file", "annotation-only", json!("/properties/path/description")),
+            row("run_query", "narrowing", Value::Null),
+            row("tag", "narrowing", Value::Null),
+            row("write_file", "widening", Value::Null),
+        ]
+    );
+    assert_eq!(report["narrowing"], true);
+}
+
+#[test]
+fn diff_refuses_to_compare_a_schema_with_a_tool_list() {
+    let out = run(&["diff", "weather.json", "tools.json"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("cannot compare a single schema with a batch"), "{}", stderr(&out));
+}
+
+// ---- check over the corpus, golden ----
+
+/// A few real MCP servers' tools, of varied shapes (references, unions, bounds, formats).
+const CORPUS_FILES: &[&str] = &[
+    "mcp/cloudflare-browser/get_url_screenshot.json",
+    "mcp/cloudflare-radar/get_ip_details.json",
+    "mcp/github-mcp-server/issue_write.json",
+    "mcp/mcp-server-fetch/fetch.json",
+    "mcp/server-filesystem/edit_file.json",
+    "mcp/server-github/create_pull_request_review.json",
+    "mcp/server-memory/create_entities.json",
+];
+
+fn corpus_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("TOOLSCHEMA_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("shared").join("corpus"));
+    if dir.join("mcp").is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "notice: no corpus at {} (set TOOLSCHEMA_CORPUS); skipping the corpus `check` goldens",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn blessing() -> bool {
+    std::env::var_os("BLESS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+#[test]
+fn check_over_corpus_servers_matches_its_golden_output_for_every_dialect() {
+    let Some(corpus) = corpus_dir() else { return };
+    for d in toolschema::dialect::builtin() {
+        let mut args = vec!["check", "--dialect", d.name()];
+        args.extend(CORPUS_FILES);
+        let out = run_in(&corpus, &args, None);
+        let text = stdout(&out);
+        // Exit 1 exactly when something was refused; never 2 on these well-formed files.
+        let refused = text.contains(": refused by `");
+        assert_eq!(code(&out), i32::from(refused), "{}: {}", d.name(), stderr(&out));
+        let golden = fixtures().join(format!("check_corpus_{}.txt", d.name()));
+        if blessing() {
+            std::fs::write(&golden, &text)
+                .unwrap_or_else(|e| panic!("cannot write {}: {e}", golden.display()));
+            continue;
+        }
+        let want = std::fs::read_to_string(&golden)
+            .unwrap_or_else(|e| panic!("{}: {e}; run with BLESS=1 to write it", golden.display()));
+        assert_eq!(text, want, "{}", d.name());
+    }
+}

@@ -1,0 +1,77 @@
+//! Replays the committed fuzz corpus (`fuzz/corpus/<target>/*`, seeds and every regression the
+//! fuzzer found) through the same law functions the fuzz targets call (`fuzz/laws.rs`), on stable
+//! Rust and without libFuzzer, so `cargo test` guards what the fuzzer established.
+#![cfg(feature = "schemars")]
+
+#[path = "../fuzz/laws.rs"]
+mod laws;
+
+use std::path::{Path, PathBuf};
+
+/// The files of `fuzz/corpus/<target>/`, sorted (hidden files skipped, as .gitignore does).
+fn corpus(target: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus").join(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.map(|e| e.path()).unwrap_or_else(|e| panic!("{}: {e}", dir.display())))
+        .filter(|p| p.is_file() && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Runs `law` on every corpus file of `target`; fails listing every broken law.
+fn replay(target: &str, law: fn(&[u8]) -> laws::Verdict) {
+    let files = corpus(target);
+    assert!(!files.is_empty(), "fuzz/corpus/{target} has no seeds");
+    let broken: Vec<String> = files
+        .iter()
+        .filter_map(|path| {
+            let data = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            law(&data).err().map(|e| format!("{}: {e}", path.display()))
+        })
+        .collect();
+    assert!(
+        broken.is_empty(),
+        "{} of {} inputs break the law:\n{}",
+        broken.len(),
+        files.len(),
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn canonical_corpus_keeps_the_canonical_writer_laws() {
+    replay("canonical", laws::canonical_writer);
+}
+
+#[test]
+fn dialect_corpus_keeps_the_adapt_and_check_laws() {
+    replay("dialect_adapt", laws::dialect_adapt);
+}
+
+#[test]
+fn cli_input_corpus_keeps_the_input_parsing_laws() {
+    replay("cli_input", laws::cli_input);
+}
+
+#[test]
+fn self_contained_corpus_keeps_the_inlining_laws() {
+    replay("self_contained", laws::self_contained);
+}
+
+#[test]
+fn declared_type_corpus_keeps_its_laws() {
+    replay("declared_type", laws::declared_type);
+}
+
+// The laws must be able to fail: a law that accepts everything would make the replay vacuous.
+#[test]
+fn the_laws_reject_a_broken_value() {
+    use serde_json::json;
+    assert!(laws::same_json(&json!({"a": [1.0, -0.0]}), &json!({"a": [1, 0]})));
+    assert!(!laws::same_json(&json!({"a": 1}), &json!({"a": 2})));
+    assert!(!laws::same_json(&json!([1, 2]), &json!([1])));
+    assert!(laws::parse(b"{\"a\": ").is_none());
+    assert_eq!(laws::canonical_writer(b"not json"), Ok(()));
+}

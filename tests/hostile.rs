@@ -1,0 +1,606 @@
+//! Hostile inputs: every case of the shared corpus's `hostile/` folder, and our own generated ones
+//! (depth at every budget, huge enums, 10 MB schemas, escapes, cycles, fan-out, number edges).
+//!
+//! The law for each: a result or a typed error with a well-formed message, never a panic. Every
+//! case runs on a thread with a small stack ([`SMALL_STACK`]), so a recursion that lacks a depth
+//! budget overflows and aborts this test binary instead of passing. Memory is measured in
+//! `tests/hostile_memory.rs` (a counting allocator needs its own binary); time is never asserted.
+//!
+//! Depth and serde_json: `serde_json::from_str` refuses nesting past 128 arrays/objects, so text
+//! input deeper than that never reaches the library; such values exist only when a caller builds
+//! them in code or parses with `disable_recursion_limit`. This file builds them in code, passes
+//! the reference-taking functions (canonical writer, hash, walker, dialect check) values
+//! 5,000 to 100,000 levels deep, and dismantles them iteratively ([`dismantle`]), since
+//! serde_json's own `Drop` recurses. `SchemaOptions::normalize` takes its input by value and drops
+//! it itself, so it is given values only as deep as serde_json's `Drop` can take on the small
+//! stack (a few hundred levels), which is past every default budget.
+#![cfg(feature = "schemars")]
+
+use serde_json::{Map, Value, json};
+use std::path::PathBuf;
+use toolschema::dialect::{self, AdaptContext};
+use toolschema::walk::{self, Depth};
+use toolschema::{Error, SchemaGenerationError, SchemaOptions, ToolSchema, canonical, schema_hash};
+
+/// The stack every case runs on: 2 MiB, a Rust test thread's default, the stack the project promises
+/// no input overflows. Measured in a debug build (no optimisation, so no stack-slot sharing): the
+/// pipeline at the default depth budget (128) needs 256 to 512 KiB, and
+/// `self_contained_input_schema` about 9.5 KiB per level, some 1.2 MiB at 128 (release builds far
+/// less). An unbudgeted recursion along the 5,000-level inputs below (a `$ref` chain, nested
+/// properties) would need tens of MiB and overflow.
+const SMALL_STACK: usize = 2 * 1024 * 1024;
+
+/// Runs `f` on a fresh thread with [`SMALL_STACK`]; a panic fails the test naming the case.
+fn on_small_stack<T: Send + 'static>(case: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let handle = std::thread::Builder::new()
+        .name(case.to_owned())
+        .stack_size(SMALL_STACK)
+        .spawn(f)
+        .unwrap_or_else(|e| panic!("{case}: cannot spawn: {e}"));
+    handle.join().unwrap_or_else(|_| panic!("{case}: panicked (see above)"))
+}
+
+/// Drops a value of any depth without recursion (serde_json's `Drop` recurses).
+fn dismantle(value: Value) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
+/// Whether an error message follows the project's rule: non-empty, starting in lowercase.
+fn well_formed(message: &str) -> bool {
+    message.chars().next().is_some_and(|c| !c.is_uppercase())
+}
+
+/// Checks one pipeline outcome: an accepted schema's canonical bytes are those of its value and
+/// re-parse to it; a refusal has a well-formed message.
+fn check_outcome(case: &str, dialect: &str, result: &Result<ToolSchema, Error>) {
+    match result {
+        Ok(schema) => {
+            let text = canonical::to_string(schema.as_value());
+            assert_eq!(schema.canonical_json(), text, "{case} / {dialect}");
+            // Within the depth budget a schema may still nest JSON past serde_json's default parse
+            // limit (a property is two JSON levels), so read it back without that limit.
+            let mut de = serde_json::Deserializer::from_str(&text);
+            de.disable_recursion_limit();
+            let back: Value = serde::Deserialize::deserialize(&mut de)
+                .unwrap_or_else(|e| panic!("{case} / {dialect}: {e}"));
+            assert_eq!(canonical::to_string(&back), text, "{case} / {dialect}");
+            dismantle(back);
+        }
+        Err(e) => assert!(well_formed(&e.to_string()), "{case} / {dialect}: message {:?}", e.to_string()),
+    }
+}
+
+/// `options` with every built-in dialect, each run on a small stack; returns each outcome.
+fn through_every_dialect(
+    case: &str,
+    schema: &Value,
+    options: &SchemaOptions,
+) -> Vec<(String, Result<ToolSchema, Error>)> {
+    dialect::builtin()
+        .iter()
+        .map(|&d| {
+            let (schema, options) = (schema.clone(), options.clone().dialect(d));
+            let result = on_small_stack(case, move || options.normalize(schema));
+            check_outcome(case, d.name(), &result);
+            (d.name().to_owned(), result)
+        })
+        .collect()
+}
+
+/// The reference-taking functions on a value of any depth: canonical bytes, hash, the walker and
+/// every dialect's forbidden-keyword check, on a small stack. Returns the value for dismantling.
+fn reference_functions_survive(case: &str, value: Value, max_depth: usize) -> Value {
+    let case_name = case.to_owned();
+    on_small_stack(case, move || {
+        let bytes = canonical::to_vec(&value);
+        assert!(!bytes.is_empty(), "{case_name}");
+        let _ = schema_hash(&value);
+        let walked = walk::visit_all(&value, max_depth, &mut |_, _| true);
+        for &d in dialect::builtin() {
+            let errors = dialect::forbidden_keyword_errors(d, &value, max_depth);
+            // The walk and the dialect check agree on whether the budget was exceeded.
+            let too_deep = errors.iter().any(|e| e.to_string().contains("depth"));
+            assert_eq!(walked.is_err(), too_deep, "{case_name} / {}: {errors:?}", d.name());
+        }
+        value
+    })
+}
+
+/// The foreign-schema functions on a value of any depth, on a small stack: `self_contained_input_schema`
+/// gives an object schema or an error naming the tool; `declared_type` answers for the root and
+/// each root property. Returns the value for dismantling.
+fn foreign_functions_survive(case: &str, value: Value) -> Value {
+    let case_name = case.to_owned();
+    on_small_stack(case, move || {
+        match toolschema::self_contained_input_schema(&value, &case_name) {
+            Ok(out) => {
+                assert_eq!(out.get("type"), Some(&json!("object")), "{case_name}: {out}");
+                let mut refs = 0;
+                let walked = walk::visit_all(&out, Depth::DEFAULT_MAX, &mut |_, node| {
+                    refs += usize::from(node.get("$ref").is_some());
+                    true
+                });
+                assert!(walked.is_ok() && refs == 0, "{case_name}: {refs} `$ref` left, {walked:?}");
+                dismantle(out);
+            }
+            Err(e) => {
+                assert_eq!(e.tool(), case_name, "{case_name}: {e}");
+                assert!(well_formed(&e.to_string()), "{case_name}: {e}");
+            }
+        }
+        let _ = toolschema::declared_type(&value, &value);
+        if let Some(Value::Object(props)) = value.get("properties") {
+            for prop in props.values() {
+                let _ = toolschema::declared_type(prop, &value);
+            }
+        }
+        value
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The shared corpus.
+
+/// `$TOOLSCHEMA_CORPUS`, else `../shared/corpus` beside the crate; `None` (with a notice) when absent.
+fn hostile_dir() -> Option<PathBuf> {
+    let root = std::env::var_os("TOOLSCHEMA_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let dir = root.join("hostile");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "notice: {} not found; skipping the shared hostile corpus (set TOOLSCHEMA_CORPUS)",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// Parses text past serde_json's recursion limit, on a thread with room for serde_json's own
+/// recursive parser (the library is not involved).
+fn parse_unlimited(text: String) -> Value {
+    let parse = move || {
+        let mut de = serde_json::Deserializer::from_str(&text);
+        de.disable_recursion_limit();
+        serde::Deserialize::deserialize(&mut de).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let big = std::thread::Builder::new().stack_size(256 * 1024 * 1024).spawn(parse);
+    big.and_then(|h| h.join().map_err(|_| std::io::Error::other("parser panicked")))
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+// Law: every hostile corpus case, through every dialect and through the foreign-schema functions,
+// gives a schema or a typed error (never a panic or a stack overflow); cases deeper than serde_json parses are refused at parse time, and
+// the reference-taking functions still handle them within budget.
+#[test]
+fn every_shared_hostile_case_gives_a_result_or_a_typed_error_in_every_dialect() {
+    let Some(dir) = hostile_dir() else { return };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 40, "expected the whole hostile corpus, found {} files", files.len());
+    let (mut normalised, mut too_deep_for_serde) = (0, 0);
+    for path in files {
+        let case = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{case}: {e}"));
+        match serde_json::from_str::<Value>(&text) {
+            Ok(value) => {
+                normalised += 1;
+                let value = foreign_functions_survive(&case, value);
+                through_every_dialect(&case, &value, &SchemaOptions::new());
+                through_every_dialect(&case, &value, &SchemaOptions::new().max_depth(8).max_bytes(4096));
+            }
+            Err(e) => {
+                // Only nesting past serde_json's limit may fail to parse: the corpus is valid JSON.
+                assert!(e.to_string().contains("recursion limit"), "{case}: {e}");
+                too_deep_for_serde += 1;
+                let value = parse_unlimited(text);
+                let value = foreign_functions_survive(&case, value);
+                dismantle(reference_functions_survive(&case, value, Depth::DEFAULT_MAX));
+            }
+        }
+    }
+    assert!(normalised > 30 && too_deep_for_serde >= 3, "{normalised} parsed, {too_deep_for_serde} too deep");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Depth: just under, at and over every budget.
+
+/// An array schema nested `levels` deep: the deepest schema is at level `levels` (root is 0).
+fn nested_items(levels: usize) -> Value {
+    let mut v = json!({"type": "string"});
+    for _ in 0..levels {
+        v = json!({"type": "array", "items": v});
+    }
+    v
+}
+
+/// An object schema nested `levels` deep through required properties.
+fn nested_properties(levels: usize) -> Value {
+    let mut v = json!({"type": "string"});
+    for _ in 0..levels {
+        v = json!({"type": "object", "properties": {"p": v}, "required": ["p"]});
+    }
+    v
+}
+
+fn is_too_deep(result: &Result<ToolSchema, Error>) -> bool {
+    matches!(result, Err(Error::Generation(SchemaGenerationError::TooDeep { .. })))
+        || matches!(result, Err(Error::Capability(errors)) if errors.to_string().contains("depth"))
+}
+
+// Law: a schema exactly as deep as the budget is accepted by the default dialect, one level more is
+// refused with a depth error by every dialect, never a stack overflow; for budgets 1, 8, 64 and the
+// default 128.
+#[test]
+fn depth_just_under_at_and_over_every_budget_is_accepted_then_refused() {
+    for budget in [1, 8, 64, Depth::DEFAULT_MAX] {
+        for (shape, make) in
+            [("items", nested_items as fn(usize) -> Value), ("properties", nested_properties)]
+        {
+            let options = SchemaOptions::new().max_depth(budget);
+            for levels in [budget - 1, budget] {
+                let case = format!("{shape} {levels} deep, budget {budget}");
+                let schema = make(levels);
+                let plain = on_small_stack(&case, {
+                    let (s, o) = (schema.clone(), options.clone());
+                    move || o.normalize(s)
+                });
+                assert!(plain.is_ok(), "{case}: {:?}", plain.err());
+                through_every_dialect(&case, &schema, &options);
+            }
+            let case = format!("{shape} {} deep, budget {budget}", budget + 1);
+            for (name, result) in through_every_dialect(&case, &make(budget + 1), &options) {
+                assert!(is_too_deep(&result), "{case} / {name}: {:?}", result.map(|s| s.hash()));
+            }
+        }
+    }
+}
+
+// Law: values far deeper than any budget (5,000 and 100,000 levels, built in code) pass through the
+// canonical writer, the hash, the walker, every dialect's check and the foreign-schema functions on
+// a small stack: the writer is
+// iterative, the walks stop at the budget.
+#[test]
+fn values_far_past_every_budget_stay_within_a_small_stack() {
+    for levels in [5_000, 100_000] {
+        let mut items = json!({"type": "string"});
+        let mut props = json!({"type": "string"});
+        for _ in 0..levels {
+            items = Value::Object(Map::from_iter([("items".to_owned(), items)]));
+            props = Value::Object(Map::from_iter([(
+                "properties".to_owned(),
+                Value::Object(Map::from_iter([("p".to_owned(), props)])),
+            )]));
+        }
+        let items = foreign_functions_survive(&format!("items {levels}"), items);
+        dismantle(reference_functions_survive(&format!("items {levels}"), items, Depth::DEFAULT_MAX));
+        let props = foreign_functions_survive(&format!("properties {levels}"), props);
+        dismantle(reference_functions_survive(&format!("properties {levels}"), props, Depth::DEFAULT_MAX));
+    }
+}
+
+// Law: `normalize` of a value a few hundred levels deep (past the default budget, as deep as
+// serde_json's recursive drop allows on the small stack) refuses it with a depth error.
+#[test]
+fn normalize_refuses_a_value_past_the_default_budget_on_a_small_stack() {
+    let deep = nested_properties(300);
+    for (name, result) in through_every_dialect("properties 300 deep", &deep, &SchemaOptions::new()) {
+        assert!(is_too_deep(&result), "{name}");
+    }
+    dismantle(deep);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Size.
+
+// Law: a 100,000-member enum is kept whole (no member lost or reordered) by the default dialect,
+// handled by every dialect, and refused by a size budget smaller than it.
+#[test]
+fn a_hundred_thousand_member_enum_is_kept_whole_or_refused_by_size() {
+    let members: Vec<Value> = (0..100_000).map(|i| json!(format!("m{i}"))).collect();
+    let schema = json!({"type": "object", "properties": {"e": {"type": "string", "enum": members}}, "required": ["e"]});
+    let outcomes = through_every_dialect("enum 100k", &schema, &SchemaOptions::new());
+    let plain = outcomes[0].1.as_ref().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(plain.as_value()["properties"]["e"]["enum"], schema["properties"]["e"]["enum"]);
+    let small = SchemaOptions::new().max_bytes(100_000).normalize(schema.clone());
+    assert!(
+        matches!(small, Err(Error::Generation(SchemaGenerationError::TooLarge { max: 100_000, .. }))),
+        "{small:?}"
+    );
+}
+
+/// A schema of about `bytes` canonical bytes: many documented properties and a shared definition.
+fn big_schema(bytes: usize) -> Value {
+    let description = "d".repeat(480);
+    let count = bytes / 470;
+    let mut properties = Map::new();
+    for i in 0..count {
+        let p = if i % 10 == 0 {
+            json!({"$ref": "#/$defs/Shared"})
+        } else {
+            json!({"type": "string", "description": description})
+        };
+        properties.insert(format!("property_{i:06}"), p);
+    }
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": ["property_000001"],
+        "$defs": {"Shared": {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}}
+    })
+}
+
+// Law: a 10 MB schema gives a result or a typed error in every dialect; under the default dialect
+// it is accepted with all its properties, and a 1 MB size budget refuses it.
+#[test]
+fn a_ten_megabyte_schema_is_handled_by_every_dialect() {
+    let schema = big_schema(10_000_000);
+    let size = canonical::to_vec(&schema).len();
+    assert!(size >= 9_500_000, "generated only {size} bytes");
+    let outcomes = through_every_dialect("10 MB", &schema, &SchemaOptions::new());
+    let plain = outcomes[0].1.as_ref().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        plain.as_value()["properties"].as_object().map(Map::len),
+        schema["properties"].as_object().map(Map::len)
+    );
+    let capped = SchemaOptions::new().max_bytes(1_000_000).normalize(schema);
+    assert!(matches!(capped, Err(Error::Generation(SchemaGenerationError::TooLarge { .. }))), "{capped:?}");
+}
+
+/// 1,000 properties that all refer to one 50-property definition.
+fn thousand_way_shared() -> Value {
+    let inner: Map<String, Value> =
+        (0..50).map(|i| (format!("f{i:02}"), json!({"type": "integer"}))).collect();
+    let props: Map<String, Value> =
+        (0..1000).map(|i| (format!("p{i:04}"), json!({"$ref": "#/$defs/Shared"}))).collect();
+    json!({
+        "type": "object",
+        "properties": props,
+        "$defs": {"Shared": {"type": "object", "properties": inner, "required": ["f00"]}}
+    })
+}
+
+// Law: 1,000-way shared references give a result or a typed error in every dialect, and under a
+// 64 KiB size budget every dialect either fits the budget or refuses with an error.
+#[test]
+fn thousand_way_shared_references_stay_within_the_size_budget() {
+    let schema = thousand_way_shared();
+    through_every_dialect("1000-way refs", &schema, &SchemaOptions::new());
+    let schema = foreign_functions_survive("1000-way refs", schema);
+    for (name, result) in
+        through_every_dialect("1000-way refs, 64 KiB", &schema, &SchemaOptions::new().max_bytes(65_536))
+    {
+        if let Ok(s) = result {
+            assert!(s.canonical_json().len() <= 65_536, "{name}: {} bytes", s.canonical_json().len());
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cycles.
+
+// Law: references that loop without making progress (a definition that is only a reference to
+// itself, two that refer to each other, the root referring to itself) give a result or a typed
+// error in every dialect, and never hang.
+#[test]
+fn reference_cycles_without_progress_end_in_a_result_or_an_error() {
+    let cases = [
+        json!({"$defs": {"A": {"$ref": "#/$defs/A"}}, "$ref": "#/$defs/A"}),
+        json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}, "type": "object",
+               "properties": {"a": {"$ref": "#/$defs/A"}}, "required": ["a"]}),
+        json!({"$ref": "#"}),
+        json!({"type": "object", "properties": {"a": {"$ref": "#/properties/a"}}, "required": ["a"]}),
+        json!({"$defs": {"A": {"allOf": [{"$ref": "#/$defs/A"}]}}, "type": "object",
+               "properties": {"a": {"$ref": "#/$defs/A"}}}),
+        json!({"$defs": {"A": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}}, "type": "object",
+               "properties": {"a": {"$ref": "#/$defs/A"}}, "required": ["a"]}),
+    ];
+    for (i, schema) in cases.iter().enumerate() {
+        through_every_dialect(&format!("cycle {i}"), schema, &SchemaOptions::new());
+        dismantle(foreign_functions_survive(&format!("cycle {i}"), schema.clone()));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Escapes and numbers.
+
+/// Property names with NUL, every JSON escape, every other control character, pointer and
+/// percent metacharacters, and characters outside the BMP.
+fn hostile_names() -> Vec<String> {
+    let mut names: Vec<String> = (0u8..0x20).map(|b| format!("c{}", char::from(b))).collect();
+    names.extend(
+        [
+            "\0",
+            "a\0b",
+            "\"",
+            "\\",
+            "/",
+            "~",
+            "~0",
+            "~1",
+            "a/b",
+            "%",
+            "%25",
+            "%zz",
+            "#",
+            "",
+            " ",
+            "\u{7f}",
+            "\u{2028}\u{2029}",
+            "\u{fffd}",
+            "\u{1f602}",
+            "\u{fb33}",
+            "e\u{301}",
+            "$ref",
+            "properties",
+        ]
+        .map(str::to_owned),
+    );
+    names
+}
+
+// Law: properties and definitions whose names hold NUL, escapes, control characters, `~`, `/`, `%`
+// and astral characters keep their exact names through every dialect that accepts them, and
+// references to such definitions (escaped per RFC 6901 and percent-encoded) resolve.
+#[test]
+fn names_with_nul_and_every_escape_survive_every_dialect() {
+    let names = hostile_names();
+    let properties: Map<String, Value> = names
+        .iter()
+        .map(|n| (n.clone(), json!({"type": "string", "description": format!("about {n}")})))
+        .collect();
+    let schema = json!({"type": "object", "properties": properties, "required": names});
+    for (name, result) in through_every_dialect("escaped names", &schema, &SchemaOptions::new()) {
+        if let Ok(s) = result {
+            let got: Vec<&String> =
+                s.as_value()["properties"].as_object().map(|m| m.keys().collect()).unwrap_or_default();
+            let mut want: Vec<&String> = names.iter().collect();
+            want.sort();
+            let mut got_sorted = got.clone();
+            got_sorted.sort();
+            assert_eq!(got_sorted, want, "{name}");
+        }
+    }
+    // Definitions named with pointer metacharacters, referred to with RFC 6901 escapes then
+    // percent-encoding (as schemars writes them).
+    let defs: Map<String, Value> = names.iter().map(|n| (n.clone(), json!({"type": "integer"}))).collect();
+    let refs: Map<String, Value> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            (
+                format!("r{i}"),
+                json!({"$ref": format!("#/$defs/{}", percent_encode(&toolschema::pointer::escape_token(n)))}),
+            )
+        })
+        .collect();
+    let keys: Vec<String> = refs.keys().cloned().collect();
+    let schema = json!({"type": "object", "properties": refs, "required": keys, "$defs": defs});
+    let outcomes = through_every_dialect("escaped refs", &schema, &SchemaOptions::new());
+    let plain = outcomes[0].1.as_ref().unwrap_or_else(|e| panic!("{e}"));
+    let root = plain.as_value();
+    for key in &keys {
+        let reference = root["properties"][key]["$ref"].as_str().unwrap_or_else(|| panic!("{key}: {root}"));
+        assert_eq!(
+            toolschema::refs::resolve(root, reference),
+            Some(&json!({"type": "integer"})),
+            "{key}: {reference}"
+        );
+    }
+}
+
+/// Percent-encodes everything but unreserved URI characters and `/` `~` `$`.
+fn percent_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' | b'$' => {
+                char::from(b).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+// Law: a lone surrogate cannot reach the library: serde_json refuses it while parsing, as a syntax
+// error whose line and column point into the escape (what the CLI reports); a paired one is kept.
+#[test]
+fn lone_surrogates_are_refused_at_parse_time_with_a_position() {
+    for text in [
+        r#"{"type":"string","description":"\ud800"}"#,
+        r#"{"properties":{"\udc00":{}}}"#,
+        r#""\ud800\u0041""#,
+        r#"["ok", "\udfff\ud800"]"#,
+    ] {
+        let err = serde_json::from_str::<Value>(text).expect_err(text);
+        let escape_at = text.find("\\u").unwrap_or(0) + 1;
+        assert!(err.is_syntax(), "{text}: {err}");
+        assert_eq!(err.line(), 1, "{text}");
+        assert!(
+            err.column() >= escape_at && err.column() <= text.len(),
+            "{text}: column {} ({err})",
+            err.column()
+        );
+    }
+    let paired: Value = serde_json::from_str(r#"{"type":"string","description":"\ud83d\ude00"}"#)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let s = SchemaOptions::new().normalize(paired).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.as_value()["description"], "\u{1f600}");
+}
+
+// Law: numbers at the edges of u64, i64 and f64 in bounds, enums, consts and defaults keep their
+// exact value through every dialect that accepts them (integers beyond 2^53 keep their digits).
+#[test]
+fn numbers_at_the_edges_of_f64_and_u64_keep_their_value() {
+    let text = r#"{"type": "object", "required": ["u", "i", "f", "e"], "properties": {
+        "u": {"type": "integer", "minimum": 0, "maximum": 18446744073709551615},
+        "i": {"type": "integer", "minimum": -9223372036854775808, "maximum": 9223372036854775807},
+        "f": {"type": "number", "minimum": -1.7976931348623157e308, "maximum": 1.7976931348623157e308,
+              "exclusiveMinimum": 5e-324, "multipleOf": 1e-7, "default": -0.0},
+        "e": {"enum": [18446744073709551616, 9007199254740993, 2.2250738585072014e-308, 1e21, 1e-7, -0.0, 0.1]}
+    }}"#;
+    let schema: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}"));
+    let outcomes = through_every_dialect("number edges", &schema, &SchemaOptions::new());
+    let plain = outcomes[0].1.as_ref().unwrap_or_else(|e| panic!("{e}"));
+    let canonical = plain.canonical_json();
+    for digits in [
+        "18446744073709551615",
+        "-9223372036854775808",
+        "9223372036854775807",
+        "9007199254740993",
+        "5e-324",
+        "1.7976931348623157e+308",
+        "1e-7",
+        "1e+21",
+    ] {
+        assert!(canonical.contains(digits), "{digits} missing from {canonical}");
+    }
+    for (name, result) in &outcomes {
+        if let Ok(s) = result {
+            // Where a dialect keeps a bound, it keeps its exact value.
+            let max = s.as_value().pointer("/properties/u/maximum");
+            assert!(max.is_none() || max == Some(&json!(u64::MAX)), "{name}: {max:?}");
+        }
+    }
+}
+
+// Law: a dialect check over a schema holding every keyword at once, nested under every
+// schema-bearing keyword, reports instead of panicking.
+#[test]
+fn every_keyword_under_every_keyword_is_checked_without_panic() {
+    let leaf = json!({"type": "string"});
+    let mut all = Map::new();
+    for (keyword, shape) in walk::KEYWORDS {
+        let value = match shape {
+            walk::Shape::Single => leaf.clone(),
+            walk::Shape::Array => json!([leaf, true]),
+            walk::Shape::Map => json!({"k": leaf, "l": false}),
+        };
+        all.insert((*keyword).to_owned(), value);
+    }
+    let all = Value::Object(all);
+    let mut nested = Map::new();
+    for (keyword, _) in walk::KEYWORDS {
+        nested.insert((*keyword).to_owned(), json!({"k": all}));
+    }
+    let schema = json!({"type": "object", "properties": {"a": all, "b": Value::Object(nested)}});
+    through_every_dialect("every keyword", &schema, &SchemaOptions::new());
+    for &d in dialect::builtin() {
+        let _ = on_small_stack(d.name(), {
+            let schema = schema.clone();
+            move || dialect::apply(d, schema, &AdaptContext::default()).map(|_| ()).map_err(|e| e.to_string())
+        });
+    }
+}

@@ -1,0 +1,342 @@
+//! Soundness laws across every built-in dialect, as property tests: idempotence, key-order
+//! invariance of the hash, inlining equivalence, and no panic on arbitrary schema-shaped JSON.
+//!
+//! The per-type soundness and tightness laws (zoo values validate; accepted mutants deserialise)
+//! live in `tests/props.rs` (default dialect) and `tests/dialects.rs` (every dialect); this file
+//! adds the laws that hold for any schema, checked on the zoo and on generated schema-like JSON.
+//!
+//! Case counts are modest by default; `PROPTEST_CASES=2000 cargo test --test laws` runs more.
+#![cfg(feature = "schemars")]
+
+mod zoo;
+
+use proptest::collection::{btree_map, vec};
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use serde_json::{Map, Value, json};
+use toolschema::{SchemaOptions, dialect};
+
+/// `PROPTEST_CASES` if set, else `default`.
+fn config(default: u32) -> Config {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    Config { cases, failure_persistence: None, ..Config::default() }
+}
+
+/// Runs a strategy through `law`, panicking with proptest's minimal failing case.
+fn check<S: Strategy>(cases: u32, strategy: S, law: impl Fn(S::Value) -> Result<(), TestCaseError>)
+where
+    S::Value: std::fmt::Debug,
+{
+    if let Err(e) = TestRunner::new(config(cases)).run(&strategy, law) {
+        panic!("{e}");
+    }
+}
+
+/// Rebuilds every object with its entries in an order decided by `salt` (a real reordering when
+/// serde_json's `preserve_order` is on, as under `--all-features`).
+fn shuffled(value: &Value, salt: u64) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by_key(|(k, _)| {
+                k.bytes().fold(salt, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+            });
+            Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), shuffled(v, salt))).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| shuffled(v, salt)).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Definition names a generated schema refers to, some needing pointer escapes.
+const DEF_NAMES: [&str; 4] = ["A", "B", "a/b", "~t"];
+
+/// A `$ref` to one of [`DEF_NAMES`] (escaped), or a malformed, external or dangling one.
+fn arb_ref() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        6 => (0..DEF_NAMES.len()).prop_map(|i| json!(format!("#/$defs/{}", toolschema::pointer::escape_token(DEF_NAMES[i])))),
+        1 => Just(json!("#")),
+        1 => Just(json!("#/$defs/Missing")),
+        1 => Just(json!("#/properties/a")),
+        1 => Just(json!("other.json#/x")),
+        1 => Just(json!("#/$defs/a~2")),
+        1 => Just(json!(7)),
+    ]
+}
+
+/// A leaf schema: typed scalars, untyped, annotations, enum/const, references, malformed values.
+fn arb_leaf() -> BoxedStrategy<Value> {
+    prop_oneof![
+        4 => prop_oneof![Just("string"), Just("integer"), Just("number"), Just("boolean"), Just("null")]
+            .prop_map(|t| json!({"type": t})),
+        1 => Just(json!({"type": ["string", "null"]})),
+        1 => Just(json!({"type": "integer", "minimum": 0, "maximum": 18446744073709551615_u64})),
+        1 => Just(json!({"type": "string", "format": "date-time", "minLength": 1, "pattern": "^a"})),
+        1 => Just(json!({"enum": ["a", 1, null]})),
+        1 => Just(json!({"const": "k", "description": "Fixed."})),
+        1 => Just(json!({})),
+        1 => Just(json!(true)),
+        1 => Just(json!(false)),
+        1 => Just(json!({"description": "Anything.", "title": "T"})),
+        3 => arb_ref().prop_map(|r| json!({"$ref": r})),
+        1 => arb_ref().prop_map(|r| json!({"$ref": r, "description": "Sibling."})),
+        1 => Just(json!({"type": 5, "items": "x", "required": "name", "properties": []})),
+        1 => Just(json!({"nullable": true, "type": "string"})),
+    ]
+    .boxed()
+}
+
+/// Schema-shaped JSON: objects with properties and `required` (sometimes naming absent or
+/// duplicate properties), arrays and tuples, maps, unions, combinators, `$defs` at the root that
+/// refer to each other (cycles included), documented blocks, draft-7 spellings.
+fn arb_schema_like() -> BoxedStrategy<Value> {
+    let body = arb_leaf().prop_recursive(4, 48, 4, |inner| {
+        let object = (btree_map("[a-d]|title|startDate", inner.clone(), 0..4), vec("[a-e]", 0..3), any::<u8>())
+            .prop_map(|(props, required, flags)| {
+                let mut s = json!({"type": "object", "properties": props, "required": required});
+                if flags & 1 != 0 {
+                    s["additionalProperties"] = json!(false);
+                }
+                if flags & 2 != 0 {
+                    s["description"] = json!("An object.\n\nArgs:\n    a: The a.\n    b: The b.\n");
+                }
+                if flags & 4 != 0 {
+                    s["title"] = json!("Obj");
+                }
+                s
+            });
+        prop_oneof![
+            4 => object,
+            2 => inner.clone().prop_map(|i| json!({"type": "array", "items": i})),
+            1 => vec(inner.clone(), 1..3).prop_map(|m| json!({"type": "array", "prefixItems": m, "items": false})),
+            1 => vec(inner.clone(), 1..3).prop_map(|m| json!({"type": "array", "items": m})),
+            1 => inner.clone().prop_map(|v| json!({"type": "object", "additionalProperties": v})),
+            2 => vec(inner.clone(), 1..4).prop_map(|m| json!({"anyOf": m})),
+            1 => vec(inner.clone(), 1..3).prop_map(|m| json!({"oneOf": m})),
+            1 => vec(inner.clone(), 1..3).prop_map(|m| json!({"allOf": m})),
+            1 => inner.clone().prop_map(|v| json!({"not": v})),
+            1 => (inner.clone(), inner).prop_map(|(a, b)| json!({"if": a, "then": b})),
+        ]
+    });
+    (body.clone(), vec(body, DEF_NAMES.len()), any::<u8>())
+        .prop_map(|(root, defs, flags)| {
+            let mut root = match root {
+                Value::Object(map) => Value::Object(map),
+                other => json!({"type": "object", "properties": {"v": other}, "required": ["v"]}),
+            };
+            let defs: Map<String, Value> = DEF_NAMES.iter().map(|n| (*n).to_owned()).zip(defs).collect();
+            let key = if flags & 1 == 0 { "$defs" } else { "definitions" };
+            if flags & 2 == 0 {
+                root[key] = Value::Object(defs);
+            }
+            if key == "definitions" {
+                // Draft-7 spelling: references follow the map's name.
+                let text =
+                    serde_json::to_string(&root).unwrap_or_default().replace("#/$defs/", "#/definitions/");
+                root = serde_json::from_str(&text).unwrap_or(root);
+            }
+            root
+        })
+        .boxed()
+}
+
+// ---------------------------------------------------------------------------------------------
+
+// Law: for every dialect, normalising an accepted output again under the same dialect gives the
+// same value, bytes and hash (every zoo type).
+#[test]
+fn every_dialect_is_idempotent_on_every_zoo_type() {
+    for &d in dialect::builtin() {
+        let options = SchemaOptions::new().dialect(d);
+        for entry in zoo::ZOO {
+            let Ok(once) = (entry.schema)(&options) else { continue };
+            let twice = options
+                .normalize(once.as_value().clone())
+                .unwrap_or_else(|e| panic!("{} / {}: second run refused: {e}", d.name(), entry.name));
+            pretty_assertions::assert_eq!(once.as_value(), twice.as_value(), "{} / {}", d.name(), entry.name);
+            assert_eq!(once.hash(), twice.hash(), "{} / {}", d.name(), entry.name);
+        }
+    }
+}
+
+// Law: for every dialect, normalising an accepted output again is the identity, on generated
+// schema-like JSON.
+#[test]
+fn every_dialect_is_idempotent_on_generated_schemas() {
+    let accepted = std::cell::Cell::new(0u32);
+    let total = std::cell::Cell::new(0u32);
+    check(96, arb_schema_like(), |schema| {
+        total.set(total.get() + 1);
+        for &d in dialect::builtin() {
+            let options = SchemaOptions::new().dialect(d);
+            let Ok(once) = options.normalize(schema.clone()) else { continue };
+            if d.name() == "json-schema" {
+                accepted.set(accepted.get() + 1);
+            }
+            let twice = options.normalize(once.as_value().clone()).map_err(|e| {
+                TestCaseError::fail(format!("{}: second run refused: {e}\n{}", d.name(), once.as_value()))
+            })?;
+            prop_assert_eq!(once.as_value(), twice.as_value(), "{}", d.name());
+            prop_assert_eq!(once.hash(), twice.hash(), "{}", d.name());
+        }
+        Ok(())
+    });
+    // A law over schemas that are all refused proves nothing: the generator must mostly make
+    // schemas the default dialect accepts.
+    assert!(accepted.get() * 3 >= total.get(), "json-schema accepted {} of {}", accepted.get(), total.get());
+}
+
+// Law: for every dialect, the result (schema and hash, or the error) does not depend on the order
+// of keys in the input, on every zoo type's schemars output and on generated schema-like JSON.
+#[test]
+fn every_dialect_ignores_input_key_order() {
+    let zoo_inputs: Vec<Value> = zoo::ZOO.iter().map(|e| (e.schemars)().to_value()).collect();
+    let same = |input: &Value, salt: u64| -> Result<(), TestCaseError> {
+        for &d in dialect::builtin() {
+            let options = SchemaOptions::new().dialect(d);
+            let a = options.normalize(input.clone());
+            let b = options.normalize(shuffled(input, salt));
+            match (&a, &b) {
+                (Ok(a), Ok(b)) => {
+                    prop_assert_eq!(a.as_value(), b.as_value(), "{}", d.name());
+                    prop_assert_eq!(a.hash(), b.hash(), "{}", d.name());
+                }
+                (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string(), "{}", d.name()),
+                _ => return Err(TestCaseError::fail(format!("{}: {a:?} vs {b:?}", d.name()))),
+            }
+        }
+        Ok(())
+    };
+    check(8, any::<u64>(), |salt| zoo_inputs.iter().try_for_each(|input| same(input, salt)));
+    check(96, (arb_schema_like(), any::<u64>()), |(schema, salt)| same(&schema, salt));
+}
+
+// Regression (found by the `dialect_adapt` fuzz law on its first seeds): with serde_json's
+// `preserve_order`, the first error a walk reported followed the input's key order. Two untyped
+// required properties, inserted as `b` then `a`, must report `a` (key order), as the sorted build does.
+#[test]
+fn the_first_error_follows_key_order_not_insertion_order() {
+    let text_ba = r#"{"type":"object","properties":{"b":{},"a":{}},"required":["b","a"]}"#;
+    let text_ab = r#"{"type":"object","properties":{"a":{},"b":{}},"required":["a","b"]}"#;
+    let errors: Vec<String> = [text_ba, text_ab]
+        .iter()
+        .map(|text| {
+            let value: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}"));
+            match SchemaOptions::new().normalize(value) {
+                Err(toolschema::Error::Generation(e)) => e.pointer().unwrap_or_default().to_owned(),
+                other => panic!("expected an untyped-property error, got {other:?}"),
+            }
+        })
+        .collect();
+    assert_eq!(errors, ["/properties/a", "/properties/a"]);
+    // Past the depth budget: the position reported is the first in key order too.
+    let deep = r#"{"type":"object","properties":{"z":{"type":"array","items":{"type":"string"}},"y":{"type":"array","items":{"type":"string"}}},"required":["z","y"]}"#;
+    let value: Value = serde_json::from_str(deep).unwrap_or_else(|e| panic!("{e}"));
+    let err = SchemaOptions::new().max_depth(1).normalize(value).expect_err("past the budget");
+    assert!(err.to_string().contains("/properties/y/items"), "{err}");
+}
+
+fn contains_null(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Array(items) => items.iter().any(contains_null),
+        Value::Object(m) => m.values().any(contains_null),
+        _ => false,
+    }
+}
+
+/// Whether following `$ref`s from `schema` can come back to a schema already on the way (a
+/// recursive type).
+fn is_recursive(root: &Value) -> bool {
+    fn go<'v>(node: &'v Value, root: &'v Value, on_way: &mut Vec<*const Value>, depth: usize) -> bool {
+        if depth > 64 {
+            return true;
+        }
+        if let Some(target) =
+            node.get("$ref").and_then(Value::as_str).and_then(|r| toolschema::refs::resolve(root, r))
+        {
+            if on_way.contains(&(target as *const Value)) {
+                return true;
+            }
+            on_way.push(target);
+            let found = go(target, root, on_way, depth + 1);
+            on_way.pop();
+            if found {
+                return true;
+            }
+        }
+        let mut found = false;
+        toolschema::walk::for_each_child(node, |step, child| {
+            if !found && !matches!(step.keyword(), "$defs" | "definitions") {
+                found = go(child, root, on_way, depth + 1);
+            }
+        });
+        found
+    }
+    go(root, root, &mut vec![root as *const Value], 0)
+}
+
+// Law: inlining is equivalent to the referencing schema on random instances. For every zoo type
+// whose schema uses `$ref`, on its values, every small edit of them, and random JSON: the
+// `inline-refs` dialect's output (when that dialect is built in) accepts exactly what the
+// json-schema output accepts; for non-recursive types `self_contained_input_schema`'s output never
+// accepts more, and accepts the same wherever no null is involved (it drops null where a property
+// can be left out; at a recursion point it keeps only the JSON type, by design).
+#[test]
+fn inlined_schemas_accept_what_the_referencing_schema_accepts() {
+    let inline_refs = dialect::by_name("inline-refs");
+    let mut randoms = TestRunner::new(config(1));
+    let arb = zoo::arb_json();
+    let mut compared = 0usize;
+    for entry in zoo::ZOO {
+        let referencing =
+            (entry.schema)(&SchemaOptions::new()).unwrap_or_else(|e| panic!("{}: {e}", entry.name));
+        let referencing = referencing.as_value();
+        if !toolschema::canonical::to_string(referencing).contains("\"$ref\"") {
+            continue;
+        }
+        let mut inlined: Vec<(&str, Value)> = Vec::new();
+        if !is_recursive(referencing)
+            && let Ok(v) = toolschema::self_contained_input_schema(referencing, entry.name)
+        {
+            inlined.push(("self-contained", v));
+        }
+        if let Some(d) = inline_refs
+            && let Ok(s) = (entry.schema)(&SchemaOptions::new().dialect(d))
+        {
+            inlined.push(("inline-refs", s.into_value()));
+        }
+        let before = zoo::validator(referencing);
+        let after: Vec<(&str, jsonschema::Validator)> =
+            inlined.iter().map(|(n, v)| (*n, zoo::validator(v))).collect();
+        let mut instances = (entry.samples)(17, 24);
+        let edits: Vec<Value> = instances.iter().flat_map(zoo::mutants).collect();
+        instances.extend(edits);
+        for _ in 0..cases_or(32) {
+            if let Ok(tree) = arb.new_tree(&mut randoms) {
+                instances.push(tree.current());
+            }
+        }
+        for instance in &instances {
+            let was = before.is_valid(instance);
+            for ((name, validator), (_, schema)) in after.iter().zip(&inlined) {
+                let is = validator.is_valid(instance);
+                let exact = *name == "inline-refs" || !contains_null(instance);
+                let broken = if exact { was != is } else { is && !was };
+                assert!(
+                    !broken,
+                    "{} / {name}: the referencing schema says {was}, the inlined one {is} for {instance}\nreferencing: {referencing}\ninlined: {schema}",
+                    entry.name
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 1000, "only {compared} comparisons");
+}
+
+/// `PROPTEST_CASES` if set, else `default`.
+fn cases_or(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
