@@ -29,9 +29,17 @@
 //!
 //! # How it works
 //! The writer is iterative: an explicit stack of open arrays and objects on the heap, so a value of
-//! any depth is written without recursion. Output goes to a [`Sink`], which is a `Vec<u8>` or,
-//! through [`crate::hash`], a SHA-256 state fed in blocks, with no intermediate copy of the
-//! document.
+//! any depth is written without recursion. Everything is written into one `Vec<u8>`: the output of
+//! [`to_vec`], or a block buffer that [`crate::hash`] drains into SHA-256 every 8 KiB (and [`write()`]
+//! into a [`Sink`]), so the document is never held whole.
+//!
+//! Key order costs nothing in the common case. Whether this build's `serde_json::Map` sorts its
+//! keys is probed once at run time ([`map_preserves_order`](crate::passes::map_preserves_order));
+//! if it does (a `BTreeMap`, byte order), byte order is UTF-16 order up to the first key holding a
+//! character at U+E000 or above, and only the keys from there on are sorted. With `preserve_order`
+//! each object's order is checked, and the object sorted when it is out of order. Strings are
+//! scanned for bytes that need escaping 8 at a time; f64 goes through `ryu-js`, which implements
+//! ECMAScript's `Number.prototype.toString` exactly.
 
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
@@ -52,7 +60,7 @@ impl Sink for Vec<u8> {
 /// The RFC 8785 bytes of `value`.
 pub fn to_vec(value: &Value) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);
-    write(value, &mut out);
+    write_buffered(value, &mut out, usize::MAX, |_| {});
     out
 }
 
@@ -67,32 +75,40 @@ pub fn to_string(value: &Value) -> String {
 /// UTF-8 byte order equals code point order, which differs from UTF-16 order only between a
 /// character at U+E000..=U+FFFF and one above U+FFFF (a surrogate pair sorts below U+E000).
 pub fn cmp_utf16(a: &str, b: &str) -> Ordering {
-    // Fast path: find the first differing byte; only the characters there decide.
     let (ab, bb) = (a.as_bytes(), b.as_bytes());
-    let Some(i) = ab.iter().zip(bb).position(|(x, y)| x != y) else {
+    let Some(i) = first_difference(ab, bb) else {
         return ab.len().cmp(&bb.len());
     };
-    if ab[i] < 0x80 && bb[i] < 0x80 {
-        return ab[i].cmp(&bb[i]);
+    let (x, y) = (ab[i], bb[i]);
+    // Only lead bytes are 0xEE or more: 0xEE and 0xEF start U+E000..=U+FFFF, 0xF0..=0xF4 a
+    // character above U+FFFF. The same prefix precedes both, so a differing continuation byte
+    // (0x80..=0xBF) compares characters of one class, where the orders agree.
+    if x >= 0xEE && y >= 0xEE && (x >= 0xF0) != (y >= 0xF0) {
+        return y.cmp(&x);
     }
-    // Back up to the start of the character containing byte i (same prefix in both strings).
-    let mut start = i;
-    while start > 0 && !a.is_char_boundary(start) {
-        start -= 1;
-    }
-    let ca = a[start..].chars().next().map_or(0, utf16_rank);
-    let cb = b[start..].chars().next().map_or(0, utf16_rank);
-    ca.cmp(&cb)
+    x.cmp(&y)
 }
 
-/// A rank that orders characters as their UTF-16 code units do.
-fn utf16_rank(c: char) -> u32 {
-    let c = c as u32;
-    match c {
-        0..=0xD7FF => c,
-        0x1_0000.. => 0xD800 + (c - 0x1_0000),
-        _ => c + 0x10_0000,
+/// Eight bytes as a little-endian word (`bytes` has exactly eight).
+#[inline]
+fn word(bytes: &[u8]) -> u64 {
+    u64::from_le_bytes(<[u8; 8]>::try_from(bytes).unwrap_or_default())
+}
+
+/// The index of the first byte where `a` and `b` differ, comparing 8 bytes at a time.
+fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut i = 0;
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        let (x, y) = (word(x), word(y));
+        if x != y {
+            // Little-endian words: the lowest differing byte is the first.
+            return Some(i + ((x ^ y).trailing_zeros() / 8) as usize);
+        }
+        i += 8;
     }
+    a[i..].iter().zip(&b[i..]).position(|(x, y)| x != y).map(|p| i + p)
 }
 
 enum Frame<'a> {
@@ -101,29 +117,60 @@ enum Frame<'a> {
     InOrder(serde_json::map::Iter<'a>),
 }
 
-/// Writes the RFC 8785 bytes of `value` into `out`.
+/// Writes the RFC 8785 bytes of `value` into `out`, in pieces of about 8 KiB.
 pub fn write(value: &Value, out: &mut dyn Sink) {
+    let mut buf = Vec::with_capacity(FLUSH_AT + 256);
+    write_buffered(value, &mut buf, FLUSH_AT, |b| {
+        out.put(b);
+        b.clear();
+    });
+    out.put(&buf);
+}
+
+/// How full [`write`]'s buffer gets before it goes to the sink.
+pub(crate) const FLUSH_AT: usize = 8 * 1024;
+
+/// Appends the RFC 8785 bytes of `value` to `buf`. Between two values, once `buf` holds `flush_at`
+/// bytes or more, calls `flush`, which takes what it wants and normally clears `buf`.
+///
+/// All writing goes straight into the `Vec`; the sink sees blocks, not the dozens of small pieces
+/// one schema is made of.
+pub(crate) fn write_buffered(
+    value: &Value,
+    buf: &mut Vec<u8>,
+    flush_at: usize,
+    mut flush: impl FnMut(&mut Vec<u8>),
+) {
+    // serde_json's default map iterates in UTF-8 byte order, which is RFC 8785's order for every
+    // key below U+E000: its objects are written as they come (see `Frame::InOrder`). With
+    // `preserve_order` each object's order is checked first.
+    let byte_sorted_maps = !crate::passes::map_preserves_order();
     let mut stack: Vec<Frame<'_>> = Vec::new();
     let mut first = true;
     let mut next = Some(value);
     loop {
         if let Some(v) = next.take() {
             match v {
-                Value::Null => out.put(b"null"),
-                Value::Bool(true) => out.put(b"true"),
-                Value::Bool(false) => out.put(b"false"),
-                Value::Number(n) => write_number(n, out),
-                Value::String(s) => write_string(s, out),
+                Value::Null => buf.extend_from_slice(b"null"),
+                Value::Bool(true) => buf.extend_from_slice(b"true"),
+                Value::Bool(false) => buf.extend_from_slice(b"false"),
+                Value::Number(n) => write_number(n, buf),
+                Value::String(s) => write_string(s, buf),
+                Value::Array(items) if items.is_empty() => buf.extend_from_slice(b"[]"),
+                Value::Object(map) if map.is_empty() => buf.extend_from_slice(b"{}"),
                 Value::Array(items) => {
-                    out.put(b"[");
+                    buf.push(b'[');
                     stack.push(Frame::Array(items.iter()));
                     first = true;
                 }
                 Value::Object(map) => {
-                    out.put(b"{");
-                    stack.push(object_frame(map));
+                    buf.push(b'{');
+                    stack.push(if byte_sorted_maps { Frame::InOrder(map.iter()) } else { object_frame(map) });
                     first = true;
                 }
+            }
+            if buf.len() >= flush_at {
+                flush(buf);
             }
         }
         // Find the next value to write, closing finished containers.
@@ -131,23 +178,37 @@ pub fn write(value: &Value, out: &mut dyn Sink) {
         let item = match top {
             Frame::Array(it) => it.next().map(|v| (None, v)),
             Frame::Sorted(it) => it.next().map(|(k, v)| (Some(k), v)),
-            Frame::InOrder(it) => it.next().map(|(k, v)| (Some(k), v)),
+            Frame::InOrder(it) => match it.next() {
+                // Keys in byte order are in UTF-16 order up to the first key holding a character
+                // at U+E000 or above (lead byte 0xEE or more): no earlier key can sort after a
+                // later one, since that needs lead bytes 0xEE or more on both sides where they
+                // first differ. From that key on, the rest is sorted.
+                Some((k, v)) if has_byte_from_ee(k.as_bytes()) => {
+                    let mut rest: Vec<(&String, &Value)> =
+                        std::iter::once((k, v)).chain(it.by_ref()).collect();
+                    rest.sort_by(|a, b| cmp_utf16(a.0, b.0));
+                    let mut rest = rest.into_iter();
+                    let item = rest.next().map(|(k, v)| (Some(k), v));
+                    *top = Frame::Sorted(rest);
+                    item
+                }
+                other => other.map(|(k, v)| (Some(k), v)),
+            },
         };
         match item {
             Some((key, v)) => {
                 if !first {
-                    out.put(b",");
+                    buf.push(b',');
                 }
                 first = false;
                 if let Some(k) = key {
-                    write_string(k, out);
-                    out.put(b":");
+                    write_string(k, buf);
+                    buf.push(b':');
                 }
                 next = Some(v);
             }
             None => {
-                let closing: &[u8] = if matches!(top, Frame::Array(_)) { b"]" } else { b"}" };
-                out.put(closing);
+                buf.push(if matches!(top, Frame::Array(_)) { b']' } else { b'}' });
                 stack.pop();
                 first = false;
             }
@@ -155,12 +216,23 @@ pub fn write(value: &Value, out: &mut dyn Sink) {
     }
 }
 
+/// Whether some byte is 0xEE or more: the key holds a character at U+E000 or above.
+#[inline]
+fn has_byte_from_ee(bytes: &[u8]) -> bool {
+    // ASCII keys are ruled out a word at a time.
+    let chunks = bytes.chunks_exact(8);
+    let tail = chunks.remainder();
+    chunks.map(word).any(|w| w & HIGHS != 0) && bytes.iter().any(|&b| b >= 0xEE)
+        || tail.iter().any(|&b| b >= 0xEE)
+}
+
 fn object_frame(map: &Map<String, Value>) -> Frame<'_> {
-    // With serde_json's default BTreeMap the keys usually come sorted already (UTF-8 order agrees
-    // with UTF-16 order unless a key holds a character at U+E000 or above); check before sorting.
-    let mut prev: Option<&String> = None;
-    let sorted = map.keys().all(|k| {
-        let ok = prev.is_none_or(|p| cmp_utf16(p, k) == Ordering::Less);
+    // With serde_json's default BTreeMap the keys come sorted by UTF-8 bytes, which agrees with
+    // UTF-16 order unless a key holds a character at U+E000 or above; check before sorting.
+    let mut keys = map.keys();
+    let mut prev = keys.next();
+    let sorted = keys.all(|k| {
+        let ok = prev.is_some_and(|p| cmp_utf16(p, k) == Ordering::Less);
         prev = Some(k);
         ok
     });
@@ -175,48 +247,108 @@ fn object_frame(map: &Map<String, Value>) -> Frame<'_> {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-fn write_string(s: &str, out: &mut dyn Sink) {
-    out.put(b"\"");
-    let bytes = s.as_bytes();
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let esc: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            0x08 => b"\\b",
-            0x09 => b"\\t",
-            0x0A => b"\\n",
-            0x0C => b"\\f",
-            0x0D => b"\\r",
-            0x00..=0x1F => &[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 0xF) as usize]],
-            _ => continue,
-        };
-        if start < i {
-            out.put(&bytes[start..i]);
-        }
-        out.put(esc);
-        start = i + 1;
+/// For each byte, what follows the backslash when it is escaped, or 0 when it is written as is.
+static ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = b'u';
+        b += 1;
     }
-    if start < bytes.len() {
-        out.put(&bytes[start..]);
-    }
-    out.put(b"\"");
+    t[0x08] = b'b';
+    t[0x09] = b't';
+    t[0x0A] = b'n';
+    t[0x0C] = b'f';
+    t[0x0D] = b'r';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether any of the 8 bytes in `word` is a control character, `"` or `\` (exact: the classic
+/// "has a byte less than n" and "has a zero byte" tricks give no false answer about existence).
+#[inline]
+fn word_needs_escape(word: u64) -> bool {
+    let control = word.wrapping_sub(ONES * 0x20) & !word;
+    let quote = word ^ (ONES * u64::from(b'"'));
+    let quote = quote.wrapping_sub(ONES) & !quote;
+    let backslash = word ^ (ONES * u64::from(b'\\'));
+    let backslash = backslash.wrapping_sub(ONES) & !backslash;
+    (control | quote | backslash) & HIGHS != 0
 }
 
-fn write_number(n: &Number, out: &mut dyn Sink) {
+/// Whether any byte of `bytes` needs escaping, a word at a time (the last word padded with a
+/// byte that needs none).
+#[inline]
+fn needs_escape(bytes: &[u8]) -> bool {
+    let chunks = bytes.chunks_exact(8);
+    let tail = chunks.remainder();
+    let mut last = [b'a'; 8];
+    last[..tail.len()].copy_from_slice(tail);
+    chunks.map(word).chain(std::iter::once(u64::from_le_bytes(last))).any(word_needs_escape)
+}
+
+fn write_string(s: &str, buf: &mut Vec<u8>) {
+    let bytes = s.as_bytes();
+    buf.reserve(bytes.len() + 2);
+    buf.push(b'"');
+    // Nearly every key and most values need no escaping at all.
+    if !needs_escape(bytes) {
+        buf.extend_from_slice(bytes);
+        buf.push(b'"');
+        return;
+    }
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        // Skip 8 bytes at a time while none of them needs escaping.
+        if let Some(chunk) = bytes.get(i..i + 8)
+            && !word_needs_escape(word(chunk))
+        {
+            i += 8;
+            continue;
+        }
+        let b = bytes[i];
+        let esc = ESCAPE[usize::from(b)];
+        if esc != 0 {
+            buf.extend_from_slice(&bytes[start..i]);
+            if esc == b'u' {
+                buf.extend_from_slice(&[
+                    b'\\',
+                    b'u',
+                    b'0',
+                    b'0',
+                    HEX[usize::from(b >> 4)],
+                    HEX[usize::from(b & 0xF)],
+                ]);
+            } else {
+                buf.extend_from_slice(&[b'\\', esc]);
+            }
+            start = i + 1;
+        }
+        i += 1;
+    }
+    buf.extend_from_slice(&bytes[start..]);
+    buf.push(b'"');
+}
+
+fn write_number(n: &Number, buf: &mut Vec<u8>) {
     if let Some(u) = n.as_u64() {
-        let mut buf = itoa_buf();
-        out.put(fmt_u64(u, &mut buf));
+        let mut digits = itoa_buf();
+        buf.extend_from_slice(fmt_u64(u, &mut digits));
     } else if let Some(i) = n.as_i64() {
         // Negative: as_u64 failed.
-        out.put(b"-");
-        let mut buf = itoa_buf();
-        out.put(fmt_u64(i.unsigned_abs(), &mut buf));
+        buf.push(b'-');
+        let mut digits = itoa_buf();
+        buf.extend_from_slice(fmt_u64(i.unsigned_abs(), &mut digits));
     } else if let Some(f) = n.as_f64() {
-        write_f64(f, out);
+        write_f64(f, buf);
     } else {
         // Only reachable with serde_json's `arbitrary_precision`: its text is the best we have.
-        out.put(n.to_string().as_bytes());
+        buf.extend_from_slice(n.to_string().as_bytes());
     }
 }
 
@@ -238,54 +370,24 @@ fn fmt_u64(mut u: u64, buf: &mut [u8; 20]) -> &[u8] {
 }
 
 /// ECMAScript `Number.prototype.toString` for a finite f64.
-fn write_f64(f: f64, out: &mut dyn Sink) {
+///
+/// The shortest digits that round-trip, with ECMAScript's tie rule (the closer candidate, else the
+/// even one): `-1035849256835417.25` is `-1035849256835417.2`, as JavaScript and Python print it,
+/// where Rust's `{:e}` writes `…417.3`. `ryu-js` implements that algorithm exactly.
+fn write_f64(f: f64, out: &mut Vec<u8>) {
     if f == 0.0 || !f.is_finite() {
         // serde_json never holds NaN or infinities; -0 is written as 0.
-        out.put(b"0");
+        out.push(b'0');
         return;
     }
-    if f < 0.0 {
-        out.put(b"-");
-    }
-    // Rust's `{:e}` gives the shortest digits that round-trip, as ECMAScript requires.
-    let sci = format!("{:e}", f.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let k = digits.len() as i32;
-    let n = exp + 1; // value = 0.digits × 10^n
-    let d = digits.as_bytes();
-    if k <= n && n <= 21 {
-        out.put(d);
-        for _ in 0..(n - k) {
-            out.put(b"0");
-        }
-    } else if 0 < n && n <= 21 {
-        out.put(&d[..n as usize]);
-        out.put(b".");
-        out.put(&d[n as usize..]);
-    } else if -6 < n && n <= 0 {
-        out.put(b"0.");
-        for _ in 0..(-n) {
-            out.put(b"0");
-        }
-        out.put(d);
-    } else {
-        out.put(&d[..1]);
-        if k > 1 {
-            out.put(b".");
-            out.put(&d[1..]);
-        }
-        let e = n - 1;
-        out.put(if e < 0 { b"e-" } else { b"e+" });
-        let mut buf = itoa_buf();
-        out.put(fmt_u64(u64::from(e.unsigned_abs()), &mut buf));
-    }
+    let mut buf = ryu_js::Buffer::new();
+    out.extend_from_slice(buf.format_finite(f).as_bytes());
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
 
     fn num(text: &str) -> String {
@@ -307,6 +409,8 @@ mod tests {
             ("4.5e300", "4.5e+300"),
             ("5e-324", "5e-324"),
             ("1.7976931348623157e308", "1.7976931348623157e+308"),
+            // A tie between two shortest candidates goes to the even digit, as in JavaScript.
+            ("-1035849256835417.25", "-1035849256835417.2"),
             ("0.1", "0.1"),
             ("100", "100"),
             ("-100", "-100"),
@@ -359,5 +463,125 @@ mod tests {
         while let Value::Array(mut items) = cur {
             cur = items.pop().unwrap_or(Value::Null);
         }
+    }
+
+    /// The escaping rules of RFC 8785 §3.2.2.2 one byte at a time: the reference the chunked
+    /// writer is checked against.
+    fn escape_slowly(s: &str) -> Vec<u8> {
+        let mut out = vec![b'"'];
+        for c in s.chars() {
+            match c {
+                '"' => out.extend_from_slice(b"\\\""),
+                '\\' => out.extend_from_slice(b"\\\\"),
+                '\u{8}' => out.extend_from_slice(b"\\b"),
+                '\t' => out.extend_from_slice(b"\\t"),
+                '\n' => out.extend_from_slice(b"\\n"),
+                '\u{c}' => out.extend_from_slice(b"\\f"),
+                '\r' => out.extend_from_slice(b"\\r"),
+                c if (c as u32) < 0x20 => out.extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes()),
+                c => out.extend_from_slice(c.to_string().as_bytes()),
+            }
+        }
+        out.push(b'"');
+        out
+    }
+
+    /// Strings that stress the escaper and the key order: runs of plain ASCII longer than a
+    /// word, every escaped byte, and characters on both sides of U+E000 and U+FFFF.
+    fn tricky_string() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            "[a-z]{0,12}",
+            Just("\"".to_owned()),
+            Just("\\".to_owned()),
+            (0u32..0x20).prop_map(|c| char::from_u32(c).map(String::from).unwrap_or_default()),
+            Just("\u{7f}\u{80}\u{7ff}\u{800}".to_owned()),
+            Just("\u{d7ff}\u{e000}\u{fb33}\u{ffff}".to_owned()),
+            Just("\u{10000}\u{1f602}\u{10ffff}".to_owned()),
+            any::<char>().prop_map(String::from),
+        ];
+        proptest::collection::vec(piece, 0..8).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        // Law: the chunked escaper writes exactly what the one-character-at-a-time rules write.
+        #[test]
+        fn chunked_string_escaping_matches_the_byte_by_byte_rules(s in tricky_string()) {
+            let mut fast = Vec::new();
+            write_string(&s, &mut fast);
+            prop_assert_eq!(fast, escape_slowly(&s));
+        }
+
+        // Law: the word test for characters at U+E000 or above agrees with a byte scan.
+        #[test]
+        fn the_high_key_test_agrees_with_a_byte_scan(s in tricky_string()) {
+            prop_assert_eq!(has_byte_from_ee(s.as_bytes()), s.bytes().any(|b| b >= 0xEE));
+        }
+
+        // Law: the whole-string check says "needs escaping" exactly when some byte does.
+        #[test]
+        fn the_word_check_finds_exactly_the_bytes_that_need_escaping(s in tricky_string()) {
+            let slow = s.bytes().any(|b| ESCAPE[usize::from(b)] != 0);
+            prop_assert_eq!(needs_escape(s.as_bytes()), slow);
+        }
+
+        // Law: key order is the order of the strings' UTF-16 code units.
+        #[test]
+        fn key_order_is_utf16_code_unit_order(a in tricky_string(), b in tricky_string()) {
+            prop_assert_eq!(cmp_utf16(&a, &b), a.encode_utf16().cmp(b.encode_utf16()));
+            prop_assert_eq!(cmp_utf16(&a, &a), Ordering::Equal);
+        }
+
+        // Law: a finite f64 is written as ECMAScript's Number.prototype.toString writes it (the
+        // RFC 8785 crate serde_json_canonicalizer, through ryu-js, is the reference).
+        #[test]
+        fn floats_match_an_independent_ecmascript_formatter(bits in any::<u64>()) {
+            let f = f64::from_bits(bits);
+            prop_assume!(f.is_finite());
+            let v = json!(f);
+            prop_assert_eq!(to_vec(&v), serde_json_canonicalizer::to_vec(&v).unwrap());
+        }
+
+        // Law: whole values are written as an independent RFC 8785 implementation writes them
+        // (integers kept inside ±2^53, where the two agree by definition).
+        #[test]
+        fn values_match_an_independent_rfc8785_writer(v in tricky_value()) {
+            prop_assert_eq!(to_vec(&v), serde_json_canonicalizer::to_vec(&v).unwrap());
+            let mut via_sink = Vec::new();
+            write(&v, &mut via_sink);
+            prop_assert_eq!(via_sink, to_vec(&v));
+        }
+    }
+
+    fn tricky_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-(1i64 << 53)..(1i64 << 53)).prop_map(|i| json!(i)),
+            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| json!(f)),
+            tricky_string().prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 64, 8, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
+                proptest::collection::vec((tricky_string(), inner), 0..8)
+                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            ]
+        })
+    }
+
+    #[test]
+    fn a_large_value_reaches_a_sink_in_blocks_with_the_same_bytes() {
+        let big = json!({"s": "x".repeat(3 * FLUSH_AT), "list": (0..5000).collect::<Vec<_>>()});
+        struct Pieces(Vec<usize>, Vec<u8>);
+        impl Sink for Pieces {
+            fn put(&mut self, bytes: &[u8]) {
+                self.0.push(bytes.len());
+                self.1.extend_from_slice(bytes);
+            }
+        }
+        let mut sink = Pieces(Vec::new(), Vec::new());
+        write(&big, &mut sink);
+        assert_eq!(sink.1, to_vec(&big));
+        assert!(sink.0.len() > 1, "written in one piece: {:?}", sink.0);
     }
 }

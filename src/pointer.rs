@@ -32,7 +32,8 @@ impl Pointer {
     pub fn push(&mut self, token: &str) -> usize {
         let mark = self.text.len();
         self.text.push('/');
-        if token.contains(['~', '/']) {
+        // Bytes, not chars: `~` and `/` are ASCII and never part of a multi-byte character.
+        if token.bytes().any(|b| b == b'~' || b == b'/') {
             self.text.push_str(&escape_token(token));
         } else {
             self.text.push_str(token);
@@ -42,9 +43,21 @@ impl Pointer {
 
     /// Appends an array index.
     pub fn push_index(&mut self, index: usize) -> usize {
-        use std::fmt::Write;
         let mark = self.text.len();
-        let _ = write!(self.text, "/{index}");
+        self.text.push('/');
+        // Digits by hand: this runs for every array item of every walk.
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        let mut n = index;
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        self.text.extend(digits[i..].iter().map(|&d| char::from(d)));
         mark
     }
 
@@ -167,6 +180,21 @@ mod tests {
         assert_eq!(p.as_str(), "");
         p.push_index(3);
         assert_eq!(p.as_str(), "/3");
+    }
+
+    #[test]
+    fn indexes_are_written_in_decimal() {
+        for i in [0, 7, 10, 12_345, usize::MAX] {
+            let mut p = Pointer::root();
+            p.push("anyOf");
+            let m = p.push_index(i);
+            assert_eq!(p.as_str(), format!("/anyOf/{i}"));
+            p.truncate(m);
+            assert_eq!(p.as_str(), "/anyOf");
+        }
+        let mut p = Pointer::root();
+        p.push("é/~ü");
+        assert_eq!(p.as_str(), "/é~1~0ü");
     }
 
     #[test]

@@ -38,32 +38,65 @@ pub fn parse_local(reference: &str) -> Result<Vec<String>, RefError> {
     let Some(fragment) = reference.strip_prefix('#') else {
         return Err(RefError::External(reference.to_owned()));
     };
+    if let Some(tokens) = plain_tokens(fragment) {
+        return tokens.map(|t| Ok(t.to_owned())).collect();
+    }
     let decoded = percent_decode(fragment).ok_or_else(|| RefError::Malformed(reference.to_owned()))?;
     let tokens = crate::pointer::tokens(&decoded).ok_or_else(|| RefError::Malformed(reference.to_owned()))?;
     Ok(tokens.into_iter().map(|t| t.into_owned()).collect())
 }
 
+/// The tokens of a fragment that needs no decoding (no `%`, no `~`), borrowed; `None` when it
+/// needs decoding or is not a pointer (the slow path then says which).
+///
+/// Nearly every `$ref` a generator writes (`#/$defs/Name`) takes this path, which allocates
+/// nothing; passes resolve references at every use.
+fn plain_tokens(fragment: &str) -> Option<impl Iterator<Item = &str>> {
+    if fragment.bytes().any(|b| b == b'%' || b == b'~') {
+        return None;
+    }
+    let rest = if fragment.is_empty() { None } else { Some(fragment.strip_prefix('/')?) };
+    Some(rest.into_iter().flat_map(|r| r.split('/')))
+}
+
+/// `(map, name)` for a reference to a root definition that needs no decoding:
+/// `#/$defs/Name` or `#/definitions/Name` with no `%`, `~` or further `/` in the name. `None` for
+/// anything else, where the caller uses [`parse_local`]. Borrowed: passes that meet a `$ref` at
+/// every use of a type allocate nothing for it.
+pub(crate) fn plain_definition(reference: &str) -> Option<(&'static str, &str)> {
+    let (map, name) = if let Some(name) = reference.strip_prefix("#/$defs/") {
+        ("$defs", name)
+    } else {
+        ("definitions", reference.strip_prefix("#/definitions/")?)
+    };
+    (!name.bytes().any(|b| matches!(b, b'%' | b'~' | b'/'))).then_some((map, name))
+}
+
 /// Follows decoded tokens from `root`.
 pub fn lookup<'v>(root: &'v Value, tokens: &[String]) -> Option<&'v Value> {
-    let mut cur = root;
-    for tok in tokens {
-        cur = match cur {
-            Value::Object(map) => map.get(tok)?,
-            Value::Array(items) => {
-                if tok.len() > 1 && tok.starts_with('0') {
-                    return None;
-                }
-                items.get(tok.parse::<usize>().ok()?)?
+    tokens.iter().try_fold(root, |cur, tok| step(cur, tok))
+}
+
+fn step<'v>(cur: &'v Value, tok: &str) -> Option<&'v Value> {
+    match cur {
+        Value::Object(map) => map.get(tok),
+        Value::Array(items) => {
+            if tok.len() > 1 && tok.starts_with('0') {
+                return None;
             }
-            _ => return None,
-        };
+            items.get(tok.parse::<usize>().ok()?)
+        }
+        _ => None,
     }
-    Some(cur)
 }
 
 /// The schema a local reference points at, or `None` if it is not local or names nothing.
 pub fn resolve<'v>(root: &'v Value, reference: &str) -> Option<&'v Value> {
-    lookup(root, &parse_local(reference).ok()?)
+    let fragment = reference.strip_prefix('#')?;
+    match plain_tokens(fragment) {
+        Some(mut tokens) => tokens.try_fold(root, step),
+        None => lookup(root, &parse_local(reference).ok()?),
+    }
 }
 
 /// Percent-decodes a URI fragment; `None` for a bad `%` escape or bytes that are not UTF-8.
@@ -107,6 +140,50 @@ mod tests {
         assert!(matches!(parse_local("#/a~2"), Err(RefError::Malformed(_))));
         assert!(matches!(parse_local("#/a%zz"), Err(RefError::Malformed(_))));
         assert!(matches!(parse_local("#a"), Err(RefError::Malformed(_))));
+    }
+
+    proptest::proptest! {
+        // Law: the allocation-free path for plain references reads them exactly as the decoding
+        // path does (tokens, and what they resolve to).
+        #[test]
+        fn plain_references_read_as_the_decoding_path_reads_them(
+            reference in "#?(/(\\$defs|properties|items|0|01|a|a b|%41|~0|~1|~2|%zz|))*"
+        ) {
+            let root = json!({"$defs": {"a": {"items": [1, {"a": 2}]}, "": {"0": 3}, "a b": 4, "A": 5},
+                              "properties": {"~": 6, "/": 7, "a": {"0": 8}}, "items": [9]});
+            let slow = reference.strip_prefix('#').and_then(|f| {
+                let decoded = percent_decode(f)?;
+                crate::pointer::tokens(&decoded).map(|t| t.into_iter().map(|t| t.into_owned()).collect::<Vec<_>>())
+            });
+            let fast = parse_local(&reference).ok();
+            proptest::prop_assert_eq!(&fast, &slow);
+            let want = slow.as_deref().and_then(|t| lookup(&root, t));
+            proptest::prop_assert_eq!(resolve(&root, &reference), want);
+        }
+    }
+
+    proptest::proptest! {
+        // Law: a plain definition reference reads as the decoding path reads it.
+        #[test]
+        fn plain_definitions_read_as_parse_local_reads_them(
+            reference in "#?(/(\\$defs|definitions|properties|a|A b|%41|~0|~1|))*"
+        ) {
+            if let Some((map, name)) = plain_definition(&reference) {
+                let tokens = parse_local(&reference).unwrap();
+                proptest::prop_assert_eq!(tokens, vec![map.to_owned(), name.to_owned()]);
+            }
+        }
+    }
+
+    #[test]
+    fn plain_definition_takes_only_undecorated_two_token_references() {
+        assert_eq!(plain_definition("#/$defs/Foo"), Some(("$defs", "Foo")));
+        assert_eq!(plain_definition("#/definitions/"), Some(("definitions", "")));
+        for other in
+            ["#/$defs/a~1b", "#/$defs/a%20b", "#/$defs/A/properties/x", "#/properties/a", "#", "x#/$defs/A"]
+        {
+            assert_eq!(plain_definition(other), None, "{other}");
+        }
     }
 
     #[test]

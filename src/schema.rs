@@ -316,7 +316,7 @@ impl SchemaOptions {
                 "dialect": dialect, "propertyOrder": order, "schema": out.value,
             }))
         } else {
-            crate::hash::envelope_hash(&dialect, &out.value)
+            crate::hash::envelope_hash(&dialect, out.canonical.as_bytes())
         };
         Ok(ToolSchema {
             inner: Arc::new(Inner {

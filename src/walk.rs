@@ -212,6 +212,13 @@ fn static_keyword(keyword: &str) -> Option<(&'static str, Shape)> {
 /// untyped property, the first position past the depth budget) depend on the input's key order and
 /// on the build. A map that already iterates sorted (every map without `preserve_order`) costs one
 /// comparison pass and no allocation.
+/// Whether `map` iterates in byte order: always for serde_json's default `BTreeMap` (probed once,
+/// so the common build pays no pass over the keys), else checked.
+#[inline]
+fn iterates_sorted(map: &serde_json::Map<String, Value>) -> bool {
+    !crate::passes::map_preserves_order() || map.keys().is_sorted()
+}
+
 enum KeyOrder<'m, V, I: Iterator<Item = (&'m String, V)>> {
     Direct(I),
     Sorted(std::vec::IntoIter<(&'m String, V)>),
@@ -261,7 +268,7 @@ pub fn for_each_child_where<'v>(
     mut f: impl FnMut(Step<'v>, &'v Value),
 ) {
     let Value::Object(map) = schema else { return };
-    let keys_sorted = map.keys().is_sorted();
+    let keys_sorted = iterates_sorted(map);
     for (key, value) in KeyOrder::new(map.iter(), keys_sorted) {
         let Some((keyword, shape)) = static_keyword(key) else { continue };
         if !keep(keyword) {
@@ -277,7 +284,7 @@ pub fn for_each_child_where<'v>(
             }
             (Shape::Single, v) if is_schema(v) => f(Step::Keyword(keyword), v),
             (Shape::Map, Value::Object(entries)) => {
-                let names_sorted = entries.keys().is_sorted();
+                let names_sorted = iterates_sorted(entries);
                 for (name, v) in KeyOrder::new(entries.iter(), names_sorted) {
                     if is_schema(v) {
                         f(Step::Entry(keyword, name), v);
@@ -296,7 +303,7 @@ pub fn for_each_child_mut<E>(
     mut f: impl FnMut(Step<'_>, &mut Value) -> Result<(), E>,
 ) -> Result<(), E> {
     let Value::Object(map) = schema else { return Ok(()) };
-    let keys_sorted = map.keys().is_sorted();
+    let keys_sorted = iterates_sorted(map);
     for (key, value) in KeyOrder::new(map.iter_mut(), keys_sorted) {
         let Some((keyword, shape)) = static_keyword(key) else { continue };
         match (shape, value) {
@@ -309,7 +316,7 @@ pub fn for_each_child_mut<E>(
             }
             (Shape::Single, v) if is_schema(v) => f(Step::Keyword(keyword), v)?,
             (Shape::Map, Value::Object(entries)) => {
-                let names_sorted = entries.keys().is_sorted();
+                let names_sorted = iterates_sorted(entries);
                 for (name, v) in KeyOrder::new(entries.iter_mut(), names_sorted) {
                     if is_schema(v) {
                         f(Step::Entry(keyword, name), v)?;
@@ -527,6 +534,20 @@ mod tests {
         }
         for other in ["", "type", "title", "description", "required", "enum", "default", "const", "format"] {
             assert_eq!(static_keyword(other), None, "{other}");
+        }
+    }
+
+    proptest::proptest! {
+        // Law: the keyword lookup answers exactly as a binary search over KEYWORDS does.
+        #[test]
+        fn keyword_lookup_agrees_with_a_binary_search(
+            k in proptest::prop_oneof![
+                "[$a-zA-Z]{0,22}",
+                proptest::sample::select(KEYWORDS.iter().map(|(k, _)| k.to_string()).collect::<Vec<_>>()),
+            ]
+        ) {
+            let want = KEYWORDS.binary_search_by(|(w, _)| (*w).cmp(k.as_str())).ok().map(|i| KEYWORDS[i]);
+            proptest::prop_assert_eq!(static_keyword(&k), want);
         }
     }
 

@@ -120,9 +120,14 @@ fn merge_one(
     // A doc comment that *starts* with `# Fields` reaches us split in two: schemars takes a leading
     // heading as the `title` and the rest as the description. Put the heading back.
     let heading = match map.get("title") {
-        Some(Value::String(title)) if is_rustdoc_header(&format!("# {title}")) => Some(title.clone()),
+        // `# {title}` is a rustdoc header exactly when the trimmed title is one of its words.
+        Some(Value::String(title)) if matches!(title.trim(), "Arguments" | "Fields") => Some(title.clone()),
         _ => None,
     };
+    // Most descriptions hold no field block: skip the parse (and its allocations).
+    if heading.is_none() && !may_have_block(description) {
+        return;
+    }
     let parsed = match &heading {
         Some(title) => parse(&format!("# {title}\n{description}")),
         None => parse(description),
@@ -172,6 +177,13 @@ fn merge_one(
             _ => {}
         }
     }
+}
+
+/// Whether `text` contains a word every header [`parse`] recognises contains ("Arg", "Fields" or
+/// "Attributes"); when it does not, `parse` returns `None`.
+fn may_have_block(text: &str) -> bool {
+    // `str::contains` with a short needle scans in SIMD chunks.
+    ["Arg", "Fields", "Attributes"].iter().any(|w| text.contains(w))
 }
 
 /// `startDate` → `start_date`; names without capitals come back unchanged.
@@ -478,5 +490,29 @@ mod tests {
         let mut s = json!({"description": "Args:\n  a: x", "properties": {"a": true}});
         MergeDocs.run(&mut s, &mut PassContext::new(None)).unwrap();
         assert_eq!(s, json!({"properties": {"a": {"description": "x"}}}));
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        // Law: the pre-filter never skips a text in which `parse` finds a field block.
+        #[test]
+        fn the_prefilter_skips_only_texts_without_a_block(
+            lines in proptest::collection::vec(
+                proptest::prop_oneof![
+                    "[a-z :]{0,12}",
+                    proptest::sample::select(vec![
+                        "Args:", "Arguments:", "Fields:", "Attributes:", "# Arguments", "## Fields",
+                        "    a: text", "* `a`: text", "- b: text", "Arg", "Field", "Attribute",
+                    ]).prop_map(str::to_owned),
+                ],
+                0..6,
+            )
+        ) {
+            let text = lines.join("\n");
+            if !may_have_block(&text) {
+                proptest::prop_assert!(parse(&text).is_none(), "{text:?}");
+            }
+        }
     }
 }

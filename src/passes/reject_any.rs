@@ -100,9 +100,11 @@ fn is_untyped_hops(schema: &Value, root: &Value, hops: usize, unions: bool) -> b
 }
 
 /// Why a value must be present at a child position, or `None` if it need not be.
-fn position(step: Step<'_>, required: &[&str]) -> Option<&'static str> {
+fn position(step: Step<'_>, required: &[Value]) -> Option<&'static str> {
     match step {
-        Step::Entry("properties", name) => required.contains(&name).then_some("a required property"),
+        Step::Entry("properties", name) => {
+            required.iter().any(|r| r.as_str() == Some(name)).then_some("a required property")
+        }
         Step::Keyword("items")
         | Step::Index("items" | "prefixItems", _)
         | Step::Keyword("additionalItems") => Some("array items"),
@@ -121,26 +123,13 @@ impl Pass for RejectAny {
         if is_untyped(schema, schema) {
             return Err(untyped(cx, String::new(), "", "the root"));
         }
-        // Judge on a shared view, then rewrite only the optional untyped properties found.
-        let mut walk = Walk { root: schema, cx, optional_untyped: Vec::new(), entered: Vec::new() };
-        walk.check(schema, &mut Pointer::root(), &mut Pointer::root(), Depth::new(cx.max_depth))?;
-        // Definitions no reference from the root reached (kept because some `$ref` was not local,
-        // or handed in that way): judged where they stand.
-        for map_name in DEF_MAPS {
-            let Some(Value::Object(defs)) = schema.get(map_name) else { continue };
-            for (name, def) in defs {
-                if walk.entered.iter().any(|(m, n)| *m == map_name && n == name) {
-                    continue;
-                }
-                let mut ptr = Pointer::root();
-                ptr.push(map_name);
-                ptr.push(name);
-                let Some(depth) = Depth::new(cx.max_depth).descend() else {
-                    return Err(cx.too_deep(ptr.as_str().to_owned()));
-                };
-                walk.check(def, &mut ptr.clone(), &mut ptr, depth)?;
-            }
-        }
+        // Judge on a shared view, then rewrite only the optional untyped properties found. First
+        // without pointers: nearly every schema passes with nothing to rewrite, and then none is
+        // needed. Anything else (an error, a property to rewrite) walks again with pointers.
+        let walk = match judge(schema, cx, true) {
+            Ok(walk) => walk,
+            Err(_) => judge(schema, cx, false)?,
+        };
         let optional_untyped = walk.optional_untyped;
         for pointer in optional_untyped {
             if let Some(node) = schema.pointer_mut(&pointer) {
@@ -151,8 +140,52 @@ impl Pass for RejectAny {
     }
 }
 
+/// The whole judgement: the walk from the root, then the definitions it did not enter. `fast`
+/// builds no pointer and gives up (with an error that means only that) at the first error or
+/// optional untyped property; the walk itself is the same.
+fn judge<'a>(
+    schema: &'a Value,
+    cx: &'a PassContext<'_>,
+    fast: bool,
+) -> Result<Walk<'a, 'a>, SchemaGenerationError> {
+    let mut walk = Walk { root: schema, cx, optional_untyped: Vec::new(), entered: Default::default(), fast };
+    walk.check(schema, &mut Pointer::root(), &mut Pointer::root(), Depth::new(cx.max_depth))?;
+    // Definitions no reference from the root reached (kept because some `$ref` was not local, or
+    // handed in that way): judged where they stand.
+    for map_name in DEF_MAPS {
+        let Some(Value::Object(defs)) = schema.get(map_name) else { continue };
+        for (name, def) in defs {
+            if walk.was_entered(map_name, name) {
+                continue;
+            }
+            let mut ptr = Pointer::root();
+            if !fast {
+                ptr.push(map_name);
+                ptr.push(name);
+            }
+            let Some(depth) = Depth::new(cx.max_depth).descend() else {
+                return Err(cx.too_deep(ptr.as_str().to_owned()));
+            };
+            walk.check(def, &mut ptr.clone(), &mut ptr, depth)?;
+        }
+    }
+    Ok(walk)
+}
+
 /// The root's definition maps, which the walk enters through references rather than directly.
 const DEF_MAPS: [&str; 2] = ["$defs", "definitions"];
+
+/// The root definition a reference names (exactly `#/<map>/<name>`), without allocating for the
+/// plain spelling generators write.
+fn definition(reference: &str) -> Option<(&'static str, std::borrow::Cow<'_, str>)> {
+    if let Some((map, name)) = crate::refs::plain_definition(reference) {
+        return Some((map, std::borrow::Cow::Borrowed(name)));
+    }
+    let tokens = crate::refs::parse_local(reference).ok()?;
+    let [map, name] = tokens.as_slice() else { return None };
+    let map = DEF_MAPS.iter().copied().find(|m| m == map)?;
+    Some((map, std::borrow::Cow::Owned(name.clone())))
+}
 
 fn untyped(
     cx: &PassContext<'_>,
@@ -171,11 +204,18 @@ struct Walk<'a, 'c> {
     cx: &'a PassContext<'c>,
     /// Real pointers of optional properties that accept anything.
     optional_untyped: Vec<String>,
-    /// Root definitions already entered, as (map, name).
-    entered: Vec<(&'static str, String)>,
+    /// Root definitions already entered: names in `$defs`, then in `definitions` (a set each, so a
+    /// schema with many definitions is not scanned once per reference).
+    entered: [std::collections::BTreeSet<String>; 2],
+    /// No pointers; give up at the first error or optional untyped property (see [`judge`]).
+    fast: bool,
 }
 
 impl<'a> Walk<'a, '_> {
+    fn was_entered(&self, map: &str, name: &str) -> bool {
+        self.entered[usize::from(map != DEF_MAPS[0])].contains(name)
+    }
+
     /// `ptr` is where `node` is in the document; `path` is the way there from the root through
     /// references, for the Rust field path.
     fn check(
@@ -187,33 +227,34 @@ impl<'a> Walk<'a, '_> {
     ) -> Result<(), SchemaGenerationError> {
         let Value::Object(map) = node else { return Ok(()) };
         if let Some(Value::String(reference)) = map.get("$ref")
-            && let Ok(tokens) = crate::refs::parse_local(reference)
-            && let [def_map, name] = tokens.as_slice()
-            && let Some(def_map) = DEF_MAPS.iter().copied().find(|m| m == def_map)
-            && !self.entered.iter().any(|(m, n)| *m == def_map && n == name)
-            && let Some(target) = self.root.get(def_map).and_then(|m| m.get(name))
+            && let Some((def_map, name)) = definition(reference)
+            && !self.was_entered(def_map, &name)
+            && let Some(target) = self.root.get(def_map).and_then(|m| m.get(name.as_ref()))
         {
-            self.entered.push((def_map, name.clone()));
+            let name = name.into_owned();
+            self.entered[usize::from(def_map != DEF_MAPS[0])].insert(name.clone());
             let mut real = Pointer::root();
-            real.push(def_map);
-            real.push(name);
+            if !self.fast {
+                real.push(def_map);
+                real.push(&name);
+            }
             let next = depth.descend().ok_or_else(|| self.too_deep(&real, path))?;
             self.check(target, &mut real, path, next)?;
         }
-        let required: Vec<&str> = map
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+        let required: &[Value] = map.get("required").and_then(Value::as_array).map_or(&[], Vec::as_slice);
         let at_root = std::ptr::eq(node, self.root);
         let mut result = Ok(());
         crate::walk::for_each_child(node, |step, child| {
             if result.is_err() || (at_root && DEF_MAPS.contains(&step.keyword())) {
                 return;
             }
+            if self.fast {
+                result = self.check_child(step, child, required, ptr, path, depth);
+                return;
+            }
             let mark = step.push_onto(ptr);
             let path_mark = step.push_onto(path);
-            result = self.check_child(step, child, &required, ptr, path, depth);
+            result = self.check_child(step, child, required, ptr, path, depth);
             ptr.truncate(mark);
             path.truncate(path_mark);
         });
@@ -224,17 +265,21 @@ impl<'a> Walk<'a, '_> {
         &mut self,
         step: Step<'_>,
         child: &'a Value,
-        required: &[&str],
+        required: &[Value],
         ptr: &mut Pointer,
         path: &mut Pointer,
         depth: Depth,
     ) -> Result<(), SchemaGenerationError> {
         let untyped_here = is_untyped(child, self.root);
         match position(step, required) {
+            Some(_) if untyped_here && self.fast => return Err(gave_up()),
             Some(why) if untyped_here => {
                 return Err(untyped(self.cx, ptr.as_str().to_owned(), path.as_str(), why));
             }
             None if matches!(step, Step::Entry("properties", _)) && accepts_anything(child, self.root) => {
+                if self.fast {
+                    return Err(gave_up());
+                }
                 self.optional_untyped.push(ptr.as_str().to_owned());
                 return Ok(());
             }
@@ -247,12 +292,20 @@ impl<'a> Walk<'a, '_> {
     /// The depth error: the budget counts levels along the way through references, so the field
     /// path is that way's too.
     fn too_deep(&self, ptr: &Pointer, path: &Pointer) -> SchemaGenerationError {
+        if self.fast {
+            return gave_up();
+        }
         SchemaGenerationError::TooDeep {
             pointer: ptr.as_str().to_owned(),
             field: self.cx.field(path.as_str()),
             max_depth: self.cx.max_depth,
         }
     }
+}
+
+/// What a fast walk returns when it gives up; never shown (the walk with pointers runs next).
+fn gave_up() -> SchemaGenerationError {
+    SchemaGenerationError::TooDeep { pointer: String::new(), field: None, max_depth: 0 }
 }
 
 /// `{}` with the annotations kept: the one spelling of an untyped optional property.
@@ -369,5 +422,50 @@ mod tests {
     fn self_referencing_definition_does_not_loop() {
         let s = json!({"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/A"}}});
         assert!(!is_untyped(&s, &s));
+    }
+
+    /// Schemas with typed and untyped members, references (also to untyped and missing
+    /// definitions), required lists and nesting.
+    fn mixed_schema() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(json!({"type": "string"})),
+            Just(json!({})),
+            Just(json!(true)),
+            Just(json!({"description": "anything"})),
+            Just(json!({"$ref": "#/$defs/Typed"})),
+            Just(json!({"$ref": "#/$defs/Untyped"})),
+            Just(json!({"$ref": "#/$defs/Missing"})),
+        ];
+        leaf.prop_recursive(4, 32, 4, |inner| {
+            prop_oneof![
+                (
+                    proptest::collection::btree_map("[a-c]", inner.clone(), 0..4),
+                    proptest::collection::vec("[a-c]", 0..3)
+                )
+                    .prop_map(|(props, req)| json!({"type": "object", "properties": props, "required": req})),
+                inner.clone().prop_map(|i| json!({"type": "array", "items": i})),
+                proptest::collection::vec(inner, 1..3).prop_map(|m| json!({"anyOf": m})),
+            ]
+        })
+        .prop_map(|mut s| {
+            if let Value::Object(m) = &mut s {
+                m.insert("$defs".into(), json!({"Typed": {"type": "integer"}, "Untyped": {}}));
+            }
+            s
+        })
+    }
+
+    proptest::proptest! {
+        // Law: the walk without pointers passes exactly the schemas the walk with pointers passes
+        // with nothing to rewrite.
+        #[test]
+        fn the_fast_judgement_agrees_with_the_full_one(schema in mixed_schema(), max_depth in 1usize..8) {
+            let mut cx = PassContext::new(Some("T"));
+            cx.max_depth = max_depth;
+            let fast = judge(&schema, &cx, true).is_ok();
+            let full = judge(&schema, &cx, false).is_ok_and(|w| w.optional_untyped.is_empty());
+            proptest::prop_assert_eq!(fast, full);
+        }
     }
 }

@@ -30,10 +30,14 @@ impl Pass for SortRequired {
                 if !items.iter().all(Value::is_string) {
                     return Err(malformed(ptr.as_str()));
                 }
-                items.sort_by(|a, b| {
+                let order = |a: &Value, b: &Value| {
                     crate::canonical::cmp_utf16(a.as_str().unwrap_or(""), b.as_str().unwrap_or(""))
-                });
-                items.dedup();
+                };
+                // Usually already sorted and free of duplicates (schemars sorts): check first.
+                if !items.windows(2).all(|w| order(&w[0], &w[1]).is_lt()) {
+                    items.sort_by(order);
+                    items.dedup();
+                }
                 Ok(true)
             },
             &|p| cx.too_deep(p),
@@ -58,6 +62,13 @@ mod tests {
         let mut s = json!({"required": ["b", "a", "b"], "items": {"required": ["z", "y"]}});
         SortRequired.run(&mut s, &mut PassContext::new(None)).unwrap();
         assert_eq!(s, json!({"required": ["a", "b"], "items": {"required": ["y", "z"]}}));
+    }
+
+    #[test]
+    fn a_sorted_list_is_left_as_is_and_a_sorted_list_with_a_duplicate_is_deduplicated() {
+        let mut s = json!({"required": ["a", "b", "c"], "items": {"required": ["a", "a", "b"]}});
+        SortRequired.run(&mut s, &mut PassContext::new(None)).unwrap();
+        assert_eq!(s, json!({"required": ["a", "b", "c"], "items": {"required": ["a", "b"]}}));
     }
 
     #[test]

@@ -1,0 +1,203 @@
+//! The ratio table of BENCHMARKS.md: every target of the performance issue, each candidate timed
+//! interleaved with its baseline in this one process (see `common/compare.rs`).
+//!
+//! `cargo bench --bench compare` prints the table in Markdown: per row the fastest batch of each
+//! side, their ratio (the figure judged against the target) and, in brackets, the median of the
+//! per-round ratios. A filter runs the rows whose first
+//! column contains it: `-- "hash, corpus"`, `-- "first call"`, `-- schema_for`. `COMPARE_ROUNDS=81`
+//! for steadier figures (default 41).
+
+mod common;
+#[cfg(feature = "schemars")]
+mod family;
+
+use common::compare::{Ratio, compare, human, time};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+struct Table {
+    filter: Option<String>,
+    rows: Vec<String>,
+    /// `self_contained_input_schema`'s time per corpus schema, for the Python comparison.
+    per_schema: Option<f64>,
+}
+
+impl Table {
+    /// Whether a row is selected by the command-line filter (a substring of its first column).
+    fn wants(&self, what: &str) -> bool {
+        self.filter.as_deref().is_none_or(|f| what.contains(f))
+    }
+
+    /// Whether a section may have selected rows: its keyword is in the filter, or the other way.
+    fn section(&self, keyword: &str) -> bool {
+        self.filter.as_deref().is_none_or(|f| f.contains(keyword) || keyword.contains(f))
+    }
+
+    /// A row where the candidate must be at most `max` times the baseline.
+    fn at_most(&mut self, what: &str, base: &str, cand: &str, r: &Ratio, max: f64) {
+        let ok = r.best_ratio() <= max;
+        let got = format!("{:.2}x ({:.2}x)", r.best_ratio(), r.ratio);
+        self.push(what, base, cand, r, got, format!("≤ {max}x"), ok);
+    }
+
+    /// A row where the candidate must be at least `min` times faster than the baseline.
+    fn faster_by(&mut self, what: &str, base: &str, cand: &str, r: &Ratio, min: f64) {
+        let speedup = 1.0 / r.best_ratio();
+        let ok = speedup >= min;
+        let got = format!("{speedup:.1}x faster ({:.1}x)", 1.0 / r.ratio);
+        self.push(what, base, cand, r, got, format!("≥ {min}x faster"), ok);
+    }
+
+    /// A row that only reports.
+    fn report(&mut self, what: &str, base: &str, cand: &str, r: &Ratio) {
+        let got = format!("{:.2}x ({:.2}x)", r.best_ratio(), r.ratio);
+        self.push(what, base, cand, r, got, "–".into(), true);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push(&mut self, what: &str, base: &str, cand: &str, r: &Ratio, got: String, target: String, ok: bool) {
+        let mark = if target == "–" {
+            ""
+        } else if ok {
+            "met"
+        } else {
+            "**missed**"
+        };
+        let row = format!(
+            "| {what} | {cand} | {base} | {} | {} | {got} | {target} | {mark} |",
+            human(r.cand_best_ns),
+            human(r.base_best_ns)
+        );
+        eprintln!("{row}");
+        self.rows.push(row);
+    }
+
+    /// A row with an absolute time and its bound.
+    fn absolute(&mut self, what: &str, cand: &str, ns: f64, max_ns: f64) {
+        let mark = if ns < max_ns { "met" } else { "**missed**" };
+        let row = format!("| {what} | {cand} | – | {} | – | – | < {} | {mark} |", human(ns), human(max_ns));
+        eprintln!("{row}");
+        self.rows.push(row);
+    }
+}
+
+fn sha(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
+}
+
+fn hash_rows(t: &mut Table) {
+    if !t.section("hash") {
+        return;
+    }
+    let mut inputs: Vec<(String, Vec<Value>)> = common::SIZES
+        .iter()
+        .map(|&(label, size)| (format!("{label} schema"), vec![common::synthetic_schema(size)]))
+        .collect();
+    let corpus = common::public_corpus();
+    if !corpus.is_empty() {
+        inputs.push((
+            format!("corpus ({} schemas)", corpus.len()),
+            corpus.into_iter().map(|i| i.value).collect(),
+        ));
+    }
+    for (label, values) in &inputs {
+        let what = format!("1. hash, {label}");
+        if !t.wants(&what) {
+            continue;
+        }
+        let each = |f: fn(&Value) -> [u8; 32]| move || values.iter().fold(0u8, |acc, v| acc ^ f(v)[0]);
+        let serde = each(|v| sha(&serde_json::to_vec(v).unwrap_or_default()));
+        let ours = each(|v| *toolschema::schema_hash(v).as_bytes());
+        let to_vec = each(|v| sha(&toolschema::canonical::to_vec(v)));
+        let jcs = each(|v| sha(&serde_json_canonicalizer::to_vec(v).unwrap_or_default()));
+        let r = compare(serde, ours);
+        t.at_most(&what, "serde_json::to_vec + sha256", "schema_hash", &r, 1.2);
+        let r = compare(serde, to_vec);
+        t.at_most(&what, "serde_json::to_vec + sha256", "canonical::to_vec + sha256", &r, 1.2);
+        let r = compare(jcs, ours);
+        t.faster_by(&what, "serde_json_canonicalizer + sha256", "schema_hash", &r, 5.0);
+        let bytes = |f: fn(&Value) -> Vec<u8>| move || values.iter().map(|v| f(v).len()).sum::<usize>();
+        let r = compare(
+            bytes(|v| serde_json::to_vec(v).unwrap_or_default()),
+            bytes(toolschema::canonical::to_vec),
+        );
+        t.report(&what, "serde_json::to_vec", "canonical::to_vec (no hash)", &r);
+    }
+}
+
+#[cfg(feature = "schemars")]
+fn schema_for_rows(t: &mut Table) {
+    use family::Root;
+    let options = toolschema::SchemaOptions::new();
+    let schemars_alone = || schemars::schema_for!(Root);
+    let ours_uncached = || {
+        let generated = schemars::generate::SchemaSettings::draft2020_12()
+            .into_generator()
+            .into_root_schema_for::<Root>();
+        options.from_schemars(generated)
+    };
+    let what = "2. schema_for, 50-type family, first call";
+    if t.wants(what) {
+        let r = compare(schemars_alone, ours_uncached);
+        t.at_most(what, "schemars::schema_for!", "generate + pipeline + hash", &r, 2.0);
+    }
+    let what = "2. schema_for, 50-type family, repeated call";
+    if t.wants(what) {
+        let _ = toolschema::schema_for::<Root>();
+        let ns = time(toolschema::schema_for::<Root>);
+        t.absolute(what, "schema_for (cache hit)", ns, 100.0);
+    }
+}
+
+#[cfg(not(feature = "schemars"))]
+fn schema_for_rows(_: &mut Table) {}
+
+fn self_contained_rows(t: &mut Table) {
+    if !t.section("self_contained") {
+        return;
+    }
+    let corpus = common::public_corpus();
+    if corpus.is_empty() {
+        return;
+    }
+    let what = format!("3. self_contained_input_schema, corpus ({} schemas)", corpus.len());
+    if !t.wants(&what) {
+        return;
+    }
+    let parse = || corpus.iter().filter(|i| serde_json::from_slice::<Value>(&i.bytes).is_ok()).count();
+    let ours = || {
+        corpus
+            .iter()
+            .filter(|i| toolschema::self_contained_input_schema(&i.value, &i.tool_name).is_ok())
+            .count()
+    };
+    let clone = || corpus.iter().map(|i| i.value.clone()).filter(Value::is_object).count();
+    let r = compare(parse, ours);
+    t.at_most(&what, "serde_json::from_slice", "self_contained_input_schema", &r, 1.5);
+    // Best batch, as bench_python.py reports the best of its runs.
+    let per_schema = r.cand_best_ns / corpus.len() as f64;
+    eprintln!("self_contained_input_schema: {:.2} µs per schema (best batch)", per_schema / 1e3);
+    let r = compare(parse, clone);
+    t.report(&what, "serde_json::from_slice", "Value::clone (deep)", &r);
+    t.per_schema = Some(per_schema);
+}
+
+fn main() {
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let mut t = Table { filter, rows: Vec::new(), per_schema: None };
+    hash_rows(&mut t);
+    schema_for_rows(&mut t);
+    self_contained_rows(&mut t);
+    println!(
+        "| what | candidate | baseline | candidate, best | baseline, best | ratio best (median) | target | |"
+    );
+    println!("| --- | --- | --- | ---: | ---: | ---: | --- | --- |");
+    for row in &t.rows {
+        println!("{row}");
+    }
+    if let Some(ns) = t.per_schema {
+        // Read by benches/python_compare.sh.
+        println!();
+        println!("self_contained_input_schema_us_per_schema={:.3}", ns / 1e3);
+    }
+}
