@@ -169,39 +169,19 @@ pub fn dialect_adapt(data: &[u8]) -> Verdict {
     Ok(())
 }
 
-/// One tool as the CLI splits an input: a `tools/list` result (`{"tools": [...]}`, or a JSON-RPC
-/// response with it under `result`), JSON Lines of `{"name", "schema"}`, or one schema.
-fn cli_tools(text: &str, jsonl: bool) -> Result<Vec<Result<Value, String>>, serde_json::Error> {
-    if jsonl {
-        return Ok(text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|line| {
-                let v: Value = serde_json::from_str(line)
-                    .map_err(|e| format!("invalid JSON at column {}: {e}", e.column()))?;
-                match (v.get("name").and_then(Value::as_str), v.get("schema")) {
-                    (Some(_), Some(s)) => Ok(s.clone()),
-                    _ => Err("line has no string `name` or no `schema`".to_owned()),
-                }
-            })
-            .collect());
-    }
-    let doc: Value = serde_json::from_str(text)?;
-    let list = match (doc.get("tools"), doc.get("result").and_then(|r| r.get("tools"))) {
-        (Some(Value::Array(list)), _) | (None, Some(Value::Array(list))) => list,
-        _ => return Ok(vec![Ok(doc)]),
-    };
-    Ok(list
-        .iter()
-        .map(|entry| match (entry.get("name").and_then(Value::as_str), entry.get("inputSchema")) {
-            (Some(_), Some(s)) => Ok(s.clone()),
-            _ => Err("tool has no string `name` or no `inputSchema`".to_owned()),
-        })
-        .collect())
+/// The CLI's own input splitting (`src/bin/toolschema/input.rs`), included as it is.
+#[path = "../src/bin/toolschema/input.rs"]
+mod cli_input_module;
+
+/// Each tool's schema (or why its entry cannot be read) as the CLI splits `text`; `Err` with the
+/// CLI's message when the whole input is unreadable.
+fn cli_tools(text: &str, jsonl: bool) -> Result<Vec<Result<Value, String>>, String> {
+    let input = cli_input_module::parse("fuzz-input", text, jsonl).map_err(|e| e.0)?;
+    Ok(input.tools.into_iter().map(|tool| tool.schema).collect())
 }
 
-/// Law (CLI input): text that is not JSON is refused with serde_json's syntax/EOF error and a
-/// position (line ≥ 1), never a panic; a `tools/list` document or JSON Lines is split into tools
+/// Law (CLI input), on the CLI's own splitting code: text that is not JSON is refused with a
+/// message giving its line (≥ 1) and column, never a panic; a `tools/list` document or JSON Lines is split into tools
 /// and each tool's schema gives a schema or a typed, well-formed error under the CLI's default
 /// (json-schema) and MCP dialects, whatever the other tools hold.
 pub fn cli_input(data: &[u8]) -> Verdict {
@@ -209,9 +189,14 @@ pub fn cli_input(data: &[u8]) -> Verdict {
     for jsonl in [false, true] {
         let tools = match cli_tools(text, jsonl) {
             Ok(tools) => tools,
-            Err(e) => {
-                if !(e.is_syntax() || e.is_eof()) || e.line() == 0 || e.to_string().is_empty() {
-                    return Err(format!("a parse error without a position or of the wrong kind: {e:?}"));
+            Err(message) => {
+                // The CLI's message: `invalid JSON at line L, column C: ...`, with L >= 1.
+                let positioned = message
+                    .strip_prefix("invalid JSON at line ")
+                    .and_then(|rest| rest.split_once(", column "))
+                    .is_some_and(|(line, _)| line.parse::<usize>().is_ok_and(|l| l >= 1));
+                if !positioned || !well_formed_message(&message) {
+                    return Err(format!("an unreadable input without a position: {message:?}"));
                 }
                 continue;
             }

@@ -1,4 +1,6 @@
 //! Reading an input: one JSON Schema, an MCP `tools/list` result, or JSON Lines of tools.
+//!
+//! Depends on serde_json and std only: `fuzz/laws.rs` includes this file with `#[path]`.
 
 use serde_json::Value;
 use std::io::Read;
@@ -110,11 +112,17 @@ fn read_text(path: &str) -> Result<String, Unreadable> {
 /// Reads and splits an input.
 pub fn read(path: &str, jsonl: bool) -> Result<Input, Unreadable> {
     let text = read_text(path)?;
-    let label = path.to_owned();
+    parse(path, &text, jsonl)
+}
+
+/// Splits an input's text into tools; `label` names it in messages. Separate from [`read`] so the
+/// fuzz target `cli_input` runs exactly this code on arbitrary text.
+pub fn parse(label: &str, text: &str, jsonl: bool) -> Result<Input, Unreadable> {
+    let label = label.to_owned();
     if jsonl {
-        return Ok(read_lines(label, &text));
+        return Ok(read_lines(label, text));
     }
-    let doc: Value = serde_json::from_str(&text).map_err(|e| Unreadable(json_error(&e)))?;
+    let doc: Value = serde_json::from_str(text).map_err(|e| Unreadable(json_error(&e)))?;
     let (list, under_result) = match (doc.get("tools"), doc.get("result").and_then(|r| r.get("tools"))) {
         (Some(Value::Array(list)), _) => (Some(list), false),
         (None, Some(Value::Array(list))) => (Some(list), true),
