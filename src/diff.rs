@@ -171,23 +171,10 @@ pub fn diff_with_depth(old: &Value, new: &Value, max_depth: usize) -> SchemaDiff
     SchemaDiff { changes: d.out }
 }
 
-/// Keywords that annotate and never decide whether a value is accepted.
-const ANNOTATIONS: &[&str] = &[
-    "$comment",
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
-    "default",
-    "deprecated",
-    "description",
-    "examples",
-    "readOnly",
-    "title",
-    "writeOnly",
-];
-
+/// Keywords that annotate and never decide whether a value is accepted: the meta-data and content
+/// vocabularies ([`crate::walk::META_DATA`], [`crate::walk::CONTENT`]) and `x-` extensions.
 fn is_annotation(keyword: &str) -> bool {
-    ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-")
+    crate::walk::is_meta_data(keyword) || crate::walk::CONTENT.contains(&keyword) || keyword.starts_with("x-")
 }
 
 /// How a change inside a subschema affects the whole.

@@ -72,6 +72,21 @@ pub const KEYWORDS: &[(&str, Shape)] = &[
     ("unevaluatedProperties", Shape::Single),
 ];
 
+/// The meta-data vocabulary (draft 2020-12 §9) and `$comment`: keywords that annotate and never
+/// decide whether a value is accepted. Every "is this only an annotation" question in the crate
+/// starts from this list.
+pub const META_DATA: &[&str] =
+    &["$comment", "default", "deprecated", "description", "examples", "readOnly", "title", "writeOnly"];
+
+/// The content vocabulary (draft 2020-12 §8): annotations only, which a 2020-12 validator does not
+/// assert by default. (`contentSchema` also holds a subschema, listed in [`KEYWORDS`].)
+pub const CONTENT: &[&str] = &["contentEncoding", "contentMediaType", "contentSchema"];
+
+/// Whether `keyword` is in [`META_DATA`].
+pub fn is_meta_data(keyword: &str) -> bool {
+    META_DATA.contains(&keyword)
+}
+
 /// The shape of a keyword, or `None` if it holds no subschema.
 pub fn keyword_shape(keyword: &str) -> Option<Shape> {
     static_keyword(keyword).map(|(_, shape)| shape)

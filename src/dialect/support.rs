@@ -15,12 +15,9 @@ const MAX_HOPS: usize = 32;
 
 /// Keywords that annotate and never constrain. A `$ref` site whose siblings are all annotations
 /// means exactly its target, with the site's annotations winning.
-pub(crate) const ANNOTATIONS: &[&str] =
-    &["$comment", "default", "deprecated", "description", "examples", "readOnly", "title", "writeOnly"];
-
-/// Whether `key` is an annotation keyword.
+/// The list is [`crate::walk::META_DATA`].
 pub(crate) fn is_annotation(key: &str) -> bool {
-    ANNOTATIONS.contains(&key)
+    crate::walk::is_meta_data(key)
 }
 
 /// An [`CapabilityError::Unsupported`] with no field yet (`apply` fills it from the pointer).

@@ -368,13 +368,10 @@ impl<'v> Measure<'v> {
     }
 }
 
-/// Keywords that only annotate: on a reference site or an optional union they override the
-/// definition's or member's own.
-const ANNOTATIONS: &[&str] =
-    &["$comment", "default", "deprecated", "description", "examples", "readOnly", "title", "writeOnly"];
-
+/// Keywords that only annotate ([`walk::META_DATA`]): on a reference site or an optional union they
+/// override the definition's or member's own.
 fn is_annotation(key: &str) -> bool {
-    ANNOTATIONS.contains(&key)
+    walk::is_meta_data(key)
 }
 
 /// Keywords that read each other and must stay side by side in one schema object.

@@ -36,22 +36,17 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RejectAny;
 
-/// Keywords that annotate and never constrain: a schema made only of these accepts anything.
-pub(crate) const ANNOTATIONS: &[&str] = &[
-    "$anchor",
-    "$comment",
-    "$id",
-    "$schema",
-    "$dynamicAnchor",
-    "$vocabulary",
-    "default",
-    "deprecated",
-    "description",
-    "examples",
-    "readOnly",
-    "title",
-    "writeOnly",
-];
+/// Identifiers and dialect declarations: they name a schema but accept every value.
+const IDENTIFIERS: &[&str] = &["$anchor", "$dynamicAnchor", "$id", "$schema", "$vocabulary"];
+
+/// Whether `keyword` never constrains, so that a schema made only of such keywords accepts anything:
+/// the meta-data and content vocabularies ([`walk::META_DATA`](crate::walk::META_DATA),
+/// [`walk::CONTENT`](crate::walk::CONTENT)) and identifiers.
+fn is_annotation(keyword: &str) -> bool {
+    crate::walk::is_meta_data(keyword)
+        || crate::walk::CONTENT.contains(&keyword)
+        || IDENTIFIERS.contains(&keyword)
+}
 
 /// Follows at most this many `$ref` hops when deciding whether a schema is untyped.
 const MAX_REF_HOPS: usize = 32;
@@ -76,7 +71,7 @@ fn is_untyped_hops(schema: &Value, root: &Value, hops: usize, unions: bool) -> b
             // Definitions constrain nothing where they stand: `{"$ref": .., "$defs": ..}` is as
             // untyped as the schema it points to.
             let mut constraining =
-                map.keys().filter(|k| !ANNOTATIONS.contains(&k.as_str()) && !DEF_MAPS.contains(&k.as_str()));
+                map.keys().filter(|k| !is_annotation(k) && !DEF_MAPS.contains(&k.as_str()));
             match (constraining.next(), constraining.next()) {
                 (None, _) => true,
                 (Some(k), None) if k == "$ref" => {
@@ -311,11 +306,9 @@ fn gave_up() -> SchemaGenerationError {
 /// `{}` with the annotations kept: the one spelling of an untyped optional property.
 fn canonicalise(schema: &mut Value) {
     let kept: Map<String, Value> = match schema {
-        Value::Object(map) => map
-            .iter()
-            .filter(|(k, _)| ANNOTATIONS.contains(&k.as_str()))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
+        Value::Object(map) => {
+            map.iter().filter(|(k, _)| is_annotation(k)).map(|(k, v)| (k.clone(), v.clone())).collect()
+        }
         _ => Map::new(),
     };
     *schema = Value::Object(kept);
@@ -352,6 +345,14 @@ mod tests {
         for (schema, pointer, field) in table {
             assert_eq!(err_at(schema.clone()), (pointer.to_owned(), field.to_owned()), "{schema}");
         }
+    }
+
+    // Regression: the content vocabulary only annotates in 2020-12, so a schema made of it accepts any
+    // value and a required property spelled that way was let through.
+    #[test]
+    fn a_schema_of_content_keywords_alone_is_untyped() {
+        let s = json!({"properties": {"blob": {"contentMediaType": "text/plain"}}, "required": ["blob"]});
+        assert_eq!(err_at(s), ("/properties/blob".to_owned(), "T.blob".to_owned()));
     }
 
     #[test]
