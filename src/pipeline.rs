@@ -12,7 +12,8 @@ use crate::error::{Error, SchemaGenerationError};
 use crate::passes::{
     DocWarning, DropTitles, Exclude, MergeDocs, PruneDefs, RejectAny, SortKeys, SortRequired,
 };
-use serde_json::Value;
+use crate::walk::Location;
+use serde_json::{Map, Value};
 
 /// One normalising step over a whole schema.
 pub trait Pass: Sync {
@@ -24,6 +25,54 @@ pub trait Pass: Sync {
     /// # Errors
     /// What the pass refuses, with a pointer.
     fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError>;
+
+    /// The pass as a [`NodePass`], when it is one. [`run`](self::run) then walks once for a run of
+    /// neighbouring node passes in [`PASSES`], not once per pass.
+    fn as_node_pass(&self) -> Option<&dyn NodePass> {
+        None
+    }
+}
+
+/// A pass that looks at one schema object at a time: it reads and edits that object (and may set
+/// annotations of its direct subschemas), never another part of the document.
+///
+/// For such passes, running them one after another over the whole schema, top-down, and running
+/// them all at each object in turn give the same result; the pipeline does the second, so a run of
+/// node passes costs one walk.
+pub trait NodePass: Sync {
+    /// Edits one schema object found at `at`.
+    ///
+    /// # Errors
+    /// What the pass refuses; build the pointer from `at` only then.
+    fn visit(
+        &self,
+        node: &mut Map<String, Value>,
+        at: &Location<'_>,
+        cx: &mut PassContext<'_>,
+    ) -> Result<(), SchemaGenerationError>;
+}
+
+/// Runs node passes, in order, at every schema object of `schema` in one top-down walk within the
+/// depth budget.
+///
+/// # Errors
+/// The first error a pass returns, or the depth error where the budget ran out.
+pub fn run_node_passes(
+    passes: &[&dyn NodePass],
+    schema: &mut Value,
+    cx: &mut PassContext<'_>,
+) -> Result<(), SchemaGenerationError> {
+    let (max_depth, type_name) = (cx.max_depth, cx.type_name);
+    crate::walk::visit_objects_mut(
+        schema,
+        max_depth,
+        &mut |at, node| passes.iter().try_for_each(|pass| pass.visit(node, at, cx)),
+        &|pointer| SchemaGenerationError::TooDeep {
+            field: type_name.and_then(|t| crate::pointer::field_path(Some(t), &pointer)),
+            pointer,
+            max_depth,
+        },
+    )
 }
 
 /// What a pass may read (the options) and write (warnings) besides the schema.
@@ -75,22 +124,22 @@ pub const PASSES: &[&dyn Pass] = &[
     // description, and needs every property present (an entry for an excluded field is not a typo).
     &MergeDocs,
     // Order-independent: removes `$schema` and every `title`; nothing later reads them (the type
-    // name for error paths was taken before the pipeline started).
+    // name for error paths was taken before the pipeline started). A node pass, like MergeDocs
+    // and SortRequired: the three share one walk.
     &DropTitles,
+    // Anywhere before the dialect; here, so that it shares the walk above. Later passes only
+    // remove names from `required` lists or drop whole subschemas, which keeps a list sorted.
+    &SortRequired,
     // Before RejectAny: an injected parameter is often untyped (`ctx: serde_json::Value`) and must
     // not fail a schema that will never show it. After MergeDocs (see above).
     &Exclude,
     // After Exclude: a definition only an excluded property used must not reach the model.
     &PruneDefs,
     // After Exclude and PruneDefs, so only what the model will see is judged; after MergeDocs,
-    // because a description-only schema is still untyped.
+    // because a description-only schema is still untyped. Writing an optional untyped union
+    // (`anyOf: [{}, {"$ref": ..}]`) as `{}` can drop the last reference to a definition: then it
+    // runs PruneDefs again itself (the pipeline must be idempotent; found by `tests/laws.rs`).
     &RejectAny,
-    // Again after RejectAny: writing an optional untyped union (`anyOf: [{}, {"$ref": ..}]`) as
-    // `{}` can drop the last reference to a definition, and without this a second run would remove
-    // it (the pipeline must be idempotent; found by the law in `tests/laws.rs`).
-    &PruneDefs,
-    // After Exclude, which removes names from `required`.
-    &SortRequired,
 ];
 
 /// What the pipeline produced.
@@ -129,19 +178,31 @@ pub(crate) fn run(
         declaration_order: settings.declaration_order,
         doc_warnings: Vec::new(),
     };
-    for pass in PASSES {
-        if !settings.reject_any && pass.name() == RejectAny.name() {
+    let passes = PASSES.iter().filter(|p| settings.reject_any || p.name() != RejectAny.name());
+    let mut fused: Vec<&dyn NodePass> = Vec::new();
+    for pass in passes {
+        if let Some(node_pass) = pass.as_node_pass() {
+            fused.push(node_pass);
             continue;
         }
+        if !fused.is_empty() {
+            run_node_passes(&fused, &mut schema, &mut cx)?;
+            fused.clear();
+        }
         pass.run(&mut schema, &mut cx)?;
+    }
+    if !fused.is_empty() {
+        run_node_passes(&fused, &mut schema, &mut cx)?;
     }
     let acx = AdaptContext::new(settings.max_depth, type_name)
         .with_max_bytes(settings.max_bytes)
         .with_declaration_order(settings.declaration_order);
-    let mut value = dialect::apply(settings.dialect, schema, &acx)?;
-    // A dialect may build `required` lists (merging a `$ref` site with its definition) and insert
-    // keys; the output must be as normalised as the input was, or a second run would change it.
-    SortRequired.run(&mut value, &mut cx)?;
+    // The dialect, then in one walk its forbidden-keyword check and SortRequired: a dialect may
+    // build `required` lists (merging a `$ref` site with its definition) and insert keys; the
+    // output must be as normalised as the input was, or a second run would change it.
+    let mut value = dialect::adapt_checked(settings.dialect, schema, &acx, &mut |node, at| {
+        SortRequired.visit(node, at, &mut cx)
+    })??;
     SortKeys.run(&mut value, &mut cx)?;
     let canonical = crate::canonical::to_string(&value);
     if let Some(max) = settings.max_bytes
@@ -228,11 +289,10 @@ mod tests {
                 "sort-keys",
                 "merge-docs",
                 "drop-titles",
+                "sort-required",
                 "exclude",
                 "prune-defs",
                 "reject-any",
-                "prune-defs",
-                "sort-required",
             ]
         );
     }

@@ -280,9 +280,23 @@ pub fn for_each_child<'v>(schema: &'v Value, f: impl FnMut(Step<'v>, &'v Value))
 pub fn for_each_child_where<'v>(
     schema: &'v Value,
     keep: impl Fn(&'static str) -> bool,
+    f: impl FnMut(Step<'v>, &'v Value),
+) {
+    if let Value::Object(map) = schema {
+        children_of(map, keep, f);
+    }
+}
+
+/// [`for_each_child`] of an object already in hand.
+fn for_each_child_of<'v>(map: &'v serde_json::Map<String, Value>, f: impl FnMut(Step<'v>, &'v Value)) {
+    children_of(map, |_| true, f);
+}
+
+fn children_of<'v>(
+    map: &'v serde_json::Map<String, Value>,
+    keep: impl Fn(&'static str) -> bool,
     mut f: impl FnMut(Step<'v>, &'v Value),
 ) {
-    let Value::Object(map) = schema else { return };
     let keys_sorted = iterates_sorted(map);
     for (key, value) in KeyOrder::new(map.iter(), keys_sorted) {
         let Some((keyword, shape)) = static_keyword(key) else { continue };
@@ -315,9 +329,19 @@ pub fn for_each_child_where<'v>(
 /// [`for_each_child`], stopping at the first error.
 pub fn for_each_child_mut<E>(
     schema: &mut Value,
+    f: impl FnMut(Step<'_>, &mut Value) -> Result<(), E>,
+) -> Result<(), E> {
+    match schema {
+        Value::Object(map) => for_each_child_of_mut(map, f),
+        _ => Ok(()),
+    }
+}
+
+/// [`for_each_child_mut`] of an object already in hand.
+fn for_each_child_of_mut<E>(
+    map: &mut serde_json::Map<String, Value>,
     mut f: impl FnMut(Step<'_>, &mut Value) -> Result<(), E>,
 ) -> Result<(), E> {
-    let Value::Object(map) = schema else { return Ok(()) };
     let keys_sorted = iterates_sorted(map);
     for (key, value) in KeyOrder::new(map.iter_mut(), keys_sorted) {
         let Some((keyword, shape)) = static_keyword(key) else { continue };
@@ -530,6 +554,141 @@ pub fn visit_all_mut<E>(
         })
     }
     go(root, &mut crate::pointer::Pointer::root(), Depth::new(max_depth), visit, overflow)
+}
+
+/// Where a walk is: the steps from the root, kept on the stack and spelled as a JSON pointer only
+/// when asked (for an error), so a walk that finds nothing wrong builds no text at all.
+///
+/// ```
+/// use serde_json::json;
+/// use toolschema::walk::{visit_objects, Location};
+/// let schema = json!({"properties": {"a/b": {"items": {"type": "string"}}}});
+/// let mut deepest = String::new();
+/// visit_objects(&schema, 8, &mut |at: &Location<'_>, _| deepest = at.pointer().as_str().to_owned())
+///     .unwrap();
+/// assert_eq!(deepest, "/properties/a~1b/items");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Location<'a> {
+    parent: Option<&'a Location<'a>>,
+    step: Option<Step<'a>>,
+    level: usize,
+}
+
+impl<'a> Location<'a> {
+    /// The root, `""`.
+    pub fn root() -> Self {
+        Location { parent: None, step: None, level: 0 }
+    }
+
+    /// The location one step below this one.
+    pub fn child(&'a self, step: Step<'a>) -> Location<'a> {
+        Location { parent: Some(self), step: Some(step), level: self.level + 1 }
+    }
+
+    /// Whether this is the root.
+    pub fn is_root(&self) -> bool {
+        self.parent.is_none()
+    }
+
+    /// The last step, `None` at the root.
+    pub fn step(&self) -> Option<Step<'a>> {
+        self.step
+    }
+
+    /// The number of steps from the root.
+    pub fn level(&self) -> usize {
+        self.level
+    }
+
+    /// The JSON pointer of this location (built now, in O(level)).
+    pub fn pointer(&self) -> crate::pointer::Pointer {
+        let mut steps = Vec::with_capacity(self.level);
+        let mut at = Some(self);
+        while let Some(loc) = at {
+            steps.extend(loc.step);
+            at = loc.parent;
+        }
+        let mut pointer = crate::pointer::Pointer::root();
+        for step in steps.iter().rev() {
+            step.push_onto(&mut pointer);
+        }
+        pointer
+    }
+}
+
+impl fmt::Display for Location<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.pointer().as_str())
+    }
+}
+
+/// Visits every schema object under `root` (the root included) top-down, with its [`Location`],
+/// within the depth budget (which counts boolean schemas, though they are not visited). Returns the pointer at which the budget
+/// ran out, if it did.
+///
+/// The walk for visitors that need a pointer only when something is wrong: it builds none on the
+/// way (compare [`visit_all`], which keeps one up to date at every node).
+pub fn visit_objects<'v>(
+    root: &'v Value,
+    max_depth: usize,
+    visit: &mut dyn FnMut(&Location<'_>, &'v serde_json::Map<String, Value>),
+) -> Result<(), String> {
+    fn go<'v>(
+        map: &'v serde_json::Map<String, Value>,
+        at: &Location<'_>,
+        depth: Depth,
+        visit: &mut dyn FnMut(&Location<'_>, &'v serde_json::Map<String, Value>),
+    ) -> Result<(), String> {
+        visit(at, map);
+        let mut result = Ok(());
+        for_each_child_of(map, |step, child| {
+            if result.is_err() {
+                return;
+            }
+            let here = at.child(step);
+            // The budget counts boolean subschemas too, as in `visit_all`.
+            result = match (depth.descend(), child) {
+                (Some(d), Value::Object(child)) => go(child, &here, d, visit),
+                (Some(_), _) => Ok(()),
+                (None, _) => Err(here.pointer().as_str().to_owned()),
+            };
+        });
+        result
+    }
+    let Value::Object(map) = root else { return Ok(()) };
+    go(map, &Location::root(), Depth::new(max_depth), visit)
+}
+
+/// [`visit_objects`], mutably: `visit` may edit each object (its children are visited after it,
+/// as they are then). The first error stops the walk; `overflow` makes the error for the pointer
+/// at which the budget ran out.
+pub fn visit_objects_mut<E>(
+    root: &mut Value,
+    max_depth: usize,
+    visit: &mut dyn FnMut(&Location<'_>, &mut serde_json::Map<String, Value>) -> Result<(), E>,
+    overflow: &dyn Fn(String) -> E,
+) -> Result<(), E> {
+    fn go<E>(
+        map: &mut serde_json::Map<String, Value>,
+        at: &Location<'_>,
+        depth: Depth,
+        visit: &mut dyn FnMut(&Location<'_>, &mut serde_json::Map<String, Value>) -> Result<(), E>,
+        overflow: &dyn Fn(String) -> E,
+    ) -> Result<(), E> {
+        visit(at, map)?;
+        for_each_child_of_mut(map, |step, child| {
+            let here = at.child(step);
+            // The budget counts boolean subschemas too, as in `visit_all_mut`.
+            match (depth.descend(), child) {
+                (Some(d), Value::Object(child)) => go(child, &here, d, visit, overflow),
+                (Some(_), _) => Ok(()),
+                (None, _) => Err(overflow(here.pointer().as_str().to_owned())),
+            }
+        })
+    }
+    let Value::Object(map) = root else { return Ok(()) };
+    go(map, &Location::root(), Depth::new(max_depth), visit, overflow)
 }
 
 #[cfg(test)]

@@ -45,9 +45,10 @@ pub use openai_strict::{OPENAI_STRICT, OpenAiStrict};
 pub use strict_subset::{STRICT_SUBSET, StrictSubset};
 
 use crate::error::{CapabilityError, CapabilityErrors};
-use crate::pointer::{Pointer, field_path};
-use crate::walk::Depth;
-use serde_json::Value;
+use crate::pointer::field_path;
+use crate::walk::{Depth, Location};
+use serde_json::{Map, Value};
+use std::convert::Infallible;
 
 /// What a provider accepts in a schema, and how to adapt a schema to it.
 ///
@@ -156,22 +157,53 @@ pub fn apply(
     schema: Value,
     cx: &AdaptContext<'_>,
 ) -> Result<Value, CapabilityErrors> {
+    let checked = adapt_checked(dialect, schema, cx, &mut |_, _| Ok::<(), Infallible>(()))?;
+    Ok(checked.unwrap_or_else(|never| match never {}))
+}
+
+/// [`apply`], with `also` run at every schema object of the adapted schema during the walk that
+/// looks for forbidden keywords (the pipeline sorts `required` lists there). An error from `also`
+/// is returned only when the dialect reports none: the walk goes on without calling `also` again,
+/// so every forbidden keyword is still found.
+pub(crate) fn adapt_checked<E>(
+    dialect: &dyn SchemaDialect,
+    schema: Value,
+    cx: &AdaptContext<'_>,
+    also: &mut dyn FnMut(&mut Map<String, Value>, &Location<'_>) -> Result<(), E>,
+) -> Result<Result<Value, E>, CapabilityErrors> {
     let fill = |errors: Vec<CapabilityError>| {
         let mut errors: Vec<CapabilityError> =
             errors.into_iter().map(|e| e.with_field(cx.type_name)).collect();
         errors.sort_by(|a, b| a.pointer().cmp(b.pointer()));
         CapabilityErrors::from_vec(errors)
     };
-    let adapted = match dialect.adapt(schema, cx) {
+    let mut adapted = match dialect.adapt(schema, cx) {
         Ok(v) => v,
         Err(errors) => {
             return Err(fill(errors).unwrap_or_else(|| internal_error(dialect)));
         }
     };
-    let errors = forbidden_keyword_errors(dialect, &adapted, cx.max_depth);
-    match fill(errors) {
-        Some(errors) => Err(errors),
-        None => Ok(adapted),
+    let mut errors = Vec::new();
+    let mut failed = None;
+    let walked = crate::walk::visit_objects_mut(
+        &mut adapted,
+        cx.max_depth,
+        &mut |at, node| {
+            find_forbidden(dialect, node, at, &mut errors);
+            if failed.is_none() {
+                failed = also(node, at).err();
+            }
+            Ok(())
+        },
+        &|pointer| pointer,
+    );
+    if let Err(pointer) = walked {
+        errors.push(too_deep(dialect, cx.max_depth, pointer));
+    }
+    match (fill(errors), failed) {
+        (Some(errors), _) => Err(errors),
+        (None, Some(e)) => Ok(Err(e)),
+        (None, None) => Ok(Ok(adapted)),
     }
 }
 
@@ -195,33 +227,38 @@ pub fn forbidden_keyword_errors(
     schema: &Value,
     max_depth: usize,
 ) -> Vec<CapabilityError> {
-    let forbidden = dialect.forbidden_keywords();
     let mut errors = Vec::new();
-    let overflow = crate::walk::visit_all(schema, max_depth, &mut |ptr: &Pointer, node| {
-        if let Value::Object(map) = node {
-            for &kw in forbidden {
-                if map.contains_key(kw) {
-                    errors.push(CapabilityError::ForbiddenKeyword {
-                        dialect: dialect.name().to_owned(),
-                        keyword: kw.to_owned(),
-                        pointer: ptr.as_str().to_owned(),
-                        field: None,
-                        hint: dialect.hint(kw),
-                    });
-                }
-            }
-        }
-        true
+    let walked = crate::walk::visit_objects(schema, max_depth, &mut |at, node| {
+        find_forbidden(dialect, node, at, &mut errors);
     });
-    if let Err(pointer) = overflow {
-        errors.push(CapabilityError::TooDeep {
-            dialect: dialect.name().to_owned(),
-            depth: max_depth + 1,
-            max_depth,
-            pointer,
-        });
+    if let Err(pointer) = walked {
+        errors.push(too_deep(dialect, max_depth, pointer));
     }
     errors
+}
+
+/// The forbidden keywords of one schema object.
+fn find_forbidden(
+    dialect: &dyn SchemaDialect,
+    node: &Map<String, Value>,
+    at: &Location<'_>,
+    errors: &mut Vec<CapabilityError>,
+) {
+    for &kw in dialect.forbidden_keywords() {
+        if node.contains_key(kw) {
+            errors.push(CapabilityError::ForbiddenKeyword {
+                dialect: dialect.name().to_owned(),
+                keyword: kw.to_owned(),
+                pointer: at.pointer().as_str().to_owned(),
+                field: None,
+                hint: dialect.hint(kw),
+            });
+        }
+    }
+}
+
+fn too_deep(dialect: &dyn SchemaDialect, max_depth: usize, pointer: String) -> CapabilityError {
+    CapabilityError::TooDeep { dialect: dialect.name().to_owned(), depth: max_depth + 1, max_depth, pointer }
 }
 
 /// Every built-in dialect, for choosing one by name at run time.

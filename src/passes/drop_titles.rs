@@ -1,8 +1,9 @@
 //! [`DropTitles`]: removes `$schema` and every `title` in a schema position.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{Pass, PassContext};
-use serde_json::Value;
+use crate::pipeline::{NodePass, Pass, PassContext};
+use crate::walk::Location;
+use serde_json::{Map, Value};
 
 /// Removes the root's `$schema` and the `title` of every schema.
 ///
@@ -27,20 +28,26 @@ impl Pass for DropTitles {
     }
 
     fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
-        if let Value::Object(root) = schema {
-            root.remove("$schema");
+        crate::pipeline::run_node_passes(&[self], schema, cx)
+    }
+
+    fn as_node_pass(&self) -> Option<&dyn NodePass> {
+        Some(self)
+    }
+}
+
+impl NodePass for DropTitles {
+    fn visit(
+        &self,
+        node: &mut Map<String, Value>,
+        at: &Location<'_>,
+        _cx: &mut PassContext<'_>,
+    ) -> Result<(), SchemaGenerationError> {
+        if at.is_root() {
+            node.remove("$schema");
         }
-        crate::walk::visit_all_mut(
-            schema,
-            cx.max_depth,
-            &mut |_, node| {
-                if let Value::Object(map) = node {
-                    map.remove("title");
-                }
-                Ok(true)
-            },
-            &|p| cx.too_deep(p),
-        )
+        node.remove("title");
+        Ok(())
     }
 }
 

@@ -1,7 +1,8 @@
 //! [`MergeDocs`]: moves a type's documented field block onto its properties.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{Pass, PassContext};
+use crate::pipeline::{NodePass, Pass, PassContext};
+use crate::walk::Location;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -93,18 +94,23 @@ impl Pass for MergeDocs {
     }
 
     fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
+        crate::pipeline::run_node_passes(&[self], schema, cx)
+    }
+
+    fn as_node_pass(&self) -> Option<&dyn NodePass> {
+        Some(self)
+    }
+}
+
+impl NodePass for MergeDocs {
+    fn visit(
+        &self,
+        node: &mut Map<String, Value>,
+        at: &Location<'_>,
+        cx: &mut PassContext<'_>,
+    ) -> Result<(), SchemaGenerationError> {
         let mut warnings = Vec::new();
-        crate::walk::visit_all_mut(
-            schema,
-            cx.max_depth,
-            &mut |ptr, node| {
-                if let Value::Object(map) = node {
-                    merge_one(map, ptr.as_str(), cx, &mut warnings);
-                }
-                Ok(true)
-            },
-            &|p| cx.too_deep(p),
-        )?;
+        merge_one(node, at, cx, &mut warnings);
         cx.doc_warnings.extend(warnings);
         Ok(())
     }
@@ -112,7 +118,7 @@ impl Pass for MergeDocs {
 
 fn merge_one(
     map: &mut Map<String, Value>,
-    pointer: &str,
+    at: &Location<'_>,
     cx: &PassContext<'_>,
     warnings: &mut Vec<DocWarning>,
 ) {
@@ -136,7 +142,9 @@ fn merge_one(
     if heading.is_some() {
         map.remove("title");
     }
-    let warn = |kind| DocWarning { pointer: pointer.to_owned(), field: cx.field(pointer), kind };
+    let pointer = at.pointer();
+    let warn =
+        |kind| DocWarning { pointer: pointer.as_str().to_owned(), field: cx.field(pointer.as_str()), kind };
     if parsed.prose.is_empty() {
         map.remove("description");
     } else {

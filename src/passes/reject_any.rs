@@ -126,12 +126,17 @@ impl Pass for RejectAny {
             Err(_) => judge(schema, cx, false)?,
         };
         let optional_untyped = walk.optional_untyped;
+        if optional_untyped.is_empty() {
+            return Ok(());
+        }
         for pointer in optional_untyped {
             if let Some(node) = schema.pointer_mut(&pointer) {
                 canonicalise(node);
             }
         }
-        Ok(())
+        // Writing an optional untyped union (`anyOf: [{}, {"$ref": ..}]`) as `{}` can drop the
+        // last reference to a definition; it must go now, not in a second run of the pipeline.
+        super::PruneDefs.run(schema, cx)
     }
 }
 

@@ -1,8 +1,9 @@
 //! [`SortRequired`]: sorts and deduplicates every `required` list.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{Pass, PassContext};
-use serde_json::Value;
+use crate::pipeline::{NodePass, Pass, PassContext};
+use crate::walk::Location;
+use serde_json::{Map, Value};
 
 /// Sorts every `required` list (by UTF-16 code units, the canonical key order) and removes
 /// duplicates.
@@ -19,35 +20,43 @@ impl Pass for SortRequired {
     }
 
     fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
-        crate::walk::visit_all_mut(
-            schema,
-            cx.max_depth,
-            &mut |ptr, node| {
-                let Some(required) = node.get_mut("required") else { return Ok(true) };
-                let Value::Array(items) = required else {
-                    return Err(malformed(ptr.as_str()));
-                };
-                if !items.iter().all(Value::is_string) {
-                    return Err(malformed(ptr.as_str()));
-                }
-                let order = |a: &Value, b: &Value| {
-                    crate::canonical::cmp_utf16(a.as_str().unwrap_or(""), b.as_str().unwrap_or(""))
-                };
-                // Usually already sorted and free of duplicates (schemars sorts): check first.
-                if !items.windows(2).all(|w| order(&w[0], &w[1]).is_lt()) {
-                    items.sort_by(order);
-                    items.dedup();
-                }
-                Ok(true)
-            },
-            &|p| cx.too_deep(p),
-        )
+        crate::pipeline::run_node_passes(&[self], schema, cx)
+    }
+
+    fn as_node_pass(&self) -> Option<&dyn NodePass> {
+        Some(self)
     }
 }
 
-fn malformed(pointer: &str) -> SchemaGenerationError {
+impl NodePass for SortRequired {
+    fn visit(
+        &self,
+        node: &mut Map<String, Value>,
+        at: &Location<'_>,
+        _cx: &mut PassContext<'_>,
+    ) -> Result<(), SchemaGenerationError> {
+        let Some(required) = node.get_mut("required") else { return Ok(()) };
+        let Value::Array(items) = required else {
+            return Err(malformed(at));
+        };
+        if !items.iter().all(Value::is_string) {
+            return Err(malformed(at));
+        }
+        let order = |a: &Value, b: &Value| {
+            crate::canonical::cmp_utf16(a.as_str().unwrap_or(""), b.as_str().unwrap_or(""))
+        };
+        // Usually already sorted and free of duplicates (schemars sorts): check first.
+        if !items.windows(2).all(|w| order(&w[0], &w[1]).is_lt()) {
+            items.sort_by(order);
+            items.dedup();
+        }
+        Ok(())
+    }
+}
+
+fn malformed(at: &Location<'_>) -> SchemaGenerationError {
     SchemaGenerationError::Malformed {
-        pointer: format!("{pointer}/required"),
+        pointer: format!("{at}/required"),
         message: "`required` must be an array of property names (strings)".into(),
     }
 }
