@@ -3,6 +3,7 @@
 use crate::error::SchemaGenerationError;
 use crate::pipeline::{Pass, PassContext};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 /// Removes entries of the root's `$defs` (and `definitions`) that no `$ref` reachable from the
@@ -28,60 +29,19 @@ impl Pass for PruneDefs {
         if !DEF_MAPS.iter().any(|k| root.get(*k).is_some_and(Value::is_object)) {
             return Ok(());
         }
-        // Definitions reached so far, per map in `DEF_MAPS` (only asked whether they hold a name,
-        // so their order does not matter), and those still to scan.
-        let mut reached: [HashSet<String>; 2] = Default::default();
-        let mut todo: Vec<(usize, String)> = Vec::new();
-        let mut opaque = false;
-        let mut note = |r: &str, todo: &mut Vec<(usize, String)>| match crate::refs::parse_local(r) {
-            Ok(mut tokens) => {
-                if tokens.len() >= 2
-                    && let Some(m) = DEF_MAPS.iter().position(|k| *k == tokens[0])
-                {
-                    todo.push((m, tokens.swap_remove(1)));
-                }
-            }
-            Err(_) => opaque = true,
-        };
-        // Scan the root, skipping its own definition maps.
-        let mut ptr_err = None;
-        if let Some(Value::String(r)) = root.get("$ref") {
-            note(r, &mut todo);
-        }
-        crate::walk::for_each_child_where(
-            schema,
-            |k| !DEF_MAPS.contains(&k),
-            |_, child| {
-                if ptr_err.is_none() {
-                    let depth = cx.max_depth.saturating_sub(1);
-                    ptr_err = scan_schema(child, depth, &mut |r| note(r, &mut todo)).err();
-                }
-            },
-        );
-        let maps = DEF_MAPS.map(|k| root.get(k));
-        while let Some((m, name)) = todo.pop() {
-            // Only names the map holds: `reached` then counts the definitions kept.
-            let Some(target) = maps[m].and_then(|map| map.get(&name)) else { continue };
-            if !reached[m].insert(name) {
-                continue;
-            }
-            if let Err(p) = scan_schema(target, cx.max_depth, &mut |r| note(r, &mut todo)) {
-                ptr_err = Some(p);
-            }
-        }
-        if let Some(p) = ptr_err {
-            return Err(cx.too_deep(p));
-        }
-        if opaque {
+        let Some(unreached) = unreached(schema, cx.max_depth).map_err(|p| cx.too_deep(p))? else {
+            // Some reference cannot be read as a local one: keep everything.
             return Ok(());
-        }
+        };
         let Value::Object(root) = schema else { return Ok(()) };
-        for (map_name, reached) in DEF_MAPS.into_iter().zip(&reached) {
-            let Some(Value::Object(defs)) = root.get_mut(map_name) else { continue };
-            if reached.len() == defs.len() {
+        for (map_name, names) in DEF_MAPS.into_iter().zip(unreached) {
+            if names.is_empty() {
                 continue;
             }
-            defs.retain(|name, _| reached.contains(name));
+            let Some(Value::Object(defs)) = root.get_mut(map_name) else { continue };
+            for name in names {
+                defs.remove(&name);
+            }
             if defs.is_empty() {
                 root.remove(map_name);
             }
@@ -90,14 +50,85 @@ impl Pass for PruneDefs {
     }
 }
 
-/// Calls `f` with every `$ref` string in any schema position under `schema`.
-fn scan_schema(schema: &Value, max_depth: usize, f: &mut dyn FnMut(&str)) -> Result<(), String> {
-    crate::walk::visit_all(schema, max_depth, &mut |_, node| {
+/// The names of the root definitions that no reference reaches from outside the root's definition
+/// maps, transitively, per map in `DEF_MAPS`; `None` when some reference cannot be read as a
+/// local one. `Err` is the pointer at which the depth budget ran out.
+fn unreached<'v>(schema: &'v Value, max_depth: usize) -> Result<Option<[Vec<String>; 2]>, String> {
+    let Value::Object(root) = schema else { return Ok(Some(Default::default())) };
+    // Definitions reached so far (only asked whether they hold a name, so their order does not
+    // matter), and those still to scan. Names borrow from the schema: the plain spelling
+    // `#/$defs/Name` allocates nothing.
+    let mut reached: [HashSet<&str>; 2] = Default::default();
+    let mut todo: Vec<(usize, Cow<'v, str>)> = Vec::new();
+    let mut opaque = false;
+    let mut note = |r: &'v str, todo: &mut Vec<(usize, Cow<'v, str>)>| {
+        if let Some((map, name)) = crate::refs::plain_definition(r) {
+            todo.push((usize::from(map != DEF_MAPS[0]), Cow::Borrowed(name)));
+            return;
+        }
+        match crate::refs::parse_local(r) {
+            Ok(mut tokens) => {
+                if tokens.len() >= 2
+                    && let Some(m) = DEF_MAPS.iter().position(|k| *k == tokens[0])
+                {
+                    todo.push((m, Cow::Owned(tokens.swap_remove(1))));
+                }
+            }
+            Err(_) => opaque = true,
+        }
+    };
+    // Scan the root, skipping its own definition maps.
+    let mut ptr_err = None;
+    if let Some(Value::String(r)) = root.get("$ref") {
+        note(r, &mut todo);
+    }
+    crate::walk::for_each_child_where(
+        schema,
+        |k| !DEF_MAPS.contains(&k),
+        |_, child| {
+            if ptr_err.is_none() {
+                let depth = max_depth.saturating_sub(1);
+                ptr_err = scan_schema(child, depth, &mut |r| note(r, &mut todo)).err();
+            }
+        },
+    );
+    let maps = DEF_MAPS.map(|k| root.get(k).and_then(Value::as_object));
+    while let Some((m, name)) = todo.pop() {
+        // Only names the map holds: `reached` then counts the definitions kept.
+        let Some((key, target)) = maps[m].and_then(|map| map.get_key_value(name.as_ref())) else {
+            continue;
+        };
+        if !reached[m].insert(key.as_str()) {
+            continue;
+        }
+        if let Err(p) = scan_schema(target, max_depth, &mut |r| note(r, &mut todo)) {
+            ptr_err = Some(p);
+        }
+    }
+    if let Some(p) = ptr_err {
+        return Err(p);
+    }
+    if opaque {
+        return Ok(None);
+    }
+    let unreached = |m: usize| -> Vec<String> {
+        maps[m].map_or_else(Vec::new, |defs| {
+            defs.keys().filter(|k| !reached[m].contains(k.as_str())).cloned().collect()
+        })
+    };
+    Ok(Some([unreached(0), unreached(1)]))
+}
+
+/// Calls `f` with every `$ref` string in any schema position under `schema`. Builds no pointer
+/// unless the depth budget runs out.
+fn scan_schema<'v>(schema: &'v Value, max_depth: usize, f: &mut dyn FnMut(&'v str)) -> Result<(), String> {
+    let mut found = |_: &crate::walk::Location<'_>, node: &'v serde_json::Map<String, Value>| {
         if let Some(Value::String(r)) = node.get("$ref") {
             f(r);
         }
-        true
-    })
+    };
+    // A boolean `schema` has no reference; `visit_objects` skips it.
+    crate::walk::visit_objects(schema, max_depth, &mut found)
 }
 
 #[cfg(test)]

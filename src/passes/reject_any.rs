@@ -68,6 +68,10 @@ fn is_untyped_hops(schema: &Value, root: &Value, hops: usize, unions: bool) -> b
     match schema {
         Value::Bool(b) => *b,
         Value::Object(map) => {
+            // Nearly every schema says its type: no need to look at each key.
+            if map.contains_key("type") {
+                return false;
+            }
             // Definitions constrain nothing where they stand: `{"$ref": .., "$defs": ..}` is as
             // untyped as the schema it points to.
             let mut constraining =
@@ -79,7 +83,7 @@ fn is_untyped_hops(schema: &Value, root: &Value, hops: usize, unions: bool) -> b
                         && map
                             .get("$ref")
                             .and_then(Value::as_str)
-                            .and_then(|r| crate::refs::resolve(root, r))
+                            .and_then(|r| resolve(root, r))
                             .is_some_and(|t| is_untyped_hops(t, root, hops - 1, unions))
                 }
                 (Some(k), None) if unions && (k == "anyOf" || k == "oneOf") => {
@@ -91,6 +95,14 @@ fn is_untyped_hops(schema: &Value, root: &Value, hops: usize, unions: bool) -> b
             }
         }
         _ => false,
+    }
+}
+
+/// The schema a local reference points to; the plain `#/$defs/Name` without decoding or allocating.
+fn resolve<'v>(root: &'v Value, reference: &str) -> Option<&'v Value> {
+    match crate::refs::plain_definition(reference) {
+        Some((map, name)) => root.get(map)?.get(name),
+        None => crate::refs::resolve(root, reference),
     }
 }
 
@@ -206,7 +218,7 @@ struct Walk<'a, 'c> {
     optional_untyped: Vec<String>,
     /// Root definitions already entered: names in `$defs`, then in `definitions` (a set each, so a
     /// schema with many definitions is not scanned once per reference).
-    entered: [std::collections::BTreeSet<String>; 2],
+    entered: [std::collections::HashSet<&'a str>; 2],
     /// No pointers; give up at the first error or optional untyped property (see [`judge`]).
     fast: bool,
 }
@@ -229,10 +241,11 @@ impl<'a> Walk<'a, '_> {
         if let Some(Value::String(reference)) = map.get("$ref")
             && let Some((def_map, name)) = definition(reference)
             && !self.was_entered(def_map, &name)
-            && let Some(target) = self.root.get(def_map).and_then(|m| m.get(name.as_ref()))
+            && let Some((key, target)) =
+                self.root.get(def_map).and_then(Value::as_object).and_then(|m| m.get_key_value(name.as_ref()))
         {
-            let name = name.into_owned();
-            self.entered[usize::from(def_map != DEF_MAPS[0])].insert(name.clone());
+            let name = key.as_str();
+            self.entered[usize::from(def_map != DEF_MAPS[0])].insert(name);
             let mut real = Pointer::root();
             if !self.fast {
                 real.push(def_map);
