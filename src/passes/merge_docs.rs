@@ -190,8 +190,17 @@ fn merge_one(
 /// Whether `text` contains a word every header [`parse`] recognises contains ("Arg", "Fields" or
 /// "Attributes"); when it does not, `parse` returns `None`.
 fn may_have_block(text: &str) -> bool {
-    // `str::contains` with a short needle scans in SIMD chunks.
-    ["Arg", "Fields", "Attributes"].iter().any(|w| text.contains(w))
+    // One pass over the bytes: every header word starts with `A` or `F` (three `str::contains`
+    // calls cost more in searcher set-up than the scan itself on a one-line description).
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| {
+        let rest = &bytes[i..];
+        match b {
+            b'A' => rest.starts_with(b"Arg") || rest.starts_with(b"Attributes"),
+            b'F' => rest.starts_with(b"Fields"),
+            _ => false,
+        }
+    })
 }
 
 /// `startDate` → `start_date`; names without capitals come back unchanged.
