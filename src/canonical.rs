@@ -215,9 +215,16 @@ impl<F: FnMut(&mut Vec<u8>)> Writer<'_, F> {
         let mut first = true;
         let mut members = map.iter();
         while let Some((k, v)) = members.next() {
+            let before = self.buf.len();
+            if !first {
+                self.buf.push(b',');
+            }
             // Byte order is UTF-16 order up to the first key holding a character at U+E000 or
-            // above (see `Frame::InOrder`); from that key on, the rest is sorted.
-            if has_byte_from_ee(k.as_bytes()) {
+            // above (see `Frame::InOrder`); from that key on, the rest is sorted. The key is
+            // written first, since its scan tells whether it is ASCII; a key at U+E000 or above
+            // is taken back (nothing is flushed inside a key) and written in sorted order.
+            if !write_key(k, self.buf) && has_byte_from_ee(k.as_bytes()) {
+                self.buf.truncate(before);
                 let mut rest: Vec<(&String, &Value)> =
                     std::iter::once((k, v)).chain(members.by_ref()).collect();
                 rest.sort_by(|a, b| cmp_utf16(a.0, b.0));
@@ -226,7 +233,8 @@ impl<F: FnMut(&mut Vec<u8>)> Writer<'_, F> {
                 }
                 return;
             }
-            self.member(&mut first, k, v, levels);
+            first = false;
+            self.value(v, levels);
         }
     }
 
@@ -445,21 +453,25 @@ fn write_string(s: &str, buf: &mut Vec<u8>) {
     write_quoted(s.as_bytes(), buf, b"\"");
 }
 
-/// Writes an object key and its colon.
-fn write_key(k: &str, buf: &mut Vec<u8>) {
-    write_quoted(k.as_bytes(), buf, b"\":");
+/// Writes an object key and its colon; says whether the key is all ASCII.
+fn write_key(k: &str, buf: &mut Vec<u8>) -> bool {
+    write_quoted(k.as_bytes(), buf, b"\":")
 }
 
-/// Writes `"`, `bytes` escaped, then `close`.
+/// Writes `"`, `bytes` escaped, then `close`; says whether `bytes` is all ASCII.
 #[inline(always)]
-fn write_quoted(bytes: &[u8], buf: &mut Vec<u8>, close: &[u8]) {
+fn write_quoted(bytes: &[u8], buf: &mut Vec<u8>, close: &[u8]) -> bool {
     buf.reserve(bytes.len() + 3);
     buf.push(b'"');
-    // Runs that need no escaping are copied whole; the escapes are found 8 bytes at a time.
+    // Runs that need no escaping are copied whole; the escapes are found 8 bytes at a time. Every
+    // byte is in some word read, and `seen` gathers their high bits.
+    let mut seen = 0;
     let mut start = 0;
     let mut i = 0;
     while let Some(chunk) = bytes.get(i..i + 8) {
-        let marks = escape_marks(word(chunk));
+        let w = word(chunk);
+        seen |= w;
+        let marks = escape_marks(w);
         if marks == 0 {
             i += 8;
             continue;
@@ -471,7 +483,9 @@ fn write_quoted(bytes: &[u8], buf: &mut Vec<u8>, close: &[u8]) {
         i = start;
     }
     let tail = bytes.get(i..).unwrap_or_default();
-    if escape_marks(tail_word(tail)) != 0 {
+    let w = tail_word(tail);
+    seen |= w;
+    if escape_marks(w) != 0 {
         for (at, &b) in (i..).zip(tail) {
             if ESCAPE[usize::from(b)] != 0 {
                 buf.extend_from_slice(bytes.get(start..at).unwrap_or_default());
@@ -482,6 +496,7 @@ fn write_quoted(bytes: &[u8], buf: &mut Vec<u8>, close: &[u8]) {
     }
     buf.extend_from_slice(bytes.get(start..).unwrap_or_default());
     buf.extend_from_slice(close);
+    seen & HIGHS == 0
 }
 
 fn write_number(n: &Number, buf: &mut Vec<u8>) {
