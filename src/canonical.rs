@@ -28,18 +28,21 @@
 //! - No whitespace.
 //!
 //! # How it works
-//! The writer is iterative: an explicit stack of open arrays and objects on the heap, so a value of
-//! any depth is written without recursion. Everything is written into one `Vec<u8>`: the output of
-//! [`to_vec`], or a block buffer that [`crate::hash`] drains into SHA-256 every 8 KiB (and [`write()`]
-//! into a [`Sink`]), so the document is never held whole.
+//! The first 48 levels of arrays and objects are written by recursion (a few KiB of stack, the
+//! fastest way through the shallow trees schemas are); a subtree below that is handed to an
+//! iterative writer, an explicit stack of open arrays and objects on the heap, so a value of any
+//! depth is written without overflowing the stack. Everything is written into one `Vec<u8>`: the
+//! output of [`to_vec`], or a block buffer that [`crate::hash`] drains into SHA-256 every 8 KiB
+//! (and [`write()`] into a [`Sink`]), so the document is never held whole.
 //!
 //! Key order costs nothing in the common case. Whether this build's `serde_json::Map` sorts its
 //! keys is probed once at run time ([`map_preserves_order`](crate::passes::map_preserves_order));
 //! if it does (a `BTreeMap`, byte order), byte order is UTF-16 order up to the first key holding a
 //! character at U+E000 or above, and only the keys from there on are sorted. With `preserve_order`
 //! each object's order is checked, and the object sorted when it is out of order. Strings are
-//! scanned for bytes that need escaping 8 at a time; f64 goes through `ryu-js`, which implements
-//! ECMAScript's `Number.prototype.toString` exactly.
+//! scanned 8 bytes at a time: a word test marks the bytes that need escaping, its lowest mark says
+//! where the next escape is, and the run before it is copied whole. f64 goes through `ryu-js`,
+//! which implements ECMAScript's `Number.prototype.toString` exactly.
 
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
@@ -111,12 +114,6 @@ fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
     a[i..].iter().zip(&b[i..]).position(|(x, y)| x != y).map(|p| i + p)
 }
 
-enum Frame<'a> {
-    Array(std::slice::Iter<'a, Value>),
-    Sorted(std::vec::IntoIter<(&'a String, &'a Value)>),
-    InOrder(serde_json::map::Iter<'a>),
-}
-
 /// Writes the RFC 8785 bytes of `value` into `out`, in pieces of about 8 KiB.
 pub fn write(value: &Value, out: &mut dyn Sink) {
     let mut buf = Vec::with_capacity(FLUSH_AT + 256);
@@ -130,6 +127,11 @@ pub fn write(value: &Value, out: &mut dyn Sink) {
 /// How full [`write`]'s buffer gets before it goes to the sink.
 pub(crate) const FLUSH_AT: usize = 8 * 1024;
 
+/// How many levels of arrays and objects [`write_buffered`] writes by recursion; a subtree deeper
+/// than that is written by the iterative writer ([`write_deep`]), so the stack used is bounded
+/// (a few KiB) whatever the depth of the value.
+const RECURSION_LEVELS: u32 = 48;
+
 /// Appends the RFC 8785 bytes of `value` to `buf`. Between two values, once `buf` holds `flush_at`
 /// bytes or more, calls `flush`, which takes what it wants and normally clears `buf`.
 ///
@@ -139,11 +141,129 @@ pub(crate) fn write_buffered(
     value: &Value,
     buf: &mut Vec<u8>,
     flush_at: usize,
-    mut flush: impl FnMut(&mut Vec<u8>),
+    flush: impl FnMut(&mut Vec<u8>),
 ) {
     // serde_json's default map iterates in UTF-8 byte order, which is RFC 8785's order for every
-    // key below U+E000: its objects are written as they come (see `Frame::InOrder`). With
-    // `preserve_order` each object's order is checked first.
+    // key below U+E000: its objects are written as they come. With `preserve_order` each object's
+    // order is checked first.
+    let byte_sorted_maps = !crate::passes::map_preserves_order();
+    Writer { buf, flush_at, flush, byte_sorted_maps }.value(value, RECURSION_LEVELS);
+}
+
+/// The recursive writer: the fast path for the first [`RECURSION_LEVELS`] levels.
+struct Writer<'b, F> {
+    buf: &'b mut Vec<u8>,
+    flush_at: usize,
+    flush: F,
+    byte_sorted_maps: bool,
+}
+
+impl<F: FnMut(&mut Vec<u8>)> Writer<'_, F> {
+    /// Writes `v`; `levels` is how many more levels may be entered by recursion.
+    fn value(&mut self, v: &Value, levels: u32) {
+        match v {
+            Value::Null => self.buf.extend_from_slice(b"null"),
+            Value::Bool(true) => self.buf.extend_from_slice(b"true"),
+            Value::Bool(false) => self.buf.extend_from_slice(b"false"),
+            Value::Number(n) => write_number(n, self.buf),
+            Value::String(s) => write_string(s, self.buf),
+            Value::Array(items) => match items.split_first() {
+                None => self.buf.extend_from_slice(b"[]"),
+                // The depth is checked before descending: what lies below is written without
+                // recursion.
+                Some(_) if levels == 0 => write_deep(v, self.buf, self.flush_at, &mut self.flush),
+                Some((head, tail)) => {
+                    self.buf.push(b'[');
+                    self.value(head, levels - 1);
+                    for item in tail {
+                        self.buf.push(b',');
+                        self.value(item, levels - 1);
+                    }
+                    self.buf.push(b']');
+                }
+            },
+            Value::Object(map) if map.is_empty() => self.buf.extend_from_slice(b"{}"),
+            Value::Object(_) if levels == 0 => write_deep(v, self.buf, self.flush_at, &mut self.flush),
+            Value::Object(map) => {
+                self.buf.push(b'{');
+                if self.byte_sorted_maps {
+                    self.byte_sorted_object(map, levels - 1);
+                } else {
+                    self.any_order_object(map, levels - 1);
+                }
+                self.buf.push(b'}');
+            }
+        }
+        if self.buf.len() >= self.flush_at {
+            (self.flush)(self.buf);
+        }
+    }
+
+    /// One member, preceded by a comma unless it is the first.
+    #[inline]
+    fn member(&mut self, first: &mut bool, key: &str, value: &Value, levels: u32) {
+        if !*first {
+            self.buf.push(b',');
+        }
+        *first = false;
+        write_key(key, self.buf);
+        self.value(value, levels);
+    }
+
+    /// The members of a map whose keys come in UTF-8 byte order (serde_json's default map).
+    fn byte_sorted_object(&mut self, map: &Map<String, Value>, levels: u32) {
+        let mut first = true;
+        let mut members = map.iter();
+        while let Some((k, v)) = members.next() {
+            let before = self.buf.len();
+            if !first {
+                self.buf.push(b',');
+            }
+            // Byte order is UTF-16 order up to the first key holding a character at U+E000 or
+            // above (see `Frame::InOrder`); from that key on, the rest is sorted. The key is
+            // written first, since its scan tells whether it is ASCII; a key at U+E000 or above
+            // is taken back (nothing is flushed inside a key) and written in sorted order.
+            if !write_key(k, self.buf) && has_byte_from_ee(k.as_bytes()) {
+                self.buf.truncate(before);
+                let mut rest: Vec<(&String, &Value)> =
+                    std::iter::once((k, v)).chain(members.by_ref()).collect();
+                rest.sort_by(|a, b| cmp_utf16(a.0, b.0));
+                for (k, v) in rest {
+                    self.member(&mut first, k, v, levels);
+                }
+                return;
+            }
+            first = false;
+            self.value(v, levels);
+        }
+    }
+
+    /// The members of a map in any order (`preserve_order`): checked, and sorted when out of order.
+    fn any_order_object(&mut self, map: &Map<String, Value>, levels: u32) {
+        let mut first = true;
+        if keys_in_utf16_order(map) {
+            for (k, v) in map {
+                self.member(&mut first, k, v, levels);
+            }
+        } else {
+            for (k, v) in sorted_members(map) {
+                self.member(&mut first, k, v, levels);
+            }
+        }
+    }
+}
+
+/// An open array or object of [`write_deep`]: the members still to write.
+enum Frame<'a> {
+    Array(std::slice::Iter<'a, Value>),
+    Sorted(std::vec::IntoIter<(&'a String, &'a Value)>),
+    InOrder(serde_json::map::Iter<'a>),
+}
+
+/// Appends the RFC 8785 bytes of `value` to `buf` without recursion: an explicit stack of open
+/// arrays and objects on the heap, for values deeper than [`RECURSION_LEVELS`]. Flushes as
+/// [`write_buffered`] does.
+fn write_deep(value: &Value, buf: &mut Vec<u8>, flush_at: usize, mut flush: impl FnMut(&mut Vec<u8>)) {
     let byte_sorted_maps = !crate::passes::map_preserves_order();
     let mut stack: Vec<Frame<'_>> = Vec::new();
     let mut first = true;
@@ -202,8 +322,7 @@ pub(crate) fn write_buffered(
                 }
                 first = false;
                 if let Some(k) = key {
-                    write_string(k, buf);
-                    buf.push(b':');
+                    write_key(k, buf);
                 }
                 next = Some(v);
             }
@@ -219,30 +338,37 @@ pub(crate) fn write_buffered(
 /// Whether some byte is 0xEE or more: the key holds a character at U+E000 or above.
 #[inline]
 fn has_byte_from_ee(bytes: &[u8]) -> bool {
-    // ASCII keys are ruled out a word at a time.
+    // ASCII keys (nearly all) are ruled out a word at a time.
     let chunks = bytes.chunks_exact(8);
-    let tail = chunks.remainder();
-    chunks.map(word).any(|w| w & HIGHS != 0) && bytes.iter().any(|&b| b >= 0xEE)
-        || tail.iter().any(|&b| b >= 0xEE)
+    let ascii = chunks.clone().fold(tail_word(chunks.remainder()), |acc, w| acc | word(w)) & HIGHS == 0;
+    !ascii && bytes.iter().any(|&b| b >= 0xEE)
 }
 
 fn object_frame(map: &Map<String, Value>) -> Frame<'_> {
-    // With serde_json's default BTreeMap the keys come sorted by UTF-8 bytes, which agrees with
-    // UTF-16 order unless a key holds a character at U+E000 or above; check before sorting.
+    if keys_in_utf16_order(map) {
+        Frame::InOrder(map.iter())
+    } else {
+        Frame::Sorted(sorted_members(map).into_iter())
+    }
+}
+
+/// Whether a map's keys already come in UTF-16 order. With serde_json's default BTreeMap they come
+/// sorted by UTF-8 bytes, which agrees unless a key holds a character at U+E000 or above.
+fn keys_in_utf16_order(map: &Map<String, Value>) -> bool {
     let mut keys = map.keys();
     let mut prev = keys.next();
-    let sorted = keys.all(|k| {
+    keys.all(|k| {
         let ok = prev.is_some_and(|p| cmp_utf16(p, k) == Ordering::Less);
         prev = Some(k);
         ok
-    });
-    if sorted {
-        Frame::InOrder(map.iter())
-    } else {
-        let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-        entries.sort_by(|a, b| cmp_utf16(a.0, b.0));
-        Frame::Sorted(entries.into_iter())
-    }
+    })
+}
+
+/// A map's members in UTF-16 key order.
+fn sorted_members(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
+    let mut members: Vec<(&String, &Value)> = map.iter().collect();
+    members.sort_by(|a, b| cmp_utf16(a.0, b.0));
+    members
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -267,72 +393,110 @@ static ESCAPE: [u8; 256] = {
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
+/// Eight bytes that need no escaping.
+const PLAIN: u64 = ONES * b'a' as u64;
 
-/// Whether any of the 8 bytes in `word` is a control character, `"` or `\` (exact: the classic
-/// "has a byte less than n" and "has a zero byte" tricks give no false answer about existence).
+/// Marks (high bit set) the bytes of `word` that are a control character, `"` or `\`. The lowest
+/// mark is exact, and there is one whenever some byte needs escaping; above the lowest, a byte
+/// that needs none may be marked too (a borrow of the subtractions).
 #[inline]
-fn word_needs_escape(word: u64) -> bool {
-    let control = word.wrapping_sub(ONES * 0x20) & !word;
-    let quote = word ^ (ONES * u64::from(b'"'));
-    let quote = quote.wrapping_sub(ONES) & !quote;
-    let backslash = word ^ (ONES * u64::from(b'\\'));
-    let backslash = backslash.wrapping_sub(ONES) & !backslash;
-    (control | quote | backslash) & HIGHS != 0
+fn escape_marks(word: u64) -> u64 {
+    let control = word.wrapping_sub(ONES * 0x20);
+    let quote = (word ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
+    let backslash = (word ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    // `"` and `\` are below 0x80, so `word`'s high bits stand for the XORed words' too.
+    (control | quote | backslash) & !word & HIGHS
 }
 
-/// Whether any byte of `bytes` needs escaping, a word at a time (the last word padded with a
-/// byte that needs none).
+/// Up to seven bytes as one word for [`escape_marks`] and the ASCII test: every byte of the word
+/// is a byte of `tail` (some read twice) or, for tails under four bytes, padding that needs no
+/// escaping. Built from loads, not by copying into a buffer (which stalls the load that follows).
 #[inline]
+fn tail_word(tail: &[u8]) -> u64 {
+    let n = tail.len();
+    let u32_at = |i: usize| tail.get(i..i + 4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let u16_at = |i: usize| tail.get(i..i + 2).map_or(0, |b| u16::from_le_bytes([b[0], b[1]]));
+    match n {
+        4.. => u64::from(u32_at(0)) | u64::from(u32_at(n - 4)) << 32,
+        2..=3 => u64::from(u16_at(0)) | u64::from(u16_at(n - 2)) << 16 | PLAIN << 32,
+        1 => u64::from(tail[0]) | PLAIN << 8,
+        0 => PLAIN,
+    }
+}
+
+/// Whether any byte of `bytes` needs escaping.
+#[cfg(test)]
 fn needs_escape(bytes: &[u8]) -> bool {
     let chunks = bytes.chunks_exact(8);
-    let tail = chunks.remainder();
-    let mut last = [b'a'; 8];
-    last[..tail.len()].copy_from_slice(tail);
-    chunks.map(word).chain(std::iter::once(u64::from_le_bytes(last))).any(word_needs_escape)
+    let tail = escape_marks(tail_word(chunks.remainder()));
+    chunks.fold(tail, |acc, w| acc | escape_marks(word(w))) != 0
 }
 
-fn write_string(s: &str, buf: &mut Vec<u8>) {
-    let bytes = s.as_bytes();
-    buf.reserve(bytes.len() + 2);
-    buf.push(b'"');
-    // Nearly every key and most values need no escaping at all.
-    if !needs_escape(bytes) {
-        buf.extend_from_slice(bytes);
-        buf.push(b'"');
-        return;
+/// Writes the escape sequence of a byte that needs one.
+#[cold]
+fn write_escape(b: u8, buf: &mut Vec<u8>) {
+    match ESCAPE[usize::from(b)] {
+        b'u' => buf.extend_from_slice(&[
+            b'\\',
+            b'u',
+            b'0',
+            b'0',
+            HEX[usize::from(b >> 4)],
+            HEX[usize::from(b & 0xF)],
+        ]),
+        esc => buf.extend_from_slice(&[b'\\', esc]),
     }
+}
+
+/// Writes a string value.
+fn write_string(s: &str, buf: &mut Vec<u8>) {
+    write_quoted(s.as_bytes(), buf, b"\"");
+}
+
+/// Writes an object key and its colon; says whether the key is all ASCII.
+fn write_key(k: &str, buf: &mut Vec<u8>) -> bool {
+    write_quoted(k.as_bytes(), buf, b"\":")
+}
+
+/// Writes `"`, `bytes` escaped, then `close`; says whether `bytes` is all ASCII.
+#[inline(always)]
+fn write_quoted(bytes: &[u8], buf: &mut Vec<u8>, close: &[u8]) -> bool {
+    buf.reserve(bytes.len() + 3);
+    buf.push(b'"');
+    // Runs that need no escaping are copied whole; the escapes are found 8 bytes at a time. Every
+    // byte is in some word read, and `seen` gathers their high bits.
+    let mut seen = 0;
     let mut start = 0;
     let mut i = 0;
-    while i < bytes.len() {
-        // Skip 8 bytes at a time while none of them needs escaping.
-        if let Some(chunk) = bytes.get(i..i + 8)
-            && !word_needs_escape(word(chunk))
-        {
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let w = word(chunk);
+        seen |= w;
+        let marks = escape_marks(w);
+        if marks == 0 {
             i += 8;
             continue;
         }
-        let b = bytes[i];
-        let esc = ESCAPE[usize::from(b)];
-        if esc != 0 {
-            buf.extend_from_slice(&bytes[start..i]);
-            if esc == b'u' {
-                buf.extend_from_slice(&[
-                    b'\\',
-                    b'u',
-                    b'0',
-                    b'0',
-                    HEX[usize::from(b >> 4)],
-                    HEX[usize::from(b & 0xF)],
-                ]);
-            } else {
-                buf.extend_from_slice(&[b'\\', esc]);
-            }
-            start = i + 1;
-        }
-        i += 1;
+        let at = i + (marks.trailing_zeros() / 8) as usize;
+        buf.extend_from_slice(bytes.get(start..at).unwrap_or_default());
+        write_escape(bytes[at], buf);
+        start = at + 1;
+        i = start;
     }
-    buf.extend_from_slice(&bytes[start..]);
-    buf.push(b'"');
+    let tail = bytes.get(i..).unwrap_or_default();
+    let w = tail_word(tail);
+    seen |= w;
+    if escape_marks(w) != 0 {
+        for (at, &b) in (i..).zip(tail) {
+            if ESCAPE[usize::from(b)] != 0 {
+                buf.extend_from_slice(bytes.get(start..at).unwrap_or_default());
+                write_escape(b, buf);
+                start = at + 1;
+            }
+        }
+    }
+    buf.extend_from_slice(bytes.get(start..).unwrap_or_default());
+    buf.extend_from_slice(close);
+    seen & HIGHS == 0
 }
 
 fn write_number(n: &Number, buf: &mut Vec<u8>) {
@@ -517,6 +681,44 @@ mod tests {
             prop_assert_eq!(has_byte_from_ee(s.as_bytes()), s.bytes().any(|b| b >= 0xEE));
         }
 
+        // Law: the lowest escape mark of a word is its first byte that needs escaping, and a word
+        // has a mark exactly when some byte needs escaping.
+        #[test]
+        fn the_lowest_escape_mark_is_the_first_byte_that_needs_escaping(bytes in near_escape_bytes()) {
+            let marks = escape_marks(u64::from_le_bytes(bytes));
+            let first = bytes.iter().position(|&b| ESCAPE[usize::from(b)] != 0);
+            prop_assert_eq!((marks != 0).then(|| (marks.trailing_zeros() / 8) as usize), first);
+        }
+
+        // Law: the iterative writer (used below the recursion limit) writes what the recursive
+        // one writes.
+        #[test]
+        fn the_iterative_writer_writes_the_same_bytes_as_the_recursive_one(v in tricky_value()) {
+            let mut deep = Vec::new();
+            write_deep(&v, &mut deep, usize::MAX, |_| {});
+            prop_assert_eq!(deep, to_vec(&v));
+        }
+
+        // Law: a value nested around the recursion limit, where the writer hands over to the
+        // iterative one, is written as its wrappers around its own RFC 8785 bytes.
+        #[test]
+        fn values_across_the_recursion_limit_keep_their_bytes(
+            v in tricky_value(),
+            depth in RECURSION_LEVELS - 3..RECURSION_LEVELS + 3,
+            in_objects in any::<bool>(),
+        ) {
+            let inner = serde_json_canonicalizer::to_vec(&v).unwrap();
+            let (open, close): (&[u8], &[u8]) = if in_objects { (b"{\"k\":", b"}") } else { (b"[", b"]") };
+            let mut want = open.repeat(depth as usize);
+            want.extend_from_slice(&inner);
+            want.extend_from_slice(&close.repeat(depth as usize));
+            let mut wrapped = v;
+            for _ in 0..depth {
+                wrapped = if in_objects { json!({"k": wrapped}) } else { json!([wrapped]) };
+            }
+            prop_assert_eq!(to_vec(&wrapped), want);
+        }
+
         // Law: the whole-string check says "needs escaping" exactly when some byte does.
         #[test]
         fn the_word_check_finds_exactly_the_bytes_that_need_escaping(s in tricky_string()) {
@@ -549,6 +751,34 @@ mod tests {
             let mut via_sink = Vec::new();
             write(&v, &mut via_sink);
             prop_assert_eq!(via_sink, to_vec(&v));
+        }
+    }
+
+    /// Eight bytes, mostly at the edges of the escape tests: control characters, the bytes just
+    /// above `0x20`, `"` and `\\`, and high bytes.
+    fn near_escape_bytes() -> impl Strategy<Value = [u8; 8]> {
+        let byte = prop_oneof![0u8..0x22, 0x20u8..0x24, 0x5Bu8..0x5E, 0x7Eu8..=0xFF, any::<u8>()];
+        proptest::array::uniform8(byte)
+    }
+
+    #[test]
+    fn escapes_next_to_bytes_just_above_them_are_found_at_every_offset() {
+        // A borrow in the word test marks bytes just above an escaped one (`\n` then a space,
+        // `"` then `#`): the writer must trust only the lowest mark.
+        for e in (0u8..0x20).chain([b'"', b'\\']) {
+            for next in 0u8..0x80 {
+                for offset in 0..10 {
+                    let s = format!(
+                        "{}{}{}tail of some length",
+                        "p".repeat(offset),
+                        char::from(e),
+                        char::from(next)
+                    );
+                    let mut fast = Vec::new();
+                    write_string(&s, &mut fast);
+                    assert_eq!(fast, escape_slowly(&s), "{s:?}");
+                }
+            }
         }
     }
 
