@@ -660,20 +660,24 @@ pub fn visit_objects<'v>(
     go(map, &Location::root(), Depth::new(max_depth), visit)
 }
 
+/// What [`visit_objects_mut`] calls at each schema object.
+pub type ObjectVisitMut<'f, E> =
+    dyn FnMut(&Location<'_>, &mut serde_json::Map<String, Value>) -> Result<(), E> + 'f;
+
 /// [`visit_objects`], mutably: `visit` may edit each object (its children are visited after it,
 /// as they are then). The first error stops the walk; `overflow` makes the error for the pointer
 /// at which the budget ran out.
 pub fn visit_objects_mut<E>(
     root: &mut Value,
     max_depth: usize,
-    visit: &mut dyn FnMut(&Location<'_>, &mut serde_json::Map<String, Value>) -> Result<(), E>,
+    visit: &mut ObjectVisitMut<'_, E>,
     overflow: &dyn Fn(String) -> E,
 ) -> Result<(), E> {
     fn go<E>(
         map: &mut serde_json::Map<String, Value>,
         at: &Location<'_>,
         depth: Depth,
-        visit: &mut dyn FnMut(&Location<'_>, &mut serde_json::Map<String, Value>) -> Result<(), E>,
+        visit: &mut ObjectVisitMut<'_, E>,
         overflow: &dyn Fn(String) -> E,
     ) -> Result<(), E> {
         visit(at, map)?;

@@ -161,6 +161,9 @@ pub fn apply(
     Ok(checked.unwrap_or_else(|never| match never {}))
 }
 
+/// What [`adapt_checked`] also runs at each schema object.
+pub(crate) type AlsoAt<'f, E> = dyn FnMut(&mut Map<String, Value>, &Location<'_>) -> Result<(), E> + 'f;
+
 /// [`apply`], with `also` run at every schema object of the adapted schema during the walk that
 /// looks for forbidden keywords (the pipeline sorts `required` lists there). An error from `also`
 /// is returned only when the dialect reports none: the walk goes on without calling `also` again,
@@ -169,7 +172,7 @@ pub(crate) fn adapt_checked<E>(
     dialect: &dyn SchemaDialect,
     schema: Value,
     cx: &AdaptContext<'_>,
-    also: &mut dyn FnMut(&mut Map<String, Value>, &Location<'_>) -> Result<(), E>,
+    also: &mut AlsoAt<'_, E>,
 ) -> Result<Result<Value, E>, CapabilityErrors> {
     let fill = |errors: Vec<CapabilityError>| {
         let mut errors: Vec<CapabilityError> =

@@ -249,7 +249,7 @@ impl<'a> Walk<'a, '_> {
             let mut real = Pointer::root();
             if !self.fast {
                 real.push(def_map);
-                real.push(&name);
+                real.push(name);
             }
             let next = depth.descend().ok_or_else(|| self.too_deep(&real, path))?;
             self.check(target, &mut real, path, next)?;
