@@ -199,8 +199,9 @@ pub(crate) fn run(
         .with_declaration_order(settings.declaration_order);
     // The dialect, then in one walk its forbidden-keyword check and SortRequired: a dialect may
     // build `required` lists (merging a `$ref` site with its definition) and insert keys; the
-    // output must be as normalised as the input was, or a second run would change it.
-    let mut value = dialect::adapt_checked(settings.dialect, schema, &acx, &mut |node, at| {
+    // output must be as normalised as the input was, or a second run would change it. (No walk
+    // for a dialect that changes nothing and forbids nothing.)
+    let mut value = dialect::adapt_checked(settings.dialect, schema, &acx, true, &mut |node, at| {
         SortRequired.visit(node, at, &mut cx)
     })??;
     SortKeys.run(&mut value, &mut cx)?;

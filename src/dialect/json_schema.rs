@@ -17,4 +17,8 @@ impl SchemaDialect for JsonSchema {
     fn name(&self) -> &str {
         "json-schema"
     }
+
+    fn adapts(&self) -> bool {
+        false
+    }
 }

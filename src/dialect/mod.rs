@@ -76,6 +76,15 @@ pub trait SchemaDialect: Send + Sync {
         Ok(schema)
     }
 
+    /// Whether [`adapt`](Self::adapt) may change the schema. A dialect whose `adapt` is the
+    /// identity says `false`; the pipeline then takes its passes' output as final (it is already
+    /// normalised and within the depth budget) instead of walking it again, unless
+    /// [`forbidden_keywords`](Self::forbidden_keywords) has something to look for. The default is
+    /// `true`, which is always correct.
+    fn adapts(&self) -> bool {
+        true
+    }
+
     /// A hint appended to a forbidden-keyword error for `keyword`, such as the Rust shape to use
     /// instead. The default has none.
     fn hint(&self, keyword: &str) -> Option<String> {
@@ -157,7 +166,7 @@ pub fn apply(
     schema: Value,
     cx: &AdaptContext<'_>,
 ) -> Result<Value, CapabilityErrors> {
-    let checked = adapt_checked(dialect, schema, cx, &mut |_, _| Ok::<(), Infallible>(()))?;
+    let checked = adapt_checked(dialect, schema, cx, false, &mut |_, _| Ok::<(), Infallible>(()))?;
     Ok(checked.unwrap_or_else(|never| match never {}))
 }
 
@@ -167,11 +176,14 @@ pub(crate) type AlsoAt<'f, E> = dyn FnMut(&mut Map<String, Value>, &Location<'_>
 /// [`apply`], with `also` run at every schema object of the adapted schema during the walk that
 /// looks for forbidden keywords (the pipeline sorts `required` lists there). An error from `also`
 /// is returned only when the dialect reports none: the walk goes on without calling `also` again,
-/// so every forbidden keyword is still found.
+/// so every forbidden keyword is still found. With `normalised` (the pipeline's own output, within
+/// the depth budget and with `also` already applied), a dialect that neither
+/// [`adapts`](SchemaDialect::adapts) nor forbids anything returns it without a walk.
 pub(crate) fn adapt_checked<E>(
     dialect: &dyn SchemaDialect,
     schema: Value,
     cx: &AdaptContext<'_>,
+    normalised: bool,
     also: &mut AlsoAt<'_, E>,
 ) -> Result<Result<Value, E>, CapabilityErrors> {
     let fill = |errors: Vec<CapabilityError>| {
@@ -186,6 +198,9 @@ pub(crate) fn adapt_checked<E>(
             return Err(fill(errors).unwrap_or_else(|| internal_error(dialect)));
         }
     };
+    if normalised && !dialect.adapts() && dialect.forbidden_keywords().is_empty() {
+        return Ok(Ok(adapted));
+    }
     let mut errors = Vec::new();
     let mut failed = None;
     let walked = crate::walk::visit_objects_mut(
