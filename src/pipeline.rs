@@ -204,6 +204,12 @@ pub(crate) fn run(
     let mut value = dialect::adapt_checked(settings.dialect, schema, &acx, true, &mut |node, at| {
         SortRequired.visit(node, at, &mut cx)
     })??;
+    if settings.dialect.adapts() {
+        // A dialect that merges a `$ref` site with its target (openai-strict does, at the root)
+        // can leave a definition nothing uses; a second run would remove it. Found by
+        // `tests/laws.rs`.
+        PruneDefs.run(&mut value, &mut cx)?;
+    }
     SortKeys.run(&mut value, &mut cx)?;
     let canonical = crate::canonical::to_string(&value);
     if let Some(max) = settings.max_bytes
@@ -279,6 +285,28 @@ mod tests {
         assert_eq!(once, serde_json::json!({"type": "object", "properties": {"title": {}}}));
         let twice = run(once.clone(), None, settings).unwrap().value;
         assert_eq!(twice, once);
+    }
+
+    // Regression (found by `every_dialect_is_idempotent_on_generated_schemas` in tests/laws.rs):
+    // openai-strict merges the root's `$ref` with its target, after which the definition is
+    // unused; it must go in the same run.
+    #[test]
+    fn a_definition_a_dialect_stops_using_goes_in_the_same_run() {
+        let schema = serde_json::json!({
+            "$defs": {"B": {"type": "object", "properties": {}, "required": []}},
+            "$ref": "#/$defs/B"
+        });
+        let settings = Settings {
+            exclude: &[],
+            max_depth: 128,
+            max_bytes: None,
+            declaration_order: false,
+            reject_any: true,
+            dialect: &crate::OPENAI_STRICT,
+        };
+        let once = run(schema, None, settings).unwrap().value;
+        assert_eq!(once.get("$defs"), None, "{once}");
+        assert_eq!(run(once.clone(), None, settings).unwrap().value, once);
     }
 
     #[test]

@@ -167,7 +167,7 @@ fn judge<'a>(
     for map_name in DEF_MAPS {
         let Some(Value::Object(defs)) = schema.get(map_name) else { continue };
         for (name, def) in defs {
-            if walk.was_entered(map_name, name) {
+            if walk.entered.contains(&address(def)) {
                 continue;
             }
             let mut ptr = Pointer::root();
@@ -208,6 +208,64 @@ fn untyped(
     SchemaGenerationError::UntypedAny { field: cx.field(path), pointer, position }
 }
 
+/// Where a definition is in memory: the walk reads the schema without changing it, so this names
+/// one definition for the whole walk, and hashes cheaply.
+fn address(def: &Value) -> usize {
+    std::ptr::from_ref(def).addr()
+}
+
+/// A set of [`address`]es.
+type AddressSet = std::collections::HashSet<usize, std::hash::BuildHasherDefault<AddressHasher>>;
+
+/// Hashes an address by a multiplication (SipHash, the default, costs more than the rest of a
+/// lookup here; addresses are not chosen by an adversary).
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        // Fold the well-mixed high half into the low bits too: the table picks buckets by the low
+        // bits, and an address's own low bits are always zero.
+        let x = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = x ^ (x >> 32);
+    }
+}
+
+/// The keys [`Walk`] asks about, found in one pass over an object's entries (a `get` per key
+/// costs a search each).
+#[derive(Clone, Copy)]
+struct Keys<'a> {
+    reference: Option<&'a Value>,
+    required: Option<&'a Value>,
+    /// Has a `type`: then the schema constrains, whatever else it holds.
+    typed: bool,
+}
+
+impl<'a> Keys<'a> {
+    fn of(map: &'a Map<String, Value>) -> Self {
+        let mut keys = Keys { reference: None, required: None, typed: false };
+        for (key, value) in map {
+            match key.as_str() {
+                "$ref" => keys.reference = Some(value),
+                "required" => keys.required = Some(value),
+                "type" => keys.typed = true,
+                _ => {}
+            }
+        }
+        keys
+    }
+}
+
 /// One top-down walk that enters each root definition once, through the first `$ref` that uses
 /// it, so an error inside a definition names the field that leads there
 /// (`Itinerary.stops[].extra`, not `Waypoint.extra`).
@@ -216,18 +274,14 @@ struct Walk<'a, 'c> {
     cx: &'a PassContext<'c>,
     /// Real pointers of optional properties that accept anything.
     optional_untyped: Vec<String>,
-    /// Root definitions already entered: names in `$defs`, then in `definitions` (a set each, so a
-    /// schema with many definitions is not scanned once per reference).
-    entered: [std::collections::HashSet<&'a str>; 2],
+    /// Root definitions already entered, by address (a set, so a schema with many definitions is
+    /// not scanned once per reference).
+    entered: AddressSet,
     /// No pointers; give up at the first error or optional untyped property (see [`judge`]).
     fast: bool,
 }
 
 impl<'a> Walk<'a, '_> {
-    fn was_entered(&self, map: &str, name: &str) -> bool {
-        self.entered[usize::from(map != DEF_MAPS[0])].contains(name)
-    }
-
     /// `ptr` is where `node` is in the document; `path` is the way there from the root through
     /// references, for the Rust field path.
     fn check(
@@ -238,14 +292,25 @@ impl<'a> Walk<'a, '_> {
         depth: Depth,
     ) -> Result<(), SchemaGenerationError> {
         let Value::Object(map) = node else { return Ok(()) };
-        if let Some(Value::String(reference)) = map.get("$ref")
+        self.check_object(node, Keys::of(map), ptr, path, depth)
+    }
+
+    /// [`Walk::check`] of an object whose [`Keys`] are known.
+    fn check_object(
+        &mut self,
+        node: &'a Value,
+        keys: Keys<'a>,
+        ptr: &mut Pointer,
+        path: &mut Pointer,
+        depth: Depth,
+    ) -> Result<(), SchemaGenerationError> {
+        if let Some(Value::String(reference)) = keys.reference
             && let Some((def_map, name)) = definition(reference)
-            && !self.was_entered(def_map, &name)
             && let Some((key, target)) =
                 self.root.get(def_map).and_then(Value::as_object).and_then(|m| m.get_key_value(name.as_ref()))
+            && self.entered.insert(address(target))
         {
             let name = key.as_str();
-            self.entered[usize::from(def_map != DEF_MAPS[0])].insert(name);
             let mut real = Pointer::root();
             if !self.fast {
                 real.push(def_map);
@@ -254,7 +319,7 @@ impl<'a> Walk<'a, '_> {
             let next = depth.descend().ok_or_else(|| self.too_deep(&real, path))?;
             self.check(target, &mut real, path, next)?;
         }
-        let required: &[Value] = map.get("required").and_then(Value::as_array).map_or(&[], Vec::as_slice);
+        let required: &[Value] = keys.required.and_then(Value::as_array).map_or(&[], Vec::as_slice);
         let at_root = std::ptr::eq(node, self.root);
         let mut result = Ok(());
         crate::walk::for_each_child(node, |step, child| {
@@ -283,13 +348,19 @@ impl<'a> Walk<'a, '_> {
         path: &mut Pointer,
         depth: Depth,
     ) -> Result<(), SchemaGenerationError> {
-        let untyped_here = is_untyped(child, self.root);
+        // One look at the child's keys serves the questions below and the walk into it.
+        let keys = child.as_object().map(Keys::of);
+        let typed = keys.as_ref().is_some_and(|k| k.typed);
+        let untyped_here = !typed && is_untyped(child, self.root);
         match position(step, required) {
             Some(_) if untyped_here && self.fast => return Err(gave_up()),
             Some(why) if untyped_here => {
                 return Err(untyped(self.cx, ptr.as_str().to_owned(), path.as_str(), why));
             }
-            None if matches!(step, Step::Entry("properties", _)) && accepts_anything(child, self.root) => {
+            None if !typed
+                && matches!(step, Step::Entry("properties", _))
+                && accepts_anything(child, self.root) =>
+            {
                 if self.fast {
                     return Err(gave_up());
                 }
@@ -299,7 +370,10 @@ impl<'a> Walk<'a, '_> {
             _ => {}
         }
         let next = depth.descend().ok_or_else(|| self.too_deep(ptr, path))?;
-        self.check(child, ptr, path, next)
+        match keys {
+            Some(keys) => self.check_object(child, keys, ptr, path, next),
+            None => Ok(()),
+        }
     }
 
     /// The depth error: the budget counts levels along the way through references, so the field
