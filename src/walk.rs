@@ -297,8 +297,22 @@ fn children_of<'v>(
     keep: impl Fn(&'static str) -> bool,
     mut f: impl FnMut(Step<'v>, &'v Value),
 ) {
-    let keys_sorted = iterates_sorted(map);
-    for (key, value) in KeyOrder::new(map.iter(), keys_sorted) {
+    // Two copies of the loop, one per key order, rather than one loop over an either-iterator:
+    // this runs for every object of every walk.
+    if iterates_sorted(map) {
+        children_in(map.iter(), &keep, &mut f);
+    } else {
+        children_in(KeyOrder::new(map.iter(), false), &keep, &mut f);
+    }
+}
+
+#[inline(always)]
+fn children_in<'v>(
+    entries: impl Iterator<Item = (&'v String, &'v Value)>,
+    keep: &impl Fn(&'static str) -> bool,
+    f: &mut impl FnMut(Step<'v>, &'v Value),
+) {
+    for (key, value) in entries {
         let Some((keyword, shape)) = static_keyword(key) else { continue };
         if !keep(keyword) {
             continue;
@@ -313,11 +327,15 @@ fn children_of<'v>(
             }
             (Shape::Single, v) if is_schema(v) => f(Step::Keyword(keyword), v),
             (Shape::Map, Value::Object(entries)) => {
-                let names_sorted = iterates_sorted(entries);
-                for (name, v) in KeyOrder::new(entries.iter(), names_sorted) {
+                let mut entry = |(name, v): (&'v String, &'v Value)| {
                     if is_schema(v) {
                         f(Step::Entry(keyword, name), v);
                     }
+                };
+                if iterates_sorted(entries) {
+                    entries.iter().for_each(&mut entry);
+                } else {
+                    KeyOrder::new(entries.iter(), false).for_each(&mut entry);
                 }
             }
             _ => {}
@@ -342,8 +360,20 @@ fn for_each_child_of_mut<E>(
     map: &mut serde_json::Map<String, Value>,
     mut f: impl FnMut(Step<'_>, &mut Value) -> Result<(), E>,
 ) -> Result<(), E> {
-    let keys_sorted = iterates_sorted(map);
-    for (key, value) in KeyOrder::new(map.iter_mut(), keys_sorted) {
+    // Two copies of the loop, as in `children_of`.
+    if iterates_sorted(map) {
+        children_in_mut(map.iter_mut(), &mut f)
+    } else {
+        children_in_mut(KeyOrder::new(map.iter_mut(), false), &mut f)
+    }
+}
+
+#[inline(always)]
+fn children_in_mut<'m, E>(
+    entries: impl Iterator<Item = (&'m String, &'m mut Value)>,
+    f: &mut impl FnMut(Step<'_>, &mut Value) -> Result<(), E>,
+) -> Result<(), E> {
+    for (key, value) in entries {
         let Some((keyword, shape)) = static_keyword(key) else { continue };
         match (shape, value) {
             (Shape::Single | Shape::Array, Value::Array(items)) => {
@@ -355,11 +385,13 @@ fn for_each_child_of_mut<E>(
             }
             (Shape::Single, v) if is_schema(v) => f(Step::Keyword(keyword), v)?,
             (Shape::Map, Value::Object(entries)) => {
-                let names_sorted = iterates_sorted(entries);
-                for (name, v) in KeyOrder::new(entries.iter_mut(), names_sorted) {
-                    if is_schema(v) {
-                        f(Step::Entry(keyword, name), v)?;
-                    }
+                let mut entry = |(name, v): (&String, &mut Value)| {
+                    if is_schema(v) { f(Step::Entry(keyword, name), v) } else { Ok(()) }
+                };
+                if iterates_sorted(entries) {
+                    entries.iter_mut().try_for_each(&mut entry)?;
+                } else {
+                    KeyOrder::new(entries.iter_mut(), false).try_for_each(&mut entry)?;
                 }
             }
             _ => {}
