@@ -142,6 +142,43 @@ pub const PASSES: &[&dyn Pass] = &[
     &RejectAny,
 ];
 
+/// Runs [`PASSES`] in order, each run of neighbouring node passes in one walk.
+fn run_passes(
+    schema: &mut Value,
+    cx: &mut PassContext<'_>,
+    reject_any: bool,
+) -> Result<(), SchemaGenerationError> {
+    let passes = PASSES.iter().filter(|p| reject_any || p.name() != RejectAny.name());
+    let mut fused: Vec<&dyn NodePass> = Vec::new();
+    for pass in passes {
+        if let Some(node_pass) = pass.as_node_pass() {
+            fused.push(node_pass);
+            continue;
+        }
+        if !fused.is_empty() {
+            run_node_passes(&fused, schema, cx)?;
+            fused.clear();
+        }
+        pass.run(schema, cx)?;
+    }
+    if !fused.is_empty() {
+        run_node_passes(&fused, schema, cx)?;
+    }
+    Ok(())
+}
+
+/// Frees a value of any depth with a heap stack instead of recursion.
+fn drop_iteratively(value: Value) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
 /// What the pipeline produced.
 #[derive(Debug)]
 #[cfg_attr(not(feature = "hash"), allow(dead_code))]
@@ -178,21 +215,11 @@ pub(crate) fn run(
         declaration_order: settings.declaration_order,
         doc_warnings: Vec::new(),
     };
-    let passes = PASSES.iter().filter(|p| settings.reject_any || p.name() != RejectAny.name());
-    let mut fused: Vec<&dyn NodePass> = Vec::new();
-    for pass in passes {
-        if let Some(node_pass) = pass.as_node_pass() {
-            fused.push(node_pass);
-            continue;
-        }
-        if !fused.is_empty() {
-            run_node_passes(&fused, &mut schema, &mut cx)?;
-            fused.clear();
-        }
-        pass.run(&mut schema, &mut cx)?;
-    }
-    if !fused.is_empty() {
-        run_node_passes(&fused, &mut schema, &mut cx)?;
+    if let Err(e) = run_passes(&mut schema, &mut cx, settings.reject_any) {
+        // The input may nest past any depth (the passes refuse it at the budget); serde_json's
+        // own drop would recurse once per level.
+        drop_iteratively(schema);
+        return Err(e.into());
     }
     let acx = AdaptContext::new(settings.max_depth, type_name)
         .with_max_bytes(settings.max_bytes)

@@ -11,9 +11,9 @@
 //! them in code or parses with `disable_recursion_limit`. This file builds them in code, passes
 //! the reference-taking functions (canonical writer, hash, walker, dialect check) values
 //! 5,000 to 100,000 levels deep, and dismantles them iteratively ([`dismantle`]), since
-//! serde_json's own `Drop` recurses. `SchemaOptions::normalize` takes its input by value and drops
-//! it itself, so it is given values only as deep as serde_json's `Drop` can take on the small
-//! stack (a few hundred levels), which is past every default budget.
+//! serde_json's own `Drop` recurses. `SchemaOptions::normalize` takes its input by value and, when
+//! it refuses it, frees it without recursion; it is handed 100,000-level values built inside the
+//! small-stack thread (serde_json's `Clone` recurses as well).
 #![cfg(feature = "schemars")]
 
 use serde_json::{Map, Value, json};
@@ -301,6 +301,27 @@ fn normalize_refuses_a_value_past_the_default_budget_on_a_small_stack() {
         assert!(is_too_deep(&result), "{name}");
     }
     dismantle(deep);
+}
+
+// Law: `normalize` refuses a value 100,000 levels deep on the small stack, and frees it there
+// without recursion (the value is built and handed over inside the thread: serde_json's `Clone`
+// recurses too).
+#[test]
+fn normalize_refuses_and_frees_a_value_100_000_levels_deep_on_a_small_stack() {
+    for dialect in dialect::builtin() {
+        let result = on_small_stack("normalize 100,000 deep", move || {
+            // Built by moves: `json!` would serialise (and so recurse through) the inner value.
+            let mut props = json!({"type": "string"});
+            for _ in 0..100_000 {
+                props = Value::Object(Map::from_iter([(
+                    "properties".to_owned(),
+                    Value::Object(Map::from_iter([("p".to_owned(), props)])),
+                )]));
+            }
+            SchemaOptions::new().dialect(*dialect).normalize(props)
+        });
+        assert!(is_too_deep(&result), "{}: {result:?}", dialect.name());
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
