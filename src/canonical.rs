@@ -283,7 +283,7 @@ fn word_needs_escape(word: u64) -> bool {
 /// Whether any byte of `bytes` needs escaping, a word at a time (the last word padded with a
 /// byte that needs none).
 #[inline]
-fn needs_escape(bytes: &[u8]) -> bool {
+pub(crate) fn needs_escape(bytes: &[u8]) -> bool {
     let chunks = bytes.chunks_exact(8);
     let tail = chunks.remainder();
     let mut last = [b'a'; 8];

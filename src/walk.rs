@@ -429,6 +429,53 @@ pub fn map_children_sized<'v, E>(
     Ok((out.into_iter().collect(), size))
 }
 
+/// [`for_each_child_mut`] over `output`, a copy of `input` without the entries whose key `keep`
+/// refuses (a deep clone with those keys removed), with each child's original in `input` beside
+/// it: `f` reads the original and may rewrite the copy. Children come in the order of
+/// [`for_each_child`], skipping the keywords `keep` refuses; the first error stops the walk.
+///
+/// Building a map entry by entry costs a sort check and a bulk build per map; a deep clone copies
+/// a map's nodes as they are, so cloning first and rewriting in place is the cheaper way to
+/// produce a document that is mostly a copy of another. If `output` does not have the shape
+/// described, entries are paired by position (never a panic).
+pub fn zip_children_mut<'v, E>(
+    input: &'v serde_json::Map<String, Value>,
+    output: &mut serde_json::Map<String, Value>,
+    keep: impl Fn(&str) -> bool,
+    mut f: impl FnMut(Step<'v>, &'v Value, &mut Value) -> Result<(), E>,
+) -> Result<(), E> {
+    // Both sides in key order: for the default map that is their own order; with
+    // `preserve_order` each is sorted, and the kept keys are the same set on both sides.
+    let kept = input.iter().filter(|(key, _)| keep(key));
+    let (input_sorted, output_sorted) = (iterates_sorted(input), iterates_sorted(output));
+    let pairs = KeyOrder::new(kept, input_sorted).zip(KeyOrder::new(output.iter_mut(), output_sorted));
+    for ((key, value), (_, copy)) in pairs {
+        let Some((keyword, shape)) = static_keyword(key) else { continue };
+        match (shape, value, copy) {
+            (Shape::Single | Shape::Array, Value::Array(items), Value::Array(copies)) => {
+                for (i, (item, copy)) in items.iter().zip(copies.iter_mut()).enumerate() {
+                    if is_schema(item) {
+                        f(Step::Index(keyword, i), item, copy)?;
+                    }
+                }
+            }
+            (Shape::Single, v, copy) if is_schema(v) => f(Step::Keyword(keyword), v, copy)?,
+            (Shape::Map, Value::Object(entries), Value::Object(copies)) => {
+                let (entries_sorted, copies_sorted) = (iterates_sorted(entries), iterates_sorted(copies));
+                let pairs = KeyOrder::new(entries.iter(), entries_sorted)
+                    .zip(KeyOrder::new(copies.iter_mut(), copies_sorted));
+                for ((name, v), (_, copy)) in pairs {
+                    if is_schema(v) {
+                        f(Step::Entry(keyword, name), v, copy)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// A depth budget: the number of subschema levels a walk may still descend.
 ///
 /// Check it *before* recursing, so that no input overflows the stack: [`Depth::descend`] returns
