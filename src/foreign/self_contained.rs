@@ -6,18 +6,27 @@
 //! 1. **discover** every reference target reachable from the root, checking the shape of what it
 //!    walks (`$ref` a string, `required` a list of strings, `$defs` a map) and the depth, counted
 //!    from the root through the references followed, so a chain of references too deep is
-//!    refused before the targets past the budget are registered;
+//!    refused before the targets past the budget are registered; it also notes each target's
+//!    height, each reference site's depth and a bound of each target's size;
 //! 2. group the targets into strongly connected components (Tarjan, iterative), so that a
 //!    target's expansion is known to be the same wherever no member of its component is being
 //!    expanded;
 //! 3. **measure** the expansion without building it: a lower bound of the output's size, its
 //!    depth and every recursion point, memoised per target where that is valid, so a DAG of
-//!    shared definitions costs one visit per definition and is refused before anything is built;
-//! 4. **build** the output once, with a bound of its compact size; count the exact size only when
-//!    the bound passes the budget.
+//!    shared definitions costs one visit per definition and is refused before anything is built.
+//!    Where the references form no cycle and a bound from step 1 (each target's size times the
+//!    number of reference paths to it, and the deepest level reached) is within both budgets,
+//!    the measure could not refuse, and is left out ([`Inliner::expansion_fits`]);
+//! 4. **build** the output: a deep clone of the root (and of each target a reference site
+//!    expands), rewritten in place while the original is read beside it
+//!    ([`walk::zip_children_mut`]); then a bound of its compact size that reads no string
+//!    ([`json_bound`]), and the exact size only when that bound passes the budget.
 //!
-//! A root without `$defs` or `definitions` first tries step 4 alone (the [`Plain`] walk), which
-//! makes step 1's checks on each node; the first `$ref` stops it and the four steps run.
+//! A root without `$defs` or `definitions` first takes the plain path: [`Inliner::survey`] makes
+//! step 1's checks on each node and adds up a bound of the size; the first `$ref` stops it and
+//! the four steps run. Otherwise the output is the input's deep clone, rewritten only where the
+//! survey found something to rewrite (a title, a union, a `type` list). The survey also bounds
+//! the depth, so the clone (which recurses) cannot overflow the stack.
 
 use super::error::ForeignSchemaError as Error;
 use crate::canonical;
@@ -119,11 +128,12 @@ pub fn self_contained_input_schema_with(
             found: describe(schema),
         });
     };
-    check_root_type(root.get("type"), tool_name)?;
+    let keys = Keys::of(root);
+    check_root_type(keys.type_value, tool_name)?;
     // Most tool schemas hold no reference at all. Without `$defs` there is probably none, so the
-    // output is built straight away, checking each node as discovery would; the first `$ref` met
-    // stops that walk, and the schema takes the general path.
-    let try_plain = !root.contains_key("$defs") && !root.contains_key("definitions");
+    // plain path runs first (see `Inliner::survey`), checking each node as discovery would; the
+    // first `$ref` it meets hands the schema to the general path.
+    let try_plain = !keys.defs && !keys.definitions;
     inline(schema, tool_name, options, try_plain)
 }
 
@@ -1115,7 +1125,8 @@ struct Keys<'v> {
     definitions: bool,
     /// `anyOf` or `oneOf` is there: [`collapse`] has a union to look at.
     union: bool,
-    /// `type` is a list: [`collapse`] may drop its `"null"`.
+    /// `type`, and whether it is a list ([`collapse`] may drop its `"null"`).
+    type_value: Option<&'v Value>,
     type_list: bool,
     /// A keyword that may hold subschemas is there, besides `$defs` and `definitions`.
     children: bool,
@@ -1146,6 +1157,7 @@ impl<'v> Keys<'v> {
             defs: false,
             definitions: false,
             union: false,
+            type_value: None,
             type_list: false,
             children: false,
             bound: 0,
@@ -1172,7 +1184,10 @@ impl<'v> Keys<'v> {
                     continue;
                 }
                 "required" => keys.required = Some(v),
-                "type" => keys.type_list = v.is_array(),
+                "type" => {
+                    keys.type_value = Some(v);
+                    keys.type_list = v.is_array();
+                }
                 "anyOf" | "oneOf" => keys.union = true,
                 _ => {}
             }
@@ -1531,8 +1546,12 @@ pub(crate) fn json_len(value: &Value) -> u64 {
 /// escape (`\u0001`), an integer as 20 bytes and a float as 24, the longest that `serde_json`
 /// writes (`-9223372036854775808`, `-2.2250738585072014e-308`), so no string is read and no
 /// number formatted.
+#[inline]
 fn json_bound(value: &Value) -> u64 {
-    size_at::<false>(value, 0)
+    match value {
+        Value::Array(_) | Value::Object(_) => size_at::<false>(value, 0),
+        scalar => scalar_size::<false>(scalar),
+    }
 }
 
 /// How deep [`size_at`] recurses before it hands a value to the iterative [`json_size`].
