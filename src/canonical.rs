@@ -425,8 +425,7 @@ fn tail_word(tail: &[u8]) -> u64 {
 }
 
 /// Whether any byte of `bytes` needs escaping.
-#[cfg(test)]
-fn needs_escape(bytes: &[u8]) -> bool {
+pub(crate) fn needs_escape(bytes: &[u8]) -> bool {
     let chunks = bytes.chunks_exact(8);
     let tail = escape_marks(tail_word(chunks.remainder()));
     chunks.fold(tail, |acc, w| acc | escape_marks(word(w))) != 0

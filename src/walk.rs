@@ -485,6 +485,80 @@ pub fn map_children_sized<'v, E>(
     Ok((out.into_iter().collect(), size))
 }
 
+/// The compact size of a keyword's `value` apart from the subschemas the walkers visit in it:
+/// brackets and commas, map entry names (`key_len`, quotes included) and their colons, and every
+/// member that is not a subschema (`len`). A value of the wrong shape for the keyword is all
+/// `len`. Added to the sizes of the subschemas [`for_each_child`] visits under the keyword, it
+/// gives the value's size; exact when `key_len` and `len` are.
+pub fn size_beside_children(
+    shape: Shape,
+    value: &Value,
+    key_len: impl Fn(&str) -> u64,
+    mut len: impl FnMut(&Value) -> u64,
+) -> u64 {
+    match (shape, value) {
+        (Shape::Single | Shape::Array, Value::Array(items)) => items
+            .iter()
+            .filter(|item| !is_schema(item))
+            .fold(2 + items.len().saturating_sub(1) as u64, |n, item| n.saturating_add(len(item))),
+        (Shape::Single, v) if is_schema(v) => 0,
+        (Shape::Map, Value::Object(entries)) => {
+            entries.iter().fold(2 + entries.len().saturating_sub(1) as u64, |n, (name, v)| {
+                let member = if is_schema(v) { 0 } else { len(v) };
+                n.saturating_add(key_len(name) + 1).saturating_add(member)
+            })
+        }
+        (_, v) => len(v),
+    }
+}
+
+/// [`for_each_child_mut`] over `output`, a copy of `input` without the entries whose key `keep`
+/// refuses (a deep clone with those keys removed), with each child's original in `input` beside
+/// it: `f` reads the original and may rewrite the copy. Children come in the order of
+/// [`for_each_child`], skipping the keywords `keep` refuses; the first error stops the walk.
+///
+/// Building a map entry by entry costs a sort check and a bulk build per map; a deep clone copies
+/// a map's nodes as they are, so cloning first and rewriting in place is the cheaper way to
+/// produce a document that is mostly a copy of another. If `output` does not have the shape
+/// described, entries are paired by position (never a panic).
+pub fn zip_children_mut<'v, E>(
+    input: &'v serde_json::Map<String, Value>,
+    output: &mut serde_json::Map<String, Value>,
+    keep: impl Fn(&str) -> bool,
+    mut f: impl FnMut(Step<'v>, &'v Value, &mut Value) -> Result<(), E>,
+) -> Result<(), E> {
+    // Both sides in key order: for the default map that is their own order; with
+    // `preserve_order` each is sorted, and the kept keys are the same set on both sides.
+    let kept = input.iter().filter(|(key, _)| keep(key));
+    let (input_sorted, output_sorted) = (iterates_sorted(input), iterates_sorted(output));
+    let pairs = KeyOrder::new(kept, input_sorted).zip(KeyOrder::new(output.iter_mut(), output_sorted));
+    for ((key, value), (_, copy)) in pairs {
+        let Some((keyword, shape)) = static_keyword(key) else { continue };
+        match (shape, value, copy) {
+            (Shape::Single | Shape::Array, Value::Array(items), Value::Array(copies)) => {
+                for (i, (item, copy)) in items.iter().zip(copies.iter_mut()).enumerate() {
+                    if is_schema(item) {
+                        f(Step::Index(keyword, i), item, copy)?;
+                    }
+                }
+            }
+            (Shape::Single, v, copy) if is_schema(v) => f(Step::Keyword(keyword), v, copy)?,
+            (Shape::Map, Value::Object(entries), Value::Object(copies)) => {
+                let (entries_sorted, copies_sorted) = (iterates_sorted(entries), iterates_sorted(copies));
+                let pairs = KeyOrder::new(entries.iter(), entries_sorted)
+                    .zip(KeyOrder::new(copies.iter_mut(), copies_sorted));
+                for ((name, v), (_, copy)) in pairs {
+                    if is_schema(v) {
+                        f(Step::Entry(keyword, name), v, copy)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// A depth budget: the number of subschema levels a walk may still descend.
 ///
 /// Check it *before* recursing, so that no input overflows the stack: [`Depth::descend`] returns
@@ -826,6 +900,24 @@ mod tests {
         )
         .unwrap();
         assert_eq!(size, len(&Value::Object(out)));
+    }
+
+    #[test]
+    fn size_beside_children_and_the_children_add_up_to_each_keyword_value() {
+        let len = |v: &Value| serde_json::to_vec(v).unwrap().len() as u64;
+        let key_len = |k: &str| len(&Value::String(k.to_owned()));
+        let s = json!({
+            "items": [{"a": 1}, 5, true], "properties": {"x\"": {"type": "string"}, "y": [3, "é\n"]},
+            "anyOf": {"not": "a list"}, "not": {}, "allOf": [], "patternProperties": {}, "if": false,
+            "dependencies": {"a": ["b"], "c": {}}, "additionalProperties": 7, "prefixItems": []
+        });
+        let Value::Object(map) = &s else { unreachable!() };
+        for (key, value) in map {
+            let shape = keyword_shape(key).unwrap();
+            let mut children = 0;
+            for_each_child(&json!({ key.as_str(): value }), |_, child| children += len(child));
+            assert_eq!(size_beside_children(shape, value, key_len, len) + children, len(value), "{key}");
+        }
     }
 
     #[test]

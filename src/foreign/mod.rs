@@ -76,11 +76,14 @@
 //! of its compact JSON size, memoised per target wherever the expansion cannot depend on the
 //! path (no member of its strongly connected component of references is being expanded). A
 //! schema whose measure passes [`SelfContainedOptions::max_bytes`] is refused in time and memory
-//! proportional to the input; one within budget is built once, in one walk that also adds up a
-//! bound of its compact size (never below it), and the exact size is counted only when that bound
-//! passes the budget. Most tool schemas have no `$defs` and no reference: for them the build runs
-//! alone, making discovery's checks on each node as it goes, and hands over to the general path
-//! at the first `$ref` it meets. Every walk checks [`SelfContainedOptions::max_depth`] (subschema
+//! proportional to the input. Where the references form no cycle, a cheaper bound from discovery
+//! (each target's size times the number of reference paths to it) stands in for the measure when
+//! it is within budget. One within budget is built once: a deep clone of what is copied,
+//! rewritten in place; the exact size is counted only when a bound of the result that reads no
+//! string passes the budget. Most tool schemas have no `$defs` and no reference: for them one
+//! walk makes discovery's checks on each node and bounds the size, the input is cloned and
+//! rewritten only where something changes; the first `$ref` that walk meets hands the schema to
+//! the general path. Every walk checks [`SelfContainedOptions::max_depth`] (subschema
 //! levels plus `$ref` hops) before it descends, so no input overflows the stack; discovery counts
 //! from the root through the references it follows, so a chain of 5,000 definitions each nesting
 //! the next is refused after the first few dozen, where the budget runs out.

@@ -6,18 +6,27 @@
 //! 1. **discover** every reference target reachable from the root, checking the shape of what it
 //!    walks (`$ref` a string, `required` a list of strings, `$defs` a map) and the depth, counted
 //!    from the root through the references followed, so a chain of references too deep is
-//!    refused before the targets past the budget are registered;
+//!    refused before the targets past the budget are registered; it also notes each target's
+//!    height, each reference site's depth and a bound of each target's size;
 //! 2. group the targets into strongly connected components (Tarjan, iterative), so that a
 //!    target's expansion is known to be the same wherever no member of its component is being
 //!    expanded;
 //! 3. **measure** the expansion without building it: a lower bound of the output's size, its
 //!    depth and every recursion point, memoised per target where that is valid, so a DAG of
-//!    shared definitions costs one visit per definition and is refused before anything is built;
-//! 4. **build** the output once, with a bound of its compact size; count the exact size only when
-//!    the bound passes the budget.
+//!    shared definitions costs one visit per definition and is refused before anything is built.
+//!    Where the references form no cycle and a bound from step 1 (each target's size times the
+//!    number of reference paths to it, and the deepest level reached) is within both budgets,
+//!    the measure could not refuse, and is left out ([`Inliner::expansion_fits`]);
+//! 4. **build** the output: a deep clone of the root (and of each target a reference site
+//!    expands), rewritten in place while the original is read beside it
+//!    ([`walk::zip_children_mut`]); then a bound of its compact size that reads no string
+//!    ([`json_bound`]), and the exact size only when that bound passes the budget.
 //!
-//! A root without `$defs` or `definitions` first tries step 4 alone (the [`Plain`] walk), which
-//! makes step 1's checks on each node; the first `$ref` stops it and the four steps run.
+//! A root without `$defs` or `definitions` first takes the plain path: [`Inliner::survey`] makes
+//! step 1's checks on each node and adds up a bound of the size; the first `$ref` stops it and
+//! the four steps run. Otherwise the output is the input's deep clone, rewritten only where the
+//! survey found something to rewrite (a title, a union, a `type` list). The survey also bounds
+//! the depth, so the clone (which recurses) cannot overflow the stack.
 
 use super::error::ForeignSchemaError as Error;
 use crate::canonical;
@@ -119,36 +128,48 @@ pub fn self_contained_input_schema_with(
             found: describe(schema),
         });
     };
-    check_root_type(root.get("type"), tool_name)?;
+    let keys = Keys::of(root);
+    check_root_type(keys.type_value, tool_name)?;
     // Most tool schemas hold no reference at all. Without `$defs` there is probably none, so the
-    // output is built straight away, checking each node as discovery would; the first `$ref` met
-    // stops that walk, and the schema takes the general path.
-    let try_plain = !root.contains_key("$defs") && !root.contains_key("definitions");
+    // plain path runs first (see `Inliner::survey`), checking each node as discovery would; the
+    // first `$ref` it meets hands the schema to the general path.
+    let try_plain = !keys.defs && !keys.definitions;
     inline(schema, tool_name, options, try_plain)
 }
 
-/// Steps 1 to 4 on an object root; with `try_plain`, first the build alone (see [`Plain`]),
-/// which gives the same result whenever it finishes.
+/// Steps 1 to 4 on an object root; with `try_plain`, first the plain path (see
+/// [`Inliner::survey`]), which gives the same result whenever it finishes.
 fn inline(
     schema: &Value,
     tool_name: &str,
     options: &SelfContainedOptions,
     try_plain: bool,
 ) -> Result<Value, Error> {
-    finish_within_budget(build_root(schema, tool_name, options, try_plain)?, tool_name, options)
+    let (built, bound) = build_root(schema, tool_name, options, try_plain)?;
+    finish_within_budget(built, bound, tool_name, options)
 }
 
-/// The built root before [`finish`], with the bound of its size.
+/// The built root, before [`finish`], and a bound of its size once finished when one is known
+/// without a walk.
 fn build_root(
     schema: &Value,
     tool_name: &str,
     options: &SelfContainedOptions,
     try_plain: bool,
-) -> Result<(Value, u64), Error> {
+) -> Result<(Value, Option<u64>), Error> {
     let mut inliner = Inliner::new(schema, tool_name, options);
     if try_plain {
-        match inliner.build::<Plain>(schema, Ctx::Optional, &[], &Trail::Root, 0) {
-            Ok(built) => return Ok(built),
+        match inliner.survey(schema, &Trail::Root, 0) {
+            Ok(Survey { bound, rewrite }) => {
+                // The survey has bounded the depth, so the (recursive) clone is safe.
+                let mut out = schema.clone();
+                if !rewrite {
+                    // The output is the input as `finish` leaves it.
+                    return Ok((out, Some(bound.saturating_add(FINISH_GROWTH))));
+                }
+                inliner.build(schema, &mut out, Ctx::Optional, &[], &Trail::Root, 0)?;
+                return Ok((out, None));
+            }
             Err(Stop::Failed(e)) => return Err(e),
             Err(Stop::Reference) => {}
         }
@@ -156,25 +177,37 @@ fn build_root(
     inliner.discover()?;
     if !inliner.by_reference.is_empty() {
         inliner.components();
-        inliner.measure_root()?;
+        if !inliner.expansion_fits() {
+            inliner.measure_root()?;
+        }
     }
     inliner.set_on_stack(0, true);
-    inliner.build::<Checked>(schema, Ctx::Optional, &[], &Trail::Root, 0)
+    // The root's copy leaves its definitions out: only the references into them reach them.
+    let mut out = match schema {
+        Value::Object(map) => Value::Object(
+            map.iter().filter(|(key, _)| not_definitions(key)).map(|(k, v)| (k.clone(), v.clone())).collect(),
+        ),
+        other => other.clone(),
+    };
+    inliner.build(schema, &mut out, Ctx::Optional, &[], &Trail::Root, 0)?;
+    Ok((out, None))
 }
 
-/// [`finish`], then the size check: `bound` is at least the built schema's compact size (see
-/// [`Inliner::build`]), so the exact size is counted only when the bound passes the budget.
+/// [`finish`], then the size check: the exact size is counted only when a bound (`bound`, else
+/// [`json_bound`], which reads no string and formats no number) passes the budget.
 fn finish_within_budget(
-    (built, bound): (Value, u64),
+    built: Value,
+    bound: Option<u64>,
     tool_name: &str,
     options: &SelfContainedOptions,
 ) -> Result<Value, Error> {
     let out = finish(built, tool_name)?;
-    if bound.saturating_add(FINISH_GROWTH) <= options.max_bytes as u64 {
+    let max = options.max_bytes as u64;
+    if bound.is_some_and(|b| b <= max) || json_bound(&out) <= max {
         return Ok(out);
     }
     let size = json_len(&out);
-    if size > options.max_bytes as u64 {
+    if size > max {
         return Err(Error::TooLarge {
             tool: tool_name.to_owned(),
             pointer: String::new(),
@@ -184,6 +217,10 @@ fn finish_within_budget(
     }
     Ok(out)
 }
+
+/// The most [`finish`] adds to a schema's compact size: `"type":"object",` (16 bytes, or 2 more
+/// than a `"dict"` it replaces), `"properties":{},` (16) and `"required":[],` (14).
+const FINISH_GROWTH: u64 = 64;
 
 /// What a non-object root is, for [`Error::NotAnObject`].
 fn describe(v: &Value) -> &'static str {
@@ -219,14 +256,6 @@ fn check_root_type(t: Option<&Value>, tool: &str) -> Result<(), Error> {
     }
 }
 
-/// The most [`finish`] adds to a schema's compact size: `"type":"object",` (16 bytes, or 2 more
-/// than a `"dict"` it replaces), `"properties":{},` (16) and `"required":[],` (14).
-const FINISH_GROWTH: u64 = 64;
-
-/// The most [`combine`] adds to the sizes of its two sides: their braces become one pair with a
-/// comma between the halves, plus at most one `"allOf":[{` .. `}],` wrapper (13 bytes).
-const COMBINE_GROWTH: u64 = 16;
-
 /// The root's final shape: `type: "object"`, `properties`, `required`, no description.
 fn finish(built: Value, tool: &str) -> Result<Value, Error> {
     let mut root = match built {
@@ -240,26 +269,53 @@ fn finish(built: Value, tool: &str) -> Result<Value, Error> {
             });
         }
     };
-    check_root_type(root.get("type"), tool)?;
-    root.remove("description");
-    root.insert("type".to_owned(), Value::String("object".to_owned()));
-    match root.get("properties") {
-        None | Some(Value::Null) => {
-            root.insert("properties".to_owned(), Value::Object(Map::new()));
+    // One pass over the root's keys rather than a lookup per keyword. `type` becomes "object"
+    // (checked to say object first; the string is kept when it already is); a malformed
+    // `properties` is reported after that check, as a `null` one and a missing one are replaced.
+    let (mut typed, mut described, mut required) = (false, false, false);
+    // Whether `properties` is a map (`Ok(false)`: missing or `null`), or what it is instead.
+    let mut properties: Result<bool, &'static str> = Ok(false);
+    for (key, v) in root.iter_mut() {
+        match key.as_str() {
+            "type" => {
+                typed = true;
+                if !matches!(v, Value::String(t) if t == "object") {
+                    check_root_type(Some(v), tool)?;
+                    *v = Value::String("object".to_owned());
+                }
+            }
+            "description" => described = true,
+            "properties" => {
+                properties = match v {
+                    Value::Null => Ok(false),
+                    Value::Object(_) => Ok(true),
+                    other => Err(describe(other)),
+                }
+            }
+            "required" => required = !v.is_null(),
+            _ => {}
         }
-        Some(Value::Object(_)) => {}
-        Some(other) => {
+    }
+    match properties {
+        Err(found) => {
             return Err(Error::Malformed {
                 tool: tool.to_owned(),
                 pointer: "/properties".to_owned(),
-                message: format!(
-                    "`properties` must be a map from names to schemas, found {}",
-                    describe(other)
-                ),
+                message: format!("`properties` must be a map from names to schemas, found {found}"),
             });
         }
+        Ok(true) => {}
+        Ok(false) => {
+            root.insert("properties".to_owned(), Value::Object(Map::new()));
+        }
     }
-    if matches!(root.get("required"), None | Some(Value::Null)) {
+    if !typed {
+        root.insert("type".to_owned(), Value::String("object".to_owned()));
+    }
+    if described {
+        root.remove("description");
+    }
+    if !required {
         root.insert("required".to_owned(), Value::Array(Vec::new()));
     }
     Ok(Value::Object(root))
@@ -332,8 +388,14 @@ struct Target<'v> {
     /// root is 0, a target reached from a site at level `l` is `l + 1`. A level at which the build
     /// really expands it, so a subtree too deep from there is refused during discovery.
     level: usize,
-    /// Targets referenced from inside its subtree.
-    edges: Vec<usize>,
+    /// Targets referenced from inside its subtree, one entry per reference site, each with the
+    /// site's depth in the subtree.
+    edges: Vec<(usize, usize)>,
+    /// How deep its subtree goes (its own root is 0), references not followed.
+    height: usize,
+    /// A [`json_bound`] of its subtree without the keywords the output drops, references not
+    /// followed.
+    bound: u64,
     /// Its strongly connected component.
     component: usize,
 }
@@ -451,6 +513,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
             name,
             level: 0,
             edges: Vec::new(),
+            height: 0,
+            bound: 0,
             component: 0,
         });
         self.on_stack.push(false);
@@ -500,54 +564,53 @@ impl<'v, 'o> Inliner<'v, 'o> {
             let trail = if next == 0 { Trail::Root } else { Trail::Target(&pointer) };
             let result = self.scan(node, &trail, level, next);
             self.targets[next].pointer = pointer;
-            result?;
+            self.targets[next].bound = result?;
             next += 1;
         }
         Ok(())
     }
 
-    fn scan(&mut self, node: &'v Value, trail: &Trail<'_>, level: usize, owner: usize) -> Result<(), Error> {
-        let Value::Object(map) = node else { return Ok(()) };
-        let reference = self.check(map, trail)?.reference;
+    /// Scans `node`, in the subtree of target `owner`, at `level`: checks it, registers the
+    /// targets of its references as edges of `owner`, notes how deep it sits in `owner`; returns
+    /// a [`json_bound`] of it without the keywords the output drops.
+    fn scan(&mut self, node: &'v Value, trail: &Trail<'_>, level: usize, owner: usize) -> Result<u64, Error> {
+        let depth = level - self.targets[owner].level;
+        self.targets[owner].height = self.targets[owner].height.max(depth);
+        let Value::Object(map) = node else { return Ok(json_bound(node)) };
+        let keys = Keys::sized(map);
+        self.check(&keys, trail)?;
+        let reference = keys.reference;
         if let Some(r) = reference {
             let target = self.resolve(r, trail, level + 1)?;
-            self.targets[owner].edges.push(target);
+            self.targets[owner].edges.push((target, depth));
         }
-        let mut result = Ok(());
-        walk::for_each_child_where(node, not_definitions, |step, child| {
-            if result.is_err() {
-                return;
-            }
-            let child_trail = Trail::Child(trail, step);
-            result = if level >= self.options.max_depth {
-                Err(self.too_deep(&child_trail))
-            } else {
-                self.scan(child, &child_trail, level + 1, owner)
-            };
-        });
-        result?;
+        let mut bound = keys.bound;
+        if keys.children {
+            let mut result = Ok(());
+            walk::for_each_child_where(node, not_definitions, |step, child| {
+                if result.is_err() {
+                    return;
+                }
+                let child_trail = Trail::Child(trail, step);
+                result = if level >= self.options.max_depth {
+                    Err(self.too_deep(&child_trail))
+                } else {
+                    self.scan(child, &child_trail, level + 1, owner).map(|b| bound = bound.saturating_add(b))
+                };
+            });
+            result?;
+        }
         // As the measure and the build: the children first, then the hop.
         if reference.is_some() && level >= self.options.max_depth {
             return Err(self.too_deep(trail));
         }
-        Ok(())
+        Ok(bound)
     }
 
     /// The checks discovery makes on a schema object before its children, in a fixed order:
     /// `$defs` and `definitions` are maps, `required` a list of strings.
-    fn check(&self, map: &'v Map<String, Value>, trail: &Trail<'_>) -> Result<Keys<'v>, Error> {
-        // One pass over the keys rather than a map lookup per keyword; the checks then run in a
-        // fixed order, whatever the map's iteration order.
-        let (mut defs, mut definitions, mut required, mut reference) = (None, None, None, None);
-        for (key, v) in map {
-            match key.as_str() {
-                "$defs" => defs = Some(v),
-                "definitions" => definitions = Some(v),
-                "required" => required = Some(v),
-                "$ref" => reference = Some(v),
-                _ => {}
-            }
-        }
+    fn check(&self, keys: &Keys<'v>, trail: &Trail<'_>) -> Result<(), Error> {
+        let (defs, definitions, required) = (keys.defs_value, keys.definitions_value, keys.required);
         for (key, v) in [("$defs", defs), ("definitions", definitions)] {
             if let Some(v) = v
                 && !v.is_object()
@@ -573,7 +636,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 ),
             ));
         }
-        Ok(Keys { required, reference })
+        Ok(())
     }
 
     /// The target of a `$ref` value, registering it the first time as reached at `level`.
@@ -622,6 +685,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
                     name,
                     level,
                     edges: Vec::new(),
+                    height: 0,
+                    bound: 0,
                     component: 0,
                 });
                 self.by_address.insert(node, t);
@@ -660,7 +725,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                     stack.push(v);
                     on[v] = true;
                 }
-                if let Some(&w) = self.targets[v].edges.get(*edge) {
+                if let Some(&(w, _)) = self.targets[v].edges.get(*edge) {
                     *edge += 1;
                     if index[w] == UNSEEN {
                         calls.push((w, 0));
@@ -686,6 +751,49 @@ impl<'v, 'o> Inliner<'v, 'o> {
             }
         }
         self.component_on_stack = vec![0; count];
+    }
+
+    /// Whether the measure would pass, so that it can be left out: the references form no cycle
+    /// (each component one target, none referring to itself), the deepest level the expansion
+    /// reaches is within [`SelfContainedOptions::max_depth`], and a bound of the expansion's size
+    /// (each target's [`Target::bound`] times the number of reference paths from the root to it)
+    /// is within [`SelfContainedOptions::max_bytes`]. That bound is above the measure's size and
+    /// above twice the nodes it visits, so the measure could neither refuse nor meet a recursion
+    /// point. Linear in targets and edges; call after [`Self::components`].
+    fn expansion_fits(&self) -> bool {
+        let n = self.targets.len();
+        let acyclic = self.component_on_stack.len() == n
+            && self.targets.iter().enumerate().all(|(t, target)| target.edges.iter().all(|&(u, _)| u != t));
+        if !acyclic {
+            return false;
+        }
+        // Tarjan numbers the components in reverse topological order: an edge leads to a lower
+        // number, and the root, which reaches everything, has the highest.
+        let mut by_component = vec![0; n];
+        for (t, target) in self.targets.iter().enumerate() {
+            by_component[target.component] = t;
+        }
+        let mut reach = vec![0usize; n];
+        for &t in &by_component {
+            let target = &self.targets[t];
+            reach[t] = target.edges.iter().fold(target.height, |h, &(u, depth)| {
+                h.max(depth.saturating_add(1).saturating_add(reach[u]))
+            });
+        }
+        if reach[0] > self.options.max_depth {
+            return false;
+        }
+        let mut paths = vec![0u64; n];
+        paths[0] = 1;
+        let mut size = 0u64;
+        for &t in by_component.iter().rev() {
+            let target = &self.targets[t];
+            size = size.saturating_add(paths[t].saturating_mul(target.bound));
+            for &(u, _) in &target.edges {
+                paths[u] = paths[u].saturating_add(paths[t]);
+            }
+        }
+        size <= self.options.max_bytes as u64
     }
 
     fn set_on_stack(&mut self, t: usize, on: bool) {
@@ -854,54 +962,98 @@ impl<'v, 'o> Inliner<'v, 'o> {
 
     // ---- 4. build ----------------------------------------------------------------------------
 
-    /// The output for `node`, and a bound of its compact size: at least the size, never less.
+    /// What the plain path checks before it copies anything: each schema object's keywords (as
+    /// [`Self::check`], in the same pre-order discovery makes them), the depth budget before each
+    /// descent, and whether any reference is there ([`Stop::Reference`]: the general path is
+    /// needed). Also finds whether [`Self::build`] has anything to rewrite, and a [`json_bound`]
+    /// of `node` without the keywords the output drops.
+    fn survey(&self, node: &'v Value, trail: &Trail<'_>, level: usize) -> Result<Survey, Stop> {
+        let Value::Object(map) = node else { return Ok(Survey { bound: json_bound(node), rewrite: false }) };
+        let keys = Keys::sized(map);
+        self.check(&keys, trail)?;
+        if keys.reference.is_some() {
+            return Err(Stop::Reference);
+        }
+        let mut found = Survey {
+            bound: keys.bound,
+            rewrite: keys.title || keys.defs || keys.definitions || keys.union || keys.type_list,
+        };
+        if !keys.children {
+            return Ok(found);
+        }
+        let mut result = Ok(());
+        walk::for_each_child_where(node, not_definitions, |step, child| {
+            if result.is_err() {
+                return;
+            }
+            let child_trail = Trail::Child(trail, step);
+            if level >= self.options.max_depth {
+                result = Err(self.too_deep(&child_trail).into());
+                return;
+            }
+            match self.survey(child, &child_trail, level + 1) {
+                Ok(below) => {
+                    found.bound = found.bound.saturating_add(below.bound);
+                    found.rewrite |= below.rewrite;
+                }
+                Err(e) => result = Err(e),
+            }
+        });
+        result.map(|()| found)
+    }
+
+    /// Rewrites `out`, a deep copy of `node` (without `$defs` and `definitions` at the root), into
+    /// the output for `node`, after discovery (or [`Self::survey`]) has checked every node it
+    /// reaches.
     ///
-    /// The bound is exact for what is copied and built (keys, values, punctuation), and what the
-    /// node then goes through only shrinks it or grows it by a known amount: [`collapse`] never
-    /// makes a node larger (the union wrapper and its `{"type": "null"}` member it removes, 26
-    /// bytes at least, outweigh the `,"null"` it may add to a `type` and the `allOf` wrapper
-    /// [`combine`] may add), and [`combine`] adds at most [`COMBINE_GROWTH`] to its two sides.
-    fn build<W: Walk>(
+    /// A deep clone copies a map's nodes as they are, so copying first and rewriting in place
+    /// costs little more than the copy: the walk drops the keywords the output leaves out, inlines
+    /// each reference site (from a copy of its target, rewritten the same way) and collapses the
+    /// optional unions, reading `node` for everything it decides.
+    fn build(
         &mut self,
         node: &'v Value,
+        out: &mut Value,
         ctx: Ctx,
         extra_required: &[&'v str],
         trail: &Trail<'_>,
         level: usize,
-    ) -> Result<(Value, u64), W::Stop> {
-        let Value::Object(map) = node else { return Ok((node.clone(), json_bound(node))) };
-        let keys = W::at_node(self, map, trail)?;
-        // Names, as written: checked to be strings by discovery (or the plain walk).
+    ) -> Result<(), Error> {
+        let (Value::Object(map), Value::Object(copy)) = (node, &mut *out) else { return Ok(()) };
+        let keys = Keys::of(map);
+        for (present, key) in [
+            (keys.title, "title"),
+            (keys.reference.is_some(), "$ref"),
+            (keys.defs, "$defs"),
+            (keys.definitions, "definitions"),
+        ] {
+            if present {
+                copy.remove(key);
+            }
+        }
+        // Names, as written: checked to be strings by discovery (or the survey).
         let required: &'v [Value] = match keys.required {
             Some(Value::Array(names)) => names,
             _ => &[],
         };
-        let (mut out, size) = walk::map_children_sized(
-            map,
-            |key| !dropped(key),
-            string_len,
-            |value| (value.clone(), json_bound(value)),
-            |step, child| {
-                let child_trail = Trail::Child(trail, step);
-                if level >= self.options.max_depth {
-                    return Err(self.too_deep(&child_trail).into());
-                }
-                let child_ctx = match step {
-                    Step::Entry("properties", name) => {
-                        if required.iter().any(|r| r == name) || extra_required.contains(&name) {
-                            Ctx::Required
-                        } else {
-                            Ctx::Optional
-                        }
+        if keys.children {
+            walk::zip_children_mut(
+                map,
+                copy,
+                |key| !dropped(key),
+                |step, child, child_out| {
+                    let child_trail = Trail::Child(trail, step);
+                    if level >= self.options.max_depth {
+                        return Err(self.too_deep(&child_trail));
                     }
-                    Step::Index("allOf" | "anyOf" | "oneOf", _) | Step::Keyword("then" | "else") => ctx,
-                    _ => Ctx::Required,
-                };
-                self.build::<W>(child, child_ctx, &[], &child_trail, level + 1)
-            },
-        )?;
+                    let child_ctx = child_ctx(step, ctx, required, extra_required);
+                    self.build(child, child_out, child_ctx, &[], &child_trail, level + 1)
+                },
+            )?;
+        }
         if let Some(r) = keys.reference {
             let t = self.resolve(r, trail, level + 1)?;
+            let mut site = std::mem::take(copy);
             if self.on_stack[t] {
                 // Measured first, so the type is there; infer again if this path was not measured.
                 self.recursion_point_type(t, r, trail)?;
@@ -909,7 +1061,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 let name = &self.targets[t].name;
                 let note =
                     format!("{} {name}: the same shape as the {name} that contains it.", article(name));
-                let description = match out.remove("description") {
+                let description = match site.remove("description") {
                     Some(Value::String(own)) if !own.is_empty() => format!("{own} {note}"),
                     _ => note,
                 };
@@ -918,26 +1070,46 @@ impl<'v, 'o> Inliner<'v, 'o> {
                     point.insert("type".to_owned(), ty);
                 }
                 point.insert("description".to_owned(), Value::String(description));
-                let point = Value::Object(point);
-                let bound = size.saturating_add(json_len(&point)).saturating_add(COMBINE_GROWTH);
-                return Ok((collapse(combine(out, point), ctx), bound));
+                *out = collapse(combine(site, Value::Object(point)), ctx);
+                return Ok(());
             }
             if level >= self.options.max_depth {
-                return Err(self.too_deep(trail).into());
+                return Err(self.too_deep(trail));
             }
             let mut site_required = extra_required.to_vec();
             site_required.extend(required.iter().filter_map(Value::as_str));
             self.set_on_stack(t, true);
             let target = self.targets[t].node;
             let pointer = std::mem::take(&mut self.targets[t].pointer);
-            let d = self.build::<W>(target, ctx, &site_required, &Trail::Target(&pointer), level + 1);
+            let mut d = target.clone();
+            let built = self.build(target, &mut d, ctx, &site_required, &Trail::Target(&pointer), level + 1);
             self.targets[t].pointer = pointer;
             self.set_on_stack(t, false);
-            let (d, d_size) = d?;
-            let bound = size.saturating_add(d_size).saturating_add(COMBINE_GROWTH);
-            return Ok((collapse(combine(out, d), ctx), bound));
+            built?;
+            *out = collapse(combine(site, d), ctx);
+            return Ok(());
         }
-        Ok((collapse(Value::Object(out), ctx), size))
+        if keys.union || keys.type_list {
+            *out = collapse(std::mem::take(out), ctx);
+        }
+        Ok(())
+    }
+}
+
+/// Where a child's value may be left out: a property is [`Ctx::Optional`] unless `required` (or
+/// the reference site's `extra_required`) names it; union and `allOf` members and `then`/`else`
+/// take their parent's context; anything else must be received.
+fn child_ctx(step: Step<'_>, ctx: Ctx, required: &[Value], extra_required: &[&str]) -> Ctx {
+    match step {
+        Step::Entry("properties", name) => {
+            if required.iter().any(|r| r == name) || extra_required.contains(&name) {
+                Ctx::Required
+            } else {
+                Ctx::Optional
+            }
+        }
+        Step::Index("allOf" | "anyOf" | "oneOf", _) | Step::Keyword("then" | "else") => ctx,
+        _ => Ctx::Required,
     }
 }
 
@@ -945,40 +1117,109 @@ impl<'v, 'o> Inliner<'v, 'o> {
 struct Keys<'v> {
     required: Option<&'v Value>,
     reference: Option<&'v Value>,
+    defs_value: Option<&'v Value>,
+    definitions_value: Option<&'v Value>,
+    /// Which of the keywords the output drops are there, besides `$ref`.
+    title: bool,
+    defs: bool,
+    definitions: bool,
+    /// `anyOf` or `oneOf` is there: [`collapse`] has a union to look at.
+    union: bool,
+    /// `type`, and whether it is a list ([`collapse`] may drop its `"null"`).
+    type_value: Option<&'v Value>,
+    type_list: bool,
+    /// A keyword that may hold subschemas is there, besides `$defs` and `definitions`.
+    children: bool,
+    /// From [`Keys::sized`]: a [`json_bound`] of the object without the keywords the output
+    /// drops and without the subschemas the walkers visit (their own bounds add to it).
+    bound: u64,
 }
 
-/// How [`Inliner::build`] treats each schema object: after discovery ([`Checked`]), or in its
-/// place on a schema without references ([`Plain`]).
-trait Walk {
-    /// Why a build stops.
-    type Stop: From<Error>;
-    /// What to do on entering a schema object, before its children; its [`Keys`].
-    fn at_node<'v>(
-        inliner: &Inliner<'v, '_>,
-        map: &'v Map<String, Value>,
-        trail: &Trail<'_>,
-    ) -> Result<Keys<'v>, Self::Stop>;
-}
+impl<'v> Keys<'v> {
+    /// The keys of a schema object, in one pass rather than a map lookup per keyword; the checks
+    /// then run in a fixed order, whatever the map's iteration order.
+    fn of(map: &'v Map<String, Value>) -> Self {
+        Self::read::<false>(map)
+    }
 
-/// Discovery has checked every node the build reaches and registered every reference.
-struct Checked;
+    /// [`Self::of`], with [`Keys::bound`] too.
+    fn sized(map: &'v Map<String, Value>) -> Self {
+        Self::read::<true>(map)
+    }
 
-impl Walk for Checked {
-    type Stop = Error;
-    fn at_node<'v>(
-        _: &Inliner<'v, '_>,
-        map: &'v Map<String, Value>,
-        _: &Trail<'_>,
-    ) -> Result<Keys<'v>, Error> {
-        Ok(Keys { required: map.get("required"), reference: map.get("$ref") })
+    fn read<const SIZED: bool>(map: &'v Map<String, Value>) -> Self {
+        let mut keys = Keys {
+            required: None,
+            reference: None,
+            defs_value: None,
+            definitions_value: None,
+            title: false,
+            defs: false,
+            definitions: false,
+            union: false,
+            type_value: None,
+            type_list: false,
+            children: false,
+            bound: 0,
+        };
+        let mut kept = 0u64;
+        for (key, v) in map {
+            match key.as_str() {
+                "$defs" => {
+                    keys.defs = true;
+                    keys.defs_value = Some(v);
+                    continue;
+                }
+                "definitions" => {
+                    keys.definitions = true;
+                    keys.definitions_value = Some(v);
+                    continue;
+                }
+                "$ref" => {
+                    keys.reference = Some(v);
+                    continue;
+                }
+                "title" => {
+                    keys.title = true;
+                    continue;
+                }
+                "required" => keys.required = Some(v),
+                "type" => {
+                    keys.type_value = Some(v);
+                    keys.type_list = v.is_array();
+                }
+                "anyOf" | "oneOf" => keys.union = true,
+                _ => {}
+            }
+            let shape = walk::keyword_shape(key);
+            keys.children |= shape.is_some();
+            if SIZED {
+                kept += 1;
+                let value = match shape {
+                    None => json_bound(v),
+                    Some(shape) => walk::size_beside_children(shape, v, key_size::<false>, json_bound),
+                };
+                keys.bound = keys.bound.saturating_add(key_size::<false>(key) + 1).saturating_add(value);
+            }
+        }
+        if SIZED {
+            // Braces, and a comma between entries.
+            keys.bound = keys.bound.saturating_add(2 + kept.saturating_sub(1));
+        }
+        keys
     }
 }
 
-/// No discovery ran: each node gets its checks here, in the same (pre-)order discovery makes
-/// them, so the first error is the one discovery would report; a `$ref` stops the walk.
-struct Plain;
+/// What [`Inliner::survey`] finds below a node.
+struct Survey {
+    /// A [`json_bound`] of the node without the keywords the output drops.
+    bound: u64,
+    /// Whether [`Inliner::build`] has anything to rewrite: a keyword the output drops, or a union
+    /// or a `type` list [`collapse`] may change.
+    rewrite: bool,
+}
 
-/// Why a [`Plain`] build stops.
+/// Why the plain path's [`Inliner::survey`] stops.
 enum Stop {
     /// What the general path would report too.
     Failed(Error),
@@ -989,20 +1230,6 @@ enum Stop {
 impl From<Error> for Stop {
     fn from(e: Error) -> Self {
         Stop::Failed(e)
-    }
-}
-
-impl Walk for Plain {
-    type Stop = Stop;
-    fn at_node<'v>(
-        inliner: &Inliner<'v, '_>,
-        map: &'v Map<String, Value>,
-        trail: &Trail<'_>,
-    ) -> Result<Keys<'v>, Stop> {
-        match inliner.check(map, trail)? {
-            Keys { reference: Some(_), .. } => Err(Stop::Reference),
-            keys => Ok(keys),
-        }
     }
 }
 
@@ -1295,8 +1522,8 @@ fn collect_types<'v>(
 /// Bytes of a string in compact JSON, quotes and escapes included.
 fn string_len(s: &str) -> u64 {
     let plain = s.len() as u64 + 2;
-    // One branch-free pass (vectorised) for the common case of nothing to escape.
-    if !s.bytes().fold(false, |any, b| any | (b < 0x20) | (b == b'"') | (b == b'\\')) {
+    // Eight bytes at a time for the common case of nothing to escape.
+    if !canonical::needs_escape(s.as_bytes()) {
         return plain;
     }
     let mut n = plain;
@@ -1310,22 +1537,54 @@ fn string_len(s: &str) -> u64 {
     n
 }
 
-/// Bytes of `value` as `serde_json::to_vec` writes it; iterative, so any depth is fine.
+/// Bytes of `value` as `serde_json::to_vec` writes it; any depth is fine.
 pub(crate) fn json_len(value: &Value) -> u64 {
-    json_size(value, true)
+    size_at::<true>(value, 0)
 }
 
-/// At least [`json_len`], and cheaper: a float counts as 24 bytes, the longest that
-/// `serde_json` writes (`-2.2250738585072014e-308`), instead of being formatted.
+/// At least [`json_len`], and cheaper: a string counts as if each of its bytes took a six-byte
+/// escape (`\u0001`), an integer as 20 bytes and a float as 24, the longest that `serde_json`
+/// writes (`-9223372036854775808`, `-2.2250738585072014e-308`), so no string is read and no
+/// number formatted.
+#[inline]
 fn json_bound(value: &Value) -> u64 {
     match value {
-        Value::String(s) => string_len(s),
-        Value::Bool(_) | Value::Null => 5,
-        _ => json_size(value, false),
+        Value::Array(_) | Value::Object(_) => size_at::<false>(value, 0),
+        scalar => scalar_size::<false>(scalar),
     }
 }
 
-fn json_size(value: &Value, exact: bool) -> u64 {
+/// How deep [`size_at`] recurses before it hands a value to the iterative [`json_size`].
+const SIZE_RECURSION: usize = 32;
+
+/// [`json_len`] when `EXACT`, else [`json_bound`]: recursive (no allocation) for the first
+/// [`SIZE_RECURSION`] levels, iterative below.
+fn size_at<const EXACT: bool>(value: &Value, depth: usize) -> u64 {
+    match value {
+        Value::Array(items) if depth < SIZE_RECURSION => {
+            let punctuation = 2 + items.len().saturating_sub(1) as u64;
+            items.iter().fold(punctuation, |n, item| n.saturating_add(size_at::<EXACT>(item, depth + 1)))
+        }
+        Value::Object(map) if depth < SIZE_RECURSION => {
+            let punctuation = 2 + map.len().saturating_sub(1) as u64;
+            map.iter().fold(punctuation, |n, (key, v)| {
+                n.saturating_add(key_size::<EXACT>(key) + 1).saturating_add(size_at::<EXACT>(v, depth + 1))
+            })
+        }
+        Value::Array(_) | Value::Object(_) => json_size::<EXACT>(value),
+        scalar => scalar_size::<EXACT>(scalar),
+    }
+}
+
+/// The size of a key, quotes included, colon not.
+#[inline]
+fn key_size<const EXACT: bool>(key: &str) -> u64 {
+    if EXACT { string_len(key) } else { 6 * key.len() as u64 + 2 }
+}
+
+/// The size of a value that is not a container (a container counts as its punctuation alone).
+#[inline]
+fn scalar_size<const EXACT: bool>(v: &Value) -> u64 {
     struct Count(u64);
     impl std::fmt::Write for Count {
         fn write_str(&mut self, s: &str) -> std::fmt::Result {
@@ -1333,36 +1592,55 @@ fn json_size(value: &Value, exact: bool) -> u64 {
             Ok(())
         }
     }
-    let mut total = 0u64;
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        total += match v {
-            Value::Null => 4,
-            Value::Bool(true) => 4,
-            Value::Bool(false) => 5,
-            Value::Number(n) => {
-                if let Some(u) = n.as_u64() {
-                    u64::from(u.checked_ilog10().unwrap_or(0)) + 1
-                } else if let Some(i) = n.as_i64() {
-                    u64::from(i.unsigned_abs().checked_ilog10().unwrap_or(0)) + 2
-                } else if exact {
-                    let mut c = Count(0);
-                    let _ = std::fmt::write(&mut c, format_args!("{n}"));
-                    c.0
-                } else {
-                    24
+    match v {
+        Value::Null | Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(n) if !EXACT => 20 + 4 * u64::from(n.is_f64()),
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                u64::from(u.checked_ilog10().unwrap_or(0)) + 1
+            } else if let Some(i) = n.as_i64() {
+                u64::from(i.unsigned_abs().checked_ilog10().unwrap_or(0)) + 2
+            } else {
+                let mut c = Count(0);
+                let _ = std::fmt::write(&mut c, format_args!("{n}"));
+                c.0
+            }
+        }
+        Value::String(s) if !EXACT => 6 * s.len() as u64 + 2,
+        Value::String(s) => string_len(s),
+        Value::Array(items) => 2 + items.len().saturating_sub(1) as u64,
+        Value::Object(map) => 2 + map.len().saturating_sub(1) as u64,
+    }
+}
+
+/// [`size_at`] without recursion, for values of any depth.
+fn json_size<const EXACT: bool>(value: &Value) -> u64 {
+    let mut total = scalar_size::<EXACT>(value);
+    let mut stack: Vec<&Value> = Vec::new();
+    let mut next = Some(value);
+    while let Some(v) = next {
+        match v {
+            Value::Array(items) => {
+                for item in items {
+                    total = total.saturating_add(scalar_size::<EXACT>(item));
+                    if matches!(item, Value::Array(_) | Value::Object(_)) {
+                        stack.push(item);
+                    }
                 }
             }
-            Value::String(s) => string_len(s),
-            Value::Array(items) => {
-                stack.extend(items.iter());
-                2 + items.len().saturating_sub(1) as u64
-            }
             Value::Object(map) => {
-                stack.extend(map.values());
-                2 + map.len().saturating_sub(1) as u64 + map.keys().map(|k| string_len(k) + 1).sum::<u64>()
+                for (key, item) in map {
+                    total = total.saturating_add(key_size::<EXACT>(key) + 1);
+                    total = total.saturating_add(scalar_size::<EXACT>(item));
+                    if matches!(item, Value::Array(_) | Value::Object(_)) {
+                        stack.push(item);
+                    }
+                }
             }
-        };
+            _ => {}
+        }
+        next = stack.pop();
     }
     total
 }
@@ -1457,6 +1735,52 @@ mod tests {
             })
     }
 
+    /// A root whose properties refer into five definitions that refer to each other: mostly
+    /// forward (a DAG, with shared targets), sometimes backward (a cycle); under `items`, optional
+    /// unions or beside an annotation; definitions of any type.
+    fn arb_reference_graph() -> impl Strategy<Value = Value> {
+        let site = (0usize..5, 0u8..4).prop_map(|(j, wrap)| {
+            let r = json!({"$ref": format!("#/$defs/D{j}")});
+            let site = match wrap {
+                0 => r,
+                1 => json!({"type": "array", "items": r}),
+                2 => json!({"anyOf": [r, {"type": "null"}]}),
+                _ => json!({"$ref": format!("#/$defs/D{j}"), "description": "the site's"}),
+            };
+            (j, site)
+        });
+        let definition = (prop::collection::vec(site.clone(), 0..4), any::<bool>(), 0u8..3);
+        (prop::collection::vec(definition, 5), prop::collection::vec(site, 1..4), any::<bool>()).prop_map(
+            |(definitions, root_sites, acyclic)| {
+                let mut defs = Map::new();
+                for (i, (sites, array, leaf)) in definitions.into_iter().enumerate() {
+                    let properties: Map<String, Value> = sites
+                        .into_iter()
+                        .filter(|(j, _)| !acyclic || *j > i)
+                        .enumerate()
+                        .map(|(k, (_, site))| (format!("p{k}"), site))
+                        .collect();
+                    let d = match (properties.is_empty(), leaf) {
+                        (true, 0) => json!({"type": "string", "title": "S", "maxLength": 3}),
+                        (true, 1) => json!({"type": "number", "minimum": 1.5e-7}),
+                        (true, _) => json!(true),
+                        (false, _) => json!({"type": "object", "properties": properties, "required": ["p0"]}),
+                    };
+                    defs.insert(
+                        format!("D{i}"),
+                        if array { json!({"type": "array", "items": d}) } else { d },
+                    );
+                }
+                let properties: Map<String, Value> = root_sites
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, (_, site))| (format!("r{k}"), site))
+                    .collect();
+                json!({"$defs": defs, "type": "object", "properties": properties})
+            },
+        )
+    }
+
     fn options(max_bytes: usize, max_depth: usize) -> SelfContainedOptions {
         SelfContainedOptions { max_bytes, max_depth }
     }
@@ -1474,26 +1798,47 @@ mod tests {
             prop_assert_eq!(inline(&schema, "t", &o, true), inline(&schema, "t", &o, false));
         }
 
-        // Law: the size bound a build returns is never below the exact compact size, before and
-        // after `finish`.
+        // Law: wherever the expansion is judged to fit without a measure, the measure passes.
         #[test]
-        fn the_size_bound_is_never_below_the_exact_size(schema in arb_root(), try_plain in any::<bool>()) {
+        fn an_expansion_judged_to_fit_passes_the_measure(
+            schema in prop_oneof![arb_root(), arb_reference_graph()],
+            max_bytes in prop_oneof![Just(64usize), Just(400), Just(2000), Just(SelfContainedOptions::DEFAULT_MAX_BYTES)],
+            max_depth in prop_oneof![Just(3usize), Just(6), Just(9), Just(SelfContainedOptions::DEFAULT_MAX_DEPTH)],
+        ) {
+            let o = options(max_bytes, max_depth);
+            let mut inliner = Inliner::new(&schema, "t", &o);
+            if inliner.discover().is_ok() && !inliner.by_reference.is_empty() {
+                inliner.components();
+                if inliner.expansion_fits() {
+                    prop_assert_eq!(inliner.measure_root(), Ok(()));
+                }
+            }
+        }
+
+        // Law: the size bounds that spare the exact count are never below the exact compact size:
+        // the survey's, on what the plain path returns, and `json_bound`, on inputs and outputs.
+        #[test]
+        fn the_size_bounds_are_never_below_the_exact_size(schema in arb_root(), try_plain in any::<bool>()) {
+            prop_assert!(json_bound(&schema) >= json_len(&schema));
             let o = SelfContainedOptions::new();
-            if let Ok((built, bound)) = build_root(&schema, "t", &o, try_plain) {
-                prop_assert!(bound >= json_len(&built), "{bound} < {}", json_len(&built));
-                if let Ok(out) = finish(built, "t") {
-                    prop_assert!(bound + FINISH_GROWTH >= json_len(&out));
+            if let Ok((built, bound)) = build_root(&schema, "t", &o, try_plain)
+                && let Ok(out) = finish(built, "t")
+            {
+                let exact = json_len(&out);
+                prop_assert!(json_bound(&out) >= exact, "{} < {exact}", json_bound(&out));
+                if let Some(bound) = bound {
+                    prop_assert!(bound >= exact, "{bound} < {exact}");
                 }
             }
         }
     }
 
     #[test]
-    fn the_plain_build_stops_at_a_reference_and_the_general_path_inlines_it() {
+    fn the_plain_survey_stops_at_a_reference_and_the_general_path_inlines_it() {
         let schema = json!({"properties": {"a": {"type": "string"}, "b": {"$ref": "#/properties/a"}}});
         let options = SelfContainedOptions::new();
-        let mut inliner = Inliner::new(&schema, "t", &options);
-        let plain = inliner.build::<Plain>(&schema, Ctx::Optional, &[], &Trail::Root, 0);
+        let inliner = Inliner::new(&schema, "t", &options);
+        let plain = inliner.survey(&schema, &Trail::Root, 0);
         assert!(matches!(plain, Err(Stop::Reference)));
         let out = run(schema).unwrap();
         assert_eq!(out["properties"]["b"], json!({"type": "string"}));
@@ -1512,21 +1857,26 @@ mod tests {
     }
 
     #[test]
-    fn json_bound_is_exact_but_for_floats() {
-        for v in [
-            json!(0),
-            json!(9),
-            json!(10),
-            json!(-1),
-            json!(-10),
-            json!(u64::MAX),
-            json!(i64::MIN),
-            json!("a\""),
-        ] {
+    fn json_bound_takes_the_longest_spelling_of_each_scalar() {
+        // Each of these is the longest a value of its kind and length can be, so the bound is exact.
+        for v in [json!(u64::MAX), json!(i64::MIN), json!(-2.2250738585072014e-308), json!("\u{1}\u{2}")] {
             assert_eq!(json_bound(&v), json_len(&v), "{v}");
         }
-        assert_eq!(json_bound(&json!(1.5)), 24);
-        assert_eq!(json_len(&json!(-2.2250738585072014e-308)), 24);
+        for v in [json!(0), json!(-1), json!(1.5), json!("plain"), json!({"k": ["a\"", 1, null, {}]})] {
+            assert!(json_bound(&v) > json_len(&v), "{v}");
+        }
+    }
+
+    #[test]
+    fn json_len_and_json_bound_take_values_deeper_than_their_recursion() {
+        let mut v = json!(["a\"", 1.5, -3, {"k": null}]);
+        for i in 0..3 * SIZE_RECURSION {
+            v = if i % 2 == 0 { json!([v, "x"]) } else { json!({"k\n": v, "n": 10}) };
+        }
+        let exact = serde_json::to_vec(&v).unwrap().len() as u64;
+        assert_eq!(json_len(&v), exact);
+        assert_eq!(json_size::<true>(&v), exact);
+        assert!(json_bound(&v) >= exact);
     }
 
     #[test]
@@ -1605,6 +1955,35 @@ mod tests {
         let schema = json!({"$defs": defs, "properties": {"root": {"$ref": "#/$defs/D0"}}});
         let err = run(schema).unwrap_err();
         assert_eq!(err.kind(), "too-large");
+    }
+
+    #[test]
+    fn the_measure_is_left_out_only_for_an_acyclic_expansion_within_both_budgets() {
+        let fits = |schema: &Value, max_bytes: usize, max_depth: usize| {
+            let o = options(max_bytes, max_depth);
+            let mut inliner = Inliner::new(schema, "t", &o);
+            inliner.discover().unwrap();
+            inliner.components();
+            inliner.expansion_fits()
+        };
+        let dag = json!({
+            "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}, "c": {"$ref": "#/$defs/B"}}},
+                      "B": {"type": "object", "properties": {"x": {"type": "string"}}}},
+            "properties": {"a": {"$ref": "#/$defs/A"}, "b": {"$ref": "#/$defs/B"}}
+        });
+        assert!(fits(&dag, SelfContainedOptions::DEFAULT_MAX_BYTES, 128));
+        // Discovery reaches B first from the root, at level 2; through A it sits at level 4
+        // (`/properties/a` 1, `A` 2, its `b` 3), and its `x` at 5.
+        assert!(fits(&dag, SelfContainedOptions::DEFAULT_MAX_BYTES, 5));
+        assert!(!fits(&dag, SelfContainedOptions::DEFAULT_MAX_BYTES, 4));
+        // B's bound (`{"type":"object","properties":{"x":{"type":"string"}}}`, strings at six
+        // bytes a byte) taken three times is above 300 bytes.
+        assert!(!fits(&dag, 300, 128));
+        let cycle = json!({"$defs": {"N": {"type": "object", "properties": {"next": {"$ref": "#/$defs/N"}}}},
+                           "properties": {"n": {"$ref": "#/$defs/N"}}});
+        assert!(!fits(&cycle, SelfContainedOptions::DEFAULT_MAX_BYTES, 128));
+        let root = json!({"properties": {"again": {"$ref": "#"}}});
+        assert!(!fits(&root, SelfContainedOptions::DEFAULT_MAX_BYTES, 128));
     }
 
     #[test]
