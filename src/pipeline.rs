@@ -6,6 +6,20 @@
 //!
 //! Each pass is one small type in [`crate::passes`], with its tests at the bottom of its file.
 //! Every pass walks through [`crate::walk`] with the depth budget, checked before it descends.
+//!
+//! A pass that only ever looks at one schema object at a time is also a [`NodePass`]; the
+//! pipeline runs each run of neighbouring node passes in one walk ([`run_node_passes`]), each
+//! pass at every object in list order, which gives what separate walks would give at a fraction
+//! of the cost. The list below is still the order in which passes take effect.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolschema::passes::{DropTitles, SortRequired};
+//! use toolschema::pipeline::{run_node_passes, PassContext};
+//! let mut schema = json!({"title": "T", "required": ["b", "a"], "properties": {"x": {"title": "X"}}});
+//! run_node_passes(&[&DropTitles, &SortRequired], &mut schema, &mut PassContext::new(None)).unwrap();
+//! assert_eq!(schema, json!({"required": ["a", "b"], "properties": {"x": {}}}));
+//! ```
 
 use crate::dialect::{self, AdaptContext, SchemaDialect};
 use crate::error::{Error, SchemaGenerationError};
