@@ -40,7 +40,7 @@ pub trait Pass: Sync {
     /// What the pass refuses, with a pointer.
     fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError>;
 
-    /// The pass as a [`NodePass`], when it is one. [`run`](self::run) then walks once for a run of
+    /// The pass as a [`NodePass`], when it is one. The pipeline then walks once for a run of
     /// neighbouring node passes in [`PASSES`], not once per pass.
     fn as_node_pass(&self) -> Option<&dyn NodePass> {
         None
