@@ -24,7 +24,7 @@
 use crate::dialect::{self, AdaptContext, SchemaDialect};
 use crate::error::{Error, SchemaGenerationError};
 use crate::passes::{
-    DocWarning, DropTitles, Exclude, IndexRefs, MergeDocs, PruneDefs, RejectAny, SortKeys, SortRequired,
+    DocWarning, DropTitles, Exclude, MergeDocs, PruneDefs, RejectAny, SortKeys, SortRequired,
 };
 use crate::walk::Location;
 use serde_json::{Map, Value};
@@ -103,8 +103,6 @@ pub struct PassContext<'a> {
     pub declaration_order: bool,
     /// Doc-comment entries that could not be placed (see [`MergeDocs`]).
     pub doc_warnings: Vec<DocWarning>,
-    /// Where the references are, from [`IndexRefs`] until [`PruneDefs`] takes it.
-    pub(crate) refs: Option<crate::passes::RefIndex>,
 }
 
 impl<'a> PassContext<'a> {
@@ -116,7 +114,6 @@ impl<'a> PassContext<'a> {
             type_name,
             declaration_order: false,
             doc_warnings: Vec::new(),
-            refs: None,
         }
     }
 
@@ -147,9 +144,6 @@ pub const PASSES: &[&dyn Pass] = &[
     // Anywhere before the dialect; here, so that it shares the walk above. Later passes only
     // remove names from `required` lists or drop whole subschemas, which keeps a list sorted.
     &SortRequired,
-    // Changes nothing: notes where each `$ref` is during the same walk, so that PruneDefs needs no
-    // walk of its own. Last of the node passes, so it sees the references as they leave the walk.
-    &IndexRefs,
     // Before RejectAny: an injected parameter is often untyped (`ctx: serde_json::Value`) and must
     // not fail a schema that will never show it. After MergeDocs (see above).
     &Exclude,
@@ -234,7 +228,6 @@ pub(crate) fn run(
         type_name,
         declaration_order: settings.declaration_order,
         doc_warnings: Vec::new(),
-        refs: None,
     };
     if let Err(e) = run_passes(&mut schema, &mut cx, settings.reject_any) {
         // The input may nest past any depth (the passes refuse it at the budget); serde_json's
@@ -367,7 +360,6 @@ mod tests {
                 "merge-docs",
                 "drop-titles",
                 "sort-required",
-                "index-refs",
                 "exclude",
                 "prune-defs",
                 "reject-any",
