@@ -4,7 +4,6 @@ use crate::error::SchemaGenerationError;
 use crate::pipeline::{Pass, PassContext};
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 /// Removes entries of the root's `$defs` (and `definitions`) that no `$ref` reachable from the
 /// root schema points into, and the map itself when it ends up empty.
@@ -58,7 +57,7 @@ fn unreached<'v>(schema: &'v Value, max_depth: usize) -> Result<Option<[Vec<Stri
     // Definitions reached so far (only asked whether they hold a name, so their order does not
     // matter), and those still to scan. Names borrow from the schema: the plain spelling
     // `#/$defs/Name` allocates nothing.
-    let mut reached: [HashSet<&str>; 2] = Default::default();
+    let mut reached = super::AddressSet::default();
     let mut todo: Vec<(usize, Cow<'v, str>)> = Vec::new();
     let mut opaque = false;
     let mut note = |r: &'v str, todo: &mut Vec<(usize, Cow<'v, str>)>| {
@@ -95,10 +94,10 @@ fn unreached<'v>(schema: &'v Value, max_depth: usize) -> Result<Option<[Vec<Stri
     let maps = DEF_MAPS.map(|k| root.get(k).and_then(Value::as_object));
     while let Some((m, name)) = todo.pop() {
         // Only names the map holds: `reached` then counts the definitions kept.
-        let Some((key, target)) = maps[m].and_then(|map| map.get_key_value(name.as_ref())) else {
+        let Some(target) = maps[m].and_then(|map| map.get(name.as_ref())) else {
             continue;
         };
-        if !reached[m].insert(key.as_str()) {
+        if !reached.insert(super::address(target)) {
             continue;
         }
         if let Err(p) = scan_schema(target, max_depth, &mut |r| note(r, &mut todo)) {
@@ -113,7 +112,10 @@ fn unreached<'v>(schema: &'v Value, max_depth: usize) -> Result<Option<[Vec<Stri
     }
     let unreached = |m: usize| -> Vec<String> {
         maps[m].map_or_else(Vec::new, |defs| {
-            defs.keys().filter(|k| !reached[m].contains(k.as_str())).cloned().collect()
+            defs.iter()
+                .filter(|(_, def)| !reached.contains(&super::address(def)))
+                .map(|(k, _)| k.clone())
+                .collect()
         })
     };
     Ok(Some([unreached(0), unreached(1)]))

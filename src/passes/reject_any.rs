@@ -1,5 +1,6 @@
 //! [`RejectAny`]: refuses an untyped schema wherever a value must be present.
 
+use super::{AddressSet, address};
 use crate::error::SchemaGenerationError;
 use crate::pipeline::{Pass, PassContext};
 use crate::pointer::Pointer;
@@ -206,39 +207,6 @@ fn untyped(
     position: &'static str,
 ) -> SchemaGenerationError {
     SchemaGenerationError::UntypedAny { field: cx.field(path), pointer, position }
-}
-
-/// Where a definition is in memory: the walk reads the schema without changing it, so this names
-/// one definition for the whole walk, and hashes cheaply.
-fn address(def: &Value) -> usize {
-    std::ptr::from_ref(def).addr()
-}
-
-/// A set of [`address`]es.
-type AddressSet = std::collections::HashSet<usize, std::hash::BuildHasherDefault<AddressHasher>>;
-
-/// Hashes an address by a multiplication (SipHash, the default, costs more than the rest of a
-/// lookup here; addresses are not chosen by an adversary).
-#[derive(Default)]
-struct AddressHasher(u64);
-
-impl std::hash::Hasher for AddressHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        // Fold the well-mixed high half into the low bits too: the table picks buckets by the low
-        // bits, and an address's own low bits are always zero.
-        let x = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = x ^ (x >> 32);
-    }
 }
 
 /// The keys [`Walk`] asks about, found in one pass over an object's entries (a `get` per key
