@@ -97,5 +97,6 @@ mod self_contained;
 pub use declared_type::{JsonType, MAX_HOPS, UnknownJsonType, declared_type};
 pub use error::ForeignSchemaError;
 pub use self_contained::{
-    SelfContainedOptions, self_contained_input_schema, self_contained_input_schema_with,
+    SelfContainedOptions, self_contained_input_schema, self_contained_input_schema_owned,
+    self_contained_input_schema_owned_with, self_contained_input_schema_with,
 };
