@@ -6,11 +6,25 @@
 //!
 //! Each pass is one small type in [`crate::passes`], with its tests at the bottom of its file.
 //! Every pass walks through [`crate::walk`] with the depth budget, checked before it descends.
+//!
+//! A pass that only ever looks at one schema object at a time is also a [`NodePass`]; the
+//! pipeline runs each run of neighbouring node passes in one walk ([`run_node_passes`]), each
+//! pass at every object in list order, which gives what separate walks would give at a fraction
+//! of the cost. The list below is still the order in which passes take effect.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolschema::passes::{DropTitles, SortRequired};
+//! use toolschema::pipeline::{run_node_passes, PassContext};
+//! let mut schema = json!({"title": "T", "required": ["b", "a"], "properties": {"x": {"title": "X"}}});
+//! run_node_passes(&[&DropTitles, &SortRequired], &mut schema, &mut PassContext::new(None)).unwrap();
+//! assert_eq!(schema, json!({"required": ["a", "b"], "properties": {"x": {}}}));
+//! ```
 
 use crate::dialect::{self, AdaptContext, SchemaDialect};
 use crate::error::{Error, SchemaGenerationError};
 use crate::passes::{
-    DocWarning, DropTitles, Exclude, MergeDocs, PruneDefs, RejectAny, SortKeys, SortRequired,
+    DocWarning, DropTitles, Exclude, IndexRefs, MergeDocs, PruneDefs, RejectAny, SortKeys, SortRequired,
 };
 use crate::walk::Location;
 use serde_json::{Map, Value};
@@ -26,7 +40,7 @@ pub trait Pass: Sync {
     /// What the pass refuses, with a pointer.
     fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError>;
 
-    /// The pass as a [`NodePass`], when it is one. [`run`](self::run) then walks once for a run of
+    /// The pass as a [`NodePass`], when it is one. The pipeline then walks once for a run of
     /// neighbouring node passes in [`PASSES`], not once per pass.
     fn as_node_pass(&self) -> Option<&dyn NodePass> {
         None
@@ -89,6 +103,8 @@ pub struct PassContext<'a> {
     pub declaration_order: bool,
     /// Doc-comment entries that could not be placed (see [`MergeDocs`]).
     pub doc_warnings: Vec<DocWarning>,
+    /// Where the references are, from [`IndexRefs`] until [`PruneDefs`] takes it.
+    pub(crate) refs: Option<crate::passes::RefIndex>,
 }
 
 impl<'a> PassContext<'a> {
@@ -100,6 +116,7 @@ impl<'a> PassContext<'a> {
             type_name,
             declaration_order: false,
             doc_warnings: Vec::new(),
+            refs: None,
         }
     }
 
@@ -130,6 +147,9 @@ pub const PASSES: &[&dyn Pass] = &[
     // Anywhere before the dialect; here, so that it shares the walk above. Later passes only
     // remove names from `required` lists or drop whole subschemas, which keeps a list sorted.
     &SortRequired,
+    // Changes nothing: notes where each `$ref` is during the same walk, so that PruneDefs needs no
+    // walk of its own. Last of the node passes, so it sees the references as they leave the walk.
+    &IndexRefs,
     // Before RejectAny: an injected parameter is often untyped (`ctx: serde_json::Value`) and must
     // not fail a schema that will never show it. After MergeDocs (see above).
     &Exclude,
@@ -219,6 +239,7 @@ pub(crate) fn run(
         type_name,
         declaration_order: settings.declaration_order,
         doc_warnings: Vec::new(),
+        refs: None,
     };
     if let Err(e) = run_passes(&mut schema, &mut cx, settings.reject_any) {
         // The input may nest past any depth (the passes refuse it at the budget); serde_json's
@@ -351,6 +372,7 @@ mod tests {
                 "merge-docs",
                 "drop-titles",
                 "sort-required",
+                "index-refs",
                 "exclude",
                 "prune-defs",
                 "reject-any",

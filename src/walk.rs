@@ -707,6 +707,18 @@ impl<'a> Location<'a> {
         self.level
     }
 
+    /// The first step from the root on the way here (`None` at the root): which root keyword,
+    /// and which entry of it, this location is under.
+    pub fn first_step(&self) -> Option<Step<'a>> {
+        let mut at = self;
+        while let Some(parent) = at.parent
+            && parent.parent.is_some()
+        {
+            at = parent;
+        }
+        at.step
+    }
+
     /// The JSON pointer of this location (built now, in O(level)).
     pub fn pointer(&self) -> crate::pointer::Pointer {
         let mut steps = Vec::with_capacity(self.level);

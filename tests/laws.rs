@@ -187,6 +187,31 @@ fn every_dialect_is_idempotent_on_generated_schemas() {
     assert!(accepted.get() * 3 >= total.get(), "json-schema accepted {} of {}", accepted.get(), total.get());
 }
 
+// Law: PruneDefs reading the index IndexRefs made (with a root property excluded in between) removes
+// exactly what PruneDefs walking the schema itself removes.
+#[test]
+fn pruning_from_the_reference_index_equals_pruning_by_walking() {
+    use toolschema::passes::{Exclude, IndexRefs, PruneDefs};
+    use toolschema::pipeline::{Pass, PassContext};
+    check(256, (arb_schema_like(), any::<prop::sample::Index>()), |(schema, pick)| {
+        let names: Vec<String> =
+            schema["properties"].as_object().map(|p| p.keys().cloned().collect()).unwrap_or_default();
+        let exclude: Vec<String> = if names.is_empty() { vec![] } else { vec![pick.get(&names).clone()] };
+        let run = |indexed: bool| {
+            let mut s = schema.clone();
+            let mut cx = PassContext::new(None);
+            cx.exclude = &exclude;
+            if indexed {
+                IndexRefs.run(&mut s, &mut cx)?;
+            }
+            Exclude.run(&mut s, &mut cx)?;
+            PruneDefs.run(&mut s, &mut cx).map(|()| s)
+        };
+        prop_assert_eq!(run(true).map_err(|e| e.to_string()), run(false).map_err(|e| e.to_string()));
+        Ok(())
+    });
+}
+
 // Law: for every dialect, the result (schema and hash, or the error) does not depend on the order
 // of keys in the input, on every zoo type's schemars output and on generated schema-like JSON.
 #[test]

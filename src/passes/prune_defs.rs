@@ -25,11 +25,17 @@ impl Pass for PruneDefs {
     }
 
     fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
+        // An index from `IndexRefs` serves one run: later passes may move references.
+        let index = cx.refs.take();
         let Value::Object(root) = &*schema else { return Ok(()) };
         if !DEF_MAPS.iter().any(|k| root.get(*k).is_some_and(Value::is_object)) {
             return Ok(());
         }
-        let Some(unreached) = unreached(schema, cx.max_depth).map_err(|p| cx.too_deep(p))? else {
+        let found = match &index {
+            Some(index) => unreached(schema, Refs::Indexed(index, cx.exclude)),
+            None => unreached(schema, Refs::Scan(cx.max_depth)),
+        };
+        let Some(unreached) = found.map_err(|p| cx.too_deep(p))? else {
             // Some reference cannot be read as a local one: keep everything.
             return Ok(());
         };
@@ -50,10 +56,19 @@ impl Pass for PruneDefs {
     }
 }
 
+/// Where [`unreached`] finds references.
+enum Refs<'v> {
+    /// In an index from [`IndexRefs`](super::IndexRefs), leaving out those under the root
+    /// properties [`Exclude`](super::Exclude) has removed since.
+    Indexed(&'v super::RefIndex, &'v [String]),
+    /// By walking, within this depth budget.
+    Scan(usize),
+}
+
 /// The names of the root definitions that no reference reaches from outside the root's definition
 /// maps, transitively, per map in `DEF_MAPS`; `None` when some reference cannot be read as a
 /// local one. `Err` is the pointer at which the depth budget ran out.
-fn unreached<'v>(schema: &'v Value, max_depth: usize) -> Result<Option<[Vec<String>; 2]>, String> {
+fn unreached<'v>(schema: &'v Value, refs: Refs<'v>) -> Result<Option<[Vec<String>; 2]>, String> {
     let Value::Object(root) = schema else { return Ok(Some(Default::default())) };
     // Definitions reached so far (only asked whether they hold a name, so their order does not
     // matter), and those still to scan. Names borrow from the schema: the plain spelling
@@ -77,21 +92,32 @@ fn unreached<'v>(schema: &'v Value, max_depth: usize) -> Result<Option<[Vec<Stri
             Err(_) => opaque = true,
         }
     };
-    // Scan the root, skipping its own definition maps.
+    // The root, skipping its own definition maps.
     let mut ptr_err = None;
-    if let Some(Value::String(r)) = root.get("$ref") {
-        note(r, &mut todo);
-    }
-    crate::walk::for_each_child_where(
-        schema,
-        |k| !DEF_MAPS.contains(&k),
-        |_, child| {
-            if ptr_err.is_none() {
-                let depth = max_depth.saturating_sub(1);
-                ptr_err = scan_schema(child, depth, &mut |r| note(r, &mut todo)).err();
+    match refs {
+        Refs::Indexed(index, excluded) => {
+            for (property, r) in &index.outside {
+                if !property.as_ref().is_some_and(|p| excluded.contains(p)) {
+                    note(r, &mut todo);
+                }
             }
-        },
-    );
+        }
+        Refs::Scan(max_depth) => {
+            if let Some(Value::String(r)) = root.get("$ref") {
+                note(r, &mut todo);
+            }
+            crate::walk::for_each_child_where(
+                schema,
+                |k| !DEF_MAPS.contains(&k),
+                |_, child| {
+                    if ptr_err.is_none() {
+                        let depth = max_depth.saturating_sub(1);
+                        ptr_err = scan_schema(child, depth, &mut |r| note(r, &mut todo)).err();
+                    }
+                },
+            );
+        }
+    }
     let maps = DEF_MAPS.map(|k| root.get(k).and_then(Value::as_object));
     while let Some((m, name)) = todo.pop() {
         // Only names the map holds: `reached` then counts the definitions kept.
@@ -101,8 +127,17 @@ fn unreached<'v>(schema: &'v Value, max_depth: usize) -> Result<Option<[Vec<Stri
         if !reached[m].insert(key.as_str()) {
             continue;
         }
-        if let Err(p) = scan_schema(target, max_depth, &mut |r| note(r, &mut todo)) {
-            ptr_err = Some(p);
+        match refs {
+            Refs::Indexed(index, _) => {
+                for r in index.inside[m].get(key.as_str()).into_iter().flatten() {
+                    note(r, &mut todo);
+                }
+            }
+            Refs::Scan(max_depth) => {
+                if let Err(p) = scan_schema(target, max_depth, &mut |r| note(r, &mut todo)) {
+                    ptr_err = Some(p);
+                }
+            }
         }
     }
     if let Some(p) = ptr_err {
