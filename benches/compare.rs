@@ -11,15 +11,19 @@ mod common;
 #[cfg(feature = "schemars")]
 mod family;
 
-use common::compare::{Ratio, compare, human, time};
+use common::compare::{Ratio, compare, human, rounds, time};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use std::hint::black_box;
+use std::time::Instant;
 
 struct Table {
     filter: Option<String>,
     rows: Vec<String>,
     /// `self_contained_input_schema`'s time per corpus schema, for the Python comparison.
     per_schema: Option<f64>,
+    /// `self_contained_input_schema_owned`'s, its inputs copied outside the timing.
+    owned_per_schema: Option<f64>,
 }
 
 impl Table {
@@ -180,11 +184,71 @@ fn self_contained_rows(t: &mut Table) {
     let r = compare(parse, clone);
     t.report(&what, "serde_json::from_slice", "Value::clone (deep)", &r);
     t.per_schema = Some(per_schema);
+    let r = owned_against_borrowed(&corpus);
+    let owned = r.cand_best_ns / corpus.len() as f64;
+    eprintln!(
+        "self_contained_input_schema_owned: {:.2} µs per schema, against {:.2} µs borrowing, same rounds (best pass)",
+        owned / 1e3,
+        r.base_best_ns / corpus.len() as f64 / 1e3
+    );
+    t.report(
+        &what,
+        "self_contained_input_schema (same rounds)",
+        "self_contained_input_schema_owned (inputs copied untimed)",
+        &r,
+    );
+    t.owned_per_schema = Some(owned);
+}
+
+/// `self_contained_input_schema_owned` over the corpus against `self_contained_input_schema`, pass
+/// against pass, alternating which goes first, per round. [`compare`] times whole closures, so
+/// the copies the owned function consumes would count; here each round copies the corpus before
+/// the owned pass's timer starts. Times are per pass over the corpus (about a millisecond, a
+/// quarter of a `compare` batch), so the fastest pass is the figure to read.
+fn owned_against_borrowed(corpus: &[common::Item]) -> Ratio {
+    let borrowed = || {
+        let start = Instant::now();
+        let ok =
+            corpus.iter().filter(|i| toolschema::self_contained_input_schema(&i.value, &i.tool_name).is_ok());
+        black_box(ok.count());
+        start.elapsed().as_secs_f64() * 1e9
+    };
+    let owned = |inputs: Vec<Value>| {
+        let start = Instant::now();
+        let ok = inputs
+            .into_iter()
+            .zip(corpus)
+            .map(|(v, i)| toolschema::self_contained_input_schema_owned(v, &i.tool_name).is_ok())
+            .filter(|ok| *ok);
+        black_box(ok.count());
+        start.elapsed().as_secs_f64() * 1e9
+    };
+    let (mut bs, mut cs, mut rs) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..rounds().max(3) {
+        let inputs: Vec<Value> = corpus.iter().map(|i| i.value.clone()).collect();
+        let (b, c) = if round % 2 == 0 {
+            let b = borrowed();
+            (b, owned(inputs))
+        } else {
+            let c = owned(inputs);
+            (borrowed(), c)
+        };
+        bs.push(b);
+        cs.push(c);
+        rs.push(c / b);
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    let (cand_best_ns, base_best_ns) = (best(&cs), best(&bs));
+    Ratio { base_ns: median(bs), cand_ns: median(cs), ratio: median(rs), cand_best_ns, base_best_ns }
 }
 
 fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let mut t = Table { filter, rows: Vec::new(), per_schema: None };
+    let mut t = Table { filter, rows: Vec::new(), per_schema: None, owned_per_schema: None };
     hash_rows(&mut t);
     schema_for_rows(&mut t);
     self_contained_rows(&mut t);
@@ -199,5 +263,8 @@ fn main() {
         // Read by benches/python_compare.sh.
         println!();
         println!("self_contained_input_schema_us_per_schema={:.3}", ns / 1e3);
+    }
+    if let Some(ns) = t.owned_per_schema {
+        println!("self_contained_input_schema_owned_us_per_schema={:.3}", ns / 1e3);
     }
 }

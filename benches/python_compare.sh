@@ -20,11 +20,13 @@ echo "== Rust: cargo bench --bench compare -- self_contained" >&2
 cargo bench --quiet --bench compare -- self_contained >"$out/rust.md" 2>"$out/rust.err"
 rust_us="$(sed -n 's/^self_contained_input_schema_us_per_schema=//p' "$out/rust.md")"
 [ -n "$rust_us" ] || { cat "$out/rust.err" >&2; echo "no Rust figure (is the corpus there?)" >&2; exit 1; }
+owned_us="$(sed -n 's/^self_contained_input_schema_owned_us_per_schema=//p' "$out/rust.md")"
 
 echo "== Python: $ORACLE_DIR/bench_python.py" >&2
 CORPUS="$CORPUS" "$PYTHON" "$ORACLE_DIR/bench_python.py" --repeat 5 --markdown "$out/python.md" >/dev/null
 
 echo "Rust self_contained_input_schema: $rust_us µs per schema (best batch; Python reports its best run)."
+[ -z "$owned_us" ] || echo "Rust self_contained_input_schema_owned: $owned_us µs per schema (best pass, input copies untimed)."
 echo
 echo "| Python operation | µs / schema | Rust is faster by |"
 echo "| --- | ---: | ---: |"

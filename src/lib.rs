@@ -36,6 +36,7 @@ pub use dialect::{
 pub use error::{CapabilityError, CapabilityErrors, Error, SchemaGenerationError};
 pub use foreign::{
     ForeignSchemaError, JsonType, SelfContainedOptions, declared_type, self_contained_input_schema,
+    self_contained_input_schema_owned, self_contained_input_schema_owned_with,
     self_contained_input_schema_with,
 };
 #[cfg(feature = "hash")]

@@ -181,8 +181,13 @@ fn run_passes(
     Ok(())
 }
 
-/// Frees a value of any depth with a heap stack instead of recursion.
-fn drop_iteratively(value: Value) {
+/// Frees a value of any depth with a heap stack instead of recursion (serde_json's own drop
+/// recurses once per level). Also used by the foreign-schema functions that take their input by
+/// value.
+pub(crate) fn drop_iteratively(value: Value) {
+    if !matches!(value, Value::Array(_) | Value::Object(_)) {
+        return;
+    }
     let mut stack = vec![value];
     while let Some(value) = stack.pop() {
         match value {

@@ -19,7 +19,11 @@ use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use toolschema::{ForeignSchemaError, JsonType, declared_type, self_contained_input_schema};
+use toolschema::{
+    ForeignSchemaError, JsonType, SelfContainedOptions, declared_type, self_contained_input_schema,
+    self_contained_input_schema_owned, self_contained_input_schema_owned_with,
+    self_contained_input_schema_with,
+};
 
 const SMALL_STACK: usize = 2 * 1024 * 1024;
 const BIG_STACK: usize = 256 * 1024 * 1024;
@@ -339,6 +343,68 @@ fn every_hostile_input_gives_a_result_or_a_typed_error() {
             errors
         );
         finish(name, &table, failures);
+        drop(cases);
+    });
+}
+
+/// Checks that the owned variant gives exactly the borrowed one's answer (the same output, or the
+/// same error with the same pointer and message) on every case, under the default budgets and
+/// under tight ones (so the depth and size refusals are compared too). Each call runs on a small
+/// stack; the input's copy is made here, on the caller's (large) stack, and handed over.
+fn owned_agrees_with_borrowed(cases: &[Case], failures: &mut Vec<String>) -> usize {
+    let budgets = [
+        SelfContainedOptions::new(),
+        SelfContainedOptions { max_depth: 4, ..SelfContainedOptions::new() },
+        SelfContainedOptions { max_bytes: 600, ..SelfContainedOptions::new() },
+    ];
+    let mut compared = 0;
+    for case in cases {
+        for (i, options) in budgets.iter().enumerate() {
+            let borrowed = on_stack(SMALL_STACK, || {
+                if i == 0 {
+                    self_contained_input_schema(&case.schema, &case.tool)
+                } else {
+                    self_contained_input_schema_with(&case.schema, &case.tool, options)
+                }
+            });
+            let input = case.schema.clone();
+            let owned = on_stack(SMALL_STACK, move || {
+                if i == 0 {
+                    self_contained_input_schema_owned(input, &case.tool)
+                } else {
+                    self_contained_input_schema_owned_with(input, &case.tool, options)
+                }
+            });
+            let text =
+                |r: &Result<Value, ForeignSchemaError>| r.as_ref().map_err(ToString::to_string).cloned();
+            if text(&owned) != text(&borrowed) || owned != borrowed {
+                failures.push(format!(
+                    "{} (budgets {options:?}): owned {:?}, borrowed {:?}",
+                    case.id,
+                    owned.map(|v| reference_summary(&Reference::Output(v))),
+                    borrowed.map(|v| reference_summary(&Reference::Output(v))),
+                ));
+            }
+            compared += 1;
+        }
+    }
+    compared
+}
+
+#[test]
+fn the_owned_variant_gives_the_borrowed_answer_on_every_corpus_and_hostile_schema() {
+    let Some(corpus) = corpus() else { return };
+    on_stack(BIG_STACK, || {
+        let mut cases = file_cases(&corpus, "mcp");
+        cases.extend(file_cases(&corpus, "pydantic"));
+        cases.extend(bfcl_cases(&corpus));
+        let real = cases.len();
+        cases.extend(file_cases(&corpus, "hostile"));
+        assert!(real >= 800 && cases.len() > real, "the corpus has {real} real cases of {}", cases.len());
+        let mut failures = Vec::new();
+        let compared = owned_agrees_with_borrowed(&cases, &mut failures);
+        eprintln!("owned against borrowed: {} schemas, {compared} comparisons", cases.len());
+        assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
         drop(cases);
     });
 }

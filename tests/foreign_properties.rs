@@ -7,7 +7,8 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use toolschema::{
-    SelfContainedOptions, declared_type, self_contained_input_schema, self_contained_input_schema_with,
+    SelfContainedOptions, declared_type, self_contained_input_schema, self_contained_input_schema_owned,
+    self_contained_input_schema_owned_with, self_contained_input_schema_with,
 };
 
 // ---- generated schemas --------------------------------------------------------------------------
@@ -322,5 +323,33 @@ proptest! {
         if let Ok(out) = self_contained_input_schema_with(&schema, "any", &tight) {
             prop_assert!(serde_json::to_vec(&out).unwrap().len() <= bytes);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    // Law: the owned variant gives exactly the borrowed one's answer (output, or error with its
+    // pointer and message) on generated schemas and arbitrary JSON, under default or tiny budgets.
+    #[test]
+    fn the_owned_variant_gives_the_borrowed_answer(
+        schema in prop_oneof![schema(), arbitrary_json()],
+        depth in 0usize..8,
+        bytes in prop_oneof![0usize..400, Just(SelfContainedOptions::DEFAULT_MAX_BYTES)],
+    ) {
+        prop_assert_eq!(
+            self_contained_input_schema_owned(schema.clone(), "any"),
+            self_contained_input_schema(&schema, "any")
+        );
+        let tight = SelfContainedOptions { max_depth: depth, max_bytes: bytes };
+        let (owned, borrowed) = (
+            self_contained_input_schema_owned_with(schema.clone(), "any", &tight),
+            self_contained_input_schema_with(&schema, "any", &tight),
+        );
+        prop_assert_eq!(
+            owned.as_ref().map_err(ToString::to_string),
+            borrowed.as_ref().map_err(ToString::to_string)
+        );
+        prop_assert_eq!(owned, borrowed);
     }
 }

@@ -324,6 +324,80 @@ fn normalize_refuses_and_frees_a_value_100_000_levels_deep_on_a_small_stack() {
     }
 }
 
+/// `{"properties": {"p": ...}}` nested `levels` deep, built by moves (`json!` would recurse
+/// through the inner value); call inside the thread that uses it (serde_json's `Clone` recurses).
+fn properties_by_moves(levels: usize) -> Value {
+    let mut props = json!({"type": "string"});
+    for _ in 0..levels {
+        props = Value::Object(Map::from_iter([(
+            "properties".to_owned(),
+            Value::Object(Map::from_iter([("p".to_owned(), props)])),
+        )]));
+    }
+    props
+}
+
+/// A JSON array nested `levels` deep, built by moves: no walk descends into it under `const`.
+fn array_by_moves(levels: usize) -> Value {
+    let mut v = json!("x");
+    for _ in 0..levels {
+        v = Value::Array(vec![v]);
+    }
+    v
+}
+
+// Law: `self_contained_input_schema_owned` refuses a schema 100,000 levels deep on the small stack
+// with the depth error at the budget, and frees it there without recursion.
+#[test]
+fn the_owned_self_contained_refuses_and_frees_a_value_100_000_levels_deep_on_a_small_stack() {
+    let err = on_small_stack("owned 100,000 deep", move || {
+        toolschema::self_contained_input_schema_owned(properties_by_moves(100_000), "deep").unwrap_err()
+    });
+    assert_eq!(err.kind(), "too-deep", "{err}");
+    assert_eq!(err.pointer(), "/properties/p".repeat(Depth::DEFAULT_MAX + 1), "{err}");
+}
+
+// Law: a value 100,000 levels deep under keywords no walk descends into (`const`, `default`, a
+// title, the root's description) costs the owned function no recursion: what it drops, and an
+// input it refuses for size, are freed without recursion; what it keeps is returned.
+#[test]
+fn the_owned_self_contained_frees_deep_values_outside_subschemas_without_recursion() {
+    on_small_stack("owned deep const", || {
+        let deep = || array_by_moves(100_000);
+        let schema = Value::Object(Map::from_iter([
+            ("type".to_owned(), json!("object")),
+            ("description".to_owned(), deep()),
+            ("title".to_owned(), deep()),
+            (
+                "properties".to_owned(),
+                Value::Object(Map::from_iter([(
+                    "a".to_owned(),
+                    Value::Object(Map::from_iter([
+                        ("title".to_owned(), deep()),
+                        ("const".to_owned(), deep()),
+                    ])),
+                )])),
+            ),
+        ]));
+        let mut out = toolschema::self_contained_input_schema_owned(schema, "deep").unwrap();
+        assert_eq!(out.get("description"), None);
+        assert_eq!(out["properties"]["a"].as_object().map(|a| a.len()), Some(1));
+        let kept = out["properties"]["a"]["const"].take();
+        let mut levels = 0;
+        let mut at = &kept;
+        while let Value::Array(items) = at {
+            levels += 1;
+            at = &items[0];
+        }
+        assert_eq!(levels, 100_000);
+        dismantle(kept);
+        let schema = Value::Object(Map::from_iter([("const".to_owned(), deep())]));
+        let tight = toolschema::SelfContainedOptions { max_bytes: 1000, ..Default::default() };
+        let err = toolschema::self_contained_input_schema_owned_with(schema, "deep", &tight).unwrap_err();
+        assert_eq!(err.kind(), "too-large", "{err}");
+    });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Size.
 

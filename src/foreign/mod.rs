@@ -8,6 +8,8 @@
 //! - [`self_contained_input_schema`] inlines every local `$ref` and collapses optional unions, so
 //!   a reader handed one schema per tool sees a nested model as the object it is. The result is
 //!   always `type: "object"` with `properties` and `required`.
+//!   [`self_contained_input_schema_owned`] gives the same answer for a schema handed over by
+//!   value, rewriting one without references in place instead of copying it.
 //! - [`declared_type`] answers the narrower question a normaliser asks: which single
 //!   [`JsonType`] does this property declare?
 //!
@@ -97,5 +99,6 @@ mod self_contained;
 pub use declared_type::{JsonType, MAX_HOPS, UnknownJsonType, declared_type};
 pub use error::ForeignSchemaError;
 pub use self_contained::{
-    SelfContainedOptions, self_contained_input_schema, self_contained_input_schema_with,
+    SelfContainedOptions, self_contained_input_schema, self_contained_input_schema_owned,
+    self_contained_input_schema_owned_with, self_contained_input_schema_with,
 };

@@ -30,6 +30,7 @@
 
 use super::error::ForeignSchemaError as Error;
 use crate::canonical;
+use crate::pipeline::drop_iteratively;
 use crate::pointer::Pointer;
 use crate::refs::{self, RefError};
 use crate::walk::{self, Step};
@@ -137,6 +138,182 @@ pub fn self_contained_input_schema_with(
     inline(schema, tool_name, options, try_plain)
 }
 
+/// [`self_contained_input_schema`] on a schema the caller hands over: the same result and the
+/// same errors, without copying the input where it has no reference.
+///
+/// A gateway that parses each tool's schema into a [`Value`] only to make it self-contained has
+/// no further use for the parsed value; handing it over spares the deep copy the borrowing
+/// function makes (most of its time on a schema without `$defs`). A schema with `$defs`,
+/// `definitions` or a `$ref` is inlined as [`self_contained_input_schema`] does it, then the
+/// input is freed. A refused input is freed without recursion, however deep it nests.
+///
+/// ```
+/// use serde_json::json;
+/// use toolschema::{self_contained_input_schema, self_contained_input_schema_owned};
+/// let schema: serde_json::Value = serde_json::from_str(
+///     r#"{"title": "Search", "type": "object",
+///         "properties": {"q": {"title": "Q", "type": "string"},
+///                        "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": null}},
+///         "required": ["q"]}"#,
+/// )?;
+/// let borrowed = self_contained_input_schema(&schema, "search")?;
+/// let owned = self_contained_input_schema_owned(schema, "search")?;
+/// assert_eq!(owned, borrowed);
+/// assert_eq!(owned, json!({
+///     "type": "object",
+///     "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}},
+///     "required": ["q"]
+/// }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`self_contained_input_schema`], with the same pointers and messages.
+pub fn self_contained_input_schema_owned(schema: Value, tool_name: &str) -> Result<Value, Error> {
+    self_contained_input_schema_owned_with(schema, tool_name, &SelfContainedOptions::new())
+}
+
+/// [`self_contained_input_schema_owned`] under the given budgets: the result and errors of
+/// [`self_contained_input_schema_with`].
+///
+/// ```
+/// use serde_json::json;
+/// use toolschema::{self_contained_input_schema_owned_with, SelfContainedOptions};
+/// let schema = json!({"type": "object", "properties": {"a": {"items": {"type": "string"}}}});
+/// let shallow = SelfContainedOptions { max_depth: 1, ..SelfContainedOptions::new() };
+/// let err = self_contained_input_schema_owned_with(schema, "t", &shallow).unwrap_err();
+/// assert_eq!((err.kind(), err.pointer()), ("too-deep", "/properties/a/items"));
+/// ```
+///
+/// # Errors
+/// As [`self_contained_input_schema_with`].
+pub fn self_contained_input_schema_owned_with(
+    schema: Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+) -> Result<Value, Error> {
+    match plain_in_place(schema, tool_name, options) {
+        Plain::Done(result) => result,
+        Plain::General(schema) => {
+            let result = self_contained_input_schema_with(&schema, tool_name, options);
+            drop_iteratively(schema);
+            result
+        }
+    }
+}
+
+/// What [`plain_in_place`] did with the schema it was handed.
+enum Plain {
+    /// The answer: the input rewritten in place, or an error (the input freed).
+    Done(Result<Value, Error>),
+    /// The schema has definitions or a reference: the general path must read it.
+    General(Value),
+}
+
+/// The plain path of [`build_root`] on the input itself: the same root checks and
+/// [`Inliner::survey`] on a borrow, then [`rewrite_in_place`] and [`finish_within_budget`] on
+/// the value instead of a copy. Every error before the rewrite frees the input without recursion.
+fn plain_in_place(schema: Value, tool_name: &str, options: &SelfContainedOptions) -> Plain {
+    let checked = match &schema {
+        Value::Object(root) => {
+            let keys = Keys::of(root);
+            match check_root_type(keys.type_value, tool_name) {
+                Err(e) => Err(e),
+                Ok(()) if keys.defs || keys.definitions => return Plain::General(schema),
+                Ok(()) => match Inliner::new(&schema, tool_name, options).survey(&schema, &Trail::Root, 0) {
+                    Ok(survey) => Ok(survey),
+                    Err(Stop::Failed(e)) => Err(e),
+                    Err(Stop::Reference) => return Plain::General(schema),
+                },
+            }
+        }
+        other => Err(Error::NotAnObject {
+            tool: tool_name.to_owned(),
+            pointer: String::new(),
+            found: describe(other),
+        }),
+    };
+    let Survey { bound, rewrite } = match checked {
+        Ok(survey) => survey,
+        Err(e) => {
+            drop_iteratively(schema);
+            return Plain::Done(Err(e));
+        }
+    };
+    let mut out = schema;
+    if !rewrite {
+        // As `build_root`: the output is the input as `finish` leaves it.
+        let bound = Some(bound.saturating_add(FINISH_GROWTH));
+        return Plain::Done(finish_within_budget(out, bound, tool_name, options));
+    }
+    if let Err(e) = rewrite_in_place(&mut out, Ctx::Optional, &Trail::Root, 0, tool_name, options) {
+        drop_iteratively(out);
+        return Plain::Done(Err(e));
+    }
+    Plain::Done(finish_within_budget(out, None, tool_name, options))
+}
+
+/// [`Inliner::build`] on a schema without references, rewriting `out` itself rather than a copy
+/// beside its original: the same keywords dropped (freed without recursion), the same children
+/// visited in the same order with the same [`Ctx`], the same unions collapsed. It runs after
+/// [`Inliner::survey`] has checked every node, so it meets no reference; the depth budget is
+/// still checked before each descent.
+fn rewrite_in_place(
+    out: &mut Value,
+    ctx: Ctx,
+    trail: &Trail<'_>,
+    level: usize,
+    tool: &str,
+    options: &SelfContainedOptions,
+) -> Result<(), Error> {
+    let Value::Object(map) = out else { return Ok(()) };
+    let keys = Keys::of(map);
+    let dropped = [
+        (keys.title, "title"),
+        (keys.reference.is_some(), "$ref"),
+        (keys.defs, "$defs"),
+        (keys.definitions, "definitions"),
+    ];
+    let (children, collapsible) = (keys.children, keys.union || keys.type_list);
+    for (present, key) in dropped {
+        if present && let Some(v) = map.remove(key) {
+            drop_iteratively(v);
+        }
+    }
+    if children {
+        // `required` is read beside the children (which never hold it), so it is lent out of its
+        // slot for the walk and put back where it was.
+        let required = match map.get_mut("required") {
+            Some(names @ Value::Array(_)) => std::mem::take(names),
+            _ => Value::Null,
+        };
+        let names: &[Value] = required.as_array().map_or(&[], Vec::as_slice);
+        let walked = walk::for_each_child_mut(out, |step, child| {
+            let child_trail = Trail::Child(trail, step);
+            if level >= options.max_depth {
+                return Err(Error::TooDeep {
+                    tool: tool.to_owned(),
+                    pointer: child_trail.render(),
+                    max_depth: options.max_depth,
+                });
+            }
+            let child_ctx = child_ctx(step, ctx, names, &[]);
+            rewrite_in_place(child, child_ctx, &child_trail, level + 1, tool, options)
+        });
+        if let Value::Object(map) = &mut *out
+            && let Some(slot) = map.get_mut("required")
+            && required.is_array()
+        {
+            *slot = required;
+        }
+        walked?;
+    }
+    if collapsible {
+        *out = collapse(std::mem::take(out), ctx);
+    }
+    Ok(())
+}
+
 /// Steps 1 to 4 on an object root; with `try_plain`, first the plain path (see
 /// [`Inliner::survey`]), which gives the same result whenever it finishes.
 fn inline(
@@ -208,6 +385,7 @@ fn finish_within_budget(
     }
     let size = json_len(&out);
     if size > max {
+        drop_iteratively(out);
         return Err(Error::TooLarge {
             tool: tool_name.to_owned(),
             pointer: String::new(),
@@ -257,18 +435,31 @@ fn check_root_type(t: Option<&Value>, tool: &str) -> Result<(), Error> {
 }
 
 /// The root's final shape: `type: "object"`, `properties`, `required`, no description.
+///
+/// What it removes, replaces or refuses is freed without recursion ([`drop_iteratively`]): a
+/// value taken by [`self_contained_input_schema_owned`] may nest past any depth under keywords
+/// no walk descends into (`const`, `default`, an annotation).
 fn finish(built: Value, tool: &str) -> Result<Value, Error> {
     let mut root = match built {
         Value::Object(m) => m,
         Value::Bool(true) => Map::new(),
         other => {
-            return Err(Error::NotAnObject {
-                tool: tool.to_owned(),
-                pointer: String::new(),
-                found: describe(&other),
-            });
+            let found = describe(&other);
+            drop_iteratively(other);
+            return Err(Error::NotAnObject { tool: tool.to_owned(), pointer: String::new(), found });
         }
     };
+    match finish_root(&mut root, tool) {
+        Ok(()) => Ok(Value::Object(root)),
+        Err(e) => {
+            drop_iteratively(Value::Object(root));
+            Err(e)
+        }
+    }
+}
+
+/// [`finish`] on an object root, in place.
+fn finish_root(root: &mut Map<String, Value>, tool: &str) -> Result<(), Error> {
     // One pass over the root's keys rather than a lookup per keyword. `type` becomes "object"
     // (checked to say object first; the string is kept when it already is); a malformed
     // `properties` is reported after that check, as a `null` one and a missing one are replaced.
@@ -281,7 +472,7 @@ fn finish(built: Value, tool: &str) -> Result<Value, Error> {
                 typed = true;
                 if !matches!(v, Value::String(t) if t == "object") {
                     check_root_type(Some(v), tool)?;
-                    *v = Value::String("object".to_owned());
+                    drop_iteratively(std::mem::replace(v, Value::String("object".to_owned())));
                 }
             }
             "description" => described = true,
@@ -312,13 +503,13 @@ fn finish(built: Value, tool: &str) -> Result<Value, Error> {
     if !typed {
         root.insert("type".to_owned(), Value::String("object".to_owned()));
     }
-    if described {
-        root.remove("description");
+    if described && let Some(d) = root.remove("description") {
+        drop_iteratively(d);
     }
     if !required {
         root.insert("required".to_owned(), Value::Array(Vec::new()));
     }
-    Ok(Value::Object(root))
+    Ok(())
 }
 
 /// Where a value may be left out (`Optional`: a property not in `required`, or the root) or must
