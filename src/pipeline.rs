@@ -24,7 +24,7 @@
 use crate::dialect::{self, AdaptContext, SchemaDialect};
 use crate::error::{Error, SchemaGenerationError};
 use crate::passes::{
-    DocWarning, DropTitles, Exclude, MergeDocs, PruneDefs, RejectAny, SortKeys, SortRequired,
+    CheckNesting, DocWarning, DropTitles, Exclude, MergeDocs, PruneDefs, RejectAny, SortKeys, SortRequired,
 };
 use crate::walk::Location;
 use serde_json::{Map, Value};
@@ -144,6 +144,10 @@ pub const PASSES: &[&dyn Pass] = &[
     // Anywhere before the dialect; here, so that it shares the walk above. Later passes only
     // remove names from `required` lists or drop whole subschemas, which keeps a list sorted.
     &SortRequired,
+    // Before anything copies a value (reject-any keeps annotations, dialects take snapshots):
+    // serde_json's `Clone` recurses once per level of a `default` or `const`. After the walk
+    // above, so that a schema nested past `max_depth` keeps its own depth error.
+    &CheckNesting,
     // Before RejectAny: an injected parameter is often untyped (`ctx: serde_json::Value`) and must
     // not fail a schema that will never show it. After MergeDocs (see above).
     &Exclude,
@@ -365,6 +369,7 @@ mod tests {
                 "merge-docs",
                 "drop-titles",
                 "sort-required",
+                "check-nesting",
                 "exclude",
                 "prune-defs",
                 "reject-any",

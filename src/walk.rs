@@ -801,6 +801,67 @@ pub fn visit_objects_mut<E>(
     go(map, &Location::root(), Depth::new(max_depth), visit, overflow)
 }
 
+/// How deeply any JSON value in a schema may nest, counting every array and object (not only
+/// subschemas): far beyond what a real tool schema holds (the default subschema budget of 128 is
+/// about 260 levels of JSON), and shallow enough that serde_json's own recursive `Clone` and
+/// `Drop` of such a value stay within a small thread stack.
+pub const MAX_NESTING: usize = 512;
+
+/// The pointer of the first place (in document order) where `value` nests deeper than `limit`
+/// levels of arrays and objects, if it does; `const`, `default` and every other value count, not
+/// only subschemas. Iterative, and stops at the first such place: memory stays within `limit`
+/// frames.
+///
+/// ```
+/// use serde_json::json;
+/// let v = json!({"default": [[[1]]]});
+/// assert_eq!(toolschema::walk::nesting_exceeds(&v, 3).as_deref(), Some("/default/0/0"));
+/// assert_eq!(toolschema::walk::nesting_exceeds(&v, 4), None);
+/// ```
+pub fn nesting_exceeds(value: &Value, limit: usize) -> Option<String> {
+    enum Frame<'a> {
+        Array(std::iter::Enumerate<std::slice::Iter<'a, Value>>, usize),
+        Object(serde_json::map::Iter<'a>, &'a str),
+    }
+    fn frame(v: &Value) -> Option<Frame<'_>> {
+        match v {
+            Value::Array(items) => Some(Frame::Array(items.iter().enumerate(), 0)),
+            Value::Object(map) => Some(Frame::Object(map.iter(), "")),
+            _ => None,
+        }
+    }
+    let mut stack: Vec<Frame<'_>> = frame(value).into_iter().collect();
+    while let Some(top) = stack.last_mut() {
+        let child = match top {
+            Frame::Array(items, at) => items.next().map(|(i, v)| {
+                *at = i;
+                v
+            }),
+            Frame::Object(entries, at) => entries.next().map(|(k, v)| {
+                *at = k.as_str();
+                v
+            }),
+        };
+        let Some(child) = child else {
+            stack.pop();
+            continue;
+        };
+        let Some(next) = frame(child) else { continue };
+        if stack.len() >= limit {
+            let mut pointer = crate::pointer::Pointer::root();
+            for f in &stack {
+                match f {
+                    Frame::Array(_, i) => pointer.push_index(*i),
+                    Frame::Object(_, k) => pointer.push(k),
+                };
+            }
+            return Some(pointer.as_str().to_owned());
+        }
+        stack.push(next);
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

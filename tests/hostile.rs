@@ -358,44 +358,59 @@ fn the_owned_self_contained_refuses_and_frees_a_value_100_000_levels_deep_on_a_s
 }
 
 // Law: a value 100,000 levels deep under keywords no walk descends into (`const`, `default`, a
-// title, the root's description) costs the owned function no recursion: what it drops, and an
-// input it refuses for size, are freed without recursion; what it keeps is returned.
+// title, a description) is refused, naming where it passes the nesting limit, by
+// `self_contained_input_schema` (borrowed and owned) and by `normalize` in every dialect (which
+// first drops titles, freeing them without recursion), on the small stack: nothing copies such a
+// value (serde_json's `Clone` recurses) and refused inputs are freed without recursion.
 #[test]
-fn the_owned_self_contained_frees_deep_values_outside_subschemas_without_recursion() {
-    on_small_stack("owned deep const", || {
-        let deep = || array_by_moves(100_000);
-        let schema = Value::Object(Map::from_iter([
+fn values_nested_past_the_limit_outside_subschemas_are_refused_without_recursion() {
+    let limit = toolschema::walk::MAX_NESTING;
+    let under = |keyword: &'static str| {
+        Value::Object(Map::from_iter([
             ("type".to_owned(), json!("object")),
-            ("description".to_owned(), deep()),
-            ("title".to_owned(), deep()),
             (
                 "properties".to_owned(),
                 Value::Object(Map::from_iter([(
                     "a".to_owned(),
-                    Value::Object(Map::from_iter([
-                        ("title".to_owned(), deep()),
-                        ("const".to_owned(), deep()),
-                    ])),
+                    Value::Object(Map::from_iter([(keyword.to_owned(), array_by_moves(100_000))])),
                 )])),
             ),
-        ]));
-        let mut out = toolschema::self_contained_input_schema_owned(schema, "deep").unwrap();
-        assert_eq!(out.get("description"), None);
-        assert_eq!(out["properties"]["a"].as_object().map(|a| a.len()), Some(1));
-        let kept = out["properties"]["a"]["const"].take();
-        let mut levels = 0;
-        let mut at = &kept;
-        while let Value::Array(items) = at {
-            levels += 1;
-            at = &items[0];
+        ]))
+    };
+    for keyword in ["const", "default", "title", "description"] {
+        // `limit` levels: the root, `properties`, `a`, then the value itself and its arrays.
+        let expected = format!("/properties/a/{keyword}{}", "/0".repeat(limit - 3));
+        let case = format!("deep {keyword}");
+        let (borrowed, owned) = on_small_stack(&case, move || {
+            let schema = under(keyword);
+            let borrowed = toolschema::self_contained_input_schema(&schema, "deep");
+            dismantle(schema);
+            (borrowed, toolschema::self_contained_input_schema_owned(under(keyword), "deep"))
+        });
+        for result in [borrowed, owned] {
+            let err = result.expect_err(&case);
+            assert_eq!((err.kind(), err.pointer()), ("malformed", expected.as_str()), "{case}: {err}");
         }
-        assert_eq!(levels, 100_000);
-        dismantle(kept);
-        let schema = Value::Object(Map::from_iter([("const".to_owned(), deep())]));
-        let tight = toolschema::SelfContainedOptions { max_bytes: 1000, ..Default::default() };
-        let err = toolschema::self_contained_input_schema_owned_with(schema, "deep", &tight).unwrap_err();
-        assert_eq!(err.kind(), "too-large", "{err}");
-    });
+        for d in dialect::builtin() {
+            let result =
+                on_small_stack(&case, move || SchemaOptions::new().dialect(*d).normalize(under(keyword)));
+            if keyword == "title" {
+                // drop-titles removes it (freed without recursion) before any nesting matters; what
+                // is left, `{}`, some dialects accept and strict ones refuse.
+                if let Ok(schema) = &result {
+                    assert!(!schema.canonical_json().contains("title"), "{case} / {}", d.name());
+                }
+                assert!(
+                    !result.is_err_and(|e| e.to_string().contains("nests deeper")),
+                    "{case} / {}",
+                    d.name()
+                );
+                continue;
+            }
+            let Err(Error::Generation(e)) = result else { panic!("{case} / {}: {result:?}", d.name()) };
+            assert_eq!(e.pointer(), Some(expected.as_str()), "{case} / {}: {e}", d.name());
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

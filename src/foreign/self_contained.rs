@@ -202,6 +202,25 @@ pub fn self_contained_input_schema_owned_with(
     }
 }
 
+/// Refuses a schema holding a value nested deeper than [`walk::MAX_NESTING`] levels (or four per
+/// unit of `max_depth`, if more): a `const` or `default` the depth budget does not count, which
+/// serde_json's recursive `Clone` and `Drop` could not take on a small stack. Checked after the
+/// depth budget, so a schema too deep in its subschemas keeps that error.
+fn nesting_within(schema: &Value, tool_name: &str, options: &SelfContainedOptions) -> Result<(), Error> {
+    let limit = walk::MAX_NESTING.max(options.max_depth.saturating_mul(4));
+    match walk::nesting_exceeds(schema, limit) {
+        None => Ok(()),
+        Some(pointer) => Err(Error::Malformed {
+            tool: tool_name.to_owned(),
+            pointer,
+            message: format!(
+                "a value here nests deeper than {limit} levels of arrays and objects; no tool schema \
+                 needs that"
+            ),
+        }),
+    }
+}
+
 /// What [`plain_in_place`] did with the schema it was handed.
 enum Plain {
     /// The answer: the input rewritten in place, or an error (the input freed).
@@ -233,13 +252,14 @@ fn plain_in_place(schema: Value, tool_name: &str, options: &SelfContainedOptions
             found: describe(other),
         }),
     };
-    let Survey { bound, rewrite } = match checked {
-        Ok(survey) => survey,
-        Err(e) => {
-            drop_iteratively(schema);
-            return Plain::Done(Err(e));
-        }
-    };
+    let Survey { bound, rewrite } =
+        match checked.and_then(|survey| nesting_within(&schema, tool_name, options).map(|()| survey)) {
+            Ok(survey) => survey,
+            Err(e) => {
+                drop_iteratively(schema);
+                return Plain::Done(Err(e));
+            }
+        };
     let mut out = schema;
     if !rewrite {
         // As `build_root`: the output is the input as `finish` leaves it.
@@ -338,7 +358,9 @@ fn build_root(
     if try_plain {
         match inliner.survey(schema, &Trail::Root, 0) {
             Ok(Survey { bound, rewrite }) => {
-                // The survey has bounded the depth, so the (recursive) clone is safe.
+                // The survey has bounded the subschema depth, and `nesting_within` every other
+                // value's: the (recursive) clone is safe.
+                nesting_within(schema, tool_name, options)?;
                 let mut out = schema.clone();
                 if !rewrite {
                     // The output is the input as `finish` leaves it.
@@ -359,6 +381,9 @@ fn build_root(
         }
     }
     inliner.set_on_stack(0, true);
+    // Discovery bounded the subschema depth; a `const` or `default` may still nest without limit,
+    // and serde_json's clone recurses.
+    nesting_within(schema, tool_name, options)?;
     // The root's copy leaves its definitions out: only the references into them reach them.
     let mut out = match schema {
         Value::Object(map) => Value::Object(

@@ -43,10 +43,16 @@ impl NodePass for DropTitles {
         at: &Location<'_>,
         _cx: &mut PassContext<'_>,
     ) -> Result<(), SchemaGenerationError> {
-        if at.is_root() {
-            node.remove("$schema");
+        // What goes is freed without recursion: a title need not be a string, and CheckNesting
+        // (which bounds every value's nesting) runs after this walk.
+        if at.is_root()
+            && let Some(removed) = node.remove("$schema")
+        {
+            crate::pipeline::drop_iteratively(removed);
         }
-        node.remove("title");
+        if let Some(removed) = node.remove("title") {
+            crate::pipeline::drop_iteratively(removed);
+        }
         Ok(())
     }
 }

@@ -42,7 +42,11 @@ impl Pass for Exclude {
             return Err(SchemaGenerationError::UnknownExclude { name: name.clone(), available });
         }
         for name in cx.exclude {
-            props.remove(name);
+            // Freed without recursion: CheckNesting, which bounds every value's nesting, runs
+            // after the walk before this pass, but a caller may run this pass alone.
+            if let Some(removed) = props.remove(name) {
+                crate::pipeline::drop_iteratively(removed);
+            }
         }
         if let Some(Value::Array(required)) = schema.get_mut("required") {
             let before = required.len();

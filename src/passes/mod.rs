@@ -6,6 +6,8 @@ mod merge_docs;
 pub use merge_docs::{DocWarning, DocWarningKind, MergeDocs};
 mod drop_titles;
 pub use drop_titles::DropTitles;
+mod check_nesting;
+pub use check_nesting::CheckNesting;
 mod exclude;
 pub use exclude::Exclude;
 mod prune_defs;
