@@ -819,6 +819,19 @@ pub const MAX_NESTING: usize = 512;
 /// assert_eq!(toolschema::walk::nesting_exceeds(&v, 4), None);
 /// ```
 pub fn nesting_exceeds(value: &Value, limit: usize) -> Option<String> {
+    // Nearly every value fits: answer that with a plain recursion (bounded by `limit`, at most a
+    // few hundred small frames), and search iteratively, with the pointer, only when it does not.
+    fn fits(value: &Value, budget: usize) -> bool {
+        let deeper = |v: &Value| !matches!(v, Value::Array(_) | Value::Object(_)) || fits(v, budget - 1);
+        match value {
+            Value::Array(items) => budget > 0 && items.iter().all(deeper),
+            Value::Object(map) => budget > 0 && map.values().all(deeper),
+            _ => true,
+        }
+    }
+    if limit <= MAX_NESTING && fits(value, limit) {
+        return None;
+    }
     enum Frame<'a> {
         Array(std::iter::Enumerate<std::slice::Iter<'a, Value>>, usize),
         Object(serde_json::map::Iter<'a>, &'a str),
@@ -831,6 +844,9 @@ pub fn nesting_exceeds(value: &Value, limit: usize) -> Option<String> {
         }
     }
     let mut stack: Vec<Frame<'_>> = frame(value).into_iter().collect();
+    if limit == 0 && !stack.is_empty() {
+        return Some(String::new());
+    }
     while let Some(top) = stack.last_mut() {
         let child = match top {
             Frame::Array(items, at) => items.next().map(|(i, v)| {
@@ -1051,5 +1067,45 @@ mod tests {
         assert_eq!(err, "/items/items/items/items");
         assert_eq!(count, 4);
         assert!(visit_all(&v, 10, &mut |_, _| true).is_ok());
+    }
+
+    /// Nesting of arrays and objects, the naive recursive way.
+    fn nesting(v: &Value) -> usize {
+        match v {
+            Value::Array(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
+            Value::Object(map) => 1 + map.values().map(nesting).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    fn arb_nested() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(json!(null)),
+            any::<i32>().prop_map(|n| json!(n)),
+            "[a-c]".prop_map(|s| json!(s))
+        ];
+        leaf.prop_recursive(12, 64, 3, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+                proptest::collection::btree_map("[a-c/~]", inner, 0..3)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        // Law: `nesting_exceeds` refuses exactly the values nested deeper than the limit, and its
+        // pointer leads to a value that is itself nested past what is left of the limit.
+        #[test]
+        fn nesting_exceeds_agrees_with_a_naive_depth(v in arb_nested(), limit in 0usize..14) {
+            let found = nesting_exceeds(&v, limit);
+            proptest::prop_assert_eq!(found.is_some(), nesting(&v) > limit);
+            if let Some(pointer) = found {
+                let at = v.pointer(&pointer).expect("the pointer leads into the value");
+                let steps = crate::pointer::tokens(&pointer).map_or(0, |t| t.len());
+                proptest::prop_assert!(steps + nesting(at) > limit, "{pointer}");
+            }
+        }
     }
 }
