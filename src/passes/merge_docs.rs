@@ -190,17 +190,34 @@ fn merge_one(
 /// Whether `text` contains a word every header [`parse`] recognises contains ("Arg", "Fields" or
 /// "Attributes"); when it does not, `parse` returns `None`.
 fn may_have_block(text: &str) -> bool {
-    // One pass over the bytes: every header word starts with `A` or `F` (three `str::contains`
-    // calls cost more in searcher set-up than the scan itself on a one-line description).
+    // Every header word starts with `A` or `F`: look for those 8 bytes at a time (most
+    // descriptions have few capitals), and check a word's positions only when it holds one.
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // Nonzero exactly when some byte of `w` is zero.
+    let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
     let bytes = text.as_bytes();
-    bytes.iter().enumerate().any(|(i, &b)| {
+    let header_at = |i: usize| {
         let rest = &bytes[i..];
-        match b {
+        match bytes[i] {
             b'A' => rest.starts_with(b"Arg") || rest.starts_with(b"Attributes"),
             b'F' => rest.starts_with(b"Fields"),
             _ => false,
         }
-    })
+    };
+    let mut i = 0;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        if has_zero(w ^ (ONES * u64::from(b'A'))) | has_zero(w ^ (ONES * u64::from(b'F'))) != 0
+            && (i..i + 8).any(header_at)
+        {
+            return true;
+        }
+        i += 8;
+    }
+    (i..bytes.len()).any(header_at)
 }
 
 /// `startDate` → `start_date`; names without capitals come back unchanged.
