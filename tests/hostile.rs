@@ -365,21 +365,32 @@ fn the_owned_self_contained_refuses_and_frees_a_value_100_000_levels_deep_on_a_s
 #[test]
 fn values_nested_past_the_limit_outside_subschemas_are_refused_without_recursion() {
     let limit = toolschema::walk::MAX_NESTING;
-    let under = |keyword: &'static str| {
+    // A nested `$defs` holds a definition whose `const` is deep (the survey enters no `$defs`).
+    let deep_under = |keyword: &str| match keyword {
+        "$defs" => Value::Object(Map::from_iter([(
+            "X".to_owned(),
+            Value::Object(Map::from_iter([("const".to_owned(), array_by_moves(100_000))])),
+        )])),
+        _ => array_by_moves(100_000),
+    };
+    let under = move |keyword: &'static str| {
         Value::Object(Map::from_iter([
             ("type".to_owned(), json!("object")),
             (
                 "properties".to_owned(),
                 Value::Object(Map::from_iter([(
                     "a".to_owned(),
-                    Value::Object(Map::from_iter([(keyword.to_owned(), array_by_moves(100_000))])),
+                    Value::Object(Map::from_iter([(keyword.to_owned(), deep_under(keyword))])),
                 )])),
             ),
         ]))
     };
-    for keyword in ["const", "default", "title", "description"] {
+    for keyword in ["const", "default", "title", "description", "$defs"] {
         // `limit` levels: the root, `properties`, `a`, then the value itself and its arrays.
-        let expected = format!("/properties/a/{keyword}{}", "/0".repeat(limit - 3));
+        let expected = match keyword {
+            "$defs" => format!("/properties/a/$defs/X/const{}", "/0".repeat(limit - 5)),
+            _ => format!("/properties/a/{keyword}{}", "/0".repeat(limit - 3)),
+        };
         let case = format!("deep {keyword}");
         let (borrowed, owned) = on_small_stack(&case, move || {
             let schema = under(keyword);

@@ -221,6 +221,26 @@ fn nesting_within(schema: &Value, tool_name: &str, options: &SelfContainedOption
     }
 }
 
+thread_local! {
+    /// Set when sizing meets a value that could nest past the limit [`nesting_within`] checks: a
+    /// non-subschema value more than [`SIZE_RECURSION`] levels deep (its size goes to the
+    /// iterative [`json_size`]), or what the survey neither sizes nor enters: a title that is an
+    /// array or object, a nested `$defs` or `definitions`.
+    static DEEP_VALUE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// [`Inliner::survey`] from the root, then [`nesting_within`], which the plain path needs only
+/// when the survey met a deep value: otherwise every value is within [`SIZE_RECURSION`] levels
+/// of a subschema at most `max_depth` levels down, far inside the limit.
+fn survey_plain<'v>(inliner: &Inliner<'v, '_>, schema: &'v Value) -> Result<Survey, Stop> {
+    DEEP_VALUE.with(|deep| deep.set(false));
+    let survey = inliner.survey(schema, &Trail::Root, 0)?;
+    if DEEP_VALUE.with(std::cell::Cell::get) {
+        nesting_within(schema, inliner.tool, inliner.options)?;
+    }
+    Ok(survey)
+}
+
 /// What [`plain_in_place`] did with the schema it was handed.
 enum Plain {
     /// The answer: the input rewritten in place, or an error (the input freed).
@@ -239,7 +259,7 @@ fn plain_in_place(schema: Value, tool_name: &str, options: &SelfContainedOptions
             match check_root_type(keys.type_value, tool_name) {
                 Err(e) => Err(e),
                 Ok(()) if keys.defs || keys.definitions => return Plain::General(schema),
-                Ok(()) => match Inliner::new(&schema, tool_name, options).survey(&schema, &Trail::Root, 0) {
+                Ok(()) => match survey_plain(&Inliner::new(&schema, tool_name, options), &schema) {
                     Ok(survey) => Ok(survey),
                     Err(Stop::Failed(e)) => Err(e),
                     Err(Stop::Reference) => return Plain::General(schema),
@@ -252,14 +272,13 @@ fn plain_in_place(schema: Value, tool_name: &str, options: &SelfContainedOptions
             found: describe(other),
         }),
     };
-    let Survey { bound, rewrite } =
-        match checked.and_then(|survey| nesting_within(&schema, tool_name, options).map(|()| survey)) {
-            Ok(survey) => survey,
-            Err(e) => {
-                drop_iteratively(schema);
-                return Plain::Done(Err(e));
-            }
-        };
+    let Survey { bound, rewrite } = match checked {
+        Ok(survey) => survey,
+        Err(e) => {
+            drop_iteratively(schema);
+            return Plain::Done(Err(e));
+        }
+    };
     let mut out = schema;
     if !rewrite {
         // As `build_root`: the output is the input as `finish` leaves it.
@@ -356,11 +375,10 @@ fn build_root(
 ) -> Result<(Value, Option<u64>), Error> {
     let mut inliner = Inliner::new(schema, tool_name, options);
     if try_plain {
-        match inliner.survey(schema, &Trail::Root, 0) {
+        match survey_plain(&inliner, schema) {
             Ok(Survey { bound, rewrite }) => {
-                // The survey has bounded the subschema depth, and `nesting_within` every other
-                // value's: the (recursive) clone is safe.
-                nesting_within(schema, tool_name, options)?;
+                // The survey has bounded the subschema depth, and every other value's nesting:
+                // the (recursive) clone is safe.
                 let mut out = schema.clone();
                 if !rewrite {
                     // The output is the input as `finish` leaves it.
@@ -1381,6 +1399,18 @@ impl<'v> Keys<'v> {
         let mut kept = 0u64;
         for (key, v) in map {
             match key.as_str() {
+                "$defs" | "definitions" if SIZED => {
+                    // Neither sized nor surveyed: let `survey_plain` check their nesting.
+                    DEEP_VALUE.with(|deep| deep.set(true));
+                    if key == "$defs" {
+                        keys.defs = true;
+                        keys.defs_value = Some(v);
+                    } else {
+                        keys.definitions = true;
+                        keys.definitions_value = Some(v);
+                    }
+                    continue;
+                }
                 "$defs" => {
                     keys.defs = true;
                     keys.defs_value = Some(v);
@@ -1397,6 +1427,9 @@ impl<'v> Keys<'v> {
                 }
                 "title" => {
                     keys.title = true;
+                    if SIZED && matches!(v, Value::Array(_) | Value::Object(_)) {
+                        DEEP_VALUE.with(|deep| deep.set(true));
+                    }
                     continue;
                 }
                 "required" => keys.required = Some(v),
@@ -1832,6 +1865,7 @@ fn scalar_size<const EXACT: bool>(v: &Value) -> u64 {
 
 /// [`size_at`] without recursion, for values of any depth.
 fn json_size<const EXACT: bool>(value: &Value) -> u64 {
+    DEEP_VALUE.with(|deep| deep.set(true));
     let mut total = scalar_size::<EXACT>(value);
     let mut stack: Vec<&Value> = Vec::new();
     let mut next = Some(value);
