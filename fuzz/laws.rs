@@ -235,9 +235,12 @@ fn refs_in(schema: &Value, max_depth: usize) -> Result<Vec<String>, String> {
 /// result or a typed error naming the tool (never a panic). An output has no `$ref` at any schema
 /// position and no `$defs`/`definitions`, is an object schema with `type: "object"`, object
 /// `properties` and array `required`, nests within the depth budget, is a fixed point (making it
-/// self-contained again changes nothing), and does not depend on the input's key order.
+/// self-contained again changes nothing), does not depend on the input's key order, and is what
+/// the owned variant gives for the same input (the same value, or the same error).
 pub fn self_contained(data: &[u8]) -> Verdict {
-    use toolschema::{SelfContainedOptions, self_contained_input_schema_with};
+    use toolschema::{
+        SelfContainedOptions, self_contained_input_schema_owned_with, self_contained_input_schema_with,
+    };
     let Some(value) = parse(data) else { return Ok(()) };
     let other_order = reversed(&value);
     let budgets = [SelfContainedOptions::new(), SelfContainedOptions { max_bytes: 512, max_depth: 4 }];
@@ -245,6 +248,12 @@ pub fn self_contained(data: &[u8]) -> Verdict {
         let where_ = format!("max_bytes {}, max_depth {}", options.max_bytes, options.max_depth);
         let result = self_contained_input_schema_with(&value, "fuzz-tool", &options);
         let again = self_contained_input_schema_with(&other_order, "fuzz-tool", &options);
+        let owned = self_contained_input_schema_owned_with(value.clone(), "fuzz-tool", &options);
+        match (&result, &owned) {
+            (Ok(a), Ok(b)) if a == b => {}
+            (Err(a), Err(b)) if a.to_string() == b.to_string() => {}
+            _ => return Err(format!("{where_}: the owned variant differs: {result:?} vs {owned:?}")),
+        }
         match (&result, &again) {
             (Ok(a), Ok(b)) if a == b && canonical::to_string(a) == canonical::to_string(b) => {}
             (Err(a), Err(b)) if a.to_string() == b.to_string() => {}
