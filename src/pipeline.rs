@@ -103,6 +103,8 @@ pub struct PassContext<'a> {
     pub declaration_order: bool,
     /// Doc-comment entries that could not be placed (see [`MergeDocs`]).
     pub doc_warnings: Vec<DocWarning>,
+    /// Set by the pipeline when it leaves [`PruneDefs`] to the [`RejectAny`] that follows it.
+    pub(crate) prune_first: bool,
 }
 
 impl<'a> PassContext<'a> {
@@ -114,6 +116,7 @@ impl<'a> PassContext<'a> {
             type_name,
             declaration_order: false,
             doc_warnings: Vec::new(),
+            prune_first: false,
         }
     }
 
@@ -151,7 +154,10 @@ pub const PASSES: &[&dyn Pass] = &[
     // Before RejectAny: an injected parameter is often untyped (`ctx: serde_json::Value`) and must
     // not fail a schema that will never show it. After MergeDocs (see above).
     &Exclude,
-    // After Exclude: a definition only an excluded property used must not reach the model.
+    // After Exclude: a definition only an excluded property used must not reach the model. When
+    // RejectAny runs next, the pipeline leaves this to it: its walk from the root enters exactly
+    // the definitions references reach (it runs PruneDefs itself whenever it cannot be sure), so
+    // one walk does both; `tests/laws.rs` checks the pipeline against the passes run one by one.
     &PruneDefs,
     // After Exclude and PruneDefs, so only what the model will see is judged; after MergeDocs,
     // because a description-only schema is still untyped. Writing an optional untyped union
@@ -166,9 +172,22 @@ fn run_passes(
     cx: &mut PassContext<'_>,
     reject_any: bool,
 ) -> Result<(), SchemaGenerationError> {
-    let passes = PASSES.iter().filter(|p| reject_any || p.name() != RejectAny.name());
+    let passes: Vec<&dyn Pass> =
+        PASSES.iter().copied().filter(|p| reject_any || p.name() != RejectAny.name()).collect();
     let mut fused: Vec<&dyn NodePass> = Vec::new();
-    for pass in passes {
+    for (i, &pass) in passes.iter().enumerate() {
+        // PruneDefs right before RejectAny: RejectAny's own walk from the root finds what PruneDefs
+        // would remove (and runs PruneDefs itself when it cannot tell), so the pipeline skips a walk.
+        if pass.name() == PruneDefs.name()
+            && passes.get(i + 1).is_some_and(|next| next.name() == RejectAny.name())
+        {
+            if !fused.is_empty() {
+                run_node_passes(&fused, schema, cx)?;
+                fused.clear();
+            }
+            cx.prune_first = true;
+            continue;
+        }
         if let Some(node_pass) = pass.as_node_pass() {
             fused.push(node_pass);
             continue;
@@ -237,6 +256,7 @@ pub(crate) fn run(
         type_name,
         declaration_order: settings.declaration_order,
         doc_warnings: Vec::new(),
+        prune_first: false,
     };
     if let Err(e) = run_passes(&mut schema, &mut cx, settings.reject_any) {
         // The input may nest past any depth (the passes refuse it at the budget); serde_json's

@@ -187,6 +187,30 @@ fn every_dialect_is_idempotent_on_generated_schemas() {
     assert!(accepted.get() * 3 >= total.get(), "json-schema accepted {} of {}", accepted.get(), total.get());
 }
 
+// Law: the pipeline (node passes sharing one walk, PruneDefs left to RejectAny) gives what running
+// each pass of `PASSES` on its own, in order, gives: the same schema, or the same error.
+#[test]
+fn the_pipeline_equals_its_passes_run_one_by_one() {
+    use toolschema::pipeline::{PASSES, PassContext};
+    check(512, arb_schema_like(), |schema| {
+        let one_by_one = {
+            let mut s = schema.clone();
+            let mut cx = PassContext::new(None);
+            PASSES
+                .iter()
+                .try_for_each(|pass| pass.run(&mut s, &mut cx))
+                .map(|()| s)
+                .map_err(|e| e.to_string())
+        };
+        let pipeline = SchemaOptions::new()
+            .normalize(schema.clone())
+            .map(|t| t.as_value().clone())
+            .map_err(|e| e.to_string());
+        prop_assert_eq!(pipeline, one_by_one);
+        Ok(())
+    });
+}
+
 // Law: for every dialect, the result (schema and hash, or the error) does not depend on the order
 // of keys in the input, on every zoo type's schemars output and on generated schema-like JSON.
 #[test]

@@ -131,6 +131,24 @@ impl Pass for RejectAny {
         if is_untyped(schema, schema) {
             return Err(untyped(cx, String::new(), "", "the root"));
         }
+        if std::mem::take(&mut cx.prune_first) {
+            // The pipeline left PruneDefs to this pass. The fast walk from the root enters every
+            // definition a reference reaches when it meets neither an error nor an optional
+            // untyped property (it then descends everywhere) and every reference names a
+            // definition exactly: what it did not enter is what PruneDefs would remove, and
+            // nothing is left to judge where it stands. Anything else: PruneDefs, then as usual.
+            let unentered = match judge_root(schema, cx, true) {
+                Ok(walk) if walk.plain_refs => Some(unentered(schema, &walk.entered)),
+                _ => None,
+            };
+            match unentered {
+                Some(names) => {
+                    remove_definitions(schema, names);
+                    return Ok(());
+                }
+                None => super::PruneDefs.run(schema, cx)?,
+            }
+        }
         // Judge on a shared view, then rewrite only the optional untyped properties found. First
         // without pointers: nearly every schema passes with nothing to rewrite, and then none is
         // needed. Anything else (an error, a property to rewrite) walks again with pointers.
@@ -161,8 +179,7 @@ fn judge<'a>(
     cx: &'a PassContext<'_>,
     fast: bool,
 ) -> Result<Walk<'a, 'a>, SchemaGenerationError> {
-    let mut walk = Walk { root: schema, cx, optional_untyped: Vec::new(), entered: Default::default(), fast };
-    walk.check(schema, &mut Pointer::root(), &mut Pointer::root(), Depth::new(cx.max_depth))?;
+    let mut walk = judge_root(schema, cx, fast)?;
     // Definitions no reference from the root reached (kept because some `$ref` was not local, or
     // handed in that way): judged where they stand.
     for map_name in DEF_MAPS {
@@ -182,6 +199,53 @@ fn judge<'a>(
             walk.check(def, &mut ptr.clone(), &mut ptr, depth)?;
         }
     }
+    Ok(walk)
+}
+
+/// The names of the root definitions not in `entered`, per map in `DEF_MAPS`.
+fn unentered(schema: &Value, entered: &AddressSet) -> [Vec<String>; 2] {
+    DEF_MAPS.map(|map| match schema.get(map) {
+        Some(Value::Object(defs)) => {
+            defs.iter().filter(|(_, def)| !entered.contains(&address(def))).map(|(k, _)| k.clone()).collect()
+        }
+        _ => Vec::new(),
+    })
+}
+
+/// Removes the named root definitions (freed without recursion), and a map left empty.
+fn remove_definitions(schema: &mut Value, names: [Vec<String>; 2]) {
+    let Value::Object(root) = schema else { return };
+    for (map, names) in DEF_MAPS.into_iter().zip(names) {
+        if names.is_empty() {
+            continue;
+        }
+        let Some(Value::Object(defs)) = root.get_mut(map) else { continue };
+        for name in names {
+            if let Some(def) = defs.remove(&name) {
+                crate::pipeline::drop_iteratively(def);
+            }
+        }
+        if defs.is_empty() {
+            root.remove(map);
+        }
+    }
+}
+
+/// The walk from the root alone (see [`judge`]).
+fn judge_root<'a>(
+    schema: &'a Value,
+    cx: &'a PassContext<'_>,
+    fast: bool,
+) -> Result<Walk<'a, 'a>, SchemaGenerationError> {
+    let mut walk = Walk {
+        root: schema,
+        cx,
+        optional_untyped: Vec::new(),
+        entered: Default::default(),
+        fast,
+        plain_refs: true,
+    };
+    walk.check(schema, &mut Pointer::root(), &mut Pointer::root(), Depth::new(cx.max_depth))?;
     Ok(walk)
 }
 
@@ -247,6 +311,9 @@ struct Walk<'a, 'c> {
     entered: AddressSet,
     /// No pointers; give up at the first error or optional untyped property (see [`judge`]).
     fast: bool,
+    /// Every `$ref` met names a root definition exactly (`#/<map>/<name>`): then the definitions
+    /// entered are exactly those references reach, as [`PruneDefs`](super::PruneDefs) finds them.
+    plain_refs: bool,
 }
 
 impl<'a> Walk<'a, '_> {
@@ -272,8 +339,15 @@ impl<'a> Walk<'a, '_> {
         path: &mut Pointer,
         depth: Depth,
     ) -> Result<(), SchemaGenerationError> {
-        if let Some(Value::String(reference)) = keys.reference
-            && let Some((def_map, name)) = definition(reference)
+        let def = match keys.reference {
+            Some(Value::String(reference)) => {
+                let def = definition(reference);
+                self.plain_refs &= def.is_some();
+                def
+            }
+            _ => None,
+        };
+        if let Some((def_map, name)) = def
             && let Some((key, target)) =
                 self.root.get(def_map).and_then(Value::as_object).and_then(|m| m.get_key_value(name.as_ref()))
             && self.entered.insert(address(target))
