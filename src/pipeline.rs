@@ -53,7 +53,13 @@ pub trait Pass: Sync {
 /// For such passes, running them one after another over the whole schema, top-down, and running
 /// them all at each object in turn give the same result; the pipeline does the second, so a run of
 /// node passes costs one walk.
+///
+/// Every node pass is a [`Pass`] too: `run` walks the whole schema with it alone, and
+/// [`Pass::as_node_pass`] lets the pipeline fuse it with its neighbours.
 pub trait NodePass: Sync {
+    /// A short name, for the pass list and diagnostics (its [`Pass::name`]).
+    fn name(&self) -> &'static str;
+
     /// Edits one schema object found at `at`.
     ///
     /// # Errors
@@ -64,6 +70,20 @@ pub trait NodePass: Sync {
         at: &Location<'_>,
         cx: &mut PassContext<'_>,
     ) -> Result<(), SchemaGenerationError>;
+}
+
+impl<T: NodePass> Pass for T {
+    fn name(&self) -> &'static str {
+        NodePass::name(self)
+    }
+
+    fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
+        run_node_passes(&[self], schema, cx)
+    }
+
+    fn as_node_pass(&self) -> Option<&dyn NodePass> {
+        Some(self)
+    }
 }
 
 /// Runs node passes, in order, at every schema object of `schema` in one top-down walk within the

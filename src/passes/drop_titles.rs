@@ -1,7 +1,7 @@
 //! [`DropTitles`]: removes `$schema` and every `title` in a schema position.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{NodePass, Pass, PassContext};
+use crate::pipeline::{NodePass, PassContext};
 use crate::walk::Location;
 use serde_json::{Map, Value};
 
@@ -22,21 +22,11 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DropTitles;
 
-impl Pass for DropTitles {
+impl NodePass for DropTitles {
     fn name(&self) -> &'static str {
         "drop-titles"
     }
 
-    fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
-        crate::pipeline::run_node_passes(&[self], schema, cx)
-    }
-
-    fn as_node_pass(&self) -> Option<&dyn NodePass> {
-        Some(self)
-    }
-}
-
-impl NodePass for DropTitles {
     fn visit(
         &self,
         node: &mut Map<String, Value>,
@@ -60,6 +50,7 @@ impl NodePass for DropTitles {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::Pass;
     use pretty_assertions::assert_eq;
     use serde_json::json;
 

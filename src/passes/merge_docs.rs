@@ -1,7 +1,7 @@
 //! [`MergeDocs`]: moves a type's documented field block onto its properties.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{NodePass, Pass, PassContext};
+use crate::pipeline::{NodePass, PassContext};
 use crate::walk::Location;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -88,21 +88,11 @@ impl fmt::Display for DocWarning {
     }
 }
 
-impl Pass for MergeDocs {
+impl NodePass for MergeDocs {
     fn name(&self) -> &'static str {
         "merge-docs"
     }
 
-    fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
-        crate::pipeline::run_node_passes(&[self], schema, cx)
-    }
-
-    fn as_node_pass(&self) -> Option<&dyn NodePass> {
-        Some(self)
-    }
-}
-
-impl NodePass for MergeDocs {
     fn visit(
         &self,
         node: &mut Map<String, Value>,
@@ -424,6 +414,7 @@ fn tidy(lines: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::Pass;
     use pretty_assertions::assert_eq;
     use serde_json::json;
 

@@ -1,7 +1,7 @@
 //! [`SortRequired`]: sorts and deduplicates every `required` list.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{NodePass, Pass, PassContext};
+use crate::pipeline::{NodePass, PassContext};
 use crate::walk::Location;
 use serde_json::{Map, Value};
 
@@ -14,21 +14,11 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SortRequired;
 
-impl Pass for SortRequired {
+impl NodePass for SortRequired {
     fn name(&self) -> &'static str {
         "sort-required"
     }
 
-    fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
-        crate::pipeline::run_node_passes(&[self], schema, cx)
-    }
-
-    fn as_node_pass(&self) -> Option<&dyn NodePass> {
-        Some(self)
-    }
-}
-
-impl NodePass for SortRequired {
     fn visit(
         &self,
         node: &mut Map<String, Value>,
@@ -64,6 +54,7 @@ fn malformed(at: &Location<'_>) -> SchemaGenerationError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::Pass;
     use serde_json::json;
 
     #[test]
