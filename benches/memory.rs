@@ -100,18 +100,6 @@ fn deep_value(name: &str) -> Option<Value> {
     })
 }
 
-/// Takes a deep value apart without recursion (serde_json's own drop recurses).
-fn dismantle(v: Value) {
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
-}
-
 fn hostile() {
     println!("| input | file bytes | operation | outcome | best time | peak heap | target |");
     println!("| --- | ---: | --- | --- | ---: | ---: | --- |");
@@ -143,10 +131,14 @@ fn hostile() {
                 None => continue,
             },
         };
-        let (result, peak) =
-            peak_above(|| toolschema::self_contained_input_schema(&value, name).map(dismantle));
-        let micros =
-            best_micros(20, || toolschema::self_contained_input_schema(&value, name).map(dismantle).is_err());
+        let (result, peak) = peak_above(|| {
+            toolschema::self_contained_input_schema(&value, name).map(toolschema::walk::drop_any_depth)
+        });
+        let micros = best_micros(20, || {
+            toolschema::self_contained_input_schema(&value, name)
+                .map(toolschema::walk::drop_any_depth)
+                .is_err()
+        });
         let outcome = match &result {
             Ok(()) => "**accepted**".to_owned(),
             Err(e) => format!("refused: {e}"),
@@ -171,7 +163,7 @@ fn hostile() {
             })
             .fold(f64::INFINITY, f64::min);
         print_hostile(name, bytes.len(), "`SchemaOptions::normalize`", &outcome, micros, peak, false);
-        dismantle(value);
+        toolschema::walk::drop_any_depth(value);
     }
 }
 

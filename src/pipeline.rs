@@ -196,25 +196,20 @@ fn run_passes(
         PASSES.iter().copied().filter(|p| reject_any || p.name() != RejectAny.name()).collect();
     let mut fused: Vec<&dyn NodePass> = Vec::new();
     for (i, &pass) in passes.iter().enumerate() {
-        // PruneDefs right before RejectAny: RejectAny's own walk from the root finds what PruneDefs
-        // would remove (and runs PruneDefs itself when it cannot tell), so the pipeline skips a walk.
-        if pass.name() == PruneDefs.name()
-            && passes.get(i + 1).is_some_and(|next| next.name() == RejectAny.name())
-        {
-            if !fused.is_empty() {
-                run_node_passes(&fused, schema, cx)?;
-                fused.clear();
-            }
-            cx.prune_first = true;
-            continue;
-        }
         if let Some(node_pass) = pass.as_node_pass() {
             fused.push(node_pass);
             continue;
         }
         if !fused.is_empty() {
-            run_node_passes(&fused, schema, cx)?;
-            fused.clear();
+            run_node_passes(&std::mem::take(&mut fused), schema, cx)?;
+        }
+        // PruneDefs right before RejectAny: RejectAny's own walk from the root finds what PruneDefs
+        // would remove (and runs PruneDefs itself when it cannot tell), so the pipeline skips a walk.
+        if pass.name() == PruneDefs.name()
+            && passes.get(i + 1).is_some_and(|next| next.name() == RejectAny.name())
+        {
+            cx.prune_first = true;
+            continue;
         }
         pass.run(schema, cx)?;
     }
@@ -222,23 +217,6 @@ fn run_passes(
         run_node_passes(&fused, schema, cx)?;
     }
     Ok(())
-}
-
-/// Frees a value of any depth with a heap stack instead of recursion (serde_json's own drop
-/// recurses once per level). Also used by the foreign-schema functions that take their input by
-/// value.
-pub(crate) fn drop_iteratively(value: Value) {
-    if !matches!(value, Value::Array(_) | Value::Object(_)) {
-        return;
-    }
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        match value {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
 }
 
 /// What the pipeline produced.
@@ -281,7 +259,7 @@ pub(crate) fn run(
     if let Err(e) = run_passes(&mut schema, &mut cx, settings.reject_any) {
         // The input may nest past any depth (the passes refuse it at the budget); serde_json's
         // own drop would recurse once per level.
-        drop_iteratively(schema);
+        crate::walk::drop_any_depth(schema);
         return Err(e.into());
     }
     let acx = AdaptContext::new(settings.max_depth, type_name)

@@ -878,6 +878,32 @@ pub fn nesting_exceeds(value: &Value, limit: usize) -> Option<String> {
     None
 }
 
+/// Frees a value of any depth with a heap stack instead of recursion: serde_json's own `Drop`
+/// recurses once per level of arrays and objects, which a value built in code can nest past any
+/// thread's stack. Whatever the crate removes or refuses goes through here.
+///
+/// ```
+/// use serde_json::{Map, Value};
+/// let mut deep = Value::Null;
+/// for _ in 0..100_000 {
+///     deep = Value::Object(Map::from_iter([("k".to_owned(), deep)]));
+/// }
+/// toolschema::walk::drop_any_depth(deep);
+/// ```
+pub fn drop_any_depth(value: Value) {
+    if !matches!(value, Value::Array(_) | Value::Object(_)) {
+        return;
+    }
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

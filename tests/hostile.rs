@@ -10,7 +10,7 @@
 //! input deeper than that never reaches the library; such values exist only when a caller builds
 //! them in code or parses with `disable_recursion_limit`. This file builds them in code, passes
 //! the reference-taking functions (canonical writer, hash, walker, dialect check) values
-//! 5,000 to 100,000 levels deep, and dismantles them iteratively ([`dismantle`]), since
+//! 5,000 to 100,000 levels deep, and frees them with [`walk::drop_any_depth`], since
 //! serde_json's own `Drop` recurses. `SchemaOptions::normalize` takes its input by value and, when
 //! it refuses it, frees it without recursion; it is handed 100,000-level values built inside the
 //! small-stack thread (serde_json's `Clone` recurses as well).
@@ -40,18 +40,6 @@ fn on_small_stack<T: Send + 'static>(case: &str, f: impl FnOnce() -> T + Send + 
     handle.join().unwrap_or_else(|_| panic!("{case}: panicked (see above)"))
 }
 
-/// Drops a value of any depth without recursion (serde_json's `Drop` recurses).
-fn dismantle(value: Value) {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
-}
-
 /// Whether an error message follows the project's rule: non-empty, starting in lowercase.
 fn well_formed(message: &str) -> bool {
     message.chars().next().is_some_and(|c| !c.is_uppercase())
@@ -71,7 +59,7 @@ fn check_outcome(case: &str, dialect: &str, result: &Result<ToolSchema, Error>) 
             let back: Value = serde::Deserialize::deserialize(&mut de)
                 .unwrap_or_else(|e| panic!("{case} / {dialect}: {e}"));
             assert_eq!(canonical::to_string(&back), text, "{case} / {dialect}");
-            dismantle(back);
+            walk::drop_any_depth(back);
         }
         Err(e) => assert!(well_formed(&e.to_string()), "{case} / {dialect}: message {:?}", e.to_string()),
     }
@@ -128,7 +116,7 @@ fn foreign_functions_survive(case: &str, value: Value) -> Value {
                     true
                 });
                 assert!(walked.is_ok() && refs == 0, "{case_name}: {refs} `$ref` left, {walked:?}");
-                dismantle(out);
+                walk::drop_any_depth(out);
             }
             Err(e) => {
                 assert_eq!(e.tool(), case_name, "{case_name}: {e}");
@@ -208,7 +196,7 @@ fn every_shared_hostile_case_gives_a_result_or_a_typed_error_in_every_dialect() 
                 too_deep_for_serde += 1;
                 let value = parse_unlimited(text);
                 let value = foreign_functions_survive(&case, value);
-                dismantle(reference_functions_survive(&case, value, Depth::DEFAULT_MAX));
+                walk::drop_any_depth(reference_functions_survive(&case, value, Depth::DEFAULT_MAX));
             }
         }
     }
@@ -286,9 +274,17 @@ fn values_far_past_every_budget_stay_within_a_small_stack() {
             )]));
         }
         let items = foreign_functions_survive(&format!("items {levels}"), items);
-        dismantle(reference_functions_survive(&format!("items {levels}"), items, Depth::DEFAULT_MAX));
+        walk::drop_any_depth(reference_functions_survive(
+            &format!("items {levels}"),
+            items,
+            Depth::DEFAULT_MAX,
+        ));
         let props = foreign_functions_survive(&format!("properties {levels}"), props);
-        dismantle(reference_functions_survive(&format!("properties {levels}"), props, Depth::DEFAULT_MAX));
+        walk::drop_any_depth(reference_functions_survive(
+            &format!("properties {levels}"),
+            props,
+            Depth::DEFAULT_MAX,
+        ));
     }
 }
 
@@ -300,7 +296,7 @@ fn normalize_refuses_a_value_past_the_default_budget_on_a_small_stack() {
     for (name, result) in through_every_dialect("properties 300 deep", &deep, &SchemaOptions::new()) {
         assert!(is_too_deep(&result), "{name}");
     }
-    dismantle(deep);
+    walk::drop_any_depth(deep);
 }
 
 // Law: `normalize` refuses a value 100,000 levels deep on the small stack, and frees it there
@@ -395,7 +391,7 @@ fn values_nested_past_the_limit_outside_subschemas_are_refused_without_recursion
         let (borrowed, owned) = on_small_stack(&case, move || {
             let schema = under(keyword);
             let borrowed = toolschema::self_contained_input_schema(&schema, "deep");
-            dismantle(schema);
+            walk::drop_any_depth(schema);
             (borrowed, toolschema::self_contained_input_schema_owned(under(keyword), "deep"))
         });
         for result in [borrowed, owned] {
@@ -531,7 +527,7 @@ fn reference_cycles_without_progress_end_in_a_result_or_an_error() {
     ];
     for (i, schema) in cases.iter().enumerate() {
         through_every_dialect(&format!("cycle {i}"), schema, &SchemaOptions::new());
-        dismantle(foreign_functions_survive(&format!("cycle {i}"), schema.clone()));
+        walk::drop_any_depth(foreign_functions_survive(&format!("cycle {i}"), schema.clone()));
     }
 }
 

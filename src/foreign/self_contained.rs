@@ -30,9 +30,9 @@
 
 use super::error::ForeignSchemaError as Error;
 use crate::canonical;
-use crate::pipeline::drop_iteratively;
 use crate::pointer::Pointer;
 use crate::refs::{self, RefError};
+use crate::walk::drop_any_depth;
 use crate::walk::{self, Step};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -196,7 +196,7 @@ pub fn self_contained_input_schema_owned_with(
         Plain::Done(result) => result,
         Plain::General(schema) => {
             let result = self_contained_input_schema_with(&schema, tool_name, options);
-            drop_iteratively(schema);
+            drop_any_depth(schema);
             result
         }
     }
@@ -275,7 +275,7 @@ fn plain_in_place(schema: Value, tool_name: &str, options: &SelfContainedOptions
     let Survey { bound, rewrite } = match checked {
         Ok(survey) => survey,
         Err(e) => {
-            drop_iteratively(schema);
+            drop_any_depth(schema);
             return Plain::Done(Err(e));
         }
     };
@@ -286,7 +286,7 @@ fn plain_in_place(schema: Value, tool_name: &str, options: &SelfContainedOptions
         return Plain::Done(finish_within_budget(out, bound, tool_name, options));
     }
     if let Err(e) = rewrite_in_place(&mut out, Ctx::Optional, &Trail::Root, 0, tool_name, options) {
-        drop_iteratively(out);
+        drop_any_depth(out);
         return Plain::Done(Err(e));
     }
     Plain::Done(finish_within_budget(out, None, tool_name, options))
@@ -316,7 +316,7 @@ fn rewrite_in_place(
     let (children, collapsible) = (keys.children, keys.union || keys.type_list);
     for (present, key) in dropped {
         if present && let Some(v) = map.remove(key) {
-            drop_iteratively(v);
+            drop_any_depth(v);
         }
     }
     if children {
@@ -428,7 +428,7 @@ fn finish_within_budget(
     }
     let size = json_len(&out);
     if size > max {
-        drop_iteratively(out);
+        drop_any_depth(out);
         return Err(Error::TooLarge {
             tool: tool_name.to_owned(),
             pointer: String::new(),
@@ -479,7 +479,7 @@ fn check_root_type(t: Option<&Value>, tool: &str) -> Result<(), Error> {
 
 /// The root's final shape: `type: "object"`, `properties`, `required`, no description.
 ///
-/// What it removes, replaces or refuses is freed without recursion ([`drop_iteratively`]): a
+/// What it removes, replaces or refuses is freed without recursion ([`drop_any_depth`]): a
 /// value taken by [`self_contained_input_schema_owned`] may nest past any depth under keywords
 /// no walk descends into (`const`, `default`, an annotation).
 fn finish(built: Value, tool: &str) -> Result<Value, Error> {
@@ -488,14 +488,14 @@ fn finish(built: Value, tool: &str) -> Result<Value, Error> {
         Value::Bool(true) => Map::new(),
         other => {
             let found = describe(&other);
-            drop_iteratively(other);
+            drop_any_depth(other);
             return Err(Error::NotAnObject { tool: tool.to_owned(), pointer: String::new(), found });
         }
     };
     match finish_root(&mut root, tool) {
         Ok(()) => Ok(Value::Object(root)),
         Err(e) => {
-            drop_iteratively(Value::Object(root));
+            drop_any_depth(Value::Object(root));
             Err(e)
         }
     }
@@ -515,7 +515,7 @@ fn finish_root(root: &mut Map<String, Value>, tool: &str) -> Result<(), Error> {
                 typed = true;
                 if !matches!(v, Value::String(t) if t == "object") {
                     check_root_type(Some(v), tool)?;
-                    drop_iteratively(std::mem::replace(v, Value::String("object".to_owned())));
+                    drop_any_depth(std::mem::replace(v, Value::String("object".to_owned())));
                 }
             }
             "description" => described = true,
@@ -547,7 +547,7 @@ fn finish_root(root: &mut Map<String, Value>, tool: &str) -> Result<(), Error> {
         root.insert("type".to_owned(), Value::String("object".to_owned()));
     }
     if described && let Some(d) = root.remove("description") {
-        drop_iteratively(d);
+        drop_any_depth(d);
     }
     if !required {
         root.insert("required".to_owned(), Value::Array(Vec::new()));

@@ -71,7 +71,7 @@ mod tests {
         let err = CheckNesting.run(&mut deep, &mut PassContext::new(None)).unwrap_err();
         let expected = format!("/const{}", "/k".repeat(MAX_NESTING - 1));
         assert_eq!(err.pointer(), Some(expected.as_str()));
-        crate::pipeline::drop_iteratively(deep);
+        crate::walk::drop_any_depth(deep);
     }
 
     #[test]
@@ -80,6 +80,6 @@ mod tests {
         let mut cx = PassContext::new(None);
         cx.max_depth = MAX_NESTING;
         assert_eq!(CheckNesting.run(&mut s, &mut cx), Ok(()));
-        crate::pipeline::drop_iteratively(s);
+        crate::walk::drop_any_depth(s);
     }
 }

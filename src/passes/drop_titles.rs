@@ -38,10 +38,10 @@ impl NodePass for DropTitles {
         if at.is_root()
             && let Some(removed) = node.remove("$schema")
         {
-            crate::pipeline::drop_iteratively(removed);
+            crate::walk::drop_any_depth(removed);
         }
         if let Some(removed) = node.remove("title") {
-            crate::pipeline::drop_iteratively(removed);
+            crate::walk::drop_any_depth(removed);
         }
         Ok(())
     }

@@ -45,7 +45,7 @@ impl Pass for Exclude {
             // Freed without recursion: CheckNesting, which bounds every value's nesting, runs
             // after the walk before this pass, but a caller may run this pass alone.
             if let Some(removed) = props.remove(name) {
-                crate::pipeline::drop_iteratively(removed);
+                crate::walk::drop_any_depth(removed);
             }
         }
         if let Some(Value::Array(required)) = schema.get_mut("required") {

@@ -222,7 +222,7 @@ fn remove_definitions(schema: &mut Value, names: [Vec<String>; 2]) {
         let Some(Value::Object(defs)) = root.get_mut(map) else { continue };
         for name in names {
             if let Some(def) = defs.remove(&name) {
-                crate::pipeline::drop_iteratively(def);
+                crate::walk::drop_any_depth(def);
             }
         }
         if defs.is_empty() {
