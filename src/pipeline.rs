@@ -292,6 +292,18 @@ pub(crate) fn run(
 mod tests {
     use super::*;
 
+    /// The defaults `SchemaOptions::new()` gives, with `dialect`.
+    fn defaults(dialect: &dyn SchemaDialect) -> Settings<'_> {
+        Settings {
+            exclude: &[],
+            max_depth: 128,
+            max_bytes: None,
+            declaration_order: false,
+            reject_any: true,
+            dialect,
+        }
+    }
+
     /// Appends a name to the root's `required`, as a dialect merging a `$ref` site does.
     struct AppendsRequired;
     impl SchemaDialect for AppendsRequired {
@@ -319,14 +331,7 @@ mod tests {
             "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
             "required": ["b"]
         });
-        let settings = Settings {
-            exclude: &[],
-            max_depth: 128,
-            max_bytes: None,
-            declaration_order: false,
-            reject_any: true,
-            dialect: &AppendsRequired,
-        };
+        let settings = defaults(&AppendsRequired);
         let out = run(schema, None, settings).unwrap();
         assert_eq!(out.value["required"], serde_json::json!(["a", "b"]));
     }
@@ -341,14 +346,7 @@ mod tests {
             "properties": {"title": {"anyOf": [{}, {"$ref": "#/$defs/A"}]}},
             "$defs": {"A": {"type": "string"}, "B": {"type": "string"}}
         });
-        let settings = Settings {
-            exclude: &[],
-            max_depth: 128,
-            max_bytes: None,
-            declaration_order: false,
-            reject_any: true,
-            dialect: &crate::JSON_SCHEMA,
-        };
+        let settings = defaults(&crate::JSON_SCHEMA);
         let once = run(schema, None, settings).unwrap().value;
         assert_eq!(once, serde_json::json!({"type": "object", "properties": {"title": {}}}));
         let twice = run(once.clone(), None, settings).unwrap().value;
@@ -364,14 +362,7 @@ mod tests {
             "$defs": {"B": {"type": "object", "properties": {}, "required": []}},
             "$ref": "#/$defs/B"
         });
-        let settings = Settings {
-            exclude: &[],
-            max_depth: 128,
-            max_bytes: None,
-            declaration_order: false,
-            reject_any: true,
-            dialect: &crate::OPENAI_STRICT,
-        };
+        let settings = defaults(&crate::OPENAI_STRICT);
         let once = run(schema, None, settings).unwrap().value;
         assert_eq!(once.get("$defs"), None, "{once}");
         assert_eq!(run(once.clone(), None, settings).unwrap().value, once);
