@@ -221,21 +221,12 @@ fn nesting_within(schema: &Value, tool_name: &str, options: &SelfContainedOption
     }
 }
 
-thread_local! {
-    /// Set when sizing meets a value that could nest past the limit [`nesting_within`] checks: a
-    /// non-subschema value more than [`SIZE_RECURSION`] levels deep (its size goes to the
-    /// iterative [`json_size`]), or what the survey neither sizes nor enters: a title that is an
-    /// array or object, a nested `$defs` or `definitions`.
-    static DEEP_VALUE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
 /// [`Inliner::survey`] from the root, then [`nesting_within`], which the plain path needs only
-/// when the survey met a deep value: otherwise every value is within [`SIZE_RECURSION`] levels
-/// of a subschema at most `max_depth` levels down, far inside the limit.
+/// when the survey met a deep value ([`Survey::deep`]): otherwise every value is within
+/// [`SIZE_RECURSION`] levels of a subschema at most `max_depth` levels down, far inside the limit.
 fn survey_plain<'v>(inliner: &Inliner<'v, '_>, schema: &'v Value) -> Result<Survey, Stop> {
-    DEEP_VALUE.with(|deep| deep.set(false));
     let survey = inliner.survey(schema, &Trail::Root, 0)?;
-    if DEEP_VALUE.with(std::cell::Cell::get) {
+    if survey.deep {
         nesting_within(schema, inliner.tool, inliner.options)?;
     }
     Ok(survey)
@@ -272,7 +263,7 @@ fn plain_in_place(schema: Value, tool_name: &str, options: &SelfContainedOptions
             found: describe(other),
         }),
     };
-    let Survey { bound, rewrite } = match checked {
+    let Survey { bound, rewrite, .. } = match checked {
         Ok(survey) => survey,
         Err(e) => {
             drop_any_depth(schema);
@@ -376,7 +367,7 @@ fn build_root(
     let mut inliner = Inliner::new(schema, tool_name, options);
     if try_plain {
         match survey_plain(&inliner, schema) {
-            Ok(Survey { bound, rewrite }) => {
+            Ok(Survey { bound, rewrite, .. }) => {
                 // The survey has bounded the subschema depth, and every other value's nesting:
                 // the (recursive) clone is safe.
                 let mut out = schema.clone();
@@ -1202,7 +1193,9 @@ impl<'v, 'o> Inliner<'v, 'o> {
     /// needed). Also finds whether [`Self::build`] has anything to rewrite, and a [`json_bound`]
     /// of `node` without the keywords the output drops.
     fn survey(&self, node: &'v Value, trail: &Trail<'_>, level: usize) -> Result<Survey, Stop> {
-        let Value::Object(map) = node else { return Ok(Survey { bound: json_bound(node), rewrite: false }) };
+        let Value::Object(map) = node else {
+            return Ok(Survey { bound: json_bound(node), rewrite: false, deep: false });
+        };
         let keys = Keys::sized(map);
         self.check(&keys, trail)?;
         if keys.reference.is_some() {
@@ -1211,6 +1204,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         let mut found = Survey {
             bound: keys.bound,
             rewrite: keys.title || keys.defs || keys.definitions || keys.union || keys.type_list,
+            deep: keys.deep,
         };
         if !keys.children {
             return Ok(found);
@@ -1229,6 +1223,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 Ok(below) => {
                     found.bound = found.bound.saturating_add(below.bound);
                     found.rewrite |= below.rewrite;
+                    found.deep |= below.deep;
                 }
                 Err(e) => result = Err(e),
             }
@@ -1367,6 +1362,10 @@ struct Keys<'v> {
     /// From [`Keys::sized`]: a [`json_bound`] of the object without the keywords the output
     /// drops and without the subschemas the walkers visit (their own bounds add to it).
     bound: u64,
+    /// From [`Keys::sized`]: a value sized here nests past [`SIZE_RECURSION`] levels, or there is
+    /// one the survey neither sizes nor enters (a title that is an array or object, `$defs`,
+    /// `definitions`).
+    deep: bool,
 }
 
 impl<'v> Keys<'v> {
@@ -1395,13 +1394,14 @@ impl<'v> Keys<'v> {
             type_list: false,
             children: false,
             bound: 0,
+            deep: false,
         };
         let mut kept = 0u64;
         for (key, v) in map {
             match key.as_str() {
                 "$defs" | "definitions" if SIZED => {
                     // Neither sized nor surveyed: let `survey_plain` check their nesting.
-                    DEEP_VALUE.with(|deep| deep.set(true));
+                    keys.deep = true;
                     if key == "$defs" {
                         keys.defs = true;
                         keys.defs_value = Some(v);
@@ -1427,9 +1427,7 @@ impl<'v> Keys<'v> {
                 }
                 "title" => {
                     keys.title = true;
-                    if SIZED && matches!(v, Value::Array(_) | Value::Object(_)) {
-                        DEEP_VALUE.with(|deep| deep.set(true));
-                    }
+                    keys.deep |= SIZED && matches!(v, Value::Array(_) | Value::Object(_));
                     continue;
                 }
                 "required" => keys.required = Some(v),
@@ -1444,9 +1442,13 @@ impl<'v> Keys<'v> {
             keys.children |= shape.is_some();
             if SIZED {
                 kept += 1;
+                let mut bound = |v: &Value| match v {
+                    Value::Array(_) | Value::Object(_) => size_at::<false>(v, 0, &mut keys.deep),
+                    scalar => scalar_size::<false>(scalar),
+                };
                 let value = match shape {
-                    None => json_bound(v),
-                    Some(shape) => walk::size_beside_children(shape, v, key_size::<false>, json_bound),
+                    None => bound(v),
+                    Some(shape) => walk::size_beside_children(shape, v, key_size::<false>, bound),
                 };
                 keys.bound = keys.bound.saturating_add(key_size::<false>(key) + 1).saturating_add(value);
             }
@@ -1466,6 +1468,9 @@ struct Survey {
     /// Whether [`Inliner::build`] has anything to rewrite: a keyword the output drops, or a union
     /// or a `type` list [`collapse`] may change.
     rewrite: bool,
+    /// Some value below may nest past [`SIZE_RECURSION`] levels of its subschema (see
+    /// [`Keys::deep`]): [`survey_plain`] then checks the whole input's nesting.
+    deep: bool,
 }
 
 /// Why the plain path's [`Inliner::survey`] stops.
@@ -1788,7 +1793,7 @@ fn string_len(s: &str) -> u64 {
 
 /// Bytes of `value` as `serde_json::to_vec` writes it; any depth is fine.
 pub(crate) fn json_len(value: &Value) -> u64 {
-    size_at::<true>(value, 0)
+    size_at::<true>(value, 0, &mut false)
 }
 
 /// At least [`json_len`], and cheaper: a string counts as if each of its bytes took a six-byte
@@ -1798,7 +1803,7 @@ pub(crate) fn json_len(value: &Value) -> u64 {
 #[inline]
 fn json_bound(value: &Value) -> u64 {
     match value {
-        Value::Array(_) | Value::Object(_) => size_at::<false>(value, 0),
+        Value::Array(_) | Value::Object(_) => size_at::<false>(value, 0, &mut false),
         scalar => scalar_size::<false>(scalar),
     }
 }
@@ -1807,20 +1812,29 @@ fn json_bound(value: &Value) -> u64 {
 const SIZE_RECURSION: usize = 32;
 
 /// [`json_len`] when `EXACT`, else [`json_bound`]: recursive (no allocation) for the first
-/// [`SIZE_RECURSION`] levels, iterative below.
-fn size_at<const EXACT: bool>(value: &Value, depth: usize) -> u64 {
+/// [`SIZE_RECURSION`] levels, iterative below; `deep` is set when it goes below.
+fn size_at<const EXACT: bool>(value: &Value, depth: usize, deep: &mut bool) -> u64 {
     match value {
         Value::Array(items) if depth < SIZE_RECURSION => {
             let punctuation = 2 + items.len().saturating_sub(1) as u64;
-            items.iter().fold(punctuation, |n, item| n.saturating_add(size_at::<EXACT>(item, depth + 1)))
+            items
+                .iter()
+                .fold(punctuation, |n, item| n.saturating_add(size_at::<EXACT>(item, depth + 1, deep)))
         }
         Value::Object(map) if depth < SIZE_RECURSION => {
             let punctuation = 2 + map.len().saturating_sub(1) as u64;
             map.iter().fold(punctuation, |n, (key, v)| {
-                n.saturating_add(key_size::<EXACT>(key) + 1).saturating_add(size_at::<EXACT>(v, depth + 1))
+                n.saturating_add(key_size::<EXACT>(key) + 1).saturating_add(size_at::<EXACT>(
+                    v,
+                    depth + 1,
+                    deep,
+                ))
             })
         }
-        Value::Array(_) | Value::Object(_) => json_size::<EXACT>(value),
+        Value::Array(_) | Value::Object(_) => {
+            *deep = true;
+            json_size::<EXACT>(value)
+        }
         scalar => scalar_size::<EXACT>(scalar),
     }
 }
@@ -1865,7 +1879,6 @@ fn scalar_size<const EXACT: bool>(v: &Value) -> u64 {
 
 /// [`size_at`] without recursion, for values of any depth.
 fn json_size<const EXACT: bool>(value: &Value) -> u64 {
-    DEEP_VALUE.with(|deep| deep.set(true));
     let mut total = scalar_size::<EXACT>(value);
     let mut stack: Vec<&Value> = Vec::new();
     let mut next = Some(value);
