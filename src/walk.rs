@@ -807,6 +807,13 @@ pub fn visit_objects_mut<E>(
 /// `Drop` of such a value stay within a small thread stack.
 pub const MAX_NESTING: usize = 512;
 
+/// The nesting limit for a depth budget of `max_depth` subschema levels: [`MAX_NESTING`], or four
+/// levels per unit of `max_depth` if that is more (a deeper budget is the caller's promise of a
+/// deeper stack; a subschema level is at most two levels of JSON).
+pub fn nesting_limit(max_depth: usize) -> usize {
+    MAX_NESTING.max(max_depth.saturating_mul(4))
+}
+
 /// The pointer of the first place (in document order) where `value` nests deeper than `limit`
 /// levels of arrays and objects, if it does; `const`, `default` and every other value count, not
 /// only subschemas. Iterative, and stops at the first such place: memory stays within `limit`

@@ -207,7 +207,7 @@ pub fn self_contained_input_schema_owned_with(
 /// serde_json's recursive `Clone` and `Drop` could not take on a small stack. Checked after the
 /// depth budget, so a schema too deep in its subschemas keeps that error.
 fn nesting_within(schema: &Value, tool_name: &str, options: &SelfContainedOptions) -> Result<(), Error> {
-    let limit = walk::MAX_NESTING.max(options.max_depth.saturating_mul(4));
+    let limit = walk::nesting_limit(options.max_depth);
     match walk::nesting_exceeds(schema, limit) {
         None => Ok(()),
         Some(pointer) => Err(Error::Malformed {

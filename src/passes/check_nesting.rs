@@ -3,12 +3,11 @@
 
 use crate::error::SchemaGenerationError;
 use crate::pipeline::{Pass, PassContext};
-use crate::walk::MAX_NESTING;
 use serde_json::Value;
 
 /// Refuses a schema holding any value (a `const`, a `default`, an `enum` member, anything) nested
-/// more than [`MAX_NESTING`] (512) levels of arrays and objects deep, or four levels per unit of
-/// `max_depth` if that is more (a deeper budget is the caller's promise of a deeper stack).
+/// more than [`walk::nesting_limit`](crate::walk::nesting_limit) levels of arrays and objects deep
+/// (512 at the default `max_depth`).
 ///
 /// The walks count subschema levels against `max_depth`, but a `default` or `const` is a plain
 /// value and can nest without limit in a value built in code. Later passes and dialects copy and
@@ -36,7 +35,7 @@ impl Pass for CheckNesting {
     }
 
     fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
-        let limit = MAX_NESTING.max(cx.max_depth.saturating_mul(4));
+        let limit = crate::walk::nesting_limit(cx.max_depth);
         match crate::walk::nesting_exceeds(schema, limit) {
             None => Ok(()),
             Some(pointer) => Err(SchemaGenerationError::Malformed {
@@ -53,6 +52,7 @@ impl Pass for CheckNesting {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::walk::MAX_NESTING;
     use serde_json::{Map, json};
 
     fn nested(levels: usize) -> Value {
