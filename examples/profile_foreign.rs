@@ -12,7 +12,6 @@
 //! from `$TOOLSCHEMA_CORPUS` or `../shared/corpus`.
 
 #[path = "../benches/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 fn main() {
