@@ -138,7 +138,8 @@ impl fmt::Display for Step<'_> {
     }
 }
 
-fn is_schema(v: &Value) -> bool {
+/// Whether a value in a subschema position is a schema (an object or a boolean) a walker enters.
+pub(crate) fn is_schema(v: &Value) -> bool {
     matches!(v, Value::Object(_) | Value::Bool(_))
 }
 

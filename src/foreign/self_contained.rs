@@ -33,7 +33,7 @@ use crate::canonical;
 use crate::pointer::Pointer;
 use crate::refs::{self, RefError};
 use crate::walk::drop_any_depth;
-use crate::walk::{self, Step};
+use crate::walk::{self, Shape, Step};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -225,11 +225,119 @@ fn nesting_within(schema: &Value, tool_name: &str, options: &SelfContainedOption
 /// when the survey met a deep value ([`Survey::deep`]): otherwise every value is within
 /// [`SIZE_RECURSION`] levels of a subschema at most `max_depth` levels down, far inside the limit.
 fn survey_plain<'v>(inliner: &Inliner<'v, '_>, schema: &'v Value) -> Result<Survey, Stop> {
-    let survey = inliner.survey(schema, &Trail::Root, 0)?;
+    let survey = match quick_survey(schema, 0, inliner.options.max_depth) {
+        Some(survey) => survey,
+        // Somewhere the survey stops or fails: it says where and why.
+        None => inliner.survey(schema, &Trail::Root, 0)?,
+    };
     if survey.deep {
         nesting_within(schema, inliner.tool, inliner.options)?;
     }
     Ok(survey)
+}
+
+/// [`Inliner::survey`]'s answer on a schema it would pass, in one pass over each object's keys
+/// with no trail kept and no error built: `None` wherever the survey would stop or fail (a `$ref`,
+/// a malformed `required`, `$defs` or `definitions`, a descent past `max_depth`), and then the
+/// survey runs to say which, at which pointer. Most tool schemas pass, and on them this is the
+/// plain path's only walk before the copy.
+///
+/// It reads each key once, where the survey classifies it for [`Keys::sized`] and again for
+/// [`walk::for_each_child_where`]; it sizes and descends in the same loop, so the bound it adds
+/// up is the survey's, in whatever order the map iterates (the sums saturate, so order does not
+/// change them).
+fn quick_survey(node: &Value, level: usize, max_depth: usize) -> Option<Survey> {
+    let Value::Object(map) = node else {
+        return Some(Survey { bound: json_bound(node), rewrite: false, deep: false });
+    };
+    let mut found = Survey { bound: 0, rewrite: false, deep: false };
+    let mut kept = 0u64;
+    for (key, v) in map {
+        match key.as_str() {
+            "$ref" => return None,
+            // Left out of the output and not walked: only their shape is checked here, and their
+            // nesting by `survey_plain` (hence `deep`).
+            "$defs" | "definitions" => {
+                if !v.is_object() {
+                    return None;
+                }
+                found.rewrite = true;
+                found.deep = true;
+                continue;
+            }
+            "title" => {
+                found.rewrite = true;
+                found.deep |= matches!(v, Value::Array(_) | Value::Object(_));
+                continue;
+            }
+            "required" if !matches!(v, Value::Array(names) if names.iter().all(Value::is_string)) => {
+                return None;
+            }
+            "type" => found.rewrite |= v.is_array(),
+            "anyOf" | "oneOf" => found.rewrite = true,
+            _ => {}
+        }
+        kept += 1;
+        let value = match walk::keyword_shape(key) {
+            None => bound_beside(v, &mut found.deep),
+            Some(shape) => quick_keyword(shape, v, level, max_depth, &mut found)?,
+        };
+        found.bound = found.bound.saturating_add(key_size::<false>(key) + 1).saturating_add(value);
+    }
+    // Braces, and a comma between entries.
+    found.bound = found.bound.saturating_add(2 + kept.saturating_sub(1));
+    Some(found)
+}
+
+/// The bound of a keyword's value that may hold subschemas (a shape from
+/// [`walk::keyword_shape`]): [`walk::size_beside_children`] of it, plus each child's
+/// [`quick_survey`] bound; the children's findings are added to `found`.
+fn quick_keyword(shape: Shape, v: &Value, level: usize, max_depth: usize, found: &mut Survey) -> Option<u64> {
+    Some(match (shape, v) {
+        (Shape::Single | Shape::Array, Value::Array(items)) => {
+            let mut n = 2 + items.len().saturating_sub(1) as u64;
+            for item in items {
+                n = n.saturating_add(quick_member(item, level, max_depth, found)?);
+            }
+            n
+        }
+        (Shape::Single, v) if walk::is_schema(v) => quick_member(v, level, max_depth, found)?,
+        (Shape::Map, Value::Object(entries)) => {
+            let mut n = 2 + entries.len().saturating_sub(1) as u64;
+            for (name, v) in entries {
+                let size = quick_member(v, level, max_depth, found)?;
+                n = n.saturating_add(key_size::<false>(name) + 1).saturating_add(size);
+            }
+            n
+        }
+        (_, v) => bound_beside(v, &mut found.deep),
+    })
+}
+
+/// A member of a keyword's value at `level`: a schema is surveyed one level down (within
+/// `max_depth`), its findings added to `found`; anything else is sized.
+#[inline]
+fn quick_member(v: &Value, level: usize, max_depth: usize, found: &mut Survey) -> Option<u64> {
+    if !walk::is_schema(v) {
+        return Some(bound_beside(v, &mut found.deep));
+    }
+    if level >= max_depth {
+        return None;
+    }
+    let below = quick_survey(v, level + 1, max_depth)?;
+    found.rewrite |= below.rewrite;
+    found.deep |= below.deep;
+    Some(below.bound)
+}
+
+/// [`json_bound`] of a value no walker enters, noting in `deep` whether it nests past
+/// [`SIZE_RECURSION`] levels (as [`Keys::sized`] does).
+#[inline]
+fn bound_beside(v: &Value, deep: &mut bool) -> u64 {
+    match v {
+        Value::Array(_) | Value::Object(_) => size_at::<false>(v, 0, deep),
+        scalar => scalar_size::<false>(scalar),
+    }
 }
 
 /// What [`plain_in_place`] did with the schema it was handed.
@@ -1462,6 +1570,7 @@ impl<'v> Keys<'v> {
 }
 
 /// What [`Inliner::survey`] finds below a node.
+#[derive(Debug, PartialEq)]
 struct Survey {
     /// A [`json_bound`] of the node without the keywords the output drops.
     bound: u64,
@@ -2059,6 +2168,21 @@ mod tests {
         ) {
             let o = options(max_bytes, max_depth);
             prop_assert_eq!(inline(&schema, "t", &o, true), inline(&schema, "t", &o, false));
+        }
+
+        // Law: the quick survey answers exactly where the survey passes, and answers what it finds.
+        #[test]
+        fn the_quick_survey_answers_what_the_survey_finds(
+            schema in prop_oneof![arb_root(), arb_schema()],
+            max_depth in prop_oneof![Just(2usize), Just(4), Just(SelfContainedOptions::DEFAULT_MAX_DEPTH)],
+        ) {
+            let o = options(SelfContainedOptions::DEFAULT_MAX_BYTES, max_depth);
+            let inliner = Inliner::new(&schema, "t", &o);
+            match (quick_survey(&schema, 0, max_depth), inliner.survey(&schema, &Trail::Root, 0)) {
+                (Some(quick), Ok(survey)) => prop_assert_eq!(quick, survey),
+                (None, Err(_)) => {}
+                (quick, survey) => prop_assert!(false, "quick {quick:?}, survey passes: {}", survey.is_ok()),
+            }
         }
 
         // Law: wherever the expansion is judged to fit without a measure, the measure passes.
