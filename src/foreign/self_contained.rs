@@ -22,9 +22,10 @@
 //!    ([`walk::zip_children_mut`]); then a bound of its compact size that reads no string
 //!    ([`json_bound`]), and the exact size only when that bound passes the budget.
 //!
-//! A root without `$defs` or `definitions` first takes the plain path: [`Inliner::survey`] makes
-//! step 1's checks on each node and adds up a bound of the size; the first `$ref` stops it and
-//! the four steps run. Otherwise the output is the input's deep clone, rewritten only where the
+//! A root without `$defs` or `definitions` first takes the plain path: [`quick_survey`] makes
+//! step 1's checks on each node, reading each key once, and adds up a bound of the size; the first
+//! `$ref` stops it and the four steps run. Where it meets a malformed keyword or the depth budget,
+//! [`Inliner::survey`] walks again, keeping the path, to say where. Otherwise the output is the input's deep clone, rewritten only where the
 //! survey found something to rewrite (a title, a union, a `type` list). The survey also bounds
 //! the depth, so the clone (which recurses) cannot overflow the stack.
 
