@@ -1628,8 +1628,9 @@ const NULL_SENSITIVE: &[&str] = &["allOf", "anyOf", "const", "else", "enum", "if
 /// other keyword only one side has is written beside the other's; one both have with the same
 /// value is written once. Where the two sides hold different values for one family of keywords
 /// that read each other (`properties` with `additionalProperties`, `items` with `prefixItems`,
-/// ...), the site's keywords of that family go into an `allOf` member of their own, where they
-/// apply exactly as they did beside the `$ref`. `unevaluated*` on either side reads everything
+/// ...), the definition's keywords of that family go into an `allOf` member of their own, where
+/// they apply exactly as they did in the definition, and the site's stay in its place: so no
+/// subschema of the output sits deeper than the levels the depth budget counted for it. `unevaluated*` on either side reads everything
 /// around it, so then the whole definition goes into `allOf` instead.
 fn combine(site: Map<String, Value>, d: Value) -> Value {
     let mut d = match d {
@@ -1658,7 +1659,20 @@ fn combine(site: Map<String, Value>, d: Value) -> Value {
         })
         .map(str::to_owned)
         .collect();
+    // The definition's keywords of a conflicting family move into the `allOf` member and the
+    // site's take their place, not the other way round: the definition's were counted a level
+    // down (behind a `$ref` hop, or in a union member), so in the member they sit no deeper than
+    // the depth budget counted them, where the site's would sit a level deeper than counted.
     let mut rest = Map::new();
+    if !conflicting.is_empty() {
+        let moved: Vec<String> =
+            d.keys().filter(|k| conflicting.iter().any(|f| f == family(k))).cloned().collect();
+        for k in moved {
+            if let Some(v) = d.remove(&k) {
+                rest.insert(k, v);
+            }
+        }
+    }
     for (k, v) in site {
         if is_annotation(&k) {
             d.insert(k, v);
@@ -1673,9 +1687,6 @@ fn combine(site: Map<String, Value>, d: Value) -> Value {
                 }
             }
             ("allOf", Some(Value::Array(members)), Value::Array(more)) => members.extend(more),
-            (_, _, v) if conflicting.iter().any(|f| f == family(&k)) => {
-                rest.insert(k, v);
-            }
             (_, Some(existing), v) if *existing == v => {}
             (_, _, v) => {
                 d.insert(k, v);
@@ -2154,6 +2165,28 @@ mod tests {
         )
     }
 
+    /// Reference sites and union holders with `properties` of their own that conflict with the
+    /// definition's (or the member's), nested under each other and under arrays.
+    fn arb_conflicting_nest() -> impl Strategy<Value = Value> {
+        let leaf = Just(json!({"type": "string"}));
+        let nest = leaf.prop_recursive(8, 16, 1, |inner| {
+            prop_oneof![
+                inner.clone().prop_map(|i| json!({"$ref": "#/$defs/A", "properties": {"r": i}})),
+                inner.clone().prop_map(|i| json!({
+                    "properties": {"h": i},
+                    "anyOf": [{"type": "object", "properties": {"m": {"type": "integer"}}}, {"type": "null"}]
+                })),
+                inner.prop_map(|i| json!({"type": "array", "items": i})),
+            ]
+        });
+        nest.prop_map(|n| {
+            json!({
+                "$defs": {"A": {"type": "object", "properties": {"a": {"type": "string"}}}},
+                "type": "object", "properties": {"n": n}, "required": ["n"]
+            })
+        })
+    }
+
     fn options(max_bytes: usize, max_depth: usize) -> SelfContainedOptions {
         SelfContainedOptions { max_bytes, max_depth }
     }
@@ -2183,6 +2216,19 @@ mod tests {
                 (Some(quick), Ok(survey)) => prop_assert_eq!(quick, survey),
                 (None, Err(_)) => {}
                 (quick, survey) => prop_assert!(false, "quick {quick:?}, survey passes: {}", survey.is_ok()),
+            }
+        }
+
+        // Law: an output nests no deeper than the depth budget it was made under.
+        #[test]
+        fn an_output_nests_within_its_depth_budget(
+            schema in prop_oneof![arb_root(), arb_reference_graph(), arb_conflicting_nest()],
+            max_depth in 1usize..12,
+        ) {
+            let o = options(SelfContainedOptions::DEFAULT_MAX_BYTES, max_depth);
+            if let Ok(out) = self_contained_input_schema_with(&schema, "t", &o) {
+                let within = walk::visit_all(&out, max_depth, &mut |_, _| true);
+                prop_assert!(within.is_ok(), "nests past {max_depth} at {within:?}");
             }
         }
 
@@ -2300,7 +2346,7 @@ mod tests {
     }
 
     #[test]
-    fn conflicting_ref_siblings_move_into_all_of() {
+    fn a_conflicting_family_of_the_definition_moves_into_all_of_and_the_sites_stays() {
         let out = run(json!({
             "$defs": {"A": {"type": "object", "properties": {"x": {}}, "additionalProperties": false, "required": ["x"]}},
             "properties": {"a": {"$ref": "#/$defs/A", "properties": {"z": {}}, "required": ["z"], "description": "mine"}}
@@ -2309,10 +2355,58 @@ mod tests {
         assert_eq!(
             out["properties"]["a"],
             json!({
-                "type": "object", "properties": {"x": {}}, "additionalProperties": false,
-                "required": ["x", "z"], "description": "mine", "allOf": [{"properties": {"z": {}}}]
+                "type": "object", "properties": {"z": {}}, "required": ["x", "z"], "description": "mine",
+                "allOf": [{"properties": {"x": {}}, "additionalProperties": false}]
             })
         );
+    }
+
+    #[test]
+    fn sites_with_their_own_properties_nested_under_each_other_stay_within_the_depth_budget() {
+        // Each site's `properties` conflict with the definition's. Found by the fuzzer: when the
+        // site's family moved into `allOf`, each level of sites added an output level the budget
+        // had not counted, and `/properties/r/allOf/0/properties/r/allOf/0/properties/a` came out
+        // of a schema accepted at `max_depth` 4.
+        let a = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        let mut site = json!({"type": "string"});
+        for _ in 0..4 {
+            site = json!({"$ref": "#/$defs/A", "properties": {"r": site}});
+        }
+        let schema = json!({"$defs": {"A": a}, "type": "object", "properties": {"r": site}});
+        let mut accepted = 0;
+        for max_depth in 1..=10 {
+            let o = options(SelfContainedOptions::DEFAULT_MAX_BYTES, max_depth);
+            if let Ok(out) = self_contained_input_schema_with(&schema, "t", &o) {
+                accepted += 1;
+                let within = walk::visit_all(&out, max_depth, &mut |_, _| true);
+                assert!(within.is_ok(), "max_depth {max_depth}: nests past it at {within:?}");
+            }
+        }
+        assert!(accepted >= 3, "the deeper budgets accept it ({accepted} did)");
+    }
+
+    #[test]
+    fn a_collapsed_union_beside_its_own_properties_stays_within_the_depth_budget() {
+        // The union's holder and its one real member both have `properties`: the member's move
+        // into `allOf`, the holder's stay where the budget counted them.
+        let mut node = json!({"type": "string"});
+        for _ in 0..4 {
+            node = json!({
+                "properties": {"h": node},
+                "anyOf": [{"type": "object", "properties": {"m": {"type": "integer"}}}, {"type": "null"}]
+            });
+        }
+        let schema = json!({"type": "object", "properties": {"u": node}});
+        let mut accepted = 0;
+        for max_depth in 1..=12 {
+            let o = options(SelfContainedOptions::DEFAULT_MAX_BYTES, max_depth);
+            if let Ok(out) = self_contained_input_schema_with(&schema, "t", &o) {
+                accepted += 1;
+                let within = walk::visit_all(&out, max_depth, &mut |_, _| true);
+                assert!(within.is_ok(), "max_depth {max_depth}: nests past it at {within:?}");
+            }
+        }
+        assert!(accepted >= 3, "the deeper budgets accept it ({accepted} did)");
     }
 
     #[test]
