@@ -70,7 +70,7 @@ fn is_untyped_hops(schema: &Value, doc: &Document<'_>, hops: usize, unions: bool
         Value::Bool(b) => *b,
         Value::Object(map) => {
             // Nearly every schema says its type: no need to look at each key.
-            if map.contains_key("type") {
+            if super::has_member(map, "type") {
                 return false;
             }
             // Definitions constrain nothing where they stand: `{"$ref": .., "$defs": ..}` is as
@@ -81,14 +81,13 @@ fn is_untyped_hops(schema: &Value, doc: &Document<'_>, hops: usize, unions: bool
                 (None, _) => true,
                 (Some(k), None) if k == "$ref" => {
                     hops > 0
-                        && map
-                            .get("$ref")
+                        && super::member(map, "$ref")
                             .and_then(Value::as_str)
                             .and_then(|r| doc.resolve(r))
                             .is_some_and(|t| is_untyped_hops(t, doc, hops - 1, unions))
                 }
                 (Some(k), None) if unions && (k == "anyOf" || k == "oneOf") => {
-                    map.get(k.as_str()).and_then(Value::as_array).is_some_and(|members| {
+                    super::member(map, k).and_then(Value::as_array).is_some_and(|members| {
                         members.iter().any(|m| is_untyped_hops(m, doc, hops.saturating_sub(1), unions))
                     })
                 }
