@@ -169,6 +169,13 @@ impl<'a> Document<'a> {
         (found.prefix == prefix && found.name == name).then_some((found.name, found.schema))
     }
 
+    /// An empty set with room for every root definition: the walk enters each at most once, and
+    /// so never grows it (one allocation rather than one per doubling).
+    fn entered_set(&self) -> AddressSet {
+        let count = self.definitions.iter().map(Vec::len).sum();
+        AddressSet::with_capacity_and_hasher(count, Default::default())
+    }
+
     /// The schema a local reference points to; a plain `#/$defs/Name` through the table.
     fn resolve(&self, reference: &str) -> Option<&'a Value> {
         match crate::refs::plain_definition(reference) {
@@ -321,7 +328,7 @@ fn judge_root<'a>(
 ) -> Result<Walk<'a, 'a>, SchemaGenerationError> {
     let schema = doc.root;
     let mut walk =
-        Walk { doc, cx, optional_untyped: Vec::new(), entered: Default::default(), fast, plain_refs: true };
+        Walk { doc, cx, optional_untyped: Vec::new(), entered: doc.entered_set(), fast, plain_refs: true };
     walk.check(schema, &mut Pointer::root(), &mut Pointer::root(), Depth::new(cx.max_depth))?;
     Ok(walk)
 }
