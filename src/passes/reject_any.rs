@@ -6,6 +6,7 @@ use crate::pipeline::{Pass, PassContext};
 use crate::pointer::Pointer;
 use crate::walk::{Depth, Step};
 use serde_json::{Map, Value};
+use std::cell::Cell;
 
 /// Refuses a schema that accepts any value (`true`, `{}`, or one with only annotations, as
 /// `serde_json::Value` generates) wherever a value must be present: the root, a required property,
@@ -108,6 +109,11 @@ struct Document<'a> {
     /// The members of each map in [`DEF_MAPS`] (when it is an object), sorted by
     /// [`Definition::precedes`].
     definitions: [Vec<Definition<'a>>; 2],
+    /// The last reference text looked up by [`Document::named`] (its address and length) and what
+    /// it named: the walk asks whether a `$ref` is untyped and then enters it, through the same
+    /// text, and one search serves both. (The document cannot change while it is borrowed.)
+    /// (As positions in [`Document::definitions`], which keeps the document covariant.)
+    last: Cell<Option<((usize, usize), Option<(usize, usize)>)>>,
 }
 
 /// One root definition in [`Document::definitions`].
@@ -158,15 +164,22 @@ impl<'a> Document<'a> {
             }
             _ => Vec::new(),
         });
-        Document { root, definitions }
+        Document { root, definitions, last: Cell::new(None) }
     }
 
-    /// The root definition `name` in the map `DEF_MAPS[map]`, with its key.
-    fn definition(&self, map: usize, name: &str) -> Option<(&'a String, &'a Value)> {
+    /// Where the root definition `name` in the map `DEF_MAPS[map]` is in [`Document::definitions`].
+    fn position(&self, map: usize, name: &str) -> Option<(usize, usize)> {
         let table = self.definitions.get(map)?;
         let prefix = name_prefix(name);
-        let found = table.get(table.partition_point(|d| d.precedes(prefix, name)))?;
-        (found.prefix == prefix && found.name == name).then_some((found.name, found.schema))
+        let i = table.partition_point(|d| d.precedes(prefix, name));
+        let found = table.get(i)?;
+        (found.prefix == prefix && found.name == name).then_some((map, i))
+    }
+
+    /// The definition at a position [`Document::position`] gave, with its key.
+    fn at(&self, (map, i): (usize, usize)) -> (&'a String, &'a Value) {
+        let found = &self.definitions[map][i];
+        (found.name, found.schema)
     }
 
     /// An empty set with room for every root definition: the walk enters each at most once, and
@@ -179,9 +192,24 @@ impl<'a> Document<'a> {
     /// The schema a local reference points to; a plain `#/$defs/Name` through the table.
     fn resolve(&self, reference: &str) -> Option<&'a Value> {
         match crate::refs::plain_definition(reference) {
-            Some((map, name)) => self.definition(map_index(map), name).map(|(_, schema)| schema),
+            Some((map, name)) => self.named(reference, map, name).map(|(_, schema)| schema),
             None => crate::refs::resolve(self.root, reference),
         }
+    }
+
+    /// The root definition `name` in `map` (one of [`DEF_MAPS`]), with its key, as the text
+    /// `reference` names it; the last text asked about is remembered.
+    fn named(&self, reference: &str, map: &str, name: &str) -> Option<(&'a String, &'a Value)> {
+        let text = (reference.as_ptr().addr(), reference.len());
+        let found = match self.last.get() {
+            Some((last, found)) if last == text => found,
+            _ => {
+                let found = self.position(map_index(map), name);
+                self.last.set(Some((text, found)));
+                found
+            }
+        };
+        found.map(|at| self.at(at))
     }
 }
 
@@ -433,7 +461,8 @@ impl<'a> Walk<'a, '_> {
             _ => None,
         };
         if let Some((def_map, name)) = def
-            && let Some((key, target)) = self.doc.definition(map_index(def_map), name.as_ref())
+            && let Some(Value::String(reference)) = keys.reference
+            && let Some((key, target)) = self.doc.named(reference, def_map, name.as_ref())
             && self.entered.insert(address(target))
         {
             let name = key.as_str();
@@ -649,14 +678,30 @@ mod tests {
         let root = json!({"$defs": defs, "definitions": {"A": {"const": "other map"}}});
         let doc = Document::new(&root);
         for (i, name) in names.iter().enumerate() {
-            let found = doc.definition(0, name).map(|(key, schema)| (key.as_str(), schema));
+            let found =
+                doc.position(0, name).map(|at| doc.at(at)).map(|(key, schema)| (key.as_str(), schema));
             assert_eq!(found, Some((*name, &json!({"const": i}))), "{name:?}");
         }
         for missing in ["Stopo", "StopoverK", "B", "Zz", "\u{0}", "Stopover\u{0}\u{0}"] {
-            assert_eq!(doc.definition(0, missing), None, "{missing:?}");
+            assert_eq!(doc.position(0, missing), None, "{missing:?}");
         }
-        assert_eq!(doc.definition(1, "A").map(|(_, s)| s), Some(&json!({"const": "other map"})));
-        assert_eq!(doc.definition(1, "Stop"), None);
+        assert_eq!(doc.position(1, "A").map(|at| doc.at(at).1), Some(&json!({"const": "other map"})));
+        assert_eq!(doc.position(1, "Stop"), None);
+    }
+
+    #[test]
+    fn a_remembered_lookup_answers_only_for_the_same_reference_text() {
+        let root = json!({"$defs": {"A": {"const": "a"}, "B": {"const": "b"}}});
+        let doc = Document::new(&root);
+        // Two texts of one length naming different definitions, and two copies of one text.
+        let (a, b, a_again) = ("#/$defs/A".to_owned(), "#/$defs/B".to_owned(), "#/$defs/A".to_owned());
+        for (reference, name, expected) in
+            [(&a, "A", "a"), (&a, "A", "a"), (&b, "B", "b"), (&a_again, "A", "a"), (&b, "B", "b")]
+        {
+            let found = doc.named(reference, "$defs", name).map(|(_, schema)| schema);
+            assert_eq!(found, Some(&json!({"const": expected})), "{reference}");
+        }
+        assert_eq!(doc.named(&"#/$defs/C".to_owned(), "$defs", "C"), None);
     }
 
     #[test]
