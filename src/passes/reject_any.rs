@@ -113,8 +113,14 @@ struct Document<'a> {
     /// it named: the walk asks whether a `$ref` is untyped and then enters it, through the same
     /// text, and one search serves both. (The document cannot change while it is borrowed.)
     /// (As positions in [`Document::definitions`], which keeps the document covariant.)
-    last: Cell<Option<((usize, usize), Option<(usize, usize)>)>>,
+    last: Cell<Option<(Text, Option<Position>)>>,
 }
+
+/// A reference text, by its address and length.
+type Text = (usize, usize);
+
+/// Where a definition is in [`Document::definitions`]: its map's index, then its own.
+type Position = (usize, usize);
 
 /// One root definition in [`Document::definitions`].
 struct Definition<'a> {
@@ -168,7 +174,7 @@ impl<'a> Document<'a> {
     }
 
     /// Where the root definition `name` in the map `DEF_MAPS[map]` is in [`Document::definitions`].
-    fn position(&self, map: usize, name: &str) -> Option<(usize, usize)> {
+    fn position(&self, map: usize, name: &str) -> Option<Position> {
         let table = self.definitions.get(map)?;
         let prefix = name_prefix(name);
         let i = table.partition_point(|d| d.precedes(prefix, name));
@@ -177,7 +183,7 @@ impl<'a> Document<'a> {
     }
 
     /// The definition at a position [`Document::position`] gave, with its key.
-    fn at(&self, (map, i): (usize, usize)) -> (&'a String, &'a Value) {
+    fn at(&self, (map, i): Position) -> (&'a String, &'a Value) {
         let found = &self.definitions[map][i];
         (found.name, found.schema)
     }
@@ -200,7 +206,7 @@ impl<'a> Document<'a> {
     /// The root definition `name` in `map` (one of [`DEF_MAPS`]), with its key, as the text
     /// `reference` names it; the last text asked about is remembered.
     fn named(&self, reference: &str, map: &str, name: &str) -> Option<(&'a String, &'a Value)> {
-        let text = (reference.as_ptr().addr(), reference.len());
+        let text: Text = (reference.as_ptr().addr(), reference.len());
         let found = match self.last.get() {
             Some((last, found)) if last == text => found,
             _ => {
@@ -701,7 +707,7 @@ mod tests {
             let found = doc.named(reference, "$defs", name).map(|(_, schema)| schema);
             assert_eq!(found, Some(&json!({"const": expected})), "{reference}");
         }
-        assert_eq!(doc.named(&"#/$defs/C".to_owned(), "$defs", "C"), None);
+        assert_eq!(doc.named("#/$defs/C", "$defs", "C"), None);
     }
 
     #[test]
