@@ -67,6 +67,33 @@ pub fn to_vec(value: &Value) -> Vec<u8> {
     out
 }
 
+/// [`to_string_exact`]'s per-thread scratch buffer is kept while its capacity is at most this;
+/// past it, the text takes the buffer itself, so no thread keeps more than this.
+const SCRATCH_KEEP: usize = 64 * 1024;
+
+/// The RFC 8785 text of `value` in an allocation of exactly its length, for text that lives as
+/// long as its schema (the pipeline's, kept in the cache too).
+///
+/// It is written in a buffer each thread keeps (of at most [`SCRATCH_KEEP`] bytes) and copied out once:
+/// growing a fresh buffer would cost a chain of reallocations (each a new block and a copy) and
+/// leave spare capacity behind, and with glibc each new block past 1 KiB also sweeps the small
+/// free blocks the caller's next allocations would have reused. Longer text takes the buffer
+/// itself. Where the thread's buffer cannot be had (during thread teardown), a fresh one.
+pub(crate) fn to_string_exact(value: &Value) -> String {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let written = SCRATCH.try_with(|scratch| {
+        let mut buf = scratch.try_borrow_mut().ok()?;
+        buf.clear();
+        write_buffered(value, &mut buf, usize::MAX, |_| {});
+        Some(if buf.capacity() > SCRATCH_KEEP { std::mem::take(&mut *buf) } else { buf.as_slice().to_vec() })
+    });
+    let bytes = written.ok().flatten().unwrap_or_else(|| to_vec(value));
+    // The writer emits only valid UTF-8: keys and strings come from `String`s and the rest is ASCII.
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
 /// The RFC 8785 text of `value`.
 pub fn to_string(value: &Value) -> String {
     // The writer emits only valid UTF-8: keys and strings come from `String`s and the rest is ASCII.
@@ -555,6 +582,20 @@ mod tests {
 
     fn num(text: &str) -> String {
         to_string(&serde_json::from_str::<Value>(text).unwrap())
+    }
+
+    #[test]
+    fn the_exact_text_is_the_canonical_text_without_spare_capacity_at_any_size() {
+        let small = json!({"b": [1, "x"], "a": {"\u{e000}": null, "z": true}});
+        let large =
+            json!({"list": vec!["a schema long enough to pass the scratch limit"; 2 * SCRATCH_KEEP / 40]});
+        // Twice each, in turns: the thread's buffer is reused and must not carry text over.
+        for value in [&small, &large, &small, &large] {
+            let text = to_string_exact(value);
+            assert_eq!(text, to_string(value));
+        }
+        assert_eq!(to_string_exact(&small).capacity(), to_string(&small).len());
+        assert!(to_string_exact(&large).len() > SCRATCH_KEEP);
     }
 
     #[test]

@@ -279,7 +279,7 @@ pub(crate) fn run(
         PruneDefs.run(&mut value, &mut cx)?;
     }
     SortKeys.run(&mut value, &mut cx)?;
-    let canonical = crate::canonical::to_string(&value);
+    let canonical = crate::canonical::to_string_exact(&value);
     if let Some(max) = settings.max_bytes
         && canonical.len() > max
     {

@@ -35,12 +35,16 @@ impl NodePass for DropTitles {
     ) -> Result<(), SchemaGenerationError> {
         // What goes is freed without recursion: a title need not be a string, and CheckNesting
         // (which bounds every value's nesting) runs after this walk.
+        // Nearly every object has neither: look before searching to remove.
         if at.is_root()
+            && super::has_member(node, "$schema")
             && let Some(removed) = node.remove("$schema")
         {
             crate::walk::drop_any_depth(removed);
         }
-        if let Some(removed) = node.remove("title") {
+        if super::has_member(node, "title")
+            && let Some(removed) = node.remove("title")
+        {
             crate::walk::drop_any_depth(removed);
         }
         Ok(())

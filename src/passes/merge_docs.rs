@@ -101,7 +101,9 @@ impl NodePass for MergeDocs {
     ) -> Result<(), SchemaGenerationError> {
         let mut warnings = Vec::new();
         merge_one(node, at, cx, &mut warnings);
-        cx.doc_warnings.extend(warnings);
+        if !warnings.is_empty() {
+            cx.doc_warnings.extend(warnings);
+        }
         Ok(())
     }
 }
@@ -112,10 +114,19 @@ fn merge_one(
     cx: &PassContext<'_>,
     warnings: &mut Vec<DocWarning>,
 ) {
-    let Some(Value::String(description)) = map.get("description") else { return };
+    // Both keys in one look through the object's few keys.
+    let (mut description, mut title) = (None, None);
+    for (key, value) in map.iter() {
+        match key.as_str() {
+            "description" => description = Some(value),
+            "title" => title = Some(value),
+            _ => {}
+        }
+    }
+    let Some(Value::String(description)) = description else { return };
     // A doc comment that *starts* with `# Fields` reaches us split in two: schemars takes a leading
     // heading as the `title` and the rest as the description. Put the heading back.
-    let heading = match map.get("title") {
+    let heading = match title {
         // `# {title}` is a rustdoc header exactly when the trimmed title is one of its words.
         Some(Value::String(title)) if matches!(title.trim(), "Arguments" | "Fields") => Some(title.clone()),
         _ => None,

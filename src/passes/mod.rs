@@ -19,6 +19,33 @@ pub use sort_required::SortRequired;
 mod sort_keys;
 pub use sort_keys::{SortKeys, map_preserves_order};
 
+/// The value of `key` in a schema object, found by going through its keys and comparing lengths
+/// first. A schema object holds a handful of keywords: this costs less than a search of the map
+/// (a string comparison per step, or with `preserve_order` a hash of the key), and a whole walk
+/// that asks a few keys per object stays linear in the keys it visits.
+#[inline]
+pub(crate) fn member<'m>(
+    map: &'m serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> Option<&'m serde_json::Value> {
+    map.iter().find_map(|(k, v)| (k == key).then_some(v))
+}
+
+/// [`member`], to change the value.
+#[inline]
+pub(crate) fn member_mut<'m>(
+    map: &'m mut serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> Option<&'m mut serde_json::Value> {
+    map.iter_mut().find_map(|(k, v)| (k == key).then_some(v))
+}
+
+/// Whether a schema object has `key` (see [`member`]).
+#[inline]
+pub(crate) fn has_member(map: &serde_json::Map<String, serde_json::Value>, key: &str) -> bool {
+    map.keys().any(|k| k == key)
+}
+
 /// Where a value is in memory: while a pass reads a schema without changing it, this names one
 /// subschema (a definition) for the whole walk, and hashes cheaply.
 pub(crate) fn address(def: &serde_json::Value) -> usize {

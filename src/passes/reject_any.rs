@@ -6,6 +6,7 @@ use crate::pipeline::{Pass, PassContext};
 use crate::pointer::Pointer;
 use crate::walk::{Depth, Step};
 use serde_json::{Map, Value};
+use std::cell::Cell;
 
 /// Refuses a schema that accepts any value (`true`, `{}`, or one with only annotations, as
 /// `serde_json::Value` generates) wherever a value must be present: the root, a required property,
@@ -55,22 +56,22 @@ const MAX_REF_HOPS: usize = 32;
 /// Whether `schema` accepts every JSON value: `true`, an object of annotations only, or a `$ref` to
 /// such a schema. A union with an untyped member is judged member by member instead, so the error
 /// points at the member.
-pub(crate) fn is_untyped(schema: &Value, root: &Value) -> bool {
-    is_untyped_hops(schema, root, MAX_REF_HOPS, false)
+fn is_untyped(schema: &Value, doc: &Document<'_>) -> bool {
+    is_untyped_hops(schema, doc, MAX_REF_HOPS, false)
 }
 
 /// Like [`is_untyped`], and also true for a union with an untyped member (`Option<Value>` spells
 /// itself `anyOf: [{}, {"type": "null"}]`).
-fn accepts_anything(schema: &Value, root: &Value) -> bool {
-    is_untyped_hops(schema, root, MAX_REF_HOPS, true)
+fn accepts_anything(schema: &Value, doc: &Document<'_>) -> bool {
+    is_untyped_hops(schema, doc, MAX_REF_HOPS, true)
 }
 
-fn is_untyped_hops(schema: &Value, root: &Value, hops: usize, unions: bool) -> bool {
+fn is_untyped_hops(schema: &Value, doc: &Document<'_>, hops: usize, unions: bool) -> bool {
     match schema {
         Value::Bool(b) => *b,
         Value::Object(map) => {
             // Nearly every schema says its type: no need to look at each key.
-            if map.contains_key("type") {
+            if super::has_member(map, "type") {
                 return false;
             }
             // Definitions constrain nothing where they stand: `{"$ref": .., "$defs": ..}` is as
@@ -81,15 +82,14 @@ fn is_untyped_hops(schema: &Value, root: &Value, hops: usize, unions: bool) -> b
                 (None, _) => true,
                 (Some(k), None) if k == "$ref" => {
                     hops > 0
-                        && map
-                            .get("$ref")
+                        && super::member(map, "$ref")
                             .and_then(Value::as_str)
-                            .and_then(|r| resolve(root, r))
-                            .is_some_and(|t| is_untyped_hops(t, root, hops - 1, unions))
+                            .and_then(|r| doc.resolve(r))
+                            .is_some_and(|t| is_untyped_hops(t, doc, hops - 1, unions))
                 }
                 (Some(k), None) if unions && (k == "anyOf" || k == "oneOf") => {
-                    map.get(k.as_str()).and_then(Value::as_array).is_some_and(|members| {
-                        members.iter().any(|m| is_untyped_hops(m, root, hops.saturating_sub(1), unions))
+                    super::member(map, k).and_then(Value::as_array).is_some_and(|members| {
+                        members.iter().any(|m| is_untyped_hops(m, doc, hops.saturating_sub(1), unions))
                     })
                 }
                 _ => false,
@@ -99,12 +99,129 @@ fn is_untyped_hops(schema: &Value, root: &Value, hops: usize, unions: bool) -> b
     }
 }
 
-/// The schema a local reference points to; the plain `#/$defs/Name` without decoding or allocating.
-fn resolve<'v>(root: &'v Value, reference: &str) -> Option<&'v Value> {
-    match crate::refs::plain_definition(reference) {
-        Some((map, name)) => root.get(map)?.get(name),
-        None => crate::refs::resolve(root, reference),
+/// The document a judgement reads: its root, and the root's definitions in one table per map,
+/// built once and sorted by name, so that following a reference costs one binary search that
+/// compares names by their first eight bytes as an integer (the bytes only when those tie)
+/// rather than a search of the root's keys and then of the definition map's, each step a string
+/// comparison. Logarithmic whatever the names.
+struct Document<'a> {
+    root: &'a Value,
+    /// The members of each map in [`DEF_MAPS`] (when it is an object), sorted by
+    /// [`Definition::precedes`].
+    definitions: [Vec<Definition<'a>>; 2],
+    /// The last reference text looked up by [`Document::named`] (its address and length) and what
+    /// it named: the walk asks whether a `$ref` is untyped and then enters it, through the same
+    /// text, and one search serves both. (The document cannot change while it is borrowed.)
+    /// (As positions in [`Document::definitions`], which keeps the document covariant.)
+    last: Cell<Option<(Text, Option<Position>)>>,
+}
+
+/// A reference text, by its address and length.
+type Text = (usize, usize);
+
+/// Where a definition is in [`Document::definitions`]: its map's index, then its own.
+type Position = (usize, usize);
+
+/// One root definition in [`Document::definitions`].
+struct Definition<'a> {
+    /// [`name_prefix`] of the name.
+    prefix: u64,
+    name: &'a String,
+    schema: &'a Value,
+}
+
+impl Definition<'_> {
+    /// Whether this definition's name sorts before `name`, whose [`name_prefix`] is `prefix`.
+    #[inline]
+    fn precedes(&self, prefix: u64, name: &str) -> bool {
+        self.prefix < prefix || (self.prefix == prefix && self.name.as_bytes() < name.as_bytes())
     }
+}
+
+/// The first eight bytes of `name`, big-endian and zero-padded, so that comparing two of these
+/// orders names as their bytes do, up to a tie.
+#[inline]
+fn name_prefix(name: &str) -> u64 {
+    let bytes = name.as_bytes();
+    match bytes.first_chunk::<8>() {
+        Some(word) => u64::from_be_bytes(*word),
+        // Fewer than eight bytes: shift them to the top (an empty name shifts nothing in).
+        None => bytes
+            .iter()
+            .fold(0u64, |acc, &b| acc << 8 | u64::from(b))
+            .unbounded_shl(8 * (8 - bytes.len() as u32)),
+    }
+}
+
+impl<'a> Document<'a> {
+    fn new(root: &'a Value) -> Self {
+        let definitions = DEF_MAPS.map(|map_name| match root.get(map_name) {
+            Some(Value::Object(defs)) => {
+                let mut table: Vec<Definition<'a>> = defs
+                    .iter()
+                    .map(|(name, schema)| Definition { prefix: name_prefix(name), name, schema })
+                    .collect();
+                // Without `preserve_order` (and after SortKeys) the map iterates in byte order:
+                // then this only checks.
+                if !table.is_sorted_by(|a, b| a.precedes(b.prefix, b.name)) {
+                    table.sort_unstable_by(|a, b| a.name.cmp(b.name));
+                }
+                table
+            }
+            _ => Vec::new(),
+        });
+        Document { root, definitions, last: Cell::new(None) }
+    }
+
+    /// Where the root definition `name` in the map `DEF_MAPS[map]` is in [`Document::definitions`].
+    fn position(&self, map: usize, name: &str) -> Option<Position> {
+        let table = self.definitions.get(map)?;
+        let prefix = name_prefix(name);
+        let i = table.partition_point(|d| d.precedes(prefix, name));
+        let found = table.get(i)?;
+        (found.prefix == prefix && found.name == name).then_some((map, i))
+    }
+
+    /// The definition at a position [`Document::position`] gave, with its key.
+    fn at(&self, (map, i): Position) -> (&'a String, &'a Value) {
+        let found = &self.definitions[map][i];
+        (found.name, found.schema)
+    }
+
+    /// An empty set with room for every root definition: the walk enters each at most once, and
+    /// so never grows it (one allocation rather than one per doubling).
+    fn entered_set(&self) -> AddressSet {
+        let count = self.definitions.iter().map(Vec::len).sum();
+        AddressSet::with_capacity_and_hasher(count, Default::default())
+    }
+
+    /// The schema a local reference points to; a plain `#/$defs/Name` through the table.
+    fn resolve(&self, reference: &str) -> Option<&'a Value> {
+        match crate::refs::plain_definition(reference) {
+            Some((map, name)) => self.named(reference, map, name).map(|(_, schema)| schema),
+            None => crate::refs::resolve(self.root, reference),
+        }
+    }
+
+    /// The root definition `name` in `map` (one of [`DEF_MAPS`]), with its key, as the text
+    /// `reference` names it; the last text asked about is remembered.
+    fn named(&self, reference: &str, map: &str, name: &str) -> Option<(&'a String, &'a Value)> {
+        let text: Text = (reference.as_ptr().addr(), reference.len());
+        let found = match self.last.get() {
+            Some((last, found)) if last == text => found,
+            _ => {
+                let found = self.position(map_index(map), name);
+                self.last.set(Some((text, found)));
+                found
+            }
+        };
+        found.map(|at| self.at(at))
+    }
+}
+
+/// The index of `map` (one of [`DEF_MAPS`]) in [`DEF_MAPS`].
+fn map_index(map: &str) -> usize {
+    usize::from(map != DEF_MAPS[0])
 }
 
 /// Why a value must be present at a child position, or `None` if it need not be.
@@ -128,35 +245,29 @@ impl Pass for RejectAny {
     }
 
     fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
-        if is_untyped(schema, schema) {
+        let doc = Document::new(schema);
+        if is_untyped(schema, &doc) {
             return Err(untyped(cx, String::new(), "", "the root"));
         }
-        if std::mem::take(&mut cx.prune_first) {
+        let optional_untyped = if std::mem::take(&mut cx.prune_first) {
             // The pipeline left PruneDefs to this pass. The fast walk from the root enters every
             // definition a reference reaches when it meets neither an error nor an optional
             // untyped property (it then descends everywhere) and every reference names a
             // definition exactly: what it did not enter is what PruneDefs would remove, and
             // nothing is left to judge where it stands. Anything else: PruneDefs, then as usual.
-            let unentered = match judge_root(schema, cx, true) {
+            let unentered = match judge_root(&doc, cx, true) {
                 Ok(walk) if walk.plain_refs => Some(unentered(schema, &walk.entered)),
                 _ => None,
             };
-            match unentered {
-                Some(names) => {
-                    remove_definitions(schema, names);
-                    return Ok(());
-                }
-                None => super::PruneDefs.run(schema, cx)?,
+            if let Some(names) = unentered {
+                remove_definitions(schema, names);
+                return Ok(());
             }
-        }
-        // Judge on a shared view, then rewrite only the optional untyped properties found. First
-        // without pointers: nearly every schema passes with nothing to rewrite, and then none is
-        // needed. Anything else (an error, a property to rewrite) walks again with pointers.
-        let walk = match judge(schema, cx, true) {
-            Ok(walk) => walk,
-            Err(_) => judge(schema, cx, false)?,
+            super::PruneDefs.run(schema, cx)?;
+            optional_untyped(&Document::new(schema), cx)?
+        } else {
+            optional_untyped(&doc, cx)?
         };
-        let optional_untyped = walk.optional_untyped;
         if optional_untyped.is_empty() {
             return Ok(());
         }
@@ -171,15 +282,27 @@ impl Pass for RejectAny {
     }
 }
 
+/// Judges on a shared view and returns the pointers of the optional untyped properties to
+/// rewrite. First without pointers: nearly every schema passes with nothing to rewrite, and then
+/// none is needed. Anything else (an error, a property to rewrite) walks again with pointers.
+fn optional_untyped(doc: &Document<'_>, cx: &PassContext<'_>) -> Result<Vec<String>, SchemaGenerationError> {
+    let walk = match judge(doc, cx, true) {
+        Ok(walk) => walk,
+        Err(_) => judge(doc, cx, false)?,
+    };
+    Ok(walk.optional_untyped)
+}
+
 /// The whole judgement: the walk from the root, then the definitions it did not enter. `fast`
 /// builds no pointer and gives up (with an error that means only that) at the first error or
 /// optional untyped property; the walk itself is the same.
 fn judge<'a>(
-    schema: &'a Value,
+    doc: &'a Document<'a>,
     cx: &'a PassContext<'_>,
     fast: bool,
 ) -> Result<Walk<'a, 'a>, SchemaGenerationError> {
-    let mut walk = judge_root(schema, cx, fast)?;
+    let schema = doc.root;
+    let mut walk = judge_root(doc, cx, fast)?;
     // Definitions no reference from the root reached (kept because some `$ref` was not local, or
     // handed in that way): judged where they stand.
     for map_name in DEF_MAPS {
@@ -233,18 +356,13 @@ fn remove_definitions(schema: &mut Value, names: [Vec<String>; 2]) {
 
 /// The walk from the root alone (see [`judge`]).
 fn judge_root<'a>(
-    schema: &'a Value,
+    doc: &'a Document<'a>,
     cx: &'a PassContext<'_>,
     fast: bool,
 ) -> Result<Walk<'a, 'a>, SchemaGenerationError> {
-    let mut walk = Walk {
-        root: schema,
-        cx,
-        optional_untyped: Vec::new(),
-        entered: Default::default(),
-        fast,
-        plain_refs: true,
-    };
+    let schema = doc.root;
+    let mut walk =
+        Walk { doc, cx, optional_untyped: Vec::new(), entered: doc.entered_set(), fast, plain_refs: true };
     walk.check(schema, &mut Pointer::root(), &mut Pointer::root(), Depth::new(cx.max_depth))?;
     Ok(walk)
 }
@@ -302,7 +420,8 @@ impl<'a> Keys<'a> {
 /// it, so an error inside a definition names the field that leads there
 /// (`Itinerary.stops[].extra`, not `Waypoint.extra`).
 struct Walk<'a, 'c> {
-    root: &'a Value,
+    /// The document, with its definitions by name.
+    doc: &'a Document<'a>,
     cx: &'a PassContext<'c>,
     /// Real pointers of optional properties that accept anything.
     optional_untyped: Vec<String>,
@@ -348,8 +467,8 @@ impl<'a> Walk<'a, '_> {
             _ => None,
         };
         if let Some((def_map, name)) = def
-            && let Some((key, target)) =
-                self.root.get(def_map).and_then(Value::as_object).and_then(|m| m.get_key_value(name.as_ref()))
+            && let Some(Value::String(reference)) = keys.reference
+            && let Some((key, target)) = self.doc.named(reference, def_map, name.as_ref())
             && self.entered.insert(address(target))
         {
             let name = key.as_str();
@@ -362,7 +481,7 @@ impl<'a> Walk<'a, '_> {
             self.check(target, &mut real, path, next)?;
         }
         let required: &[Value] = keys.required.and_then(Value::as_array).map_or(&[], Vec::as_slice);
-        let at_root = std::ptr::eq(node, self.root);
+        let at_root = std::ptr::eq(node, self.doc.root);
         let mut result = Ok(());
         crate::walk::for_each_child(node, |step, child| {
             if result.is_err() || (at_root && DEF_MAPS.contains(&step.keyword())) {
@@ -393,15 +512,16 @@ impl<'a> Walk<'a, '_> {
         // One look at the child's keys serves the questions below and the walk into it.
         let keys = child.as_object().map(Keys::of);
         let typed = keys.as_ref().is_some_and(|k| k.typed);
-        let untyped_here = !typed && is_untyped(child, self.root);
         match position(step, required) {
-            Some(_) if untyped_here && self.fast => return Err(gave_up()),
-            Some(why) if untyped_here => {
+            Some(why) if !typed && is_untyped(child, self.doc) => {
+                if self.fast {
+                    return Err(gave_up());
+                }
                 return Err(untyped(self.cx, ptr.as_str().to_owned(), path.as_str(), why));
             }
             None if !typed
                 && matches!(step, Step::Entry("properties", _))
-                && accepts_anything(child, self.root) =>
+                && accepts_anything(child, self.doc) =>
             {
                 if self.fast {
                     return Err(gave_up());
@@ -554,9 +674,46 @@ mod tests {
     }
 
     #[test]
+    fn every_definition_is_found_by_its_name_and_no_other_name_finds_one() {
+        // Empty, short, shared eight-byte prefixes, a prefix of another name, bytes above ASCII;
+        // listed out of order, as a map that keeps insertion order holds them.
+        let names =
+            ["Stopover", "", "StopoverKind", "A", "Stop", "Stopove", "StopoverKinds", "Zé", "Stopover\u{0}"];
+        let defs: Map<String, Value> =
+            names.iter().enumerate().map(|(i, n)| ((*n).to_owned(), json!({"const": i}))).collect();
+        let root = json!({"$defs": defs, "definitions": {"A": {"const": "other map"}}});
+        let doc = Document::new(&root);
+        for (i, name) in names.iter().enumerate() {
+            let found =
+                doc.position(0, name).map(|at| doc.at(at)).map(|(key, schema)| (key.as_str(), schema));
+            assert_eq!(found, Some((*name, &json!({"const": i}))), "{name:?}");
+        }
+        for missing in ["Stopo", "StopoverK", "B", "Zz", "\u{0}", "Stopover\u{0}\u{0}"] {
+            assert_eq!(doc.position(0, missing), None, "{missing:?}");
+        }
+        assert_eq!(doc.position(1, "A").map(|at| doc.at(at).1), Some(&json!({"const": "other map"})));
+        assert_eq!(doc.position(1, "Stop"), None);
+    }
+
+    #[test]
+    fn a_remembered_lookup_answers_only_for_the_same_reference_text() {
+        let root = json!({"$defs": {"A": {"const": "a"}, "B": {"const": "b"}}});
+        let doc = Document::new(&root);
+        // Two texts of one length naming different definitions, and two copies of one text.
+        let (a, b, a_again) = ("#/$defs/A".to_owned(), "#/$defs/B".to_owned(), "#/$defs/A".to_owned());
+        for (reference, name, expected) in
+            [(&a, "A", "a"), (&a, "A", "a"), (&b, "B", "b"), (&a_again, "A", "a"), (&b, "B", "b")]
+        {
+            let found = doc.named(reference, "$defs", name).map(|(_, schema)| schema);
+            assert_eq!(found, Some(&json!({"const": expected})), "{reference}");
+        }
+        assert_eq!(doc.named("#/$defs/C", "$defs", "C"), None);
+    }
+
+    #[test]
     fn self_referencing_definition_does_not_loop() {
         let s = json!({"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/A"}}});
-        assert!(!is_untyped(&s, &s));
+        assert!(!is_untyped(&s, &Document::new(&s)));
     }
 
     /// Schemas with typed and untyped members, references (also to untyped and missing
@@ -598,8 +755,9 @@ mod tests {
         fn the_fast_judgement_agrees_with_the_full_one(schema in mixed_schema(), max_depth in 1usize..8) {
             let mut cx = PassContext::new(Some("T"));
             cx.max_depth = max_depth;
-            let fast = judge(&schema, &cx, true).is_ok();
-            let full = judge(&schema, &cx, false).is_ok_and(|w| w.optional_untyped.is_empty());
+            let doc = Document::new(&schema);
+            let fast = judge(&doc, &cx, true).is_ok();
+            let full = judge(&doc, &cx, false).is_ok_and(|w| w.optional_untyped.is_empty());
             proptest::prop_assert_eq!(fast, full);
         }
     }

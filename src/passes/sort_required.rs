@@ -25,7 +25,7 @@ impl NodePass for SortRequired {
         at: &Location<'_>,
         _cx: &mut PassContext<'_>,
     ) -> Result<(), SchemaGenerationError> {
-        let Some(required) = node.get_mut("required") else { return Ok(()) };
+        let Some(required) = super::member_mut(node, "required") else { return Ok(()) };
         let Value::Array(items) = required else {
             return Err(malformed(at));
         };
