@@ -36,6 +36,7 @@ use crate::walk::drop_any_depth;
 use crate::walk::{self, Step};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 /// Budgets for [`self_contained_input_schema_with`].
 ///
@@ -395,9 +396,17 @@ fn build_root(
     nesting_within(schema, tool_name, options)?;
     // The root's copy leaves its definitions out: only the references into them reach them.
     let mut out = match schema {
-        Value::Object(map) => Value::Object(
-            map.iter().filter(|(key, _)| not_definitions(key)).map(|(k, v)| (k.clone(), v.clone())).collect(),
-        ),
+        Value::Object(map) => {
+            // Inserted in the map's own order (no vector gathered and sorted first, as `collect`
+            // does): with `preserve_order` that is the order `collect` keeps too.
+            let mut copy = Map::new();
+            for (key, v) in map {
+                if not_definitions(key) {
+                    copy.insert(key.clone(), v.clone());
+                }
+            }
+            Value::Object(copy)
+        }
         other => other.clone(),
     };
     inliner.build(schema, &mut out, Ctx::Optional, &[], &Trail::Root, 0)?;
@@ -688,12 +697,39 @@ fn dropped(key: &str) -> bool {
     matches!(key, "$ref" | "title" | "$defs" | "definitions")
 }
 
+/// The hasher of [`Inliner::by_address`]: a node's address is not chosen by the input and no two
+/// nodes share one, so one folded multiply spreads addresses over the table, for much less than
+/// SipHash costs.
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let product = u128::from(self.0 ^ n) * 0x9E37_79B9_7F4A_7C15;
+        self.0 = (product as u64) ^ ((product >> 64) as u64);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
 struct Inliner<'v, 'o> {
     root: &'v Value,
     tool: &'o str,
     options: &'o SelfContainedOptions,
     targets: Vec<Target<'v>>,
-    by_address: HashMap<*const Value, usize>,
+    by_address: HashMap<*const Value, usize, BuildHasherDefault<AddressHasher>>,
     by_reference: HashMap<&'v str, usize>,
     /// Per target: whether it is being expanded on the current path.
     on_stack: Vec<bool>,
@@ -716,7 +752,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             tool,
             options,
             targets: Vec::new(),
-            by_address: HashMap::new(),
+            by_address: HashMap::default(),
             by_reference: HashMap::new(),
             on_stack: Vec::new(),
             component_on_stack: Vec::new(),
@@ -731,6 +767,16 @@ impl<'v, 'o> Inliner<'v, 'o> {
             return;
         }
         let name = self.root.get("title").and_then(Value::as_str).unwrap_or("schema").to_owned();
+        // Room for every root definition, so the tables grow at most rarely while targets are
+        // registered (references elsewhere are rare).
+        let count = |key| self.root.get(key).and_then(Value::as_object).map_or(0, Map::len);
+        let expected = 1 + count("$defs") + count("definitions");
+        self.targets.reserve(expected);
+        self.on_stack.reserve(expected);
+        self.memo.reserve(expected);
+        self.recursion_type.reserve(expected);
+        self.by_address.reserve(expected);
+        self.by_reference.reserve(expected);
         self.by_address.insert(self.root as *const Value, 0);
         self.targets.push(Target {
             node: self.root,
@@ -884,29 +930,45 @@ impl<'v, 'o> Inliner<'v, 'o> {
             reference: reference.clone(),
             reason,
         };
-        let tokens = refs::parse_local(reference).map_err(failed)?;
-        let Some(node) = refs::lookup(self.root, &tokens) else {
+        // `#/$defs/Name` (no escape): its tokens are borrowed from it, its pointer is itself.
+        let plain = refs::plain_definition(reference);
+        let tokens = match plain {
+            Some(_) => Vec::new(),
+            None => refs::parse_local(reference).map_err(failed)?,
+        };
+        let found = match plain {
+            Some(_) => refs::resolve(self.root, reference),
+            None => refs::lookup(self.root, &tokens),
+        };
+        let Some(node) = found else {
             return Err(failed(RefError::Missing(reference.clone())));
         };
         let t = match self.by_address.get(&(node as *const Value)) {
             Some(&t) => t,
             None => {
                 let t = self.targets.len();
-                let mut pointer = Pointer::root();
-                for tok in &tokens {
-                    pointer.push(tok);
-                }
-                let name = match tokens.as_slice() {
-                    [ns, name] if ns == "$defs" || ns == "definitions" => name.clone(),
-                    _ => match node.get("title").and_then(Value::as_str) {
-                        Some(title) => title.to_owned(),
-                        None if tokens.is_empty() => "schema".to_owned(),
-                        None => format!("schema at `#{}`", pointer.as_str()),
-                    },
+                let (pointer, name) = match plain {
+                    // `reference` is `#` and the pointer, escaped as it would be.
+                    Some((_, name)) => (reference[1..].to_owned(), name.to_owned()),
+                    None => {
+                        let mut pointer = Pointer::root();
+                        for tok in &tokens {
+                            pointer.push(tok);
+                        }
+                        let name = match tokens.as_slice() {
+                            [ns, name] if ns == "$defs" || ns == "definitions" => name.clone(),
+                            _ => match node.get("title").and_then(Value::as_str) {
+                                Some(title) => title.to_owned(),
+                                None if tokens.is_empty() => "schema".to_owned(),
+                                None => format!("schema at `#{}`", pointer.as_str()),
+                            },
+                        };
+                        (pointer.as_str().to_owned(), name)
+                    }
                 };
                 self.targets.push(Target {
                     node,
-                    pointer: pointer.as_str().to_owned(),
+                    pointer,
                     name,
                     level,
                     edges: Vec::new(),
@@ -2247,6 +2309,29 @@ mod tests {
         assert!(!fits(&cycle, SelfContainedOptions::DEFAULT_MAX_BYTES, 128));
         let root = json!({"properties": {"again": {"$ref": "#"}}});
         assert!(!fits(&root, SelfContainedOptions::DEFAULT_MAX_BYTES, 128));
+    }
+
+    #[test]
+    fn a_definition_is_named_by_the_same_pointer_however_its_reference_is_spelled() {
+        // `#/$defs/Bad` is read without decoding; `#/$defs/B%61d` and `#/$defs/a~1b~0` go through
+        // the decoder. Each names the definition by its escaped pointer.
+        let schema = |r: &str, defs: Value| json!({"$defs": defs, "properties": {"a": {"$ref": r}}});
+        let bad = json!({"Bad": {"required": "x"}});
+        for r in ["#/$defs/Bad", "#/$defs/B%61d"] {
+            let err = run(schema(r, bad.clone())).unwrap_err();
+            assert_eq!((err.kind(), err.pointer()), ("malformed", "/$defs/Bad/required"), "{r}");
+        }
+        let escaped = json!({"a/b~": {"required": "x"}});
+        let err = run(schema("#/$defs/a~1b~0", escaped)).unwrap_err();
+        assert_eq!(err.pointer(), "/$defs/a~1b~0/required");
+        let err = run(schema("#/$defs/Gone", bad)).unwrap_err();
+        assert_eq!((err.kind(), err.pointer()), ("missing-reference", "/properties/a"));
+        // A recursion point's note names the definition by its name, however it was reached.
+        let tree = |r: &str| {
+            json!({"$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": r}}}},
+                   "properties": {"n": {"$ref": r}}})
+        };
+        assert_eq!(run(tree("#/$defs/Node")), run(tree("#/$defs/N%6Fde")));
     }
 
     #[test]
