@@ -697,39 +697,12 @@ fn dropped(key: &str) -> bool {
     matches!(key, "$ref" | "title" | "$defs" | "definitions")
 }
 
-/// The hasher of [`Inliner::by_address`]: a node's address is not chosen by the input and no two
-/// nodes share one, so one folded multiply spreads addresses over the table, for much less than
-/// SipHash costs.
-#[derive(Default)]
-struct AddressHasher(u64);
-
-impl std::hash::Hasher for AddressHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        let product = u128::from(self.0 ^ n) * 0x9E37_79B9_7F4A_7C15;
-        self.0 = (product as u64) ^ ((product >> 64) as u64);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-}
-
 struct Inliner<'v, 'o> {
     root: &'v Value,
     tool: &'o str,
     options: &'o SelfContainedOptions,
     targets: Vec<Target<'v>>,
-    by_address: HashMap<*const Value, usize, BuildHasherDefault<AddressHasher>>,
+    by_address: HashMap<*const Value, usize, BuildHasherDefault<crate::passes::AddressHasher>>,
     by_reference: HashMap<&'v str, usize>,
     /// Per target: whether it is being expanded on the current path.
     on_stack: Vec<bool>,
