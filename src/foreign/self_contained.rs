@@ -17,10 +17,12 @@
 //!    Where the references form no cycle and a bound from step 1 (each target's size times the
 //!    number of reference paths to it, and the deepest level reached) is within both budgets,
 //!    the measure could not refuse, and is left out ([`Inliner::expansion_fits`]);
-//! 4. **build** the output: a deep clone of the root (and of each target a reference site
-//!    expands), rewritten in place while the original is read beside it
-//!    ([`walk::zip_children_mut`]); then a bound of its compact size that reads no string
-//!    ([`json_bound`]), and the exact size only when that bound passes the budget.
+//! 4. **build** the output entry by entry from the root (and from each target a reference site
+//!    expands), leaving out the keywords the output drops ([`walk::copy_children`]); with
+//!    serde_json's `preserve_order`, a deep clone rewritten in place while the original is read
+//!    beside it ([`walk::zip_children_mut`]), which keeps each map's order. Then a bound of its
+//!    compact size that reads no string ([`json_bound`]), and the exact size only when that bound
+//!    passes the budget.
 //!
 //! A root without `$defs` or `definitions` first takes the plain path: [`Inliner::survey`] makes
 //! step 1's checks on each node and adds up a bound of the size; the first `$ref` stops it and
@@ -365,6 +367,21 @@ fn build_root(
     options: &SelfContainedOptions,
     try_plain: bool,
 ) -> Result<(Value, Option<u64>), Error> {
+    // Without `preserve_order` a map holds its entries in key order, however they were put in,
+    // so the general path may build its output entry by entry ([`Inliner::construct`]); with
+    // it, copying and rewriting keeps each map in the input's order, as the plain path does.
+    build_root_as(schema, tool_name, options, try_plain, !crate::passes::map_preserves_order())
+}
+
+/// [`build_root`], the general path building its output with [`Inliner::construct`] when
+/// `construct`, else by [`Inliner::build`] on a copy.
+fn build_root_as(
+    schema: &Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+    try_plain: bool,
+    construct: bool,
+) -> Result<(Value, Option<u64>), Error> {
     let mut inliner = Inliner::new(schema, tool_name, options);
     if try_plain {
         match survey_plain(&inliner, schema) {
@@ -394,6 +411,11 @@ fn build_root(
     // Discovery bounded the subschema depth; a `const` or `default` may still nest without limit,
     // and serde_json's clone recurses.
     nesting_within(schema, tool_name, options)?;
+    if construct {
+        // Built entry by entry, in key order: the order a map keeps without `preserve_order`.
+        let out = inliner.construct(schema, Ctx::Optional, &[], &Trail::Root, 0)?;
+        return Ok((out, None));
+    }
     // The root's copy leaves its definitions out: only the references into them reach them.
     let mut out = match schema {
         Value::Object(map) => {
@@ -1317,46 +1339,104 @@ impl<'v, 'o> Inliner<'v, 'o> {
         }
         if let Some(r) = keys.reference {
             let t = self.resolve(r, trail, level + 1)?;
-            let mut site = std::mem::take(copy);
-            if self.on_stack[t] {
-                // Measured first, so the type is there; infer again if this path was not measured.
-                self.recursion_point_type(t, r, trail)?;
-                let ty = self.recursion_type[t].clone();
-                let name = &self.targets[t].name;
-                let note =
-                    format!("{} {name}: the same shape as the {name} that contains it.", article(name));
-                let description = match site.remove("description") {
-                    Some(Value::String(own)) if !own.is_empty() => format!("{own} {note}"),
-                    _ => note,
-                };
-                let mut point = Map::new();
-                if let Some(ty) = ty {
-                    point.insert("type".to_owned(), ty);
-                }
-                point.insert("description".to_owned(), Value::String(description));
-                *out = collapse(combine(site, Value::Object(point)), ctx);
-                return Ok(());
-            }
-            if level >= self.options.max_depth {
-                return Err(self.too_deep(trail));
-            }
-            let mut site_required = extra_required.to_vec();
-            site_required.extend(required.iter().filter_map(Value::as_str));
-            self.set_on_stack(t, true);
-            let target = self.targets[t].node;
-            let pointer = std::mem::take(&mut self.targets[t].pointer);
-            let mut d = target.clone();
-            let built = self.build(target, &mut d, ctx, &site_required, &Trail::Target(&pointer), level + 1);
-            self.targets[t].pointer = pointer;
-            self.set_on_stack(t, false);
-            built?;
-            *out = collapse(combine(site, d), ctx);
+            let site = std::mem::take(copy);
+            *out = self.expand_site::<false>(t, r, site, ctx, required, extra_required, trail, level)?;
             return Ok(());
         }
         if keys.union || keys.type_list {
             *out = collapse(std::mem::take(out), ctx);
         }
         Ok(())
+    }
+
+    /// [`Self::build`] without a copy to rewrite: the output for `node` built entry by entry
+    /// ([`walk::copy_children`]), leaving out the keywords the output drops instead of copying
+    /// and then removing them. The same checks in the same order, so the same result or error.
+    fn construct(
+        &mut self,
+        node: &'v Value,
+        ctx: Ctx,
+        extra_required: &[&'v str],
+        trail: &Trail<'_>,
+        level: usize,
+    ) -> Result<Value, Error> {
+        let Value::Object(map) = node else { return Ok(node.clone()) };
+        let keys = Keys::of(map);
+        let required: &'v [Value] = match keys.required {
+            Some(Value::Array(names)) => names,
+            _ => &[],
+        };
+        let copy = walk::copy_children(
+            map,
+            |key| !dropped(key),
+            |step, child| {
+                let child_trail = Trail::Child(trail, step);
+                if level >= self.options.max_depth {
+                    return Err(self.too_deep(&child_trail));
+                }
+                let child_ctx = child_ctx(step, ctx, required, extra_required);
+                self.construct(child, child_ctx, &[], &child_trail, level + 1)
+            },
+        )?;
+        if let Some(r) = keys.reference {
+            let t = self.resolve(r, trail, level + 1)?;
+            return self.expand_site::<true>(t, r, copy, ctx, required, extra_required, trail, level);
+        }
+        let out = Value::Object(copy);
+        Ok(if keys.union || keys.type_list { collapse(out, ctx) } else { out })
+    }
+
+    /// The output for a reference site at `level` into target `t` (resolved from `r`), its own
+    /// keywords built into `site` (its `required` names in `required`): a recursion point when
+    /// `t` is being expanded, else `t`'s expansion (built with [`Self::construct`] when
+    /// `CONSTRUCT`, else copied and rewritten by [`Self::build`]) combined with `site`.
+    #[allow(clippy::too_many_arguments)]
+    fn expand_site<const CONSTRUCT: bool>(
+        &mut self,
+        t: usize,
+        r: &'v Value,
+        mut site: Map<String, Value>,
+        ctx: Ctx,
+        required: &'v [Value],
+        extra_required: &[&'v str],
+        trail: &Trail<'_>,
+        level: usize,
+    ) -> Result<Value, Error> {
+        if self.on_stack[t] {
+            // Measured first, so the type is there; infer again if this path was not measured.
+            self.recursion_point_type(t, r, trail)?;
+            let ty = self.recursion_type[t].clone();
+            let name = &self.targets[t].name;
+            let note = format!("{} {name}: the same shape as the {name} that contains it.", article(name));
+            let description = match site.remove("description") {
+                Some(Value::String(own)) if !own.is_empty() => format!("{own} {note}"),
+                _ => note,
+            };
+            let mut point = Map::new();
+            if let Some(ty) = ty {
+                point.insert("type".to_owned(), ty);
+            }
+            point.insert("description".to_owned(), Value::String(description));
+            return Ok(collapse(combine(site, Value::Object(point)), ctx));
+        }
+        if level >= self.options.max_depth {
+            return Err(self.too_deep(trail));
+        }
+        let mut site_required = extra_required.to_vec();
+        site_required.extend(required.iter().filter_map(Value::as_str));
+        self.set_on_stack(t, true);
+        let target = self.targets[t].node;
+        let pointer = std::mem::take(&mut self.targets[t].pointer);
+        let target_trail = Trail::Target(&pointer);
+        let built = if CONSTRUCT {
+            self.construct(target, ctx, &site_required, &target_trail, level + 1)
+        } else {
+            let mut d = target.clone();
+            self.build(target, &mut d, ctx, &site_required, &target_trail, level + 1).map(|()| d)
+        };
+        self.targets[t].pointer = pointer;
+        self.set_on_stack(t, false);
+        Ok(collapse(combine(site, built?), ctx))
     }
 }
 
@@ -2035,7 +2115,7 @@ mod tests {
 
     /// A root whose properties refer into five definitions that refer to each other: mostly
     /// forward (a DAG, with shared targets), sometimes backward (a cycle); under `items`, optional
-    /// unions or beside an annotation; definitions of any type.
+    /// unions or beside an annotation; definitions of any type, some nullable.
     fn arb_reference_graph() -> impl Strategy<Value = Value> {
         let site = (0usize..5, 0u8..4).prop_map(|(j, wrap)| {
             let r = json!({"$ref": format!("#/$defs/D{j}")});
@@ -2047,7 +2127,7 @@ mod tests {
             };
             (j, site)
         });
-        let definition = (prop::collection::vec(site.clone(), 0..4), any::<bool>(), 0u8..3);
+        let definition = (prop::collection::vec(site.clone(), 0..4), any::<bool>(), 0u8..4);
         (prop::collection::vec(definition, 5), prop::collection::vec(site, 1..4), any::<bool>()).prop_map(
             |(definitions, root_sites, acyclic)| {
                 let mut defs = Map::new();
@@ -2061,6 +2141,7 @@ mod tests {
                     let d = match (properties.is_empty(), leaf) {
                         (true, 0) => json!({"type": "string", "title": "S", "maxLength": 3}),
                         (true, 1) => json!({"type": "number", "minimum": 1.5e-7}),
+                        (true, 2) => json!({"type": ["integer", "null"], "default": null, "title": "N"}),
                         (true, _) => json!(true),
                         (false, _) => json!({"type": "object", "properties": properties, "required": ["p0"]}),
                     };
@@ -2094,6 +2175,19 @@ mod tests {
         ) {
             let o = options(max_bytes, max_depth);
             prop_assert_eq!(inline(&schema, "t", &o, true), inline(&schema, "t", &o, false));
+        }
+
+        // Law: the general path's output (or error) is the same built entry by entry as copied
+        // and rewritten, under tight and default budgets.
+        #[test]
+        fn building_entry_by_entry_agrees_with_copying_and_rewriting(
+            schema in prop_oneof![arb_root(), arb_reference_graph()],
+            max_bytes in prop_oneof![Just(64usize), Just(400), Just(SelfContainedOptions::DEFAULT_MAX_BYTES)],
+            max_depth in prop_oneof![Just(3usize), Just(6), Just(SelfContainedOptions::DEFAULT_MAX_DEPTH)],
+        ) {
+            let o = options(max_bytes, max_depth);
+            let built = |construct| build_root_as(&schema, "t", &o, false, construct).map(|(out, _)| out);
+            prop_assert_eq!(built(true), built(false));
         }
 
         // Law: wherever the expansion is judged to fit without a measure, the measure passes.
