@@ -213,14 +213,19 @@ fn nesting_within(schema: &Value, tool_name: &str, options: &SelfContainedOption
     let limit = walk::nesting_limit(options.max_depth);
     match walk::nesting_exceeds(schema, limit) {
         None => Ok(()),
-        Some(pointer) => Err(Error::Malformed {
-            tool: tool_name.to_owned(),
-            pointer,
-            message: format!(
-                "a value here nests deeper than {limit} levels of arrays and objects; no tool schema \
-                 needs that"
-            ),
-        }),
+        Some(pointer) => Err(too_nested(tool_name, pointer, limit)),
+    }
+}
+
+/// The error of [`nesting_within`].
+fn too_nested(tool_name: &str, pointer: String, limit: usize) -> Error {
+    Error::Malformed {
+        tool: tool_name.to_owned(),
+        pointer,
+        message: format!(
+            "a value here nests deeper than {limit} levels of arrays and objects; no tool schema needs \
+             that"
+        ),
     }
 }
 
@@ -409,8 +414,13 @@ fn build_root_as(
     }
     inliner.set_on_stack(0, true);
     // Discovery bounded the subschema depth; a `const` or `default` may still nest without limit,
-    // and serde_json's clone recurses.
-    nesting_within(schema, tool_name, options)?;
+    // and serde_json's clone recurses. Where discovery met no such value, only a root definition
+    // no reference reaches can hold one.
+    if inliner.deep {
+        nesting_within(schema, tool_name, options)?;
+    } else {
+        inliner.definitions_nesting_within()?;
+    }
     if construct {
         // Built entry by entry, in key order: the order a map keeps without `preserve_order`.
         let out = inliner.construct(schema, Ctx::Optional, &[], &Trail::Root, 0)?;
@@ -736,6 +746,9 @@ struct Inliner<'v, 'o> {
     recursion_type: Vec<Option<Value>>,
     /// Nodes measured so far (memo hits excluded): bounds the work on a cyclic expansion.
     work: u64,
+    /// Discovery met a value that may nest deep ([`Keys::deep`]; for the root, its definitions
+    /// left out): [`nesting_within`] must check the whole input.
+    deep: bool,
 }
 
 impl<'v, 'o> Inliner<'v, 'o> {
@@ -754,6 +767,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             memo: Vec::new(),
             recursion_type: Vec::new(),
             work: 0,
+            deep: false,
         }
     }
 
@@ -842,8 +856,18 @@ impl<'v, 'o> Inliner<'v, 'o> {
     fn scan(&mut self, node: &'v Value, trail: &Trail<'_>, level: usize, owner: usize) -> Result<u64, Error> {
         let depth = level - self.targets[owner].level;
         self.targets[owner].height = self.targets[owner].height.max(depth);
-        let Value::Object(map) = node else { return Ok(json_bound(node)) };
+        let Value::Object(map) = node else {
+            // `json_bound`, noting a value that nests deep (a target may be any value).
+            return Ok(match node {
+                Value::Array(_) => size_at::<false>(node, 0, &mut self.deep),
+                scalar => scalar_size::<false>(scalar),
+            });
+        };
         let keys = Keys::sized(map);
+        // The root's own definitions are never copied whole: `Self::definitions_nesting_within`
+        // checks those no reference reaches.
+        self.deep |=
+            if std::ptr::eq(node, self.root) { Keys::deep_beside_definitions(map) } else { keys.deep };
         self.check(&keys, trail)?;
         let reference = keys.reference;
         if let Some(r) = reference {
@@ -871,6 +895,38 @@ impl<'v, 'o> Inliner<'v, 'o> {
             return Err(self.too_deep(trail));
         }
         Ok(bound)
+    }
+
+    /// [`nesting_within`] after a discovery that met no deep value ([`Self::deep`] unset): every
+    /// value discovery sized is within [`SIZE_RECURSION`] levels of a subschema at most
+    /// `max_depth` levels down, far inside the limit, so only the root's definitions that are no
+    /// target (which discovery never reads) can pass it. Those are checked in the order
+    /// [`nesting_within`] meets them, each naming the same pointer it would.
+    fn definitions_nesting_within(&self) -> Result<(), Error> {
+        let limit = walk::nesting_limit(self.options.max_depth);
+        let Value::Object(root) = self.root else { return Ok(()) };
+        if limit < 2 {
+            // The root and its definition map alone reach the limit.
+            return nesting_within(self.root, self.tool, self.options);
+        }
+        for (key, definitions) in root {
+            let Value::Object(definitions) = definitions else { continue };
+            if not_definitions(key) {
+                continue;
+            }
+            for (name, definition) in definitions {
+                if self.by_address.contains_key(&(definition as *const Value)) {
+                    continue;
+                }
+                if let Some(rest) = walk::nesting_exceeds(definition, limit - 2) {
+                    let mut pointer = Pointer::root();
+                    pointer.push(key);
+                    pointer.push(name);
+                    return Err(too_nested(self.tool, format!("{}{rest}", pointer.as_str()), limit));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The checks discovery makes on a schema object before its children, in a fixed order:
@@ -1493,6 +1549,30 @@ impl<'v> Keys<'v> {
     /// [`Self::of`], with [`Keys::bound`] too.
     fn sized(map: &'v Map<String, Value>) -> Self {
         Self::read::<true>(map)
+    }
+
+    /// [`Keys::deep`] as [`Self::sized`] finds it, leaving `$defs` and `definitions` out: for the
+    /// root, whose definitions the general path checks apart (see
+    /// [`Inliner::definitions_nesting_within`]).
+    fn deep_beside_definitions(map: &'v Map<String, Value>) -> bool {
+        let mut deep = false;
+        for (key, v) in map {
+            match key.as_str() {
+                "$defs" | "definitions" | "$ref" => {}
+                "title" => deep |= matches!(v, Value::Array(_) | Value::Object(_)),
+                _ => {
+                    let mut bound = |v: &Value| match v {
+                        Value::Array(_) | Value::Object(_) => size_at::<false>(v, 0, &mut deep),
+                        scalar => scalar_size::<false>(scalar),
+                    };
+                    match walk::keyword_shape(key) {
+                        None => bound(v),
+                        Some(shape) => walk::size_beside_children(shape, v, key_size::<false>, bound),
+                    };
+                }
+            }
+        }
+        deep
     }
 
     fn read<const SIZED: bool>(map: &'v Map<String, Value>) -> Self {
@@ -2399,6 +2479,36 @@ mod tests {
                    "properties": {"n": {"$ref": r}}})
         };
         assert_eq!(run(tree("#/$defs/Node")), run(tree("#/$defs/N%6Fde")));
+    }
+
+    #[test]
+    fn unreferenced_definitions_too_deep_are_refused_as_the_whole_input_check_refuses_them() {
+        let deep = |levels: usize| {
+            let mut v = json!("x");
+            for _ in 0..levels {
+                v = Value::Array(vec![v]);
+            }
+            v
+        };
+        let limit = walk::nesting_limit(SelfContainedOptions::DEFAULT_MAX_DEPTH);
+        let schema = json!({
+            "definitions": {"D": {"type": "integer"}, "E": {"default": deep(limit)}},
+            "$defs": {"A": {"type": "string"}, "B": {"const": deep(limit)}, "C": {"enum": [deep(limit)]}},
+            "properties": {"a": {"$ref": "#/$defs/A"}, "d": {"$ref": "#/definitions/D"}}
+        });
+        let whole = nesting_within(&schema, "t", &SelfContainedOptions::new()).unwrap_err();
+        // The first in the input's order: `$defs` in key order, `definitions` as written with
+        // `preserve_order`.
+        let first = ["/$defs/B/const/0/0", "/definitions/E/default/0/0"];
+        assert!(first.iter().any(|p| whole.pointer().starts_with(p)), "{whole}");
+        assert_eq!(run(schema), Err(whole));
+        // Just within the limit: accepted, and the unreferenced definitions left out.
+        let schema = json!({"$defs": {"A": {"type": "string"}, "B": {"const": deep(limit - 3)}},
+                            "properties": {"a": {"$ref": "#/$defs/A"}}});
+        assert_eq!(
+            run(schema),
+            Ok(json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": []}))
+        );
     }
 
     #[test]
