@@ -24,6 +24,12 @@
 //!    compact size that reads no string ([`json_bound`]), and the exact size only when that bound
 //!    passes the budget.
 //!
+//! Most schemas pass every check and every budget, so the general path first builds its output
+//! in one walk ([`build_in_one_walk`]): step 4 from the root, making step 1's checks on each node
+//! as it goes, with a small bound on the objects it builds, then the size check. Where that walk
+//! meets an error, a budget or anything else it cannot vouch for, its work is dropped and the four
+//! steps run, so every error is the one they report.
+//!
 //! A root without `$defs` or `definitions` first takes the plain path: [`Inliner::survey`] makes
 //! step 1's checks on each node and adds up a bound of the size; the first `$ref` stops it and
 //! the four steps run. Otherwise the output is the input's deep clone, rewritten only where the
@@ -375,17 +381,30 @@ fn build_root(
     // Without `preserve_order` a map holds its entries in key order, however they were put in,
     // so the general path may build its output entry by entry ([`Inliner::construct`]); with
     // it, copying and rewriting keeps each map in the input's order, as the plain path does.
-    build_root_as(schema, tool_name, options, try_plain, !crate::passes::map_preserves_order())
+    let builder = if crate::passes::map_preserves_order() { Builder::Copy } else { Builder::OneWalk };
+    build_root_as(schema, tool_name, options, try_plain, builder)
 }
 
-/// [`build_root`], the general path building its output with [`Inliner::construct`] when
-/// `construct`, else by [`Inliner::build`] on a copy.
+/// How the general path builds its output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Builder {
+    /// [`Inliner::build`] on a copy of the root.
+    Copy,
+    /// [`Inliner::construct`], after the four steps' checks (what [`Builder::OneWalk`] falls
+    /// back to; alone only in tests).
+    #[cfg(test)]
+    Construct,
+    /// [`build_in_one_walk`] first, then [`Builder::Construct`] where it cannot vouch.
+    OneWalk,
+}
+
+/// [`build_root`], the general path building its output as `builder` says.
 fn build_root_as(
     schema: &Value,
     tool_name: &str,
     options: &SelfContainedOptions,
     try_plain: bool,
-    construct: bool,
+    builder: Builder,
 ) -> Result<(Value, Option<u64>), Error> {
     let mut inliner = Inliner::new(schema, tool_name, options);
     if try_plain {
@@ -405,6 +424,11 @@ fn build_root_as(
             Err(Stop::Reference) => {}
         }
     }
+    if builder == Builder::OneWalk
+        && let Some(done) = build_in_one_walk(schema, tool_name, options)
+    {
+        return Ok(done);
+    }
     inliner.discover()?;
     if !inliner.by_reference.is_empty() {
         inliner.components();
@@ -421,7 +445,7 @@ fn build_root_as(
     } else {
         inliner.definitions_nesting_within()?;
     }
-    if construct {
+    if builder != Builder::Copy {
         // Built entry by entry, in key order: the order a map keeps without `preserve_order`.
         let out = inliner.construct(schema, Ctx::Optional, &[], &Trail::Root, 0)?;
         return Ok((out, None));
@@ -443,6 +467,48 @@ fn build_root_as(
     };
     inliner.build(schema, &mut out, Ctx::Optional, &[], &Trail::Root, 0)?;
     Ok((out, None))
+}
+
+/// The most schema objects [`build_in_one_walk`] builds before it leaves the schema to the four
+/// steps: far above a real tool schema's output, far below what an exponential expansion
+/// reaches (a few MiB at most are built and dropped before discovery and the measure refuse it).
+const ONE_WALK_OBJECTS: u64 = 4096;
+
+/// The general path's output in one walk, for the common case: [`nesting_within`] on the whole
+/// input, then [`Inliner::construct`] from the root making discovery's checks on each node as
+/// it goes, then [`finish`] and the size check. `None` (and the four steps run) on anything that
+/// walk cannot vouch for: any error, a reference site at the depth budget (discovery refuses
+/// one even where the build meets a recursion point there), more than [`ONE_WALK_OBJECTS`] or
+/// half `max_bytes` objects built, or an output over the budget.
+///
+/// When it returns the output, the four steps return the same: the build is the same function
+/// from the same state; discovery checks each node it scans as the walk did (the walk visits
+/// every node of every target, at the levels discovery reaches them first, as the build does);
+/// and the measure passes, as it counts at most the objects the walk built (its work check)
+/// and a lower bound of the finished output's size, which is within the budget.
+fn build_in_one_walk(
+    schema: &Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+) -> Option<(Value, Option<u64>)> {
+    nesting_within(schema, tool_name, options).ok()?;
+    let mut inliner = Inliner::new(schema, tool_name, options);
+    inliner.register_root();
+    inliner.checking = true;
+    inliner.objects_left = ONE_WALK_OBJECTS.min(options.max_bytes as u64 / 2);
+    inliner.set_on_stack(0, true);
+    let built = inliner.construct(schema, Ctx::Optional, &[], &Trail::Root, 0).ok()?;
+    let out = finish(built, tool_name).ok()?;
+    let max = options.max_bytes as u64;
+    let size = match json_bound(&out) {
+        bound if bound <= max => bound,
+        _ => json_len(&out),
+    };
+    if size > max {
+        drop_any_depth(out);
+        return None;
+    }
+    Some((out, Some(size)))
 }
 
 /// [`finish`], then the size check: the exact size is counted only when a bound (`bound`, else
@@ -749,6 +815,10 @@ struct Inliner<'v, 'o> {
     /// Discovery met a value that may nest deep ([`Keys::deep`]; for the root, its definitions
     /// left out): [`nesting_within`] must check the whole input.
     deep: bool,
+    /// [`Self::construct`] runs without discovery ([`build_in_one_walk`]): it makes discovery's
+    /// checks itself and counts the objects it builds against [`Self::objects_left`].
+    checking: bool,
+    objects_left: u64,
 }
 
 impl<'v, 'o> Inliner<'v, 'o> {
@@ -768,6 +838,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
             recursion_type: Vec::new(),
             work: 0,
             deep: false,
+            checking: false,
+            objects_left: 0,
         }
     }
 
@@ -1418,6 +1490,15 @@ impl<'v, 'o> Inliner<'v, 'o> {
     ) -> Result<Value, Error> {
         let Value::Object(map) = node else { return Ok(node.clone()) };
         let keys = Keys::of(map);
+        if self.checking {
+            // Without discovery: its checks here, and a bound on the objects built. The error
+            // only sends the schema to the four steps (see `build_in_one_walk`).
+            self.check(&keys, trail)?;
+            if self.objects_left == 0 {
+                return Err(self.too_large(0));
+            }
+            self.objects_left -= 1;
+        }
         let required: &'v [Value] = match keys.required {
             Some(Value::Array(names)) => names,
             _ => &[],
@@ -1458,6 +1539,10 @@ impl<'v, 'o> Inliner<'v, 'o> {
         trail: &Trail<'_>,
         level: usize,
     ) -> Result<Value, Error> {
+        if self.checking && level >= self.options.max_depth {
+            // Discovery refuses a reference site here, even one the build makes a recursion point.
+            return Err(self.too_deep(trail));
+        }
         if self.on_stack[t] {
             // Measured first, so the type is there; infer again if this path was not measured.
             self.recursion_point_type(t, r, trail)?;
@@ -2266,8 +2351,25 @@ mod tests {
             max_depth in prop_oneof![Just(3usize), Just(6), Just(SelfContainedOptions::DEFAULT_MAX_DEPTH)],
         ) {
             let o = options(max_bytes, max_depth);
-            let built = |construct| build_root_as(&schema, "t", &o, false, construct).map(|(out, _)| out);
-            prop_assert_eq!(built(true), built(false));
+            let built = |builder| build_root_as(&schema, "t", &o, false, builder).map(|(out, _)| out);
+            prop_assert_eq!(built(Builder::Construct), built(Builder::Copy));
+        }
+
+        // Law: wherever the one-walk build vouches for an output, the four steps give that same
+        // output (and its size bound holds), under tight and default budgets.
+        #[test]
+        fn the_one_walk_output_is_what_the_four_steps_give(
+            schema in prop_oneof![arb_root(), arb_reference_graph()],
+            max_bytes in prop_oneof![Just(64usize), Just(400), Just(2000), Just(SelfContainedOptions::DEFAULT_MAX_BYTES)],
+            max_depth in prop_oneof![Just(3usize), Just(6), Just(SelfContainedOptions::DEFAULT_MAX_DEPTH)],
+        ) {
+            let o = options(max_bytes, max_depth);
+            if let Some((out, bound)) = build_in_one_walk(&schema, "t", &o) {
+                prop_assert!(bound.is_some_and(|b| b >= json_len(&out) && b <= max_bytes as u64));
+                let four = build_root_as(&schema, "t", &o, false, Builder::Construct)
+                    .and_then(|(built, bound)| finish_within_budget(built, bound, "t", &o));
+                prop_assert_eq!(Ok(out), four);
+            }
         }
 
         // Law: wherever the expansion is judged to fit without a measure, the measure passes.
@@ -2509,6 +2611,43 @@ mod tests {
             run(schema),
             Ok(json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": []}))
         );
+    }
+
+    #[test]
+    fn the_one_walk_leaves_to_the_four_steps_what_their_measure_or_size_check_refuses() {
+        // Thirty optional unions of `{}` and `null` nested in a definition: the output is small,
+        // but the measure counts 33 objects (the work of 66 bytes) against a budget of 60.
+        let mut unions = json!({});
+        for _ in 0..30 {
+            unions = json!({"anyOf": [unions, {"type": "null"}]});
+        }
+        let schema = json!({"$defs": {"A": unions}, "properties": {"a": {"$ref": "#/$defs/A"}}});
+        let small = json!({"type": "object", "properties": {"a": {}}, "required": []});
+        assert!(json_len(&small) <= 60);
+        let tight = options(60, SelfContainedOptions::DEFAULT_MAX_DEPTH);
+        assert_eq!(build_in_one_walk(&schema, "t", &tight), None);
+        let err = self_contained_input_schema_with(&schema, "t", &tight).unwrap_err();
+        assert_eq!(err.kind(), "too-large");
+        assert_eq!(run(schema), Ok(small));
+        // An output a few bytes over the budget: refused with its exact size, by the four steps.
+        let schema =
+            json!({"$defs": {"A": {"type": "string"}}, "properties": {"abc": {"$ref": "#/$defs/A"}}});
+        let exact = json_len(&run(schema.clone()).unwrap());
+        let tight = options(exact as usize - 1, SelfContainedOptions::DEFAULT_MAX_DEPTH);
+        assert_eq!(build_in_one_walk(&schema, "t", &tight), None);
+        let err = self_contained_input_schema_with(&schema, "t", &tight).unwrap_err();
+        assert_eq!(
+            err,
+            Error::TooLarge {
+                tool: "t".into(),
+                pointer: String::new(),
+                size: exact,
+                max_bytes: exact as usize - 1
+            }
+        );
+        // At the budget, the one walk vouches for it.
+        let fits = options(exact as usize, SelfContainedOptions::DEFAULT_MAX_DEPTH);
+        assert!(build_in_one_walk(&schema, "t", &fits).is_some());
     }
 
     #[test]
