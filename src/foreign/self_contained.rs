@@ -43,6 +43,7 @@ use crate::refs::{self, RefError};
 use crate::walk::drop_any_depth;
 use crate::walk::{self, Step};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
@@ -712,10 +713,11 @@ impl Trail<'_> {
 /// A place a `$ref` points at (the root is always target 0).
 struct Target<'v> {
     node: &'v Value,
-    /// Its pointer, escaped, as errors show it.
-    pointer: String,
+    /// Its pointer, escaped, as errors show it (borrowed from the reference where that is the
+    /// pointer as written).
+    pointer: Cow<'v, str>,
     /// The name a recursion note uses: the definition's name, else its title, else its pointer.
-    name: String,
+    name: Cow<'v, str>,
     /// The level (subschema levels plus `$ref` hops) at which discovery first reached it: the
     /// root is 0, a target reached from a site at level `l` is `l + 1`. A level at which the build
     /// really expands it, so a subtree too deep from there is refused during discovery.
@@ -851,7 +853,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         if !self.targets.is_empty() {
             return;
         }
-        let name = self.root.get("title").and_then(Value::as_str).unwrap_or("schema").to_owned();
+        let name = Cow::Borrowed(self.root.get("title").and_then(Value::as_str).unwrap_or("schema"));
         // Room for every root definition, so the tables grow at most rarely while targets are
         // registered (references elsewhere are rare).
         let count = |key| self.root.get(key).and_then(Value::as_object).map_or(0, Map::len);
@@ -865,7 +867,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         self.by_address.insert(self.root as *const Value, 0);
         self.targets.push(Box::new(Target {
             node: self.root,
-            pointer: String::new(),
+            pointer: Cow::Borrowed(""),
             name,
             level: 0,
             edges: Vec::new(),
@@ -1076,21 +1078,21 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 let t = self.targets.len();
                 let (pointer, name) = match plain {
                     // `reference` is `#` and the pointer, escaped as it would be.
-                    Some((_, name)) => (reference[1..].to_owned(), name.to_owned()),
+                    Some((_, name)) => (Cow::Borrowed(&reference[1..]), Cow::Borrowed(name)),
                     None => {
                         let mut pointer = Pointer::root();
                         for tok in &tokens {
                             pointer.push(tok);
                         }
                         let name = match tokens.as_slice() {
-                            [ns, name] if ns == "$defs" || ns == "definitions" => name.clone(),
+                            [ns, name] if ns == "$defs" || ns == "definitions" => Cow::Owned(name.clone()),
                             _ => match node.get("title").and_then(Value::as_str) {
-                                Some(title) => title.to_owned(),
-                                None if tokens.is_empty() => "schema".to_owned(),
-                                None => format!("schema at `#{}`", pointer.as_str()),
+                                Some(title) => Cow::Borrowed(title),
+                                None if tokens.is_empty() => Cow::Borrowed("schema"),
+                                None => Cow::Owned(format!("schema at `#{}`", pointer.as_str())),
                             },
                         };
-                        (pointer.as_str().to_owned(), name)
+                        (Cow::Owned(pointer.as_str().to_owned()), name)
                     }
                 };
                 self.targets.push(Box::new(Target {
