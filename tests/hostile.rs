@@ -498,6 +498,18 @@ fn values_nested_past_the_limit_beside_definitions_are_refused_without_recursion
             format!("/properties/b/default{}", zeros(limit - 3)),
         ),
         (
+            "the type of a recursive definition",
+            Box::new(move || {
+                let n = object(vec![
+                    ("properties", json!({"next": {"$ref": "#/$defs/N"}})),
+                    ("type", Value::Array(vec![deep()])),
+                ]);
+                let props = json!({"n": {"$ref": "#/$defs/N"}});
+                object(vec![("$defs", object(vec![("N", n)])), ("properties", props)])
+            }),
+            format!("/$defs/N/type{}", zeros(limit - 3)),
+        ),
+        (
             "the root's own default",
             Box::new(move || {
                 let defs = json!({"A": {"type": "string"}});

@@ -475,12 +475,14 @@ fn build_root_as(
 /// reaches (a few MiB at most are built and dropped before discovery and the measure refuse it).
 const ONE_WALK_OBJECTS: u64 = 4096;
 
-/// The general path's output in one walk, for the common case: [`nesting_within`] on the whole
-/// input, then [`Inliner::construct`] from the root making discovery's checks on each node as
-/// it goes, then [`finish`] and the size check. `None` (and the four steps run) on anything that
-/// walk cannot vouch for: any error, a reference site at the depth budget (discovery refuses
-/// one even where the build meets a recursion point there), more than [`ONE_WALK_OBJECTS`] or
-/// half `max_bytes` objects built, or an output over the budget.
+/// The general path's output in one walk, for the common case: [`Inliner::construct`] from the
+/// root making discovery's checks on each node as it goes, then
+/// [`Inliner::definitions_nesting_within`], [`finish`] and the size check. `None` (and the four
+/// steps run) on anything that walk cannot vouch for: any error, a reference site at the depth
+/// budget (discovery refuses one even where the build meets a recursion point there), more than
+/// [`ONE_WALK_OBJECTS`] or half `max_bytes` objects built, a value that may nest deep (see
+/// [`copy_value`]: the four steps check the whole input's nesting first), or an output over the
+/// budget.
 ///
 /// When it returns the output, the four steps return the same: the build is the same function
 /// from the same state; discovery checks each node it scans as the walk did (the walk visits
@@ -492,13 +494,15 @@ fn build_in_one_walk(
     tool_name: &str,
     options: &SelfContainedOptions,
 ) -> Option<(Value, Option<u64>)> {
-    nesting_within(schema, tool_name, options).ok()?;
     let mut inliner = Inliner::new(schema, tool_name, options);
     inliner.register_root();
     inliner.checking = true;
     inliner.objects_left = ONE_WALK_OBJECTS.min(options.max_bytes as u64 / 2);
     inliner.set_on_stack(0, true);
     let built = inliner.construct(schema, Ctx::Optional, &[], &Trail::Root, 0).ok()?;
+    // The walk copied no value nesting deep (see `copy_value`) and left none unread but the root's
+    // definitions that no reference reaches: `nesting_within` would pass if these do.
+    inliner.definitions_nesting_within().ok()?;
     let out = finish(built, tool_name).ok()?;
     let max = options.max_bytes as u64;
     let size = match json_bound(&out) {
@@ -510,6 +514,44 @@ fn build_in_one_walk(
         return None;
     }
     Some((out, Some(size)))
+}
+
+/// A copy of a value that is not a subschema, for [`Inliner::construct`]. Without discovery
+/// (`checking`), nothing has checked how deep the value nests and serde_json's `Clone` recurses:
+/// one nesting past [`SIZE_RECURSION`] levels is not copied, and the one walk gives up
+/// ([`one_walk_gives_up`]). Within that depth, every value the walk copies or leaves unread
+/// stays far inside [`nesting_within`]'s limit, so its check of the whole input is not needed.
+#[inline]
+fn copy_value(v: &Value, checking: bool) -> Result<Value, Error> {
+    match v {
+        Value::Array(_) | Value::Object(_) if checking => {
+            copy_within(v, SIZE_RECURSION).ok_or_else(one_walk_gives_up)
+        }
+        _ => Ok(v.clone()),
+    }
+}
+
+/// A clone of `v` if it nests at most `levels` deep, else `None`; an array is measured as it is
+/// copied (one pass), an object (rare beside a keyword) first.
+fn copy_within(v: &Value, levels: usize) -> Option<Value> {
+    match v {
+        Value::Array(items) => {
+            let below = levels.checked_sub(1)?;
+            let mut copy = Vec::with_capacity(items.len());
+            for item in items {
+                copy.push(copy_within(item, below)?);
+            }
+            Some(Value::Array(copy))
+        }
+        Value::Object(_) => walk::nesting_exceeds(v, levels).is_none().then(|| v.clone()),
+        scalar => Some(scalar.clone()),
+    }
+}
+
+/// What [`Inliner::construct`] returns where [`build_in_one_walk`] cannot vouch for the output:
+/// never reported (the four steps then run and report their own error, if any).
+fn one_walk_gives_up() -> Error {
+    Error::TooLarge { tool: String::new(), pointer: String::new(), size: 0, max_bytes: 0 }
 }
 
 /// [`finish`], then the size check: the exact size is counted only when a bound (`bound`, else
@@ -1361,6 +1403,13 @@ impl<'v, 'o> Inliner<'v, 'o> {
     /// be.
     fn recursion_point_type(&mut self, t: usize, r: &Value, site: &Trail<'_>) -> Result<(), Error> {
         if self.recursion_type[t].is_none() {
+            // Inference copies the definition's `type`, which the measure may meet before
+            // `nesting_within` has run: a list nesting deep is refused as that check refuses it.
+            if let Some(ty @ Value::Array(_)) = self.targets[t].node.get("type")
+                && walk::nesting_exceeds(ty, SIZE_RECURSION).is_some()
+            {
+                nesting_within(self.root, self.tool, self.options)?;
+            }
             let inferred = infer_type(self.root, self.targets[t].node, self.options.max_depth);
             match inferred {
                 Some(ty) => self.recursion_type[t] = Some(ty),
@@ -1494,14 +1543,14 @@ impl<'v, 'o> Inliner<'v, 'o> {
         trail: &Trail<'_>,
         level: usize,
     ) -> Result<Value, Error> {
-        let Value::Object(map) = node else { return Ok(node.clone()) };
+        let Value::Object(map) = node else { return copy_value(node, self.checking) };
         let keys = Keys::of(map);
         if self.checking {
             // Without discovery: its checks here, and a bound on the objects built. The error
             // only sends the schema to the four steps (see `build_in_one_walk`).
             self.check(&keys, trail)?;
             if self.objects_left == 0 {
-                return Err(self.too_large(0));
+                return Err(one_walk_gives_up());
             }
             self.objects_left -= 1;
         }
@@ -1509,9 +1558,26 @@ impl<'v, 'o> Inliner<'v, 'o> {
             Some(Value::Array(names)) => names,
             _ => &[],
         };
+        // Without discovery, what is dropped unread must not nest deep either (see `Self::copy`):
+        // a title, or definitions anywhere but at the root.
+        let (checking, root) = (self.checking, std::ptr::eq(node, self.root));
+        let mut unread_deep = false;
+        let keep = |key: &str, v: &Value| {
+            if !dropped(key) {
+                return true;
+            }
+            unread_deep |= checking
+                && match key {
+                    "title" => matches!(v, Value::Array(_) | Value::Object(_)),
+                    "$defs" | "definitions" => !root,
+                    _ => false,
+                };
+            false
+        };
         let copy = walk::copy_children(
             map,
-            |key| !dropped(key),
+            keep,
+            |v| copy_value(v, checking),
             |step, child| {
                 let child_trail = Trail::Child(trail, step);
                 if level >= self.options.max_depth {
@@ -1521,6 +1587,9 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 self.construct(child, child_ctx, &[], &child_trail, level + 1)
             },
         )?;
+        if unread_deep {
+            return Err(one_walk_gives_up());
+        }
         if let Some(r) = keys.reference {
             let t = self.resolve(r, trail, level + 1)?;
             return self.expand_site::<true>(t, r, copy, ctx, required, extra_required, trail, level);
