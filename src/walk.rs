@@ -610,11 +610,7 @@ fn copy_children_in<'v, E>(
         let built = match (static_keyword(key), value) {
             (None, v) => copy(v)?,
             (Some((keyword, Shape::Single | Shape::Array)), Value::Array(items)) => {
-                let mut built = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
-                    built.push(if is_schema(item) { f(Step::Index(keyword, i), item)? } else { copy(item)? });
-                }
-                Value::Array(built)
+                Value::Array(copy_members(keyword, items, &mut *copy, &mut *f)?)
             }
             (Some((keyword, Shape::Single)), v) if is_schema(v) => f(Step::Keyword(keyword), v)?,
             (Some((keyword, Shape::Map)), Value::Object(entries)) => {
@@ -636,6 +632,23 @@ fn copy_children_in<'v, E>(
         out.insert(key.clone(), built);
     }
     Ok(())
+}
+
+/// The array under `keyword` (one of [`KEYWORDS`] that may hold an array of schemas) as
+/// [`copy_children`] builds it: each subschema `f`'s result, each other member `copy`'s, in
+/// order; the first error stops the walk. For a caller that handles such a keyword apart (the
+/// inliner's optional unions) without building the map around it.
+pub fn copy_members<'v, E>(
+    keyword: &'static str,
+    items: &'v [Value],
+    mut copy: impl FnMut(&'v Value) -> Result<Value, E>,
+    mut f: impl FnMut(Step<'v>, &'v Value) -> Result<Value, E>,
+) -> Result<Vec<Value>, E> {
+    let mut built = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        built.push(if is_schema(item) { f(Step::Index(keyword, i), item)? } else { copy(item)? });
+    }
+    Ok(built)
 }
 
 /// A depth budget: the number of subschema levels a walk may still descend.

@@ -1554,6 +1554,14 @@ impl<'v, 'o> Inliner<'v, 'o> {
             }
             self.objects_left -= 1;
         }
+        if ctx == Ctx::Optional
+            && keys.union
+            && keys.type_value.is_none()
+            && keys.reference.is_none()
+            && let Some(out) = self.optional_union(map, trail, level)?
+        {
+            return Ok(out);
+        }
         let required: &'v [Value] = match keys.required {
             Some(Value::Array(names)) => names,
             _ => &[],
@@ -1596,6 +1604,65 @@ impl<'v, 'o> Inliner<'v, 'o> {
         }
         let out = Value::Object(copy);
         Ok(if keys.union || keys.type_list { collapse(out, ctx) } else { out })
+    }
+
+    /// [`Self::construct`] of `{"anyOf": [...]}`, beside nothing but `"default": null` and
+    /// keywords the output drops, where the value may be left out (the shape of every optional
+    /// field pydantic writes): its members built as `construct` builds them, then, where
+    /// [`collapse`] would leave just the one real member (the union's own map emptied), that
+    /// member, without the map around it ever built. `None`, having done nothing, for any other
+    /// node.
+    fn optional_union(
+        &mut self,
+        map: &'v Map<String, Value>,
+        trail: &Trail<'_>,
+        level: usize,
+    ) -> Result<Option<Value>, Error> {
+        let (mut members, mut null_default) = (None, false);
+        for (key, v) in map {
+            match (key.as_str(), v) {
+                ("anyOf", Value::Array(items)) => members = Some(items),
+                ("default", Value::Null) => null_default = true,
+                (key, _) if dropped(key) => {}
+                _ => return Ok(None),
+            }
+        }
+        let Some(items) = members else { return Ok(None) };
+        let root = self.root.as_object().is_some_and(|root| std::ptr::eq(root, map));
+        if self.checking
+            && map.iter().any(|(key, v)| match key.as_str() {
+                // What `construct` leaves unread (see there).
+                "title" => matches!(v, Value::Array(_) | Value::Object(_)),
+                "$defs" | "definitions" => !root,
+                _ => false,
+            })
+        {
+            return Err(one_walk_gives_up());
+        }
+        let checking = self.checking;
+        let built = walk::copy_members(
+            "anyOf",
+            items,
+            |v| copy_value(v, checking),
+            |step, child| {
+                let child_trail = Trail::Child(trail, step);
+                if level >= self.options.max_depth {
+                    return Err(self.too_deep(&child_trail));
+                }
+                self.construct(child, Ctx::Optional, &[], &child_trail, level + 1)
+            },
+        )?;
+        let nulls = built.iter().filter(|m| is_null_member(m)).count();
+        let mut real = built.iter().filter(|m| !is_null_member(m));
+        if nulls > 0 && matches!((real.next(), real.next()), (Some(Value::Object(_)), None)) {
+            return Ok(built.into_iter().find(|m| !is_null_member(m)));
+        }
+        let mut union = Map::new();
+        union.insert("anyOf".to_owned(), Value::Array(built));
+        if null_default {
+            union.insert("default".to_owned(), Value::Null);
+        }
+        Ok(Some(collapse(Value::Object(union), Ctx::Optional)))
     }
 
     /// The output for a reference site at `level` into target `t` (resolved from `r`), its own
@@ -2723,6 +2790,40 @@ mod tests {
         // At the budget, the one walk vouches for it.
         let fits = options(exact as usize, SelfContainedOptions::DEFAULT_MAX_DEPTH);
         assert!(build_in_one_walk(&schema, "t", &fits).is_some());
+    }
+
+    #[test]
+    fn an_optional_union_built_apart_gives_what_copying_and_rewriting_gives() {
+        let shapes = [
+            json!({"anyOf": [{"type": "string", "title": "S"}, {"type": "null"}], "default": null, "title": "T"}),
+            json!({"anyOf": [{"type": "string"}]}),
+            json!({"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}], "default": null}),
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}], "default": "x"}),
+            json!({"anyOf": [{"type": "null"}, {"type": "null", "description": "none"}]}),
+            json!({"anyOf": [true, {"type": "null"}], "default": null}),
+            json!({"anyOf": [{"$ref": "#/$defs/N"}, {"type": "string"}], "default": null}),
+            json!({"anyOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/N"}], "default": null}),
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}], "oneOf": [{"type": "null"}]}),
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}], "description": "d"}),
+            json!({"anyOf": [{"type": "string"}, 5, {"type": "null"}]}),
+            json!({"anyOf": [{"anyOf": [{"type": "string"}, {"type": "null"}]}, {"type": "null"}]}),
+            json!({"anyOf": [], "default": null}),
+            json!({"anyOf": {"type": "string"}}),
+        ];
+        let defs = json!({"N": {"type": "null", "title": "N"}, "S": {"type": "string", "title": "S"}});
+        for shape in shapes {
+            for required in [json!([]), json!(["p"])] {
+                let schema = json!({"$defs": defs, "properties": {"p": shape}, "required": required});
+                let built =
+                    |builder| build_root_as(&schema, "t", &SelfContainedOptions::new(), false, builder);
+                assert_eq!(built(Builder::Construct), built(Builder::Copy), "{schema}");
+            }
+            // The root itself, beside the definitions.
+            let mut root = shape.clone();
+            root["$defs"] = defs.clone();
+            let built = |builder| build_root_as(&root, "t", &SelfContainedOptions::new(), false, builder);
+            assert_eq!(built(Builder::Construct), built(Builder::Copy), "{root}");
+        }
     }
 
     #[test]
