@@ -548,6 +548,19 @@ fn copy_within(v: &Value, levels: usize) -> Option<Value> {
     }
 }
 
+/// Whether [`Inliner::construct`] without discovery would copy a null schema (`type` null
+/// beside annotations) rather than give up: no title that is an array or object, no value
+/// nesting past [`SIZE_RECURSION`] levels (see [`copy_value`]).
+fn copies_within(null_member: &Value) -> bool {
+    let Value::Object(m) = null_member else { return true };
+    m.iter().all(|(key, v)| match v {
+        Value::Array(_) | Value::Object(_) => {
+            key != "title" && walk::nesting_exceeds(v, SIZE_RECURSION).is_none()
+        }
+        _ => true,
+    })
+}
+
 /// What [`Inliner::construct`] returns where [`build_in_one_walk`] cannot vouch for the output:
 /// never reported (the four steps then run and report their own error, if any).
 fn one_walk_gives_up() -> Error {
@@ -1640,7 +1653,12 @@ impl<'v, 'o> Inliner<'v, 'o> {
             return Err(one_walk_gives_up());
         }
         let checking = self.checking;
-        let built = walk::copy_members(
+        // A member written as a null schema (`type` null beside annotations only) is built as
+        // itself less its title, a null schema still: it is left unbuilt (its place marked in
+        // `unbuilt`, for the first 64) until the union turns out to keep it. Its depth check is
+        // made in order all the same, and without discovery what its copy would check.
+        let mut unbuilt = 0u64;
+        let mut built = walk::copy_members(
             "anyOf",
             items,
             |v| copy_value(v, checking),
@@ -1649,13 +1667,28 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 if level >= self.options.max_depth {
                     return Err(self.too_deep(&child_trail));
                 }
+                if let Step::Index(_, i @ 0..64) = step
+                    && is_null_member(child)
+                {
+                    if checking && !copies_within(child) {
+                        return Err(one_walk_gives_up());
+                    }
+                    unbuilt |= 1 << i;
+                    return Ok(Value::Null);
+                }
                 self.construct(child, Ctx::Optional, &[], &child_trail, level + 1)
             },
         )?;
-        let nulls = built.iter().filter(|m| is_null_member(m)).count();
-        let mut real = built.iter().filter(|m| !is_null_member(m));
-        if nulls > 0 && matches!((real.next(), real.next()), (Some(Value::Object(_)), None)) {
-            return Ok(built.into_iter().find(|m| !is_null_member(m)));
+        let is_unbuilt = |i: usize| i < 64 && unbuilt & (1 << i) != 0;
+        let nulls = built.iter().enumerate().filter(|&(i, m)| is_unbuilt(i) || is_null_member(m)).count();
+        let mut real = built.iter().enumerate().filter(|&(i, m)| !is_unbuilt(i) && !is_null_member(m));
+        if nulls > 0 && matches!((real.next(), real.next()), (Some((_, Value::Object(_))), None)) {
+            let one = built.iter().enumerate().position(|(i, m)| !is_unbuilt(i) && !is_null_member(m));
+            return Ok(one.map(|i| built.swap_remove(i)));
+        }
+        for (i, slot) in built.iter_mut().enumerate().filter(|(i, _)| is_unbuilt(*i)) {
+            let child_trail = Trail::Child(trail, Step::Index("anyOf", i));
+            *slot = self.construct(&items[i], Ctx::Optional, &[], &child_trail, level + 1)?;
         }
         let mut union = Map::new();
         union.insert("anyOf".to_owned(), Value::Array(built));
@@ -2745,6 +2778,15 @@ mod tests {
         // `preserve_order`.
         let first = ["/$defs/B/const/0/0", "/definitions/E/default/0/0"];
         assert!(first.iter().any(|p| whole.pointer().starts_with(p)), "{whole}");
+        assert_eq!(run(schema), Err(whole));
+        // In a null member of an optional union (which the one walk does not build).
+        let schema = json!({
+            "$defs": {"A": {"type": "string"}},
+            "properties": {"a": {"$ref": "#/$defs/A"},
+                           "b": {"anyOf": [{"type": "string"}, {"type": "null", "examples": deep(limit)}], "default": null}}
+        });
+        let whole = nesting_within(&schema, "t", &SelfContainedOptions::new()).unwrap_err();
+        assert!(whole.pointer().starts_with("/properties/b/anyOf/1/examples/0/0"), "{whole}");
         assert_eq!(run(schema), Err(whole));
         // Just within the limit: accepted, and the unreferenced definitions left out.
         let schema = json!({"$defs": {"A": {"type": "string"}, "B": {"const": deep(limit - 3)}},
