@@ -560,6 +560,98 @@ pub fn zip_children_mut<'v, E>(
     Ok(())
 }
 
+/// A new schema object from `schema`'s entries that `keep` accepts (it sees each key and value),
+/// built in key order: each immediate subschema is `f`'s result, any other value `copy`'s (a
+/// clone, or an error). Children come in the order of [`for_each_child`], skipping the entries
+/// `keep` refuses; the first error stops the walk.
+///
+/// The entries go into the new map one by one, in key order, so the result holds them in that
+/// order whatever the map type; [`map_children`] gathers them in a vector and sorts first.
+///
+/// ```
+/// # use serde_json::json;
+/// let s = json!({"title": "T", "items": {"type": "string"}, "minItems": 1});
+/// let copy = toolschema::walk::copy_children(
+///     s.as_object().unwrap(),
+///     |k, _| k != "title",
+///     |v| Ok::<_, ()>(v.clone()),
+///     |_, child| Ok(json!({"copied": child.clone()})),
+/// );
+/// assert_eq!(serde_json::Value::Object(copy.unwrap()),
+///            json!({"items": {"copied": {"type": "string"}}, "minItems": 1}));
+/// ```
+pub fn copy_children<'v, E>(
+    schema: &'v serde_json::Map<String, Value>,
+    mut keep: impl FnMut(&str, &'v Value) -> bool,
+    mut copy: impl FnMut(&'v Value) -> Result<Value, E>,
+    mut f: impl FnMut(Step<'v>, &'v Value) -> Result<Value, E>,
+) -> Result<serde_json::Map<String, Value>, E> {
+    let mut out = serde_json::Map::new();
+    // Two copies of the loop, one per key order, as in `children_of`.
+    if iterates_sorted(schema) {
+        copy_children_in(schema.iter(), &mut keep, &mut copy, &mut f, &mut out)?;
+    } else {
+        copy_children_in(KeyOrder::new(schema.iter(), false), &mut keep, &mut copy, &mut f, &mut out)?;
+    }
+    Ok(out)
+}
+
+#[inline(always)]
+fn copy_children_in<'v, E>(
+    entries: impl Iterator<Item = (&'v String, &'v Value)>,
+    keep: &mut impl FnMut(&str, &'v Value) -> bool,
+    copy: &mut impl FnMut(&'v Value) -> Result<Value, E>,
+    f: &mut impl FnMut(Step<'v>, &'v Value) -> Result<Value, E>,
+    out: &mut serde_json::Map<String, Value>,
+) -> Result<(), E> {
+    for (key, value) in entries {
+        if !keep(key, value) {
+            continue;
+        }
+        let built = match (static_keyword(key), value) {
+            (None, v) => copy(v)?,
+            (Some((keyword, Shape::Single | Shape::Array)), Value::Array(items)) => {
+                Value::Array(copy_members(keyword, items, &mut *copy, &mut *f)?)
+            }
+            (Some((keyword, Shape::Single)), v) if is_schema(v) => f(Step::Keyword(keyword), v)?,
+            (Some((keyword, Shape::Map)), Value::Object(entries)) => {
+                let mut built = serde_json::Map::new();
+                let mut entry = |(name, v): (&'v String, &'v Value)| {
+                    let b = if is_schema(v) { f(Step::Entry(keyword, name), v)? } else { copy(v)? };
+                    built.insert(name.clone(), b);
+                    Ok(())
+                };
+                if iterates_sorted(entries) {
+                    entries.iter().try_for_each(&mut entry)?;
+                } else {
+                    KeyOrder::new(entries.iter(), false).try_for_each(&mut entry)?;
+                }
+                Value::Object(built)
+            }
+            (Some(_), v) => copy(v)?,
+        };
+        out.insert(key.clone(), built);
+    }
+    Ok(())
+}
+
+/// The array under `keyword` (one of [`KEYWORDS`] that may hold an array of schemas) as
+/// [`copy_children`] builds it: each subschema `f`'s result, each other member `copy`'s, in
+/// order; the first error stops the walk. For a caller that handles such a keyword apart (the
+/// inliner's optional unions) without building the map around it.
+pub fn copy_members<'v, E>(
+    keyword: &'static str,
+    items: &'v [Value],
+    mut copy: impl FnMut(&'v Value) -> Result<Value, E>,
+    mut f: impl FnMut(Step<'v>, &'v Value) -> Result<Value, E>,
+) -> Result<Vec<Value>, E> {
+    let mut built = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        built.push(if is_schema(item) { f(Step::Index(keyword, i), item)? } else { copy(item)? });
+    }
+    Ok(built)
+}
+
 /// A depth budget: the number of subschema levels a walk may still descend.
 ///
 /// Check it *before* recursing, so that no input overflows the stack: [`Depth::descend`] returns
@@ -1084,6 +1176,41 @@ mod tests {
             Value::Object(out),
             json!({"items": ["/items/0", 5], "properties": {"x": "/properties/x", "y": 3}, "enum": [{}]})
         );
+    }
+
+    #[test]
+    fn copy_children_builds_what_map_children_builds_and_stops_at_the_first_error() {
+        let s = json!({"items": [{"a": 1}, 5], "properties": {"y": 3, "x": {}}, "enum": [{}], "title": "t",
+                       "allOf": [true], "not": 4});
+        let Value::Object(map) = &s else { unreachable!() };
+        let f = |step: Step<'_>, _: &Value| Ok::<_, ()>(json!(step.to_string()));
+        let clone = |v: &Value| Ok(v.clone());
+        let copied = copy_children(map, |k, _| k != "title", clone, f).unwrap();
+        assert_eq!(copied, map_children(map, |k| k != "title", f).unwrap());
+        // The keys come out in byte order, whatever the map type.
+        assert!(copied.keys().is_sorted());
+        // `copy` takes every value that is not a subschema; `keep` sees each entry's value.
+        let marked =
+            copy_children(map, |k, v| !(k == "title" && v == "t"), |_| Ok(json!("copied")), f).unwrap();
+        assert_eq!(
+            Value::Object(marked),
+            json!({"items": ["/items/0", "copied"], "properties": {"x": "/properties/x", "y": "copied"},
+                   "enum": "copied", "allOf": ["/allOf/0"], "not": "copied"})
+        );
+        let mut seen = Vec::new();
+        for_each_child(&s, |step, _| seen.push(step.to_string()));
+        let mut visited = Vec::new();
+        let err = copy_children(
+            map,
+            |_, _| true,
+            |v| Ok(v.clone()),
+            |step, _| {
+                visited.push(step.to_string());
+                if visited.len() == 3 { Err(step.to_string()) } else { Ok(Value::Null) }
+            },
+        );
+        assert_eq!(visited, seen[..3]);
+        assert_eq!(err, Err(seen[2].clone()));
     }
 
     #[test]

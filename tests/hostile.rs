@@ -420,6 +420,130 @@ fn values_nested_past_the_limit_outside_subschemas_are_refused_without_recursion
     }
 }
 
+// Law: the same with definitions at the root (the general path): a value 100,000 levels deep in a
+// definition a reference reaches (under `const` or a title, in a nested `$defs`, or the definition
+// itself), in one no reference reaches, or in a property beside the definitions, is refused naming
+// where it passes the nesting limit, borrowed and owned, on the small stack.
+#[test]
+fn values_nested_past_the_limit_beside_definitions_are_refused_without_recursion() {
+    let limit = walk::MAX_NESTING;
+    let deep = || array_by_moves(100_000);
+    let object = |entries: Vec<(&str, Value)>| {
+        Value::Object(entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect::<Map<_, _>>())
+    };
+    let to_a = || json!({"a": {"$ref": "#/$defs/A"}});
+    let zeros = |n: usize| "/0".repeat(n);
+    type Build = Box<dyn Fn() -> Value + Send + Sync>;
+    let cases: Vec<(&str, Build, String)> = vec![
+        (
+            "a referenced const",
+            Box::new(move || {
+                object(vec![
+                    ("$defs", object(vec![("A", object(vec![("const", deep())]))])),
+                    ("properties", to_a()),
+                ])
+            }),
+            format!("/$defs/A/const{}", zeros(limit - 3)),
+        ),
+        (
+            "a referenced title",
+            Box::new(move || {
+                let a = object(vec![("title", deep()), ("type", json!("string"))]);
+                object(vec![("$defs", object(vec![("A", a)])), ("properties", to_a())])
+            }),
+            format!("/$defs/A/title{}", zeros(limit - 3)),
+        ),
+        (
+            "a nested $defs",
+            Box::new(move || {
+                let x = object(vec![("X", object(vec![("const", deep())]))]);
+                let a = object(vec![("$defs", x), ("type", json!("string"))]);
+                object(vec![("$defs", object(vec![("A", a)])), ("properties", to_a())])
+            }),
+            format!("/$defs/A/$defs/X/const{}", zeros(limit - 5)),
+        ),
+        (
+            "a referenced deep value",
+            Box::new(move || object(vec![("$defs", object(vec![("A", deep())])), ("properties", to_a())])),
+            format!("/$defs/A{}", zeros(limit - 2)),
+        ),
+        (
+            "an unreferenced definition",
+            Box::new(move || {
+                let b = object(vec![("default", deep())]);
+                let defs = object(vec![("A", json!({"type": "string"})), ("B", b)]);
+                object(vec![("$defs", defs), ("properties", to_a())])
+            }),
+            format!("/$defs/B/default{}", zeros(limit - 3)),
+        ),
+        (
+            "an unreferenced definitions entry",
+            Box::new(move || {
+                let b = object(vec![("default", deep())]);
+                object(vec![
+                    ("$defs", json!({"A": {"type": "string"}})),
+                    ("definitions", object(vec![("B", b)])),
+                    ("properties", to_a()),
+                ])
+            }),
+            format!("/definitions/B/default{}", zeros(limit - 3)),
+        ),
+        (
+            "a property beside the definitions",
+            Box::new(move || {
+                let mut props = to_a();
+                props["b"] = object(vec![("default", deep())]);
+                object(vec![("$defs", json!({"A": {"type": "string"}})), ("properties", props)])
+            }),
+            format!("/properties/b/default{}", zeros(limit - 3)),
+        ),
+        (
+            "the type of a recursive definition",
+            Box::new(move || {
+                let n = object(vec![
+                    ("properties", json!({"next": {"$ref": "#/$defs/N"}})),
+                    ("type", Value::Array(vec![deep()])),
+                ]);
+                let props = json!({"n": {"$ref": "#/$defs/N"}});
+                object(vec![("$defs", object(vec![("N", n)])), ("properties", props)])
+            }),
+            format!("/$defs/N/type{}", zeros(limit - 3)),
+        ),
+        (
+            "the root's own default",
+            Box::new(move || {
+                let defs = json!({"A": {"type": "string"}});
+                object(vec![("$defs", defs), ("default", deep()), ("properties", to_a())])
+            }),
+            format!("/default{}", zeros(limit - 1)),
+        ),
+        (
+            "the root's own title",
+            Box::new(move || {
+                let defs = json!({"A": {"type": "string"}});
+                object(vec![("$defs", defs), ("properties", to_a()), ("title", deep())])
+            }),
+            format!("/title{}", zeros(limit - 1)),
+        ),
+    ];
+    for (case, schema, expected) in cases {
+        let schema = std::sync::Arc::new(schema);
+        let (borrowed, owned) = on_small_stack(case, {
+            let schema = schema.clone();
+            move || {
+                let input = schema();
+                let borrowed = toolschema::self_contained_input_schema(&input, "deep");
+                walk::drop_any_depth(input);
+                (borrowed, toolschema::self_contained_input_schema_owned(schema(), "deep"))
+            }
+        });
+        for result in [borrowed, owned] {
+            let err = result.expect_err(case);
+            assert_eq!((err.kind(), err.pointer()), ("malformed", expected.as_str()), "{case}: {err}");
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Size.
 

@@ -17,10 +17,18 @@
 //!    Where the references form no cycle and a bound from step 1 (each target's size times the
 //!    number of reference paths to it, and the deepest level reached) is within both budgets,
 //!    the measure could not refuse, and is left out ([`Inliner::expansion_fits`]);
-//! 4. **build** the output: a deep clone of the root (and of each target a reference site
-//!    expands), rewritten in place while the original is read beside it
-//!    ([`walk::zip_children_mut`]); then a bound of its compact size that reads no string
-//!    ([`json_bound`]), and the exact size only when that bound passes the budget.
+//! 4. **build** the output entry by entry from the root (and from each target a reference site
+//!    expands), leaving out the keywords the output drops ([`walk::copy_children`]); with
+//!    serde_json's `preserve_order`, a deep clone rewritten in place while the original is read
+//!    beside it ([`walk::zip_children_mut`]), which keeps each map's order. Then a bound of its
+//!    compact size that reads no string ([`json_bound`]), and the exact size only when that bound
+//!    passes the budget.
+//!
+//! Most schemas pass every check and every budget, so the general path first builds its output
+//! in one walk ([`build_in_one_walk`]): step 4 from the root, making step 1's checks on each node
+//! as it goes, with a small bound on the objects it builds, then the size check. Where that walk
+//! meets an error, a budget or anything else it cannot vouch for, its work is dropped and the four
+//! steps run, so every error is the one they report.
 //!
 //! A root without `$defs` or `definitions` first takes the plain path: [`quick_survey`] makes
 //! step 1's checks on each node, reading each key once, and adds up a bound of the size; the first
@@ -36,7 +44,9 @@ use crate::refs::{self, RefError};
 use crate::walk::drop_any_depth;
 use crate::walk::{self, Shape, Step};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 /// Budgets for [`self_contained_input_schema_with`].
 ///
@@ -211,14 +221,19 @@ fn nesting_within(schema: &Value, tool_name: &str, options: &SelfContainedOption
     let limit = walk::nesting_limit(options.max_depth);
     match walk::nesting_exceeds(schema, limit) {
         None => Ok(()),
-        Some(pointer) => Err(Error::Malformed {
-            tool: tool_name.to_owned(),
-            pointer,
-            message: format!(
-                "a value here nests deeper than {limit} levels of arrays and objects; no tool schema \
-                 needs that"
-            ),
-        }),
+        Some(pointer) => Err(too_nested(tool_name, pointer, limit)),
+    }
+}
+
+/// The error of [`nesting_within`].
+fn too_nested(tool_name: &str, pointer: String, limit: usize) -> Error {
+    Error::Malformed {
+        tool: tool_name.to_owned(),
+        pointer,
+        message: format!(
+            "a value here nests deeper than {limit} levels of arrays and objects; no tool schema needs \
+             that"
+        ),
     }
 }
 
@@ -473,6 +488,34 @@ fn build_root(
     options: &SelfContainedOptions,
     try_plain: bool,
 ) -> Result<(Value, Option<u64>), Error> {
+    // Without `preserve_order` a map holds its entries in key order, however they were put in,
+    // so the general path may build its output entry by entry ([`Inliner::construct`]); with
+    // it, copying and rewriting keeps each map in the input's order, as the plain path does.
+    let builder = if crate::passes::map_preserves_order() { Builder::Copy } else { Builder::OneWalk };
+    build_root_as(schema, tool_name, options, try_plain, builder)
+}
+
+/// How the general path builds its output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Builder {
+    /// [`Inliner::build`] on a copy of the root.
+    Copy,
+    /// [`Inliner::construct`], after the four steps' checks (what [`Builder::OneWalk`] falls
+    /// back to; alone only in tests).
+    #[cfg(test)]
+    Construct,
+    /// [`build_in_one_walk`] first, then [`Builder::Construct`] where it cannot vouch.
+    OneWalk,
+}
+
+/// [`build_root`], the general path building its output as `builder` says.
+fn build_root_as(
+    schema: &Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+    try_plain: bool,
+    builder: Builder,
+) -> Result<(Value, Option<u64>), Error> {
     let mut inliner = Inliner::new(schema, tool_name, options);
     if try_plain {
         match survey_plain(&inliner, schema) {
@@ -491,6 +534,11 @@ fn build_root(
             Err(Stop::Reference) => {}
         }
     }
+    if builder == Builder::OneWalk
+        && let Some(done) = build_in_one_walk(schema, tool_name, options)
+    {
+        return Ok(done);
+    }
     inliner.discover()?;
     if !inliner.by_reference.is_empty() {
         inliner.components();
@@ -500,17 +548,132 @@ fn build_root(
     }
     inliner.set_on_stack(0, true);
     // Discovery bounded the subschema depth; a `const` or `default` may still nest without limit,
-    // and serde_json's clone recurses.
-    nesting_within(schema, tool_name, options)?;
+    // and serde_json's clone recurses. Where discovery met no such value, only a root definition
+    // no reference reaches can hold one.
+    if inliner.deep {
+        nesting_within(schema, tool_name, options)?;
+    } else {
+        inliner.definitions_nesting_within()?;
+    }
+    if builder != Builder::Copy {
+        // Built entry by entry, in key order: the order a map keeps without `preserve_order`.
+        let out = inliner.construct(schema, Ctx::Optional, &[], &Trail::Root, 0)?;
+        return Ok((out, None));
+    }
     // The root's copy leaves its definitions out: only the references into them reach them.
     let mut out = match schema {
-        Value::Object(map) => Value::Object(
-            map.iter().filter(|(key, _)| not_definitions(key)).map(|(k, v)| (k.clone(), v.clone())).collect(),
-        ),
+        Value::Object(map) => {
+            // Inserted in the map's own order (no vector gathered and sorted first, as `collect`
+            // does): with `preserve_order` that is the order `collect` keeps too.
+            let mut copy = Map::new();
+            for (key, v) in map {
+                if not_definitions(key) {
+                    copy.insert(key.clone(), v.clone());
+                }
+            }
+            Value::Object(copy)
+        }
         other => other.clone(),
     };
     inliner.build(schema, &mut out, Ctx::Optional, &[], &Trail::Root, 0)?;
     Ok((out, None))
+}
+
+/// The most schema objects [`build_in_one_walk`] builds before it leaves the schema to the four
+/// steps: far above a real tool schema's output, far below what an exponential expansion
+/// reaches (a few MiB at most are built and dropped before discovery and the measure refuse it).
+const ONE_WALK_OBJECTS: u64 = 4096;
+
+/// The general path's output in one walk, for the common case: [`Inliner::construct`] from the
+/// root making discovery's checks on each node as it goes, then
+/// [`Inliner::definitions_nesting_within`], [`finish`] and the size check. `None` (and the four
+/// steps run) on anything that walk cannot vouch for: any error, a reference site at the depth
+/// budget (discovery refuses one even where the build meets a recursion point there), more than
+/// [`ONE_WALK_OBJECTS`] or half `max_bytes` objects built, a value that may nest deep (see
+/// [`copy_value`]: the four steps check the whole input's nesting first), or an output over the
+/// budget.
+///
+/// When it returns the output, the four steps return the same: the build is the same function
+/// from the same state; discovery checks each node it scans as the walk did (the walk visits
+/// every node of every target, at the levels discovery reaches them first, as the build does);
+/// and the measure passes, as it counts at most the objects the walk built (its work check)
+/// and a lower bound of the finished output's size, which is within the budget.
+fn build_in_one_walk(
+    schema: &Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+) -> Option<(Value, Option<u64>)> {
+    let mut inliner = Inliner::new(schema, tool_name, options);
+    inliner.register_root();
+    inliner.checking = true;
+    inliner.objects_left = ONE_WALK_OBJECTS.min(options.max_bytes as u64 / 2);
+    inliner.set_on_stack(0, true);
+    let built = inliner.construct(schema, Ctx::Optional, &[], &Trail::Root, 0).ok()?;
+    // The walk copied no value nesting deep (see `copy_value`) and left none unread but the root's
+    // definitions that no reference reaches: `nesting_within` would pass if these do.
+    inliner.definitions_nesting_within().ok()?;
+    let out = finish(built, tool_name).ok()?;
+    let max = options.max_bytes as u64;
+    let size = match json_bound(&out) {
+        bound if bound <= max => bound,
+        _ => json_len(&out),
+    };
+    if size > max {
+        drop_any_depth(out);
+        return None;
+    }
+    Some((out, Some(size)))
+}
+
+/// A copy of a value that is not a subschema, for [`Inliner::construct`]. Without discovery
+/// (`checking`), nothing has checked how deep the value nests and serde_json's `Clone` recurses:
+/// one nesting past [`SIZE_RECURSION`] levels is not copied, and the one walk gives up
+/// ([`one_walk_gives_up`]). Within that depth, every value the walk copies or leaves unread
+/// stays far inside [`nesting_within`]'s limit, so its check of the whole input is not needed.
+#[inline]
+fn copy_value(v: &Value, checking: bool) -> Result<Value, Error> {
+    match v {
+        Value::Array(_) | Value::Object(_) if checking => {
+            copy_within(v, SIZE_RECURSION).ok_or_else(one_walk_gives_up)
+        }
+        _ => Ok(v.clone()),
+    }
+}
+
+/// A clone of `v` if it nests at most `levels` deep, else `None`; an array is measured as it is
+/// copied (one pass), an object (rare beside a keyword) first.
+fn copy_within(v: &Value, levels: usize) -> Option<Value> {
+    match v {
+        Value::Array(items) => {
+            let below = levels.checked_sub(1)?;
+            let mut copy = Vec::with_capacity(items.len());
+            for item in items {
+                copy.push(copy_within(item, below)?);
+            }
+            Some(Value::Array(copy))
+        }
+        Value::Object(_) => walk::nesting_exceeds(v, levels).is_none().then(|| v.clone()),
+        scalar => Some(scalar.clone()),
+    }
+}
+
+/// Whether [`Inliner::construct`] without discovery would copy a null schema (`type` null
+/// beside annotations) rather than give up: no title that is an array or object, no value
+/// nesting past [`SIZE_RECURSION`] levels (see [`copy_value`]).
+fn copies_within(null_member: &Value) -> bool {
+    let Value::Object(m) = null_member else { return true };
+    m.iter().all(|(key, v)| match v {
+        Value::Array(_) | Value::Object(_) => {
+            key != "title" && walk::nesting_exceeds(v, SIZE_RECURSION).is_none()
+        }
+        _ => true,
+    })
+}
+
+/// What [`Inliner::construct`] returns where [`build_in_one_walk`] cannot vouch for the output:
+/// never reported (the four steps then run and report their own error, if any).
+fn one_walk_gives_up() -> Error {
+    Error::TooLarge { tool: String::new(), pointer: String::new(), size: 0, max_bytes: 0 }
 }
 
 /// [`finish`], then the size check: the exact size is counted only when a bound (`bound`, else
@@ -714,10 +877,11 @@ impl Trail<'_> {
 /// A place a `$ref` points at (the root is always target 0).
 struct Target<'v> {
     node: &'v Value,
-    /// Its pointer, escaped, as errors show it.
-    pointer: String,
+    /// Its pointer, escaped, as errors show it (borrowed from the reference where that is the
+    /// pointer as written).
+    pointer: Cow<'v, str>,
     /// The name a recursion note uses: the definition's name, else its title, else its pointer.
-    name: String,
+    name: Cow<'v, str>,
     /// The level (subschema levels plus `$ref` hops) at which discovery first reached it: the
     /// root is 0, a target reached from a site at level `l` is `l + 1`. A level at which the build
     /// really expands it, so a subtree too deep from there is refused during discovery.
@@ -801,8 +965,12 @@ struct Inliner<'v, 'o> {
     root: &'v Value,
     tool: &'o str,
     options: &'o SelfContainedOptions,
-    targets: Vec<Target<'v>>,
-    by_address: HashMap<*const Value, usize>,
+    /// Each target in a box of its own: twenty targets side by side would take one allocation
+    /// past glibc's small sizes, which makes `malloc` first merge every small block freed since
+    /// (6.6k instructions per corpus schema with definitions, callgrind).
+    #[allow(clippy::vec_box)]
+    targets: Vec<Box<Target<'v>>>,
+    by_address: HashMap<*const Value, usize, BuildHasherDefault<crate::passes::AddressHasher>>,
     by_reference: HashMap<&'v str, usize>,
     /// Per target: whether it is being expanded on the current path.
     on_stack: Vec<bool>,
@@ -814,6 +982,13 @@ struct Inliner<'v, 'o> {
     recursion_type: Vec<Option<Value>>,
     /// Nodes measured so far (memo hits excluded): bounds the work on a cyclic expansion.
     work: u64,
+    /// Discovery met a value that may nest deep ([`Keys::deep`]; for the root, its definitions
+    /// left out): [`nesting_within`] must check the whole input.
+    deep: bool,
+    /// [`Self::construct`] runs without discovery ([`build_in_one_walk`]): it makes discovery's
+    /// checks itself and counts the objects it builds against [`Self::objects_left`].
+    checking: bool,
+    objects_left: u64,
 }
 
 impl<'v, 'o> Inliner<'v, 'o> {
@@ -825,13 +1000,16 @@ impl<'v, 'o> Inliner<'v, 'o> {
             tool,
             options,
             targets: Vec::new(),
-            by_address: HashMap::new(),
+            by_address: HashMap::default(),
             by_reference: HashMap::new(),
             on_stack: Vec::new(),
             component_on_stack: Vec::new(),
             memo: Vec::new(),
             recursion_type: Vec::new(),
             work: 0,
+            deep: false,
+            checking: false,
+            objects_left: 0,
         }
     }
 
@@ -839,18 +1017,28 @@ impl<'v, 'o> Inliner<'v, 'o> {
         if !self.targets.is_empty() {
             return;
         }
-        let name = self.root.get("title").and_then(Value::as_str).unwrap_or("schema").to_owned();
+        let name = Cow::Borrowed(self.root.get("title").and_then(Value::as_str).unwrap_or("schema"));
+        // Room for every root definition, so the tables grow at most rarely while targets are
+        // registered (references elsewhere are rare).
+        let count = |key| self.root.get(key).and_then(Value::as_object).map_or(0, Map::len);
+        let expected = 1 + count("$defs") + count("definitions");
+        self.targets.reserve(expected);
+        self.on_stack.reserve(expected);
+        self.memo.reserve(expected);
+        self.recursion_type.reserve(expected);
+        self.by_address.reserve(expected);
+        self.by_reference.reserve(expected);
         self.by_address.insert(self.root as *const Value, 0);
-        self.targets.push(Target {
+        self.targets.push(Box::new(Target {
             node: self.root,
-            pointer: String::new(),
+            pointer: Cow::Borrowed(""),
             name,
             level: 0,
             edges: Vec::new(),
             height: 0,
             bound: 0,
             component: 0,
-        });
+        }));
         self.on_stack.push(false);
         self.component_on_stack.push(0);
         self.memo.push(None);
@@ -910,8 +1098,18 @@ impl<'v, 'o> Inliner<'v, 'o> {
     fn scan(&mut self, node: &'v Value, trail: &Trail<'_>, level: usize, owner: usize) -> Result<u64, Error> {
         let depth = level - self.targets[owner].level;
         self.targets[owner].height = self.targets[owner].height.max(depth);
-        let Value::Object(map) = node else { return Ok(json_bound(node)) };
+        let Value::Object(map) = node else {
+            // `json_bound`, noting a value that nests deep (a target may be any value).
+            return Ok(match node {
+                Value::Array(_) => size_at::<false>(node, 0, &mut self.deep),
+                scalar => scalar_size::<false>(scalar),
+            });
+        };
         let keys = Keys::sized(map);
+        // The root's own definitions are never copied whole: `Self::definitions_nesting_within`
+        // checks those no reference reaches.
+        self.deep |=
+            if std::ptr::eq(node, self.root) { Keys::deep_beside_definitions(map) } else { keys.deep };
         self.check(&keys, trail)?;
         let reference = keys.reference;
         if let Some(r) = reference {
@@ -939,6 +1137,38 @@ impl<'v, 'o> Inliner<'v, 'o> {
             return Err(self.too_deep(trail));
         }
         Ok(bound)
+    }
+
+    /// [`nesting_within`] after a discovery that met no deep value ([`Self::deep`] unset): every
+    /// value discovery sized is within [`SIZE_RECURSION`] levels of a subschema at most
+    /// `max_depth` levels down, far inside the limit, so only the root's definitions that are no
+    /// target (which discovery never reads) can pass it. Those are checked in the order
+    /// [`nesting_within`] meets them, each naming the same pointer it would.
+    fn definitions_nesting_within(&self) -> Result<(), Error> {
+        let limit = walk::nesting_limit(self.options.max_depth);
+        let Value::Object(root) = self.root else { return Ok(()) };
+        if limit < 2 {
+            // The root and its definition map alone reach the limit.
+            return nesting_within(self.root, self.tool, self.options);
+        }
+        for (key, definitions) in root {
+            let Value::Object(definitions) = definitions else { continue };
+            if not_definitions(key) {
+                continue;
+            }
+            for (name, definition) in definitions {
+                if self.by_address.contains_key(&(definition as *const Value)) {
+                    continue;
+                }
+                if let Some(rest) = walk::nesting_exceeds(definition, limit - 2) {
+                    let mut pointer = Pointer::root();
+                    pointer.push(key);
+                    pointer.push(name);
+                    return Err(too_nested(self.tool, format!("{}{rest}", pointer.as_str()), limit));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The checks discovery makes on a schema object before its children, in a fixed order:
@@ -993,36 +1223,52 @@ impl<'v, 'o> Inliner<'v, 'o> {
             reference: reference.clone(),
             reason,
         };
-        let tokens = refs::parse_local(reference).map_err(failed)?;
-        let Some(node) = refs::lookup(self.root, &tokens) else {
+        // `#/$defs/Name` (no escape): its tokens are borrowed from it, its pointer is itself.
+        let plain = refs::plain_definition(reference);
+        let tokens = match plain {
+            Some(_) => Vec::new(),
+            None => refs::parse_local(reference).map_err(failed)?,
+        };
+        let found = match plain {
+            Some(_) => refs::resolve(self.root, reference),
+            None => refs::lookup(self.root, &tokens),
+        };
+        let Some(node) = found else {
             return Err(failed(RefError::Missing(reference.clone())));
         };
         let t = match self.by_address.get(&(node as *const Value)) {
             Some(&t) => t,
             None => {
                 let t = self.targets.len();
-                let mut pointer = Pointer::root();
-                for tok in &tokens {
-                    pointer.push(tok);
-                }
-                let name = match tokens.as_slice() {
-                    [ns, name] if ns == "$defs" || ns == "definitions" => name.clone(),
-                    _ => match node.get("title").and_then(Value::as_str) {
-                        Some(title) => title.to_owned(),
-                        None if tokens.is_empty() => "schema".to_owned(),
-                        None => format!("schema at `#{}`", pointer.as_str()),
-                    },
+                let (pointer, name) = match plain {
+                    // `reference` is `#` and the pointer, escaped as it would be.
+                    Some((_, name)) => (Cow::Borrowed(&reference[1..]), Cow::Borrowed(name)),
+                    None => {
+                        let mut pointer = Pointer::root();
+                        for tok in &tokens {
+                            pointer.push(tok);
+                        }
+                        let name = match tokens.as_slice() {
+                            [ns, name] if ns == "$defs" || ns == "definitions" => Cow::Owned(name.clone()),
+                            _ => match node.get("title").and_then(Value::as_str) {
+                                Some(title) => Cow::Borrowed(title),
+                                None if tokens.is_empty() => Cow::Borrowed("schema"),
+                                None => Cow::Owned(format!("schema at `#{}`", pointer.as_str())),
+                            },
+                        };
+                        (Cow::Owned(pointer.as_str().to_owned()), name)
+                    }
                 };
-                self.targets.push(Target {
+                self.targets.push(Box::new(Target {
                     node,
-                    pointer: pointer.as_str().to_owned(),
+                    pointer,
                     name,
                     level,
                     edges: Vec::new(),
                     height: 0,
                     bound: 0,
                     component: 0,
-                });
+                }));
                 self.by_address.insert(node, t);
                 self.on_stack.push(false);
                 self.memo.push(None);
@@ -1279,6 +1525,13 @@ impl<'v, 'o> Inliner<'v, 'o> {
     /// be.
     fn recursion_point_type(&mut self, t: usize, r: &Value, site: &Trail<'_>) -> Result<(), Error> {
         if self.recursion_type[t].is_none() {
+            // Inference copies the definition's `type`, which the measure may meet before
+            // `nesting_within` has run: a list nesting deep is refused as that check refuses it.
+            if let Some(ty @ Value::Array(_)) = self.targets[t].node.get("type")
+                && walk::nesting_exceeds(ty, SIZE_RECURSION).is_some()
+            {
+                nesting_within(self.root, self.tool, self.options)?;
+            }
             let inferred = infer_type(self.root, self.targets[t].node, self.options.max_depth);
             match inferred {
                 Some(ty) => self.recursion_type[t] = Some(ty),
@@ -1391,46 +1644,224 @@ impl<'v, 'o> Inliner<'v, 'o> {
         }
         if let Some(r) = keys.reference {
             let t = self.resolve(r, trail, level + 1)?;
-            let mut site = std::mem::take(copy);
-            if self.on_stack[t] {
-                // Measured first, so the type is there; infer again if this path was not measured.
-                self.recursion_point_type(t, r, trail)?;
-                let ty = self.recursion_type[t].clone();
-                let name = &self.targets[t].name;
-                let note =
-                    format!("{} {name}: the same shape as the {name} that contains it.", article(name));
-                let description = match site.remove("description") {
-                    Some(Value::String(own)) if !own.is_empty() => format!("{own} {note}"),
-                    _ => note,
-                };
-                let mut point = Map::new();
-                if let Some(ty) = ty {
-                    point.insert("type".to_owned(), ty);
-                }
-                point.insert("description".to_owned(), Value::String(description));
-                *out = collapse(combine(site, Value::Object(point)), ctx);
-                return Ok(());
-            }
-            if level >= self.options.max_depth {
-                return Err(self.too_deep(trail));
-            }
-            let mut site_required = extra_required.to_vec();
-            site_required.extend(required.iter().filter_map(Value::as_str));
-            self.set_on_stack(t, true);
-            let target = self.targets[t].node;
-            let pointer = std::mem::take(&mut self.targets[t].pointer);
-            let mut d = target.clone();
-            let built = self.build(target, &mut d, ctx, &site_required, &Trail::Target(&pointer), level + 1);
-            self.targets[t].pointer = pointer;
-            self.set_on_stack(t, false);
-            built?;
-            *out = collapse(combine(site, d), ctx);
+            let site = std::mem::take(copy);
+            *out = self.expand_site::<false>(t, r, site, ctx, required, extra_required, trail, level)?;
             return Ok(());
         }
         if keys.union || keys.type_list {
             *out = collapse(std::mem::take(out), ctx);
         }
         Ok(())
+    }
+
+    /// [`Self::build`] without a copy to rewrite: the output for `node` built entry by entry
+    /// ([`walk::copy_children`]), leaving out the keywords the output drops instead of copying
+    /// and then removing them. The same checks in the same order, so the same result or error.
+    fn construct(
+        &mut self,
+        node: &'v Value,
+        ctx: Ctx,
+        extra_required: &[&'v str],
+        trail: &Trail<'_>,
+        level: usize,
+    ) -> Result<Value, Error> {
+        let Value::Object(map) = node else { return copy_value(node, self.checking) };
+        let keys = Keys::of(map);
+        if self.checking {
+            // Without discovery: its checks here, and a bound on the objects built. The error
+            // only sends the schema to the four steps (see `build_in_one_walk`).
+            self.check(&keys, trail)?;
+            if self.objects_left == 0 {
+                return Err(one_walk_gives_up());
+            }
+            self.objects_left -= 1;
+        }
+        if ctx == Ctx::Optional
+            && keys.union
+            && keys.type_value.is_none()
+            && keys.reference.is_none()
+            && let Some(out) = self.optional_union(map, trail, level)?
+        {
+            return Ok(out);
+        }
+        let required: &'v [Value] = match keys.required {
+            Some(Value::Array(names)) => names,
+            _ => &[],
+        };
+        // Without discovery, what is dropped unread must not nest deep either (see `Self::copy`):
+        // a title, or definitions anywhere but at the root.
+        let (checking, root) = (self.checking, std::ptr::eq(node, self.root));
+        let mut unread_deep = false;
+        let keep = |key: &str, v: &Value| {
+            if !dropped(key) {
+                return true;
+            }
+            unread_deep |= checking
+                && match key {
+                    "title" => matches!(v, Value::Array(_) | Value::Object(_)),
+                    "$defs" | "definitions" => !root,
+                    _ => false,
+                };
+            false
+        };
+        let copy = walk::copy_children(
+            map,
+            keep,
+            |v| copy_value(v, checking),
+            |step, child| {
+                let child_trail = Trail::Child(trail, step);
+                if level >= self.options.max_depth {
+                    return Err(self.too_deep(&child_trail));
+                }
+                let child_ctx = child_ctx(step, ctx, required, extra_required);
+                self.construct(child, child_ctx, &[], &child_trail, level + 1)
+            },
+        )?;
+        if unread_deep {
+            return Err(one_walk_gives_up());
+        }
+        if let Some(r) = keys.reference {
+            let t = self.resolve(r, trail, level + 1)?;
+            return self.expand_site::<true>(t, r, copy, ctx, required, extra_required, trail, level);
+        }
+        let out = Value::Object(copy);
+        Ok(if keys.union || keys.type_list { collapse(out, ctx) } else { out })
+    }
+
+    /// [`Self::construct`] of `{"anyOf": [...]}`, beside nothing but `"default": null` and
+    /// keywords the output drops, where the value may be left out (the shape of every optional
+    /// field pydantic writes): its members built as `construct` builds them, then, where
+    /// [`collapse`] would leave just the one real member (the union's own map emptied), that
+    /// member, without the map around it ever built. `None`, having done nothing, for any other
+    /// node.
+    fn optional_union(
+        &mut self,
+        map: &'v Map<String, Value>,
+        trail: &Trail<'_>,
+        level: usize,
+    ) -> Result<Option<Value>, Error> {
+        let (mut members, mut null_default) = (None, false);
+        for (key, v) in map {
+            match (key.as_str(), v) {
+                ("anyOf", Value::Array(items)) => members = Some(items),
+                ("default", Value::Null) => null_default = true,
+                (key, _) if dropped(key) => {}
+                _ => return Ok(None),
+            }
+        }
+        let Some(items) = members else { return Ok(None) };
+        let root = self.root.as_object().is_some_and(|root| std::ptr::eq(root, map));
+        if self.checking
+            && map.iter().any(|(key, v)| match key.as_str() {
+                // What `construct` leaves unread (see there).
+                "title" => matches!(v, Value::Array(_) | Value::Object(_)),
+                "$defs" | "definitions" => !root,
+                _ => false,
+            })
+        {
+            return Err(one_walk_gives_up());
+        }
+        let checking = self.checking;
+        // A member written as a null schema (`type` null beside annotations only) is built as
+        // itself less its title, a null schema still: it is left unbuilt (its place marked in
+        // `unbuilt`, for the first 64) until the union turns out to keep it. Its depth check is
+        // made in order all the same, and without discovery what its copy would check.
+        let mut unbuilt = 0u64;
+        let mut built = walk::copy_members(
+            "anyOf",
+            items,
+            |v| copy_value(v, checking),
+            |step, child| {
+                let child_trail = Trail::Child(trail, step);
+                if level >= self.options.max_depth {
+                    return Err(self.too_deep(&child_trail));
+                }
+                if let Step::Index(_, i @ 0..64) = step
+                    && is_null_member(child)
+                {
+                    if checking && !copies_within(child) {
+                        return Err(one_walk_gives_up());
+                    }
+                    unbuilt |= 1 << i;
+                    return Ok(Value::Null);
+                }
+                self.construct(child, Ctx::Optional, &[], &child_trail, level + 1)
+            },
+        )?;
+        let is_unbuilt = |i: usize| i < 64 && unbuilt & (1 << i) != 0;
+        let nulls = built.iter().enumerate().filter(|&(i, m)| is_unbuilt(i) || is_null_member(m)).count();
+        let mut real = built.iter().enumerate().filter(|&(i, m)| !is_unbuilt(i) && !is_null_member(m));
+        if nulls > 0 && matches!((real.next(), real.next()), (Some((_, Value::Object(_))), None)) {
+            let one = built.iter().enumerate().position(|(i, m)| !is_unbuilt(i) && !is_null_member(m));
+            return Ok(one.map(|i| built.swap_remove(i)));
+        }
+        for (i, slot) in built.iter_mut().enumerate().filter(|(i, _)| is_unbuilt(*i)) {
+            let child_trail = Trail::Child(trail, Step::Index("anyOf", i));
+            *slot = self.construct(&items[i], Ctx::Optional, &[], &child_trail, level + 1)?;
+        }
+        let mut union = Map::new();
+        union.insert("anyOf".to_owned(), Value::Array(built));
+        if null_default {
+            union.insert("default".to_owned(), Value::Null);
+        }
+        Ok(Some(collapse(Value::Object(union), Ctx::Optional)))
+    }
+
+    /// The output for a reference site at `level` into target `t` (resolved from `r`), its own
+    /// keywords built into `site` (its `required` names in `required`): a recursion point when
+    /// `t` is being expanded, else `t`'s expansion (built with [`Self::construct`] when
+    /// `CONSTRUCT`, else copied and rewritten by [`Self::build`]) combined with `site`.
+    #[allow(clippy::too_many_arguments)]
+    fn expand_site<const CONSTRUCT: bool>(
+        &mut self,
+        t: usize,
+        r: &'v Value,
+        mut site: Map<String, Value>,
+        ctx: Ctx,
+        required: &'v [Value],
+        extra_required: &[&'v str],
+        trail: &Trail<'_>,
+        level: usize,
+    ) -> Result<Value, Error> {
+        if self.checking && level >= self.options.max_depth {
+            // Discovery refuses a reference site here, even one the build makes a recursion point.
+            return Err(self.too_deep(trail));
+        }
+        if self.on_stack[t] {
+            // Measured first, so the type is there; infer again if this path was not measured.
+            self.recursion_point_type(t, r, trail)?;
+            let ty = self.recursion_type[t].clone();
+            let name = &self.targets[t].name;
+            let note = format!("{} {name}: the same shape as the {name} that contains it.", article(name));
+            let description = match site.remove("description") {
+                Some(Value::String(own)) if !own.is_empty() => format!("{own} {note}"),
+                _ => note,
+            };
+            let mut point = Map::new();
+            if let Some(ty) = ty {
+                point.insert("type".to_owned(), ty);
+            }
+            point.insert("description".to_owned(), Value::String(description));
+            return Ok(collapse(combine(site, Value::Object(point)), ctx));
+        }
+        if level >= self.options.max_depth {
+            return Err(self.too_deep(trail));
+        }
+        let mut site_required = extra_required.to_vec();
+        site_required.extend(required.iter().filter_map(Value::as_str));
+        self.set_on_stack(t, true);
+        let target = self.targets[t].node;
+        let pointer = std::mem::take(&mut self.targets[t].pointer);
+        let target_trail = Trail::Target(&pointer);
+        let built = if CONSTRUCT {
+            self.construct(target, ctx, &site_required, &target_trail, level + 1)
+        } else {
+            let mut d = target.clone();
+            self.build(target, &mut d, ctx, &site_required, &target_trail, level + 1).map(|()| d)
+        };
+        self.targets[t].pointer = pointer;
+        self.set_on_stack(t, false);
+        Ok(collapse(combine(site, built?), ctx))
     }
 }
 
@@ -1487,6 +1918,30 @@ impl<'v> Keys<'v> {
     /// [`Self::of`], with [`Keys::bound`] too.
     fn sized(map: &'v Map<String, Value>) -> Self {
         Self::read::<true>(map)
+    }
+
+    /// [`Keys::deep`] as [`Self::sized`] finds it, leaving `$defs` and `definitions` out: for the
+    /// root, whose definitions the general path checks apart (see
+    /// [`Inliner::definitions_nesting_within`]).
+    fn deep_beside_definitions(map: &'v Map<String, Value>) -> bool {
+        let mut deep = false;
+        for (key, v) in map {
+            match key.as_str() {
+                "$defs" | "definitions" | "$ref" => {}
+                "title" => deep |= matches!(v, Value::Array(_) | Value::Object(_)),
+                _ => {
+                    let mut bound = |v: &Value| match v {
+                        Value::Array(_) | Value::Object(_) => size_at::<false>(v, 0, &mut deep),
+                        scalar => scalar_size::<false>(scalar),
+                    };
+                    match walk::keyword_shape(key) {
+                        None => bound(v),
+                        Some(shape) => walk::size_beside_children(shape, v, key_size::<false>, bound),
+                    };
+                }
+            }
+        }
+        deep
     }
 
     fn read<const SIZED: bool>(map: &'v Map<String, Value>) -> Self {
@@ -2121,7 +2576,7 @@ mod tests {
 
     /// A root whose properties refer into five definitions that refer to each other: mostly
     /// forward (a DAG, with shared targets), sometimes backward (a cycle); under `items`, optional
-    /// unions or beside an annotation; definitions of any type.
+    /// unions or beside an annotation; definitions of any type, some nullable.
     fn arb_reference_graph() -> impl Strategy<Value = Value> {
         let site = (0usize..5, 0u8..4).prop_map(|(j, wrap)| {
             let r = json!({"$ref": format!("#/$defs/D{j}")});
@@ -2133,7 +2588,7 @@ mod tests {
             };
             (j, site)
         });
-        let definition = (prop::collection::vec(site.clone(), 0..4), any::<bool>(), 0u8..3);
+        let definition = (prop::collection::vec(site.clone(), 0..4), any::<bool>(), 0u8..4);
         (prop::collection::vec(definition, 5), prop::collection::vec(site, 1..4), any::<bool>()).prop_map(
             |(definitions, root_sites, acyclic)| {
                 let mut defs = Map::new();
@@ -2147,6 +2602,7 @@ mod tests {
                     let d = match (properties.is_empty(), leaf) {
                         (true, 0) => json!({"type": "string", "title": "S", "maxLength": 3}),
                         (true, 1) => json!({"type": "number", "minimum": 1.5e-7}),
+                        (true, 2) => json!({"type": ["integer", "null"], "default": null, "title": "N"}),
                         (true, _) => json!(true),
                         (false, _) => json!({"type": "object", "properties": properties, "required": ["p0"]}),
                     };
@@ -2229,6 +2685,36 @@ mod tests {
             if let Ok(out) = self_contained_input_schema_with(&schema, "t", &o) {
                 let within = walk::visit_all(&out, max_depth, &mut |_, _| true);
                 prop_assert!(within.is_ok(), "nests past {max_depth} at {within:?}");
+            }
+        }
+
+        // Law: the general path's output (or error) is the same built entry by entry as copied
+        // and rewritten, under tight and default budgets.
+        #[test]
+        fn building_entry_by_entry_agrees_with_copying_and_rewriting(
+            schema in prop_oneof![arb_root(), arb_reference_graph(), arb_conflicting_nest()],
+            max_bytes in prop_oneof![Just(64usize), Just(400), Just(SelfContainedOptions::DEFAULT_MAX_BYTES)],
+            max_depth in prop_oneof![Just(3usize), Just(6), Just(SelfContainedOptions::DEFAULT_MAX_DEPTH)],
+        ) {
+            let o = options(max_bytes, max_depth);
+            let built = |builder| build_root_as(&schema, "t", &o, false, builder).map(|(out, _)| out);
+            prop_assert_eq!(built(Builder::Construct), built(Builder::Copy));
+        }
+
+        // Law: wherever the one-walk build vouches for an output, the four steps give that same
+        // output (and its size bound holds), under tight and default budgets.
+        #[test]
+        fn the_one_walk_output_is_what_the_four_steps_give(
+            schema in prop_oneof![arb_root(), arb_reference_graph(), arb_conflicting_nest()],
+            max_bytes in prop_oneof![Just(64usize), Just(400), Just(2000), Just(SelfContainedOptions::DEFAULT_MAX_BYTES)],
+            max_depth in prop_oneof![Just(3usize), Just(6), Just(SelfContainedOptions::DEFAULT_MAX_DEPTH)],
+        ) {
+            let o = options(max_bytes, max_depth);
+            if let Some((out, bound)) = build_in_one_walk(&schema, "t", &o) {
+                prop_assert!(bound.is_some_and(|b| b >= json_len(&out) && b <= max_bytes as u64));
+                let four = build_root_as(&schema, "t", &o, false, Builder::Construct)
+                    .and_then(|(built, bound)| finish_within_budget(built, bound, "t", &o));
+                prop_assert_eq!(Ok(out), four);
             }
         }
 
@@ -2466,6 +2952,139 @@ mod tests {
         assert!(!fits(&cycle, SelfContainedOptions::DEFAULT_MAX_BYTES, 128));
         let root = json!({"properties": {"again": {"$ref": "#"}}});
         assert!(!fits(&root, SelfContainedOptions::DEFAULT_MAX_BYTES, 128));
+    }
+
+    #[test]
+    fn a_definition_is_named_by_the_same_pointer_however_its_reference_is_spelled() {
+        // `#/$defs/Bad` is read without decoding; `#/$defs/B%61d` and `#/$defs/a~1b~0` go through
+        // the decoder. Each names the definition by its escaped pointer.
+        let schema = |r: &str, defs: Value| json!({"$defs": defs, "properties": {"a": {"$ref": r}}});
+        let bad = json!({"Bad": {"required": "x"}});
+        for r in ["#/$defs/Bad", "#/$defs/B%61d"] {
+            let err = run(schema(r, bad.clone())).unwrap_err();
+            assert_eq!((err.kind(), err.pointer()), ("malformed", "/$defs/Bad/required"), "{r}");
+        }
+        let escaped = json!({"a/b~": {"required": "x"}});
+        let err = run(schema("#/$defs/a~1b~0", escaped)).unwrap_err();
+        assert_eq!(err.pointer(), "/$defs/a~1b~0/required");
+        let err = run(schema("#/$defs/Gone", bad)).unwrap_err();
+        assert_eq!((err.kind(), err.pointer()), ("missing-reference", "/properties/a"));
+        // A recursion point's note names the definition by its name, however it was reached.
+        let tree = |r: &str| {
+            json!({"$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": r}}}},
+                   "properties": {"n": {"$ref": r}}})
+        };
+        assert_eq!(run(tree("#/$defs/Node")), run(tree("#/$defs/N%6Fde")));
+    }
+
+    #[test]
+    fn unreferenced_definitions_too_deep_are_refused_as_the_whole_input_check_refuses_them() {
+        let deep = |levels: usize| {
+            let mut v = json!("x");
+            for _ in 0..levels {
+                v = Value::Array(vec![v]);
+            }
+            v
+        };
+        let limit = walk::nesting_limit(SelfContainedOptions::DEFAULT_MAX_DEPTH);
+        let schema = json!({
+            "definitions": {"D": {"type": "integer"}, "E": {"default": deep(limit)}},
+            "$defs": {"A": {"type": "string"}, "B": {"const": deep(limit)}, "C": {"enum": [deep(limit)]}},
+            "properties": {"a": {"$ref": "#/$defs/A"}, "d": {"$ref": "#/definitions/D"}}
+        });
+        let whole = nesting_within(&schema, "t", &SelfContainedOptions::new()).unwrap_err();
+        // The first in the input's order: `$defs` in key order, `definitions` as written with
+        // `preserve_order`.
+        let first = ["/$defs/B/const/0/0", "/definitions/E/default/0/0"];
+        assert!(first.iter().any(|p| whole.pointer().starts_with(p)), "{whole}");
+        assert_eq!(run(schema), Err(whole));
+        // In a null member of an optional union (which the one walk does not build).
+        let schema = json!({
+            "$defs": {"A": {"type": "string"}},
+            "properties": {"a": {"$ref": "#/$defs/A"},
+                           "b": {"anyOf": [{"type": "string"}, {"type": "null", "examples": deep(limit)}], "default": null}}
+        });
+        let whole = nesting_within(&schema, "t", &SelfContainedOptions::new()).unwrap_err();
+        assert!(whole.pointer().starts_with("/properties/b/anyOf/1/examples/0/0"), "{whole}");
+        assert_eq!(run(schema), Err(whole));
+        // Just within the limit: accepted, and the unreferenced definitions left out.
+        let schema = json!({"$defs": {"A": {"type": "string"}, "B": {"const": deep(limit - 3)}},
+                            "properties": {"a": {"$ref": "#/$defs/A"}}});
+        assert_eq!(
+            run(schema),
+            Ok(json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": []}))
+        );
+    }
+
+    #[test]
+    fn the_one_walk_leaves_to_the_four_steps_what_their_measure_or_size_check_refuses() {
+        // Thirty optional unions of `{}` and `null` nested in a definition: the output is small,
+        // but the measure counts 33 objects (the work of 66 bytes) against a budget of 60.
+        let mut unions = json!({});
+        for _ in 0..30 {
+            unions = json!({"anyOf": [unions, {"type": "null"}]});
+        }
+        let schema = json!({"$defs": {"A": unions}, "properties": {"a": {"$ref": "#/$defs/A"}}});
+        let small = json!({"type": "object", "properties": {"a": {}}, "required": []});
+        assert!(json_len(&small) <= 60);
+        let tight = options(60, SelfContainedOptions::DEFAULT_MAX_DEPTH);
+        assert_eq!(build_in_one_walk(&schema, "t", &tight), None);
+        let err = self_contained_input_schema_with(&schema, "t", &tight).unwrap_err();
+        assert_eq!(err.kind(), "too-large");
+        assert_eq!(run(schema), Ok(small));
+        // An output a few bytes over the budget: refused with its exact size, by the four steps.
+        let schema =
+            json!({"$defs": {"A": {"type": "string"}}, "properties": {"abc": {"$ref": "#/$defs/A"}}});
+        let exact = json_len(&run(schema.clone()).unwrap());
+        let tight = options(exact as usize - 1, SelfContainedOptions::DEFAULT_MAX_DEPTH);
+        assert_eq!(build_in_one_walk(&schema, "t", &tight), None);
+        let err = self_contained_input_schema_with(&schema, "t", &tight).unwrap_err();
+        assert_eq!(
+            err,
+            Error::TooLarge {
+                tool: "t".into(),
+                pointer: String::new(),
+                size: exact,
+                max_bytes: exact as usize - 1
+            }
+        );
+        // At the budget, the one walk vouches for it.
+        let fits = options(exact as usize, SelfContainedOptions::DEFAULT_MAX_DEPTH);
+        assert!(build_in_one_walk(&schema, "t", &fits).is_some());
+    }
+
+    #[test]
+    fn an_optional_union_built_apart_gives_what_copying_and_rewriting_gives() {
+        let shapes = [
+            json!({"anyOf": [{"type": "string", "title": "S"}, {"type": "null"}], "default": null, "title": "T"}),
+            json!({"anyOf": [{"type": "string"}]}),
+            json!({"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}], "default": null}),
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}], "default": "x"}),
+            json!({"anyOf": [{"type": "null"}, {"type": "null", "description": "none"}]}),
+            json!({"anyOf": [true, {"type": "null"}], "default": null}),
+            json!({"anyOf": [{"$ref": "#/$defs/N"}, {"type": "string"}], "default": null}),
+            json!({"anyOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/N"}], "default": null}),
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}], "oneOf": [{"type": "null"}]}),
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}], "description": "d"}),
+            json!({"anyOf": [{"type": "string"}, 5, {"type": "null"}]}),
+            json!({"anyOf": [{"anyOf": [{"type": "string"}, {"type": "null"}]}, {"type": "null"}]}),
+            json!({"anyOf": [], "default": null}),
+            json!({"anyOf": {"type": "string"}}),
+        ];
+        let defs = json!({"N": {"type": "null", "title": "N"}, "S": {"type": "string", "title": "S"}});
+        for shape in shapes {
+            for required in [json!([]), json!(["p"])] {
+                let schema = json!({"$defs": defs, "properties": {"p": shape}, "required": required});
+                let built =
+                    |builder| build_root_as(&schema, "t", &SelfContainedOptions::new(), false, builder);
+                assert_eq!(built(Builder::Construct), built(Builder::Copy), "{schema}");
+            }
+            // The root itself, beside the definitions.
+            let mut root = shape.clone();
+            root["$defs"] = defs.clone();
+            let built = |builder| build_root_as(&root, "t", &SelfContainedOptions::new(), false, builder);
+            assert_eq!(built(Builder::Construct), built(Builder::Copy), "{root}");
+        }
     }
 
     #[test]
