@@ -190,7 +190,22 @@ fn load_table(name: &str) -> Table {
 }
 
 fn save_table(name: &str, table: &Table) {
-    let mut text = serde_json::to_string_pretty(table).unwrap();
+    // Every map rebuilt in key order, so that blessing writes the same text whether or not the
+    // build has serde_json's `preserve_order` (with it, a map keeps its insertion order).
+    fn sorted(value: &Value) -> Value {
+        match value {
+            Value::Object(map) => {
+                let mut entries: Vec<_> = map.iter().collect();
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+                Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), sorted(v))).collect())
+            }
+            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    let table: BTreeMap<&String, Value> =
+        table.iter().map(|(id, entry)| (id, sorted(&Value::Object(entry.clone())))).collect();
+    let mut text = serde_json::to_string_pretty(&table).unwrap();
     text.push('\n');
     std::fs::write(fixtures().join(name), text).unwrap();
 }
