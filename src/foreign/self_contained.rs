@@ -30,12 +30,13 @@
 //! meets an error, a budget or anything else it cannot vouch for, its work is dropped and the four
 //! steps run, so every error is the one they report.
 //!
-//! A root without `$defs` or `definitions` first takes the plain path: [`quick_survey`] makes
-//! step 1's checks on each node, reading each key once, and adds up a bound of the size; the first
-//! `$ref` stops it and the four steps run. Where it meets a malformed keyword or the depth budget,
-//! [`Inliner::survey`] walks again, keeping the path, to say where. Otherwise the output is the input's deep clone, rewritten only where the
-//! survey found something to rewrite (a title, a union, a `type` list). The survey also bounds
-//! the depth, so the clone (which recurses) cannot overflow the stack.
+//! A root without `$defs` or `definitions` first takes the plain path: [`survey`] makes step 1's
+//! checks on each node, reading each key once, and adds up a bound of the size. Where it cannot
+//! vouch for the schema (a `$ref`, a failed check, the depth budget, a value nested deep) the
+//! general path reads it instead, and reports any error. Otherwise the output is the input's deep
+//! clone, rewritten only where the survey found something to rewrite (a title, a union, a `type`
+//! list). The survey also bounds the depth, so the clone (which recurses) cannot overflow the
+//! stack.
 
 use super::error::ForeignSchemaError as Error;
 use crate::canonical;
@@ -143,8 +144,8 @@ pub fn self_contained_input_schema_with(
     let keys = Keys::of(root);
     check_root_type(keys.type_value, tool_name)?;
     // Most tool schemas hold no reference at all. Without `$defs` there is probably none, so the
-    // plain path runs first (see `Inliner::survey`), checking each node as discovery would; the
-    // first `$ref` it meets hands the schema to the general path.
+    // plain path runs first (see `survey`), checking each node as discovery would; the first
+    // `$ref` it meets hands the schema to the general path.
     let try_plain = !keys.defs && !keys.definitions;
     inline(schema, tool_name, options, try_plain)
 }
@@ -237,53 +238,34 @@ fn too_nested(tool_name: &str, pointer: String, limit: usize) -> Error {
     }
 }
 
-/// [`Inliner::survey`] from the root, then [`nesting_within`], which the plain path needs only
-/// when the survey met a deep value ([`Survey::deep`]): otherwise every value is within
-/// [`SIZE_RECURSION`] levels of a subschema at most `max_depth` levels down, far inside the limit.
-fn survey_plain<'v>(inliner: &Inliner<'v, '_>, schema: &'v Value) -> Result<Survey, Stop> {
-    let survey = match quick_survey(schema, 0, inliner.options.max_depth) {
-        Some(survey) => survey,
-        // Somewhere the survey stops or fails: it says where and why.
-        None => inliner.survey(schema, &Trail::Root, 0)?,
-    };
-    if survey.deep {
-        nesting_within(schema, inliner.tool, inliner.options)?;
-    }
-    Ok(survey)
-}
-
-/// [`Inliner::survey`]'s answer on a schema it would pass, in one pass over each object's keys
-/// with no trail kept and no error built: `None` wherever the survey would stop or fail (a `$ref`,
-/// a malformed `required`, `$defs` or `definitions`, a descent past `max_depth`), and then the
-/// survey runs to say which, at which pointer. Most tool schemas pass, and on them this is the
-/// plain path's only walk before the copy.
+/// The plain path's one walk before it copies anything, on a schema it can take: every check
+/// discovery makes on each schema object (`required` a list of strings, `$defs` and
+/// `definitions` maps), the depth budget before each descent, whether [`Inliner::build`] has
+/// anything to rewrite (a keyword the output drops, a union or a `type` list [`collapse`] may
+/// change), and a [`json_bound`] of the output before [`finish`].
 ///
-/// It reads each key once, where the survey classifies it for [`Keys::sized`] and again for
-/// [`walk::for_each_child_where`]; it sizes and descends in the same loop, so the bound it adds
-/// up is the survey's, in whatever order the map iterates (the sums saturate, so order does not
-/// change them).
-fn quick_survey(node: &Value, level: usize, max_depth: usize) -> Option<Survey> {
+/// `None` wherever the plain path cannot vouch for the schema: a `$ref`, a failed check, a descent
+/// past `max_depth`, or a value the recursive clone must not copy without a nesting check (one
+/// nested past [`SIZE_RECURSION`] levels beside its subschema, a title that is an array or an
+/// object, a nested `$defs`). The general path then reads the schema, and reports any error with
+/// its pointer: a law checks that both paths give the same answer wherever the plain one gives
+/// one. Where it answers, every value is within [`SIZE_RECURSION`] levels of a subschema at most
+/// `max_depth` levels down, far inside [`nesting_within`]'s limit.
+///
+/// It reads each key once, and sizes and descends in the same loop: the bound does not depend on
+/// the order the map iterates in (the sums saturate).
+fn survey(node: &Value, level: usize, max_depth: usize) -> Option<Survey> {
     let Value::Object(map) = node else {
-        return Some(Survey { bound: json_bound(node), rewrite: false, deep: false });
+        return Some(Survey { bound: json_bound(node), rewrite: false });
     };
-    let mut found = Survey { bound: 0, rewrite: false, deep: false };
+    let mut found = Survey { bound: 0, rewrite: false };
     let mut kept = 0u64;
     for (key, v) in map {
         match key.as_str() {
-            "$ref" => return None,
-            // Left out of the output and not walked: only their shape is checked here, and their
-            // nesting by `survey_plain` (hence `deep`).
-            "$defs" | "definitions" => {
-                if !v.is_object() {
-                    return None;
-                }
-                found.rewrite = true;
-                found.deep = true;
-                continue;
-            }
+            "$ref" | "$defs" | "definitions" => return None,
+            "title" if matches!(v, Value::Array(_) | Value::Object(_)) => return None,
             "title" => {
                 found.rewrite = true;
-                found.deep |= matches!(v, Value::Array(_) | Value::Object(_));
                 continue;
             }
             "required" if !matches!(v, Value::Array(names) if names.iter().all(Value::is_string)) => {
@@ -295,8 +277,8 @@ fn quick_survey(node: &Value, level: usize, max_depth: usize) -> Option<Survey> 
         }
         kept += 1;
         let value = match walk::keyword_shape(key) {
-            None => bound_beside(v, &mut found.deep),
-            Some(shape) => quick_keyword(shape, v, level, max_depth, &mut found)?,
+            None => bound_beside(v)?,
+            Some(shape) => survey_keyword(shape, v, level, max_depth, &mut found)?,
         };
         found.bound = found.bound.saturating_add(key_size::<false>(key) + 1).saturating_add(value);
     }
@@ -307,52 +289,60 @@ fn quick_survey(node: &Value, level: usize, max_depth: usize) -> Option<Survey> 
 
 /// The bound of a keyword's value that may hold subschemas (a shape from
 /// [`walk::keyword_shape`]): [`walk::size_beside_children`] of it, plus each child's
-/// [`quick_survey`] bound; the children's findings are added to `found`.
-fn quick_keyword(shape: Shape, v: &Value, level: usize, max_depth: usize, found: &mut Survey) -> Option<u64> {
+/// [`survey`] bound; the children's findings are added to `found`.
+fn survey_keyword(
+    shape: Shape,
+    v: &Value,
+    level: usize,
+    max_depth: usize,
+    found: &mut Survey,
+) -> Option<u64> {
     Some(match (shape, v) {
         (Shape::Single | Shape::Array, Value::Array(items)) => {
             let mut n = 2 + items.len().saturating_sub(1) as u64;
             for item in items {
-                n = n.saturating_add(quick_member(item, level, max_depth, found)?);
+                n = n.saturating_add(survey_member(item, level, max_depth, found)?);
             }
             n
         }
-        (Shape::Single, v) if walk::is_schema(v) => quick_member(v, level, max_depth, found)?,
+        (Shape::Single, v) if walk::is_schema(v) => survey_member(v, level, max_depth, found)?,
         (Shape::Map, Value::Object(entries)) => {
             let mut n = 2 + entries.len().saturating_sub(1) as u64;
             for (name, v) in entries {
-                let size = quick_member(v, level, max_depth, found)?;
+                let size = survey_member(v, level, max_depth, found)?;
                 n = n.saturating_add(key_size::<false>(name) + 1).saturating_add(size);
             }
             n
         }
-        (_, v) => bound_beside(v, &mut found.deep),
+        (_, v) => bound_beside(v)?,
     })
 }
 
 /// A member of a keyword's value at `level`: a schema is surveyed one level down (within
 /// `max_depth`), its findings added to `found`; anything else is sized.
 #[inline]
-fn quick_member(v: &Value, level: usize, max_depth: usize, found: &mut Survey) -> Option<u64> {
+fn survey_member(v: &Value, level: usize, max_depth: usize, found: &mut Survey) -> Option<u64> {
     if !walk::is_schema(v) {
-        return Some(bound_beside(v, &mut found.deep));
+        return bound_beside(v);
     }
     if level >= max_depth {
         return None;
     }
-    let below = quick_survey(v, level + 1, max_depth)?;
+    let below = survey(v, level + 1, max_depth)?;
     found.rewrite |= below.rewrite;
-    found.deep |= below.deep;
     Some(below.bound)
 }
 
-/// [`json_bound`] of a value no walker enters, noting in `deep` whether it nests past
-/// [`SIZE_RECURSION`] levels (as [`Keys::sized`] does).
+/// [`json_bound`] of a value no walker enters; `None` if it nests past [`SIZE_RECURSION`] levels.
 #[inline]
-fn bound_beside(v: &Value, deep: &mut bool) -> u64 {
+fn bound_beside(v: &Value) -> Option<u64> {
     match v {
-        Value::Array(_) | Value::Object(_) => size_at::<false>(v, 0, deep),
-        scalar => scalar_size::<false>(scalar),
+        Value::Array(_) | Value::Object(_) => {
+            let mut deep = false;
+            let n = size_at::<false>(v, 0, &mut deep);
+            (!deep).then_some(n)
+        }
+        scalar => Some(scalar_size::<false>(scalar)),
     }
 }
 
@@ -364,9 +354,9 @@ enum Plain {
     General(Value),
 }
 
-/// The plain path of [`build_root`] on the input itself: the same root checks and
-/// [`Inliner::survey`] on a borrow, then [`rewrite_in_place`] and [`finish_within_budget`] on
-/// the value instead of a copy. Every error before the rewrite frees the input without recursion.
+/// The plain path of [`build_root`] on the input itself: the same root checks and [`survey`] on
+/// a borrow, then [`rewrite_in_place`] and [`finish_within_budget`] on the value instead of a
+/// copy. Every error before the rewrite frees the input without recursion.
 fn plain_in_place(schema: Value, tool_name: &str, options: &SelfContainedOptions) -> Plain {
     let checked = match &schema {
         Value::Object(root) => {
@@ -374,10 +364,9 @@ fn plain_in_place(schema: Value, tool_name: &str, options: &SelfContainedOptions
             match check_root_type(keys.type_value, tool_name) {
                 Err(e) => Err(e),
                 Ok(()) if keys.defs || keys.definitions => return Plain::General(schema),
-                Ok(()) => match survey_plain(&Inliner::new(&schema, tool_name, options), &schema) {
-                    Ok(survey) => Ok(survey),
-                    Err(Stop::Failed(e)) => Err(e),
-                    Err(Stop::Reference) => return Plain::General(schema),
+                Ok(()) => match survey(&schema, 0, options.max_depth) {
+                    Some(survey) => Ok(survey),
+                    None => return Plain::General(schema),
                 },
             }
         }
@@ -387,7 +376,7 @@ fn plain_in_place(schema: Value, tool_name: &str, options: &SelfContainedOptions
             found: describe(other),
         }),
     };
-    let Survey { bound, rewrite, .. } = match checked {
+    let Survey { bound, rewrite } = match checked {
         Ok(survey) => survey,
         Err(e) => {
             drop_any_depth(schema);
@@ -410,8 +399,8 @@ fn plain_in_place(schema: Value, tool_name: &str, options: &SelfContainedOptions
 /// [`Inliner::build`] on a schema without references, rewriting `out` itself rather than a copy
 /// beside its original: the same keywords dropped (freed without recursion), the same children
 /// visited in the same order with the same [`Ctx`], the same unions collapsed. It runs after
-/// [`Inliner::survey`] has checked every node, so it meets no reference; the depth budget is
-/// still checked before each descent.
+/// [`survey`] has checked every node, so it meets no reference; the depth budget is still checked
+/// before each descent.
 fn rewrite_in_place(
     out: &mut Value,
     ctx: Ctx,
@@ -468,8 +457,8 @@ fn rewrite_in_place(
     Ok(())
 }
 
-/// Steps 1 to 4 on an object root; with `try_plain`, first the plain path (see
-/// [`Inliner::survey`]), which gives the same result whenever it finishes.
+/// Steps 1 to 4 on an object root; with `try_plain`, first the plain path (see [`survey`]),
+/// which gives the same result whenever it finishes.
 fn inline(
     schema: &Value,
     tool_name: &str,
@@ -517,22 +506,16 @@ fn build_root_as(
     builder: Builder,
 ) -> Result<(Value, Option<u64>), Error> {
     let mut inliner = Inliner::new(schema, tool_name, options);
-    if try_plain {
-        match survey_plain(&inliner, schema) {
-            Ok(Survey { bound, rewrite, .. }) => {
-                // The survey has bounded the subschema depth, and every other value's nesting:
-                // the (recursive) clone is safe.
-                let mut out = schema.clone();
-                if !rewrite {
-                    // The output is the input as `finish` leaves it.
-                    return Ok((out, Some(bound.saturating_add(FINISH_GROWTH))));
-                }
-                inliner.build(schema, &mut out, Ctx::Optional, &[], &Trail::Root, 0)?;
-                return Ok((out, None));
-            }
-            Err(Stop::Failed(e)) => return Err(e),
-            Err(Stop::Reference) => {}
+    if try_plain && let Some(Survey { bound, rewrite }) = survey(schema, 0, options.max_depth) {
+        // The survey has bounded the subschema depth, and every other value's nesting: the
+        // (recursive) clone is safe.
+        let mut out = schema.clone();
+        if !rewrite {
+            // The output is the input as `finish` leaves it.
+            return Ok((out, Some(bound.saturating_add(FINISH_GROWTH))));
         }
+        inliner.build(schema, &mut out, Ctx::Optional, &[], &Trail::Root, 0)?;
+        return Ok((out, None));
     }
     if builder == Builder::OneWalk
         && let Some(done) = build_in_one_walk(schema, tool_name, options)
@@ -1110,8 +1093,10 @@ impl<'v, 'o> Inliner<'v, 'o> {
         let keys = Keys::sized(map);
         // The root's own definitions are never copied whole: `Self::definitions_nesting_within`
         // checks those no reference reaches.
-        self.deep |=
-            if std::ptr::eq(node, self.root) { Keys::deep_beside_definitions(map) } else { keys.deep };
+        // Definitions are neither sized nor scanned where they stand: the root's are checked apart
+        // (see `definitions_nesting_within`), any other's with the whole input.
+        let nested_definitions = (keys.defs || keys.definitions) && !std::ptr::eq(node, self.root);
+        self.deep |= keys.deep || nested_definitions;
         self.check(&keys, trail)?;
         let reference = keys.reference;
         if let Some(r) = reference {
@@ -1551,53 +1536,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
 
     // ---- 4. build ----------------------------------------------------------------------------
 
-    /// What the plain path checks before it copies anything: each schema object's keywords (as
-    /// [`Self::check`], in the same pre-order discovery makes them), the depth budget before each
-    /// descent, and whether any reference is there ([`Stop::Reference`]: the general path is
-    /// needed). Also finds whether [`Self::build`] has anything to rewrite, and a [`json_bound`]
-    /// of `node` without the keywords the output drops.
-    fn survey(&self, node: &'v Value, trail: &Trail<'_>, level: usize) -> Result<Survey, Stop> {
-        let Value::Object(map) = node else {
-            return Ok(Survey { bound: json_bound(node), rewrite: false, deep: false });
-        };
-        let keys = Keys::sized(map);
-        self.check(&keys, trail)?;
-        if keys.reference.is_some() {
-            return Err(Stop::Reference);
-        }
-        let mut found = Survey {
-            bound: keys.bound,
-            rewrite: keys.title || keys.defs || keys.definitions || keys.union || keys.type_list,
-            deep: keys.deep,
-        };
-        if !keys.children {
-            return Ok(found);
-        }
-        let mut result = Ok(());
-        walk::for_each_child_where(node, not_definitions, |step, child| {
-            if result.is_err() {
-                return;
-            }
-            let child_trail = Trail::Child(trail, step);
-            if level >= self.options.max_depth {
-                result = Err(self.too_deep(&child_trail).into());
-                return;
-            }
-            match self.survey(child, &child_trail, level + 1) {
-                Ok(below) => {
-                    found.bound = found.bound.saturating_add(below.bound);
-                    found.rewrite |= below.rewrite;
-                    found.deep |= below.deep;
-                }
-                Err(e) => result = Err(e),
-            }
-        });
-        result.map(|()| found)
-    }
-
     /// Rewrites `out`, a deep copy of `node` (without `$defs` and `definitions` at the root), into
-    /// the output for `node`, after discovery (or [`Self::survey`]) has checked every node it
-    /// reaches.
+    /// the output for `node`, after discovery (or [`survey`]) has checked every node it reaches.
     ///
     /// A deep clone copies a map's nodes as they are, so copying first and rewriting in place
     /// costs little more than the copy: the walk drops the keywords the output leaves out, inlines
@@ -1904,9 +1844,8 @@ struct Keys<'v> {
     /// From [`Keys::sized`]: a [`json_bound`] of the object without the keywords the output
     /// drops and without the subschemas the walkers visit (their own bounds add to it).
     bound: u64,
-    /// From [`Keys::sized`]: a value sized here nests past [`SIZE_RECURSION`] levels, or there is
-    /// one the survey neither sizes nor enters (a title that is an array or object, `$defs`,
-    /// `definitions`).
+    /// From [`Keys::sized`]: a value sized here nests past [`SIZE_RECURSION`] levels, or a title
+    /// (which discovery neither sizes nor enters) is an array or an object.
     deep: bool,
 }
 
@@ -1920,30 +1859,6 @@ impl<'v> Keys<'v> {
     /// [`Self::of`], with [`Keys::bound`] too.
     fn sized(map: &'v Map<String, Value>) -> Self {
         Self::read::<true>(map)
-    }
-
-    /// [`Keys::deep`] as [`Self::sized`] finds it, leaving `$defs` and `definitions` out: for the
-    /// root, whose definitions the general path checks apart (see
-    /// [`Inliner::definitions_nesting_within`]).
-    fn deep_beside_definitions(map: &'v Map<String, Value>) -> bool {
-        let mut deep = false;
-        for (key, v) in map {
-            match key.as_str() {
-                "$defs" | "definitions" | "$ref" => {}
-                "title" => deep |= matches!(v, Value::Array(_) | Value::Object(_)),
-                _ => {
-                    let mut bound = |v: &Value| match v {
-                        Value::Array(_) | Value::Object(_) => size_at::<false>(v, 0, &mut deep),
-                        scalar => scalar_size::<false>(scalar),
-                    };
-                    match walk::keyword_shape(key) {
-                        None => bound(v),
-                        Some(shape) => walk::size_beside_children(shape, v, key_size::<false>, bound),
-                    };
-                }
-            }
-        }
-        deep
     }
 
     fn read<const SIZED: bool>(map: &'v Map<String, Value>) -> Self {
@@ -1965,18 +1880,6 @@ impl<'v> Keys<'v> {
         let mut kept = 0u64;
         for (key, v) in map {
             match key.as_str() {
-                "$defs" | "definitions" if SIZED => {
-                    // Neither sized nor surveyed: let `survey_plain` check their nesting.
-                    keys.deep = true;
-                    if key == "$defs" {
-                        keys.defs = true;
-                        keys.defs_value = Some(v);
-                    } else {
-                        keys.definitions = true;
-                        keys.definitions_value = Some(v);
-                    }
-                    continue;
-                }
                 "$defs" => {
                     keys.defs = true;
                     keys.defs_value = Some(v);
@@ -2027,31 +1930,13 @@ impl<'v> Keys<'v> {
     }
 }
 
-/// What [`Inliner::survey`] finds below a node.
-#[derive(Debug, PartialEq)]
+/// What [`survey`] finds below a node.
 struct Survey {
     /// A [`json_bound`] of the node without the keywords the output drops.
     bound: u64,
     /// Whether [`Inliner::build`] has anything to rewrite: a keyword the output drops, or a union
     /// or a `type` list [`collapse`] may change.
     rewrite: bool,
-    /// Some value below may nest past [`SIZE_RECURSION`] levels of its subschema (see
-    /// [`Keys::deep`]): [`survey_plain`] then checks the whole input's nesting.
-    deep: bool,
-}
-
-/// Why the plain path's [`Inliner::survey`] stops.
-enum Stop {
-    /// What the general path would report too.
-    Failed(Error),
-    /// A reference: the schema needs the general path.
-    Reference,
-}
-
-impl From<Error> for Stop {
-    fn from(e: Error) -> Self {
-        Stop::Failed(e)
-    }
 }
 
 /// "An" before a vowel, "A" otherwise.
@@ -2506,6 +2391,7 @@ mod tests {
             Just(json!({"type": "null", "title": "Nothing"})),
             Just(json!({"type": ["integer", "null"], "default": null})),
             Just(json!({"type": "number", "title": "N", "minimum": 1.5, "maximum": -2.25e-300})),
+            Just(json!({"type": "string", "title": {"not": ["a", "string"]}})),
             Just(json!({"enum": ["x", 1, null, 2.5e-7, -17], "description": "say \"hi\"\n\u{1}"})),
             Just(json!({})),
             Just(json!(true)),
@@ -2662,18 +2548,26 @@ mod tests {
             prop_assert_eq!(inline(&schema, "t", &o, true), inline(&schema, "t", &o, false));
         }
 
-        // Law: the quick survey answers exactly where the survey passes, and answers what it finds.
+        // Law: on a root without definitions, the survey answers exactly where discovery passes
+        // and meets neither a reference nor a value nested deep, and its bound is discovery's.
         #[test]
-        fn the_quick_survey_answers_what_the_survey_finds(
+        fn the_survey_answers_exactly_where_discovery_vouches_for_a_plain_schema(
             schema in prop_oneof![arb_root(), arb_schema()],
             max_depth in prop_oneof![Just(2usize), Just(4), Just(SelfContainedOptions::DEFAULT_MAX_DEPTH)],
         ) {
+            let mut schema = schema;
+            if let Value::Object(root) = &mut schema {
+                root.remove("$defs");
+            }
             let o = options(SelfContainedOptions::DEFAULT_MAX_BYTES, max_depth);
-            let inliner = Inliner::new(&schema, "t", &o);
-            match (quick_survey(&schema, 0, max_depth), inliner.survey(&schema, &Trail::Root, 0)) {
-                (Some(quick), Ok(survey)) => prop_assert_eq!(quick, survey),
-                (None, Err(_)) => {}
-                (quick, survey) => prop_assert!(false, "quick {quick:?}, survey passes: {}", survey.is_ok()),
+            let mut inliner = Inliner::new(&schema, "t", &o);
+            let vouched = inliner.discover().is_ok() && inliner.by_reference.is_empty() && !inliner.deep;
+            match survey(&schema, 0, max_depth) {
+                Some(found) => {
+                    prop_assert!(vouched, "the survey answers where discovery does not vouch");
+                    prop_assert_eq!(found.bound, inliner.targets[0].bound);
+                }
+                None => prop_assert!(!vouched, "the survey gives up where discovery vouches"),
             }
         }
 
@@ -2758,10 +2652,7 @@ mod tests {
     #[test]
     fn the_plain_survey_stops_at_a_reference_and_the_general_path_inlines_it() {
         let schema = json!({"properties": {"a": {"type": "string"}, "b": {"$ref": "#/properties/a"}}});
-        let options = SelfContainedOptions::new();
-        let inliner = Inliner::new(&schema, "t", &options);
-        let plain = inliner.survey(&schema, &Trail::Root, 0);
-        assert!(matches!(plain, Err(Stop::Reference)));
+        assert!(survey(&schema, 0, SelfContainedOptions::DEFAULT_MAX_DEPTH).is_none());
         let out = run(schema).unwrap();
         assert_eq!(out["properties"]["b"], json!({"type": "string"}));
     }
@@ -2833,6 +2724,21 @@ mod tests {
         );
     }
 
+    /// How many of the depth budgets `max_depths` accept `schema`, asserting that each output
+    /// nests within the budget it was made under.
+    fn accepted_within_budgets(schema: &Value, max_depths: std::ops::RangeInclusive<usize>) -> usize {
+        let mut accepted = 0;
+        for max_depth in max_depths {
+            let o = options(SelfContainedOptions::DEFAULT_MAX_BYTES, max_depth);
+            if let Ok(out) = self_contained_input_schema_with(schema, "t", &o) {
+                accepted += 1;
+                let within = walk::visit_all(&out, max_depth, &mut |_, _| true);
+                assert!(within.is_ok(), "max_depth {max_depth}: nests past it at {within:?}");
+            }
+        }
+        accepted
+    }
+
     #[test]
     fn a_conflicting_family_of_the_definition_moves_into_all_of_and_the_sites_stays() {
         let out = run(json!({
@@ -2861,15 +2767,7 @@ mod tests {
             site = json!({"$ref": "#/$defs/A", "properties": {"r": site}});
         }
         let schema = json!({"$defs": {"A": a}, "type": "object", "properties": {"r": site}});
-        let mut accepted = 0;
-        for max_depth in 1..=10 {
-            let o = options(SelfContainedOptions::DEFAULT_MAX_BYTES, max_depth);
-            if let Ok(out) = self_contained_input_schema_with(&schema, "t", &o) {
-                accepted += 1;
-                let within = walk::visit_all(&out, max_depth, &mut |_, _| true);
-                assert!(within.is_ok(), "max_depth {max_depth}: nests past it at {within:?}");
-            }
-        }
+        let accepted = accepted_within_budgets(&schema, 1..=10);
         assert!(accepted >= 3, "the deeper budgets accept it ({accepted} did)");
     }
 
@@ -2885,15 +2783,7 @@ mod tests {
             });
         }
         let schema = json!({"type": "object", "properties": {"u": node}});
-        let mut accepted = 0;
-        for max_depth in 1..=12 {
-            let o = options(SelfContainedOptions::DEFAULT_MAX_BYTES, max_depth);
-            if let Ok(out) = self_contained_input_schema_with(&schema, "t", &o) {
-                accepted += 1;
-                let within = walk::visit_all(&out, max_depth, &mut |_, _| true);
-                assert!(within.is_ok(), "max_depth {max_depth}: nests past it at {within:?}");
-            }
-        }
+        let accepted = accepted_within_budgets(&schema, 1..=12);
         assert!(accepted >= 3, "the deeper budgets accept it ({accepted} did)");
     }
 
