@@ -134,20 +134,17 @@ pub fn self_contained_input_schema_with(
     tool_name: &str,
     options: &SelfContainedOptions,
 ) -> Result<Value, Error> {
-    let Value::Object(root) = schema else {
+    if !schema.is_object() {
         return Err(Error::NotAnObject {
             tool: tool_name.to_owned(),
             pointer: String::new(),
             found: describe(schema),
         });
-    };
-    let keys = Keys::of(root);
-    check_root_type(keys.type_value, tool_name)?;
-    // Most tool schemas hold no reference at all. Without `$defs` there is probably none, so the
-    // plain path runs first (see `survey`), checking each node as discovery would; the first
-    // `$ref` it meets hands the schema to the general path.
-    let try_plain = !keys.defs && !keys.definitions;
-    inline(schema, tool_name, options, try_plain)
+    }
+    // Most tool schemas hold no reference at all, so the plain path runs first (see `survey`),
+    // checking each node as discovery would; the first `$ref`, `$defs` or `definitions` it meets
+    // hands the schema to the general path, which checks the root's `type` before anything else.
+    inline(schema, tool_name, options, true)
 }
 
 /// [`self_contained_input_schema`] on a schema the caller hands over: the same result and the
@@ -261,30 +258,103 @@ fn survey(node: &Value, level: usize, max_depth: usize) -> Option<Survey> {
     let mut found = Survey { bound: 0, rewrite: false };
     let mut kept = 0u64;
     for (key, v) in map {
-        match key.as_str() {
-            "$ref" | "$defs" | "definitions" => return None,
-            "title" if matches!(v, Value::Array(_) | Value::Object(_)) => return None,
-            "title" => {
+        let value = match survey_role(key) {
+            Role::Stop => return None,
+            Role::Title if matches!(v, Value::Array(_) | Value::Object(_)) => return None,
+            Role::Title => {
                 found.rewrite = true;
                 continue;
             }
-            "required" if !matches!(v, Value::Array(names) if names.iter().all(Value::is_string)) => {
-                return None;
+            Role::Required => names_bound(v)?,
+            Role::Type => {
+                found.rewrite |= v.is_array();
+                bound_beside(v)?
             }
-            "type" => found.rewrite |= v.is_array(),
-            "anyOf" | "oneOf" => found.rewrite = true,
-            _ => {}
-        }
-        kept += 1;
-        let value = match walk::keyword_shape(key) {
-            None => bound_beside(v)?,
-            Some(shape) => survey_keyword(shape, v, level, max_depth, &mut found)?,
+            Role::Union => {
+                found.rewrite = true;
+                survey_keyword(Shape::Array, v, level, max_depth, &mut found)?
+            }
+            Role::Children(shape) => survey_keyword(shape, v, level, max_depth, &mut found)?,
+            Role::Value => bound_beside(v)?,
         };
+        kept += 1;
         found.bound = found.bound.saturating_add(key_size::<false>(key) + 1).saturating_add(value);
     }
     // Braces, and a comma between entries.
     found.bound = found.bound.saturating_add(2 + kept.saturating_sub(1));
     Some(found)
+}
+
+/// What [`survey`] does with a key of a schema object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// `$ref`, `$defs`, `definitions`: the general path must read the schema.
+    Stop,
+    /// Dropped from the output.
+    Title,
+    /// Must be a list of names.
+    Required,
+    /// A list may lose its `"null"`.
+    Type,
+    /// `anyOf`, `oneOf`: an array of subschemas, which [`collapse`] may rewrite.
+    Union,
+    /// Any other keyword holding subschemas, as [`walk::keyword_shape`] gives its shape.
+    Children(Shape),
+    /// A value no walker enters.
+    Value,
+}
+
+/// The [`Role`] of a key: a `match` on the length first, as in [`walk::keyword_shape`], so the
+/// keys of a typical schema (`type`, `description`, `properties`, `enum`) cost a comparison or
+/// two and no call. A unit test checks it against [`walk::KEYWORDS`].
+#[inline(always)]
+fn survey_role(key: &str) -> Role {
+    use Shape::{Array, Map, Single};
+    match key.len() {
+        4 => match key {
+            "type" => Role::Type,
+            "$ref" => Role::Stop,
+            "else" | "then" => Role::Children(Single),
+            _ => Role::Value,
+        },
+        5 => match key {
+            "title" => Role::Title,
+            "anyOf" | "oneOf" => Role::Union,
+            "items" => Role::Children(Single),
+            "allOf" => Role::Children(Array),
+            "$defs" => Role::Stop,
+            _ => Role::Value,
+        },
+        7 => Role::Value,
+        8 => match key {
+            "required" => Role::Required,
+            "contains" => Role::Children(Single),
+            _ => Role::Value,
+        },
+        10 => match key {
+            "properties" => Role::Children(Map),
+            _ => Role::Value,
+        },
+        11 => match key {
+            "definitions" => Role::Stop,
+            "prefixItems" => Role::Children(Array),
+            _ => Role::Value,
+        },
+        _ => walk::keyword_shape(key).map_or(Role::Value, Role::Children),
+    }
+}
+
+/// [`bound_beside`] of a `required` list, in the one pass that checks it holds names only;
+/// `None` if it does not.
+#[inline]
+fn names_bound(v: &Value) -> Option<u64> {
+    let Value::Array(names) = v else { return None };
+    let mut n = 2 + names.len().saturating_sub(1) as u64;
+    for name in names {
+        let Value::String(name) = name else { return None };
+        n = n.saturating_add(6 * name.len() as u64 + 2);
+    }
+    Some(n)
 }
 
 /// The bound of a keyword's value that may hold subschemas (a shape from
@@ -359,23 +429,24 @@ enum Plain {
 /// copy. Every error before the rewrite frees the input without recursion.
 fn plain_in_place(schema: Value, tool_name: &str, options: &SelfContainedOptions) -> Plain {
     let checked = match &schema {
-        Value::Object(root) => {
-            let keys = Keys::of(root);
-            match check_root_type(keys.type_value, tool_name) {
-                Err(e) => Err(e),
-                Ok(()) if keys.defs || keys.definitions => return Plain::General(schema),
-                Ok(()) => match survey(&schema, 0, options.max_depth) {
-                    Some(survey) => Ok(survey),
-                    None => return Plain::General(schema),
-                },
-            }
-        }
+        Value::Object(_) => match survey(&schema, 0, options.max_depth) {
+            Some(survey) => Ok(survey),
+            None => return Plain::General(schema),
+        },
         other => Err(Error::NotAnObject {
             tool: tool_name.to_owned(),
             pointer: String::new(),
             found: describe(other),
         }),
     };
+    // A rewrite may change the root's `type` (an optional root's `null` dropped): as on the
+    // general path, the type as written is checked first.
+    let checked = checked.and_then(|found| {
+        if found.rewrite {
+            check_root_type(schema.get("type"), tool_name)?;
+        }
+        Ok(found)
+    });
     let Survey { bound, rewrite } = match checked {
         Ok(survey) => survey,
         Err(e) => {
@@ -385,7 +456,7 @@ fn plain_in_place(schema: Value, tool_name: &str, options: &SelfContainedOptions
     };
     let mut out = schema;
     if !rewrite {
-        // As `build_root`: the output is the input as `finish` leaves it.
+        // As `build_plain`: the output is the input as `finish` leaves it.
         let bound = Some(bound.saturating_add(FINISH_GROWTH));
         return Plain::Done(finish_within_budget(out, bound, tool_name, options));
     }
@@ -465,23 +536,31 @@ fn inline(
     options: &SelfContainedOptions,
     try_plain: bool,
 ) -> Result<Value, Error> {
-    let (built, bound) = build_root(schema, tool_name, options, try_plain)?;
+    let (built, bound) = match try_plain.then(|| survey(schema, 0, options.max_depth)).flatten() {
+        Some(found) => build_plain(schema, found, tool_name, options)?,
+        None => build_general(schema, tool_name, options, builder())?,
+    };
     finish_within_budget(built, bound, tool_name, options)
 }
 
 /// The built root, before [`finish`], and a bound of its size once finished when one is known
 /// without a walk.
+#[cfg(test)]
 fn build_root(
     schema: &Value,
     tool_name: &str,
     options: &SelfContainedOptions,
     try_plain: bool,
 ) -> Result<(Value, Option<u64>), Error> {
-    // Without `preserve_order` a map holds its entries in key order, however they were put in,
-    // so the general path may build its output entry by entry ([`Inliner::construct`]); with
-    // it, copying and rewriting keeps each map in the input's order, as the plain path does.
-    let builder = if crate::passes::map_preserves_order() { Builder::Copy } else { Builder::OneWalk };
-    build_root_as(schema, tool_name, options, try_plain, builder)
+    build_root_as(schema, tool_name, options, try_plain, builder())
+}
+
+/// How the general path builds its output in this build: without `preserve_order` a map holds
+/// its entries in key order, however they were put in, so the output may be built entry by
+/// entry ([`Inliner::construct`]); with it, copying and rewriting keeps each map in the input's
+/// order, as the plain path does.
+fn builder() -> Builder {
+    if crate::passes::map_preserves_order() { Builder::Copy } else { Builder::OneWalk }
 }
 
 /// How the general path builds its output.
@@ -498,6 +577,7 @@ enum Builder {
 }
 
 /// [`build_root`], the general path building its output as `builder` says.
+#[cfg(test)]
 fn build_root_as(
     schema: &Value,
     tool_name: &str,
@@ -505,23 +585,49 @@ fn build_root_as(
     try_plain: bool,
     builder: Builder,
 ) -> Result<(Value, Option<u64>), Error> {
-    let mut inliner = Inliner::new(schema, tool_name, options);
-    if try_plain && let Some(Survey { bound, rewrite }) = survey(schema, 0, options.max_depth) {
-        // The survey has bounded the subschema depth, and every other value's nesting: the
-        // (recursive) clone is safe.
-        let mut out = schema.clone();
-        if !rewrite {
-            // The output is the input as `finish` leaves it.
-            return Ok((out, Some(bound.saturating_add(FINISH_GROWTH))));
-        }
-        inliner.build(schema, &mut out, Ctx::Optional, &[], &Trail::Root, 0)?;
-        return Ok((out, None));
+    match try_plain.then(|| survey(schema, 0, options.max_depth)).flatten() {
+        Some(found) => build_plain(schema, found, tool_name, options),
+        None => build_general(schema, tool_name, options, builder),
     }
+}
+
+/// The plain path's output before [`finish`], where [`survey`] has vouched for the schema: a
+/// copy, rewritten where the survey found something to rewrite.
+fn build_plain(
+    schema: &Value,
+    Survey { bound, rewrite }: Survey,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+) -> Result<(Value, Option<u64>), Error> {
+    // The survey has bounded the subschema depth, and every other value's nesting: the
+    // (recursive) clone is safe.
+    if !rewrite {
+        // The output is the input as `finish` leaves it.
+        return Ok((schema.clone(), Some(bound.saturating_add(FINISH_GROWTH))));
+    }
+    // A rewrite may change the root's `type` (an optional root's `null` dropped): as on the
+    // general path, the type as written is checked first.
+    check_root_type(schema.get("type"), tool_name)?;
+    let mut out = schema.clone();
+    Inliner::new(schema, tool_name, options).build(schema, &mut out, Ctx::Optional, &[], &Trail::Root, 0)?;
+    Ok((out, None))
+}
+
+/// The general path's output before [`finish`]: the root's `type` checked first, then steps 1 to
+/// 4, built as `builder` says.
+fn build_general(
+    schema: &Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+    builder: Builder,
+) -> Result<(Value, Option<u64>), Error> {
+    check_root_type(schema.get("type"), tool_name)?;
     if builder == Builder::OneWalk
         && let Some(done) = build_in_one_walk(schema, tool_name, options)
     {
         return Ok(done);
     }
+    let mut inliner = Inliner::new(schema, tool_name, options);
     inliner.discover()?;
     if !inliner.by_reference.is_empty() {
         inliner.components();
@@ -661,15 +767,24 @@ fn one_walk_gives_up() -> Error {
     Error::TooLarge { tool: String::new(), pointer: String::new(), size: 0, max_bytes: 0 }
 }
 
-/// [`finish`], then the size check: the exact size is counted only when a bound (`bound`, else
-/// [`json_bound`], which reads no string and formats no number) passes the budget.
+/// [`finish`], then [`within_budget`].
 fn finish_within_budget(
     built: Value,
     bound: Option<u64>,
     tool_name: &str,
     options: &SelfContainedOptions,
 ) -> Result<Value, Error> {
-    let out = finish(built, tool_name)?;
+    within_budget(finish(built, tool_name)?, bound, tool_name, options)
+}
+
+/// The size check on a finished output: the exact size is counted only when a bound (`bound`,
+/// else [`json_bound`], which reads no string and formats no number) passes the budget.
+fn within_budget(
+    out: Value,
+    bound: Option<u64>,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+) -> Result<Value, Error> {
     let max = options.max_bytes as u64;
     if bound.is_some_and(|b| b <= max) || json_bound(&out) <= max {
         return Ok(out);
@@ -749,6 +864,15 @@ fn finish(built: Value, tool: &str) -> Result<Value, Error> {
     }
 }
 
+/// The error of a root `properties` that is not a map (`found` says what it is).
+fn malformed_root_properties(tool: &str, found: &str) -> Error {
+    Error::Malformed {
+        tool: tool.to_owned(),
+        pointer: "/properties".to_owned(),
+        message: format!("`properties` must be a map from names to schemas, found {found}"),
+    }
+}
+
 /// [`finish`] on an object root, in place.
 fn finish_root(root: &mut Map<String, Value>, tool: &str) -> Result<(), Error> {
     // One pass over the root's keys rather than a lookup per keyword. `type` becomes "object"
@@ -779,13 +903,7 @@ fn finish_root(root: &mut Map<String, Value>, tool: &str) -> Result<(), Error> {
         }
     }
     match properties {
-        Err(found) => {
-            return Err(Error::Malformed {
-                tool: tool.to_owned(),
-                pointer: "/properties".to_owned(),
-                message: format!("`properties` must be a map from names to schemas, found {found}"),
-            });
-        }
+        Err(found) => return Err(malformed_root_properties(tool, found)),
         Ok(true) => {}
         Ok(false) => {
             root.insert("properties".to_owned(), Value::Object(Map::new()));
@@ -2533,6 +2651,46 @@ mod tests {
 
     fn options(max_bytes: usize, max_depth: usize) -> SelfContainedOptions {
         SelfContainedOptions { max_bytes, max_depth }
+    }
+
+    #[test]
+    fn the_survey_sorts_every_key_as_the_walker_does() {
+        for &(keyword, shape) in walk::KEYWORDS {
+            let expected = match keyword {
+                "$defs" | "definitions" => Role::Stop,
+                "anyOf" | "oneOf" => Role::Union,
+                _ => Role::Children(shape),
+            };
+            assert_eq!(survey_role(keyword), expected, "{keyword}");
+        }
+        let others = [
+            ("$ref", Role::Stop),
+            ("title", Role::Title),
+            ("required", Role::Required),
+            ("type", Role::Type),
+            ("enum", Role::Value),
+            ("default", Role::Value),
+            ("description", Role::Value),
+            ("format", Role::Value),
+            ("minItems", Role::Value),
+            ("Items", Role::Value),
+            ("propertie", Role::Value),
+            ("", Role::Value),
+        ];
+        for (key, role) in others {
+            assert_eq!(survey_role(key), role, "{key}");
+            assert_eq!(walk::keyword_shape(key), None, "{key}");
+        }
+    }
+
+    #[test]
+    fn a_required_list_is_bounded_as_any_value_beside_and_refused_unless_it_holds_names() {
+        for names in [json!([]), json!(["a"]), json!(["a", "bc", "d\"e"])] {
+            assert_eq!(names_bound(&names), bound_beside(&names), "{names}");
+        }
+        for bad in [json!(null), json!("a"), json!(["a", 1]), json!({"a": "b"})] {
+            assert_eq!(names_bound(&bad), None, "{bad}");
+        }
     }
 
     proptest! {
