@@ -609,7 +609,7 @@ fn build_plain(
     // general path, the type as written is checked first.
     check_root_type(schema.get("type"), tool_name)?;
     let mut out = schema.clone();
-    Inliner::new(schema, tool_name, options).build(schema, &mut out, Ctx::Optional, &[], &Trail::Root, 0)?;
+    rewrite_in_place(&mut out, Ctx::Optional, &Trail::Root, 0, tool_name, options)?;
     Ok((out, None))
 }
 
@@ -2651,6 +2651,29 @@ mod tests {
 
     fn options(max_bytes: usize, max_depth: usize) -> SelfContainedOptions {
         SelfContainedOptions { max_bytes, max_depth }
+    }
+
+    #[test]
+    fn a_root_type_that_does_not_say_object_is_named_as_written_on_every_path() {
+        // Without anything to rewrite, with a title and an optional `null` the rewrite would drop,
+        // and with definitions (the general path).
+        let schemas = [
+            json!({"type": ["string", "null"], "properties": {"a": {"type": "string"}}}),
+            json!({"type": ["string", "null"], "title": "T", "properties": {"a": {"title": "A"}}}),
+            json!({"type": ["string", "null"], "$defs": {"A": {}}, "properties": {"a": {"$ref": "#/$defs/A"}}}),
+        ];
+        for schema in schemas {
+            let borrowed = self_contained_input_schema(&schema, "t");
+            let owned = self_contained_input_schema_owned(schema.clone(), "t");
+            for result in [borrowed, owned] {
+                match result {
+                    Err(Error::RootNotObject { found, .. }) => {
+                        assert_eq!(found, r#"["string","null"]"#, "{schema}");
+                    }
+                    other => panic!("{schema}: {other:?}"),
+                }
+            }
+        }
     }
 
     #[test]
