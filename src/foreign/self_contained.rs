@@ -881,6 +881,70 @@ struct Target<'v> {
     bound: u64,
     /// Its strongly connected component.
     component: usize,
+    /// Whether it is being expanded on the current path.
+    on_stack: bool,
+    /// Its measure, when taken with no member of its component being expanded.
+    memo: Option<Measure<'v>>,
+    /// The `type` its recursion points carry, once inferred.
+    recursion_type: Option<Value>,
+}
+
+impl<'v> Target<'v> {
+    fn new(node: &'v Value, pointer: Cow<'v, str>, name: Cow<'v, str>, level: usize) -> Box<Self> {
+        Box::new(Target {
+            node,
+            pointer,
+            name,
+            level,
+            edges: Vec::new(),
+            height: 0,
+            bound: 0,
+            component: 0,
+            on_stack: false,
+            memo: None,
+            recursion_type: None,
+        })
+    }
+}
+
+/// How many targets, or reference spellings, are found by scanning a list rather than through a
+/// hash table: a corpus schema has a few of each, and for a few keys a scan costs less than
+/// hashing one (and needs no table); past it, a table keeps a schema with thousands of them
+/// linear.
+const SCAN_KEYS: usize = 16;
+
+/// The target each reference, as written, leads to: a list scanned while it holds at most
+/// [`SCAN_KEYS`] spellings, then a hash table (SipHash: the strings come from the input).
+#[derive(Default)]
+struct ByReference<'v> {
+    list: Vec<(&'v str, usize)>,
+    table: HashMap<&'v str, usize>,
+}
+
+impl<'v> ByReference<'v> {
+    #[inline]
+    fn get(&self, reference: &str) -> Option<usize> {
+        if self.table.is_empty() {
+            self.list.iter().find(|(r, _)| *r == reference).map(|&(_, t)| t)
+        } else {
+            self.table.get(reference).copied()
+        }
+    }
+
+    fn insert(&mut self, reference: &'v str, t: usize) {
+        if self.list.len() < SCAN_KEYS {
+            self.list.push((reference, t));
+            return;
+        }
+        if self.table.is_empty() {
+            self.table.extend(self.list.iter().copied());
+        }
+        self.table.insert(reference, t);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
 }
 
 /// What measuring one node found.
@@ -955,16 +1019,13 @@ struct Inliner<'v, 'o> {
     /// (6.6k instructions per corpus schema with definitions, callgrind).
     #[allow(clippy::vec_box)]
     targets: Vec<Box<Target<'v>>>,
+    /// Each target by its node's address, once there are more than [`SCAN_KEYS`] targets
+    /// (before, [`Self::target_at`] scans them).
     by_address: HashMap<*const Value, usize, BuildHasherDefault<crate::passes::AddressHasher>>,
-    by_reference: HashMap<&'v str, usize>,
-    /// Per target: whether it is being expanded on the current path.
-    on_stack: Vec<bool>,
-    /// Per component: how many of its targets are being expanded on the current path.
+    by_reference: ByReference<'v>,
+    /// Per component: how many of its targets are being expanded on the current path (empty
+    /// until [`Self::components`] has run).
     component_on_stack: Vec<u32>,
-    /// Per target: its measure, when taken with no member of its component being expanded.
-    memo: Vec<Option<Measure<'v>>>,
-    /// Per target: the `type` its recursion points carry, once inferred.
-    recursion_type: Vec<Option<Value>>,
     /// Nodes measured so far (memo hits excluded): bounds the work on a cyclic expansion.
     work: u64,
     /// Discovery met a value that may nest deep ([`Keys::deep`]; for the root, its definitions
@@ -986,11 +1047,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
             options,
             targets: Vec::new(),
             by_address: HashMap::default(),
-            by_reference: HashMap::new(),
-            on_stack: Vec::new(),
+            by_reference: ByReference::default(),
             component_on_stack: Vec::new(),
-            memo: Vec::new(),
-            recursion_type: Vec::new(),
             work: 0,
             deep: false,
             checking: false,
@@ -1008,26 +1066,33 @@ impl<'v, 'o> Inliner<'v, 'o> {
         let count = |key| self.root.get(key).and_then(Value::as_object).map_or(0, Map::len);
         let expected = 1 + count("$defs") + count("definitions");
         self.targets.reserve(expected);
-        self.on_stack.reserve(expected);
-        self.memo.reserve(expected);
-        self.recursion_type.reserve(expected);
-        self.by_address.reserve(expected);
-        self.by_reference.reserve(expected);
-        self.by_address.insert(self.root as *const Value, 0);
-        self.targets.push(Box::new(Target {
-            node: self.root,
-            pointer: Cow::Borrowed(""),
-            name,
-            level: 0,
-            edges: Vec::new(),
-            height: 0,
-            bound: 0,
-            component: 0,
-        }));
-        self.on_stack.push(false);
-        self.component_on_stack.push(0);
-        self.memo.push(None);
-        self.recursion_type.push(None);
+        self.by_reference.list.reserve(expected.min(SCAN_KEYS));
+        self.targets.push(Target::new(self.root, Cow::Borrowed(""), name, 0));
+    }
+
+    /// The target whose node is at `node`'s address, if any.
+    #[inline]
+    fn target_at(&self, node: &Value) -> Option<usize> {
+        if self.by_address.is_empty() {
+            self.targets.iter().position(|t| std::ptr::eq(t.node, node))
+        } else {
+            self.by_address.get(&(node as *const Value)).copied()
+        }
+    }
+
+    /// Registers a target reached first at `level`; its number.
+    fn register(&mut self, node: &'v Value, pointer: Cow<'v, str>, name: Cow<'v, str>, level: usize) -> usize {
+        let t = self.targets.len();
+        self.targets.push(Target::new(node, pointer, name, level));
+        if self.targets.len() > SCAN_KEYS {
+            if self.by_address.is_empty() {
+                self.by_address.reserve(self.targets.capacity());
+                self.by_address.extend(self.targets.iter().enumerate().map(|(i, t)| (t.node as *const Value, i)));
+            } else {
+                self.by_address.insert(node, t);
+            }
+        }
+        t
     }
 
     fn malformed(&self, trail: &Trail<'_>, message: String) -> Error {
@@ -1144,7 +1209,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 continue;
             }
             for (name, definition) in definitions {
-                if self.by_address.contains_key(&(definition as *const Value)) {
+                if self.target_at(definition).is_some() {
                     continue;
                 }
                 if let Some(rest) = walk::nesting_exceeds(definition, limit - 2) {
@@ -1201,7 +1266,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 ),
             ));
         };
-        if let Some(&t) = self.by_reference.get(reference.as_str()) {
+        if let Some(t) = self.by_reference.get(reference) {
             return Ok(t);
         }
         let failed = |reason: RefError| Error::Reference {
@@ -1223,10 +1288,9 @@ impl<'v, 'o> Inliner<'v, 'o> {
         let Some(node) = found else {
             return Err(failed(RefError::Missing(reference.clone())));
         };
-        let t = match self.by_address.get(&(node as *const Value)) {
-            Some(&t) => t,
+        let t = match self.target_at(node) {
+            Some(t) => t,
             None => {
-                let t = self.targets.len();
                 let (pointer, name) = match plain {
                     // `reference` is `#` and the pointer, escaped as it would be.
                     Some((_, name)) => (Cow::Borrowed(&reference[1..]), Cow::Borrowed(name)),
@@ -1246,21 +1310,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                         (Cow::Owned(pointer.as_str().to_owned()), name)
                     }
                 };
-                self.targets.push(Box::new(Target {
-                    node,
-                    pointer,
-                    name,
-                    level,
-                    edges: Vec::new(),
-                    height: 0,
-                    bound: 0,
-                    component: 0,
-                }));
-                self.by_address.insert(node, t);
-                self.on_stack.push(false);
-                self.memo.push(None);
-                self.recursion_type.push(None);
-                t
+                self.register(node, pointer, name, level)
             }
         };
         self.by_reference.insert(reference.as_str(), t);
@@ -1364,7 +1414,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
     }
 
     fn set_on_stack(&mut self, t: usize, on: bool) {
-        self.on_stack[t] = on;
+        self.targets[t].on_stack = on;
         if let Some(c) = self.component_on_stack.get_mut(self.targets[t].component) {
             if on {
                 *c += 1;
@@ -1470,12 +1520,12 @@ impl<'v, 'o> Inliner<'v, 'o> {
         site: &Trail<'_>,
         level: usize,
     ) -> Result<Measure<'v>, Error> {
-        if self.on_stack[t] {
+        if self.targets[t].on_stack {
             self.recursion_point_type(t, r, site)?;
             return Ok(Measure { size: 0, height: 0, top: Vec::new() });
         }
         let fresh = self.fresh(t);
-        if fresh && let Some(m) = &self.memo[t] {
+        if fresh && let Some(m) = &self.targets[t].memo {
             if level + m.height > self.options.max_depth {
                 return Err(self.too_deep(site));
             }
@@ -1489,7 +1539,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         self.set_on_stack(t, false);
         let m = m?;
         if fresh {
-            self.memo[t] = Some(m.clone());
+            self.targets[t].memo = Some(m.clone());
         }
         Ok(m)
     }
@@ -1500,7 +1550,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             return true;
         }
         match member.get("$ref").and_then(Value::as_str).and_then(|r| self.by_reference.get(r)) {
-            Some(&t) => {
+            Some(t) => {
                 member.as_object().is_some_and(|m| m.keys().all(|k| k == "$ref" || is_annotation(k)))
                     && is_null_member(self.targets[t].node)
             }
@@ -1511,7 +1561,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
     /// The `type` a recursion point into target `t` carries, inferred once; an error when none can
     /// be.
     fn recursion_point_type(&mut self, t: usize, r: &Value, site: &Trail<'_>) -> Result<(), Error> {
-        if self.recursion_type[t].is_none() {
+        if self.targets[t].recursion_type.is_none() {
             // Inference copies the definition's `type`, which the measure may meet before
             // `nesting_within` has run: a list nesting deep is refused as that check refuses it.
             if let Some(ty @ Value::Array(_)) = self.targets[t].node.get("type")
@@ -1521,7 +1571,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             }
             let inferred = infer_type(self.root, self.targets[t].node, self.options.max_depth);
             match inferred {
-                Some(ty) => self.recursion_type[t] = Some(ty),
+                Some(ty) => self.targets[t].recursion_type = Some(ty),
                 None => {
                     return Err(Error::UntypedRecursion {
                         tool: self.tool.to_owned(),
@@ -1769,10 +1819,10 @@ impl<'v, 'o> Inliner<'v, 'o> {
             // Discovery refuses a reference site here, even one the build makes a recursion point.
             return Err(self.too_deep(trail));
         }
-        if self.on_stack[t] {
+        if self.targets[t].on_stack {
             // Measured first, so the type is there; infer again if this path was not measured.
             self.recursion_point_type(t, r, trail)?;
-            let ty = self.recursion_type[t].clone();
+            let ty = self.targets[t].recursion_type.clone();
             let name = &self.targets[t].name;
             let note = format!("{} {name}: the same shape as the {name} that contains it.", article(name));
             let description = match site.remove("description") {
@@ -3113,6 +3163,48 @@ mod tests {
                 let ctx = if named { Ctx::Required } else { Ctx::Optional };
                 prop_assert_eq!(required.ctx_of(step, Ctx::Required), ctx);
             }
+        }
+    }
+
+    proptest! {
+        // Law: `ByReference` answers as a hash map of the same entries does, scanned or hashed.
+        #[test]
+        fn by_reference_finds_what_a_hash_map_finds(count in 0usize..40) {
+            let names: Vec<String> = (0..45).map(|i| format!("#/$defs/D{i}")).collect();
+            let mut ours = ByReference::default();
+            let mut theirs = HashMap::new();
+            for (t, name) in names.iter().take(count).enumerate() {
+                ours.insert(name, t);
+                theirs.insert(name.as_str(), t);
+            }
+            prop_assert_eq!(ours.is_empty(), count == 0);
+            prop_assert_eq!(ours.table.is_empty(), count <= SCAN_KEYS);
+            for name in &names {
+                prop_assert_eq!(ours.get(name), theirs.get(name.as_str()).copied(), "{}", name);
+            }
+        }
+    }
+
+    #[test]
+    fn every_target_is_found_at_its_address_with_few_targets_and_with_many() {
+        for n in [3, SCAN_KEYS - 1, SCAN_KEYS, SCAN_KEYS + 1, 40] {
+            // A chain D0 -> D1 -> ... -> D{n-1}, and one definition no reference reaches.
+            let mut defs = Map::new();
+            for i in 0..n {
+                let next = if i + 1 < n { json!({"$ref": format!("#/$defs/D{}", i + 1)}) } else { json!(true) };
+                defs.insert(format!("D{i}"), json!({"type": "object", "properties": {"n": next}}));
+            }
+            defs.insert("Unused".into(), json!({"type": "string"}));
+            let schema = json!({"$defs": defs, "properties": {"a": {"$ref": "#/$defs/D0"}}});
+            let options = SelfContainedOptions::new();
+            let mut inliner = Inliner::new(&schema, "t", &options);
+            inliner.discover().unwrap();
+            assert_eq!(inliner.targets.len(), n + 1, "the root and each D");
+            assert_eq!(inliner.by_address.is_empty(), n < SCAN_KEYS, "{n}");
+            for t in 0..inliner.targets.len() {
+                assert_eq!(inliner.target_at(inliner.targets[t].node), Some(t), "{n}");
+            }
+            assert_eq!(inliner.target_at(&schema["$defs"]["Unused"]), None, "{n}");
         }
     }
 
