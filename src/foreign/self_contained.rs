@@ -26,7 +26,8 @@
 //!
 //! Most schemas pass every check and every budget, so the general path first builds its output
 //! in one walk ([`build_in_one_walk`]): step 4 from the root, making step 1's checks on each node
-//! as it goes, with a small bound on the objects it builds, then the size check. Where that walk
+//! as it goes, with a small bound on the objects it builds, then the size check (from a bound of
+//! the output's size added up as it builds, so most outputs are never read again). Where that walk
 //! meets an error, a budget or anything else it cannot vouch for, its work is dropped and the four
 //! steps run, so every error is the one they report.
 //!
@@ -571,7 +572,10 @@ const ONE_WALK_OBJECTS: u64 = 512;
 
 /// The general path's output in one walk, for the common case: [`Inliner::construct`] from the
 /// root making discovery's checks on each node as it goes, then
-/// [`Inliner::definitions_nesting_within`], [`finish`] and the size check. `None` (and the four
+/// [`Inliner::definitions_nesting_within`], [`finish`] and the size check: against
+/// [`Inliner::built_bound`] (each object's [`Keys::sized`] bound plus [`OBJECT_SLACK`], added up
+/// as it builds), and only where that passes the budget against [`json_bound`] of the output,
+/// then its exact size. `None` (and the four
 /// steps run) on anything that walk cannot vouch for: any error, a reference site at the depth
 /// budget (discovery refuses one even where the build meets a recursion point there), more than
 /// [`ONE_WALK_OBJECTS`] or half `max_bytes` objects built, a value that may nest deep (see
@@ -588,20 +592,20 @@ fn build_in_one_walk(
     tool_name: &str,
     options: &SelfContainedOptions,
 ) -> Option<(Value, Option<u64>)> {
-    let mut inliner = Inliner::new(schema, tool_name, options);
-    inliner.register_root();
-    inliner.checking = true;
-    inliner.objects_left = ONE_WALK_OBJECTS.min(options.max_bytes as u64 / 2);
-    inliner.set_on_stack(0, true);
+    let mut inliner = Inliner::for_one_walk(schema, tool_name, options);
     let built = inliner.construct(schema, Ctx::Optional, &[], &Trail::Root, 0).ok()?;
     // The walk copied no value nesting deep (see `copy_value`) and left none unread but the root's
     // definitions that no reference reaches: `nesting_within` would pass if these do.
     inliner.definitions_nesting_within().ok()?;
     let out = finish(built, tool_name).ok()?;
     let max = options.max_bytes as u64;
-    let size = match json_bound(&out) {
+    // The bound accumulated while building, else one read from the output, else its exact size.
+    let size = match inliner.built_bound.saturating_add(FINISH_GROWTH) {
         bound if bound <= max => bound,
-        _ => json_len(&out),
+        _ => match json_bound(&out) {
+            bound if bound <= max => bound,
+            _ => json_len(&out),
+        },
     };
     if size > max {
         drop_any_depth(out);
@@ -609,6 +613,17 @@ fn build_in_one_walk(
     }
     Some((out, Some(size)))
 }
+
+/// What [`Inliner::construct`] adds to [`Inliner::built_bound`] for each object it builds, beyond
+/// the object's own [`Keys::sized`] bound, for what the output holds that no input object did:
+/// [`combine`] puts a family of conflicting keywords (or the whole definition) into an `allOf`
+/// member (`"allOf":[{}]` and a comma, 38 bytes of [`json_bound`]); a reference site is
+/// combined twice (with its definition, then in [`collapse`]); and [`collapse`] may turn a
+/// required union's member's `type` into a list with `"null"` (29 bytes, while the union's key
+/// and its `null` member, larger, go). Merging two objects into one, dropping duplicates and
+/// moving members only shrink the bound. A law checks the sum against the output's
+/// [`json_bound`].
+const OBJECT_SLACK: u64 = 128;
 
 /// A copy of a value that is not a subschema, for [`Inliner::construct`]. Without discovery
 /// (`checking`), nothing has checked how deep the value nests and serde_json's `Clone` recurses:
@@ -1035,6 +1050,9 @@ struct Inliner<'v, 'o> {
     /// checks itself and counts the objects it builds against [`Self::objects_left`].
     checking: bool,
     objects_left: u64,
+    /// With [`Self::checking`]: a bound of the [`json_bound`] of everything
+    /// [`Self::construct`] has built, accumulated as it builds (see [`OBJECT_SLACK`]).
+    built_bound: u64,
 }
 
 impl<'v, 'o> Inliner<'v, 'o> {
@@ -1053,7 +1071,19 @@ impl<'v, 'o> Inliner<'v, 'o> {
             deep: false,
             checking: false,
             objects_left: 0,
+            built_bound: 0,
         }
+    }
+
+    /// An inliner for [`build_in_one_walk`]: the root registered and being expanded,
+    /// [`Self::checking`], with its object budget.
+    fn for_one_walk(root: &'v Value, tool: &'o str, options: &'o SelfContainedOptions) -> Self {
+        let mut inliner = Inliner::new(root, tool, options);
+        inliner.register_root();
+        inliner.checking = true;
+        inliner.objects_left = ONE_WALK_OBJECTS.min(options.max_bytes as u64 / 2);
+        inliner.set_on_stack(0, true);
+        inliner
     }
 
     fn register_root(&mut self) {
@@ -1081,13 +1111,20 @@ impl<'v, 'o> Inliner<'v, 'o> {
     }
 
     /// Registers a target reached first at `level`; its number.
-    fn register(&mut self, node: &'v Value, pointer: Cow<'v, str>, name: Cow<'v, str>, level: usize) -> usize {
+    fn register(
+        &mut self,
+        node: &'v Value,
+        pointer: Cow<'v, str>,
+        name: Cow<'v, str>,
+        level: usize,
+    ) -> usize {
         let t = self.targets.len();
         self.targets.push(Target::new(node, pointer, name, level));
         if self.targets.len() > SCAN_KEYS {
             if self.by_address.is_empty() {
                 self.by_address.reserve(self.targets.capacity());
-                self.by_address.extend(self.targets.iter().enumerate().map(|(i, t)| (t.node as *const Value, i)));
+                self.by_address
+                    .extend(self.targets.iter().enumerate().map(|(i, t)| (t.node as *const Value, i)));
             } else {
                 self.by_address.insert(node, t);
             }
@@ -1657,8 +1694,13 @@ impl<'v, 'o> Inliner<'v, 'o> {
         trail: &Trail<'_>,
         level: usize,
     ) -> Result<Value, Error> {
-        let Value::Object(map) = node else { return copy_value(node, self.checking) };
-        let keys = Keys::of(map);
+        let Value::Object(map) = node else {
+            if self.checking {
+                self.built_bound = self.built_bound.saturating_add(json_bound(node));
+            }
+            return copy_value(node, self.checking);
+        };
+        let keys = if self.checking { Keys::sized(map) } else { Keys::of(map) };
         if self.checking {
             // Without discovery: its checks here, and a bound on the objects built. The error
             // only sends the schema to the four steps (see `build_in_one_walk`).
@@ -1667,6 +1709,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 return Err(one_walk_gives_up());
             }
             self.objects_left -= 1;
+            // What this object contributes to the output beside the subschemas built below.
+            self.built_bound = self.built_bound.saturating_add(keys.bound).saturating_add(OBJECT_SLACK);
         }
         if ctx == Ctx::Optional
             && keys.union
@@ -1829,6 +1873,14 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 Some(Value::String(own)) if !own.is_empty() => format!("{own} {note}"),
                 _ => note,
             };
+            if self.checking {
+                // Made here, not copied: the note (with the site's own description, counted with
+                // the site too), the type, their keys, colons, comma and braces, and what
+                // combining may add.
+                let keys = key_size::<false>("type") + key_size::<false>("description") + 5;
+                let made = keys + key_size::<false>(&description) + ty.as_ref().map_or(0, json_bound);
+                self.built_bound = self.built_bound.saturating_add(made).saturating_add(OBJECT_SLACK);
+            }
             let mut point = Map::new();
             if let Some(ty) = ty {
                 point.insert("type".to_owned(), ty);
@@ -2718,6 +2770,23 @@ mod tests {
             }
         }
 
+        // Law: the bound the one walk accumulates as it builds is never below the `json_bound` of
+        // what it built, nor (with `finish`'s growth) below the finished output's exact size.
+        #[test]
+        fn the_bound_accumulated_while_building_holds(
+            schema in prop_oneof![arb_root(), arb_reference_graph(), arb_conflicting_nest()],
+        ) {
+            let o = SelfContainedOptions::new();
+            let mut inliner = Inliner::for_one_walk(&schema, "t", &o);
+            if let Ok(built) = inliner.construct(&schema, Ctx::Optional, &[], &Trail::Root, 0) {
+                let accumulated = inliner.built_bound;
+                prop_assert!(accumulated >= json_bound(&built), "{accumulated} < {}", json_bound(&built));
+                if let Ok(out) = finish(built, "t") {
+                    prop_assert!(accumulated + FINISH_GROWTH >= json_len(&out));
+                }
+            }
+        }
+
         // Law: wherever the expansion is judged to fit without a measure, the measure passes.
         #[test]
         fn an_expansion_judged_to_fit_passes_the_measure(
@@ -3191,7 +3260,8 @@ mod tests {
             // A chain D0 -> D1 -> ... -> D{n-1}, and one definition no reference reaches.
             let mut defs = Map::new();
             for i in 0..n {
-                let next = if i + 1 < n { json!({"$ref": format!("#/$defs/D{}", i + 1)}) } else { json!(true) };
+                let next =
+                    if i + 1 < n { json!({"$ref": format!("#/$defs/D{}", i + 1)}) } else { json!(true) };
                 defs.insert(format!("D{i}"), json!({"type": "object", "properties": {"n": next}}));
             }
             defs.insert("Unused".into(), json!({"type": "string"}));
@@ -3205,6 +3275,38 @@ mod tests {
                 assert_eq!(inliner.target_at(inliner.targets[t].node), Some(t), "{n}");
             }
             assert_eq!(inliner.target_at(&schema["$defs"]["Unused"]), None, "{n}");
+        }
+    }
+
+    #[test]
+    fn the_accumulated_bound_covers_what_combining_and_collapsing_add() {
+        // Each shape makes the output hold something no input object held: an `allOf` member
+        // for a conflicting family or for `unevaluated*`, a `type` list with "null", a
+        // recursion point's note and type.
+        let defs = json!({
+            "Obj": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false},
+            "Open": {"type": "object", "unevaluatedProperties": false, "allOf": [{"properties": {"x": true}}]},
+            "S": {"type": "string", "title": "S"},
+            "Node": {"anyOf": [{"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}, {"type": "array"}]}
+        });
+        let shapes = [
+            json!({"$ref": "#/$defs/Obj", "properties": {"b": {"type": "integer"}}}),
+            json!({"$ref": "#/$defs/Obj", "additionalProperties": true, "unevaluatedProperties": false}),
+            json!({"$ref": "#/$defs/Open", "properties": {"y": {"$ref": "#/$defs/Obj", "properties": {}}}}),
+            json!({"anyOf": [{"$ref": "#/$defs/S"}, {"type": "null"}]}),
+            json!({"anyOf": [{"$ref": "#/$defs/Obj", "properties": {"c": true}}, {"type": "null"}], "properties": {"d": true}}),
+            json!({"$ref": "#/$defs/Node", "description": "x".repeat(40)}),
+            json!({"items": {"$ref": "#"}, "description": "a list"}),
+        ];
+        for shape in shapes {
+            for required in [json!([]), json!(["p"])] {
+                let schema = json!({"$defs": defs, "type": "object", "properties": {"p": shape}, "required": required});
+                let o = SelfContainedOptions::new();
+                let mut inliner = Inliner::for_one_walk(&schema, "t", &o);
+                let built = inliner.construct(&schema, Ctx::Optional, &[], &Trail::Root, 0).unwrap();
+                assert!(inliner.built_bound >= json_bound(&built), "{schema}");
+                assert_eq!(Ok(finish(built, "t").unwrap()), run(schema.clone()), "{schema}");
+            }
         }
     }
 
@@ -3223,7 +3325,8 @@ mod tests {
                 required.push(json!(name));
             }
         }
-        let schema = json!({"$defs": {"S": {"type": "string"}}, "properties": properties, "required": required});
+        let schema =
+            json!({"$defs": {"S": {"type": "string"}}, "properties": properties, "required": required});
         // The yardstick: a deep copy of the input and its drop, linear work of the same size.
         let copy = (0..3)
             .map(|_| {
