@@ -1825,11 +1825,20 @@ impl<'v, 'o> Inliner<'v, 'o> {
             },
         )?;
         let is_unbuilt = |i: usize| i < 64 && unbuilt & (1 << i) != 0;
-        let nulls = built.iter().enumerate().filter(|&(i, m)| is_unbuilt(i) || is_null_member(m)).count();
-        let mut real = built.iter().enumerate().filter(|&(i, m)| !is_unbuilt(i) && !is_null_member(m));
-        if nulls > 0 && matches!((real.next(), real.next()), (Some((_, Value::Object(_))), None)) {
-            let one = built.iter().enumerate().position(|(i, m)| !is_unbuilt(i) && !is_null_member(m));
-            return Ok(one.map(|i| built.swap_remove(i)));
+        // One pass: how many members are null, how many real, and the first real one.
+        let (mut nulls, mut reals, mut first_real) = (0usize, 0usize, 0usize);
+        for (i, m) in built.iter().enumerate() {
+            if is_unbuilt(i) || is_null_member(m) {
+                nulls += 1;
+            } else {
+                if reals == 0 {
+                    first_real = i;
+                }
+                reals += 1;
+            }
+        }
+        if nulls > 0 && reals == 1 && built[first_real].is_object() {
+            return Ok(Some(built.swap_remove(first_real)));
         }
         for (i, slot) in built.iter_mut().enumerate().filter(|(i, _)| is_unbuilt(*i)) {
             let child_trail = Trail::Child(trail, Step::Index("anyOf", i));
