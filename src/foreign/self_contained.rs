@@ -2237,10 +2237,19 @@ fn collapse(node: Value, ctx: Ctx) -> Value {
         return Value::Object(m);
     };
     let Some(Value::Array(members)) = m.get(key) else { return Value::Object(m) };
-    let nulls = members.iter().filter(|x| is_null_member(x)).count();
-    let mut real = members.iter().filter(|x| !is_null_member(x));
-    let (Some(Value::Object(_)), None) = (real.next(), real.next()) else { return Value::Object(m) };
-    if nulls == 0 {
+    // One pass: how many members are null, how many real, and where the first real one is.
+    let (mut nulls, mut reals, mut real) = (0usize, 0usize, 0usize);
+    for (i, x) in members.iter().enumerate() {
+        if is_null_member(x) {
+            nulls += 1;
+        } else {
+            if reals == 0 {
+                real = i;
+            }
+            reals += 1;
+        }
+    }
+    if reals != 1 || !members[real].is_object() || nulls == 0 {
         return Value::Object(m);
     }
     let null_allowed = match m.get("type") {
@@ -2255,10 +2264,8 @@ fn collapse(node: Value, ctx: Ctx) -> Value {
         if m.contains_key("type") {
             return Value::Object(m);
         }
-        let Some(Value::Array(members)) = m.remove(key) else { return Value::Object(m) };
-        let Some(Value::Object(mut member)) = members.into_iter().find(|x| !is_null_member(x)) else {
-            return Value::Object(m);
-        };
+        let Some(Value::Array(mut members)) = m.remove(key) else { return Value::Object(m) };
+        let Value::Object(mut member) = members.swap_remove(real) else { return Value::Object(m) };
         let simple = !NULL_SENSITIVE.iter().any(|k| member.contains_key(*k));
         let typed = match member.get_mut("type") {
             Some(Value::String(t)) if simple && t == "null" => true,
@@ -2284,8 +2291,8 @@ fn collapse(node: Value, ctx: Ctx) -> Value {
         m.insert(key.to_owned(), Value::Array(vec![Value::Object(member), null_schema()]));
         return Value::Object(m);
     }
-    let Some(Value::Array(members)) = m.remove(key) else { return Value::Object(m) };
-    let Some(member) = members.into_iter().find(|x| !is_null_member(x)) else { return Value::Object(m) };
+    let Some(Value::Array(mut members)) = m.remove(key) else { return Value::Object(m) };
+    let member = members.swap_remove(real);
     if null_allowed {
         drop_null_from_type(&mut m);
     }
