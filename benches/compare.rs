@@ -160,6 +160,7 @@ fn self_contained_rows(t: &mut Table) {
     if !t.section("self_contained") {
         return;
     }
+    synthetic_self_contained_rows(t);
     let corpus = common::public_corpus();
     if corpus.is_empty() {
         return;
@@ -198,6 +199,30 @@ fn self_contained_rows(t: &mut Table) {
         &r,
     );
     t.owned_per_schema = Some(owned);
+}
+
+/// Target 3 at the synthetic sizes: `self_contained_input_schema` of a 1 KB, 30 KB and 1 MB
+/// schema (with `$defs` and references, as `synthetic_schema` writes them) against parsing its
+/// bytes, with the deep clone beside it for scale.
+fn synthetic_self_contained_rows(t: &mut Table) {
+    for &(label, size) in common::SIZES {
+        let what = format!("3. self_contained_input_schema, {label} schema");
+        if !t.wants(&what) {
+            continue;
+        }
+        let schema = common::synthetic_schema(size);
+        let bytes = serde_json::to_vec(&schema).unwrap_or_default();
+        if let Err(e) = toolschema::self_contained_input_schema(&schema, "synthetic") {
+            eprintln!("{what}: refused ({e}); row left out");
+            continue;
+        }
+        let parse = || serde_json::from_slice::<Value>(&bytes).is_ok();
+        let ours = || toolschema::self_contained_input_schema(&schema, "synthetic").is_ok();
+        let r = compare(parse, ours);
+        t.at_most(&what, "serde_json::from_slice", "self_contained_input_schema", &r, 1.5);
+        let r = compare(parse, || schema.clone().is_object());
+        t.report(&what, "serde_json::from_slice", "Value::clone (deep)", &r);
+    }
 }
 
 /// `self_contained_input_schema_owned` over the corpus against `self_contained_input_schema`, pass
