@@ -629,9 +629,13 @@ fn build_general(
     }
     let mut inliner = Inliner::new(schema, tool_name, options);
     inliner.discover()?;
+    // Where the expansion provably fits, a bound of the output's size too, which spares the
+    // size check its walks over the output.
+    let mut bound = None;
     if !inliner.by_reference.is_empty() {
         inliner.components();
-        if !inliner.expansion_fits() {
+        bound = inliner.expansion_fits().map(|built| built.saturating_add(FINISH_GROWTH));
+        if bound.is_none() {
             inliner.measure_root()?;
         }
     }
@@ -647,7 +651,7 @@ fn build_general(
     if builder != Builder::Copy {
         // Built entry by entry, in key order: the order a map keeps without `preserve_order`.
         let out = inliner.construct(schema, Ctx::Optional, &[], &Trail::Root, 0)?;
-        return Ok((out, None));
+        return Ok((out, bound));
     }
     // The root's copy leaves its definitions out: only the references into them reach them.
     let mut out = match schema {
@@ -665,7 +669,7 @@ fn build_general(
         other => other.clone(),
     };
     inliner.build(schema, &mut out, Ctx::Optional, &[], &Trail::Root, 0)?;
-    Ok((out, None))
+    Ok((out, bound))
 }
 
 /// The most schema objects [`build_in_one_walk`] builds before it leaves the schema to the four
@@ -1011,6 +1015,9 @@ struct Target<'v> {
     /// Its subtree's compact size without the keywords the output drops, references not
     /// followed: an upper bound, with every string at its exact size ([`Keys::sized_exactly`]).
     bound: u64,
+    /// The schema objects in its subtree, references not followed: the objects an expansion of
+    /// it builds, each of which [`OBJECT_SLACK`] covers.
+    objects: u64,
     /// Its strongly connected component.
     component: usize,
     /// Whether it is being expanded on the current path.
@@ -1031,6 +1038,7 @@ impl<'v> Target<'v> {
             edges: Vec::new(),
             height: 0,
             bound: 0,
+            objects: 0,
             component: 0,
             on_stack: false,
             memo: None,
@@ -1311,6 +1319,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             });
         };
         let keys = Keys::sized_exactly(map);
+        self.targets[owner].objects += 1;
         // The root's own definitions are never copied whole: `Self::definitions_nesting_within`
         // checks those no reference reaches.
         // Definitions are neither sized nor scanned where they stand: the root's are checked apart
@@ -1532,12 +1541,18 @@ impl<'v, 'o> Inliner<'v, 'o> {
     /// is within [`SelfContainedOptions::max_bytes`]. That bound is above the measure's size and
     /// above twice the nodes it visits, so the measure could neither refuse nor meet a recursion
     /// point. Linear in targets and edges; call after [`Self::components`].
-    fn expansion_fits(&self) -> bool {
+    ///
+    /// Where it fits, a bound of the size of the output the build makes (before [`finish`]):
+    /// each expansion of a target counted with its bound and [`OBJECT_SLACK`] for each object it
+    /// builds, as [`Inliner::built_bound`] counts an object (every string here at its exact
+    /// size, and each literal the slack covers no longer than its six-bytes-a-byte count). A law
+    /// checks it against the output's exact size.
+    fn expansion_fits(&self) -> Option<u64> {
         let n = self.targets.len();
         let acyclic = self.component_on_stack.len() == n
             && self.targets.iter().enumerate().all(|(t, target)| target.edges.iter().all(|&(u, _)| u != t));
         if !acyclic {
-            return false;
+            return None;
         }
         // Tarjan numbers the components in reverse topological order: an edge leads to a lower
         // number, and the root, which reaches everything, has the highest.
@@ -1553,19 +1568,21 @@ impl<'v, 'o> Inliner<'v, 'o> {
             });
         }
         if reach[0] > self.options.max_depth {
-            return false;
+            return None;
         }
         let mut paths = vec![0u64; n];
         paths[0] = 1;
-        let mut size = 0u64;
+        let (mut size, mut built) = (0u64, 0u64);
         for &t in by_component.iter().rev() {
             let target = &self.targets[t];
             size = size.saturating_add(paths[t].saturating_mul(target.bound));
+            let slack = target.objects.saturating_mul(OBJECT_SLACK);
+            built = built.saturating_add(paths[t].saturating_mul(target.bound.saturating_add(slack)));
             for &(u, _) in &target.edges {
                 paths[u] = paths[u].saturating_add(paths[t]);
             }
         }
-        size <= self.options.max_bytes as u64
+        (size <= self.options.max_bytes as u64).then_some(built)
     }
 
     fn set_on_stack(&mut self, t: usize, on: bool) {
@@ -2987,8 +3004,25 @@ mod tests {
             let mut inliner = Inliner::new(&schema, "t", &o);
             if inliner.discover().is_ok() && !inliner.by_reference.is_empty() {
                 inliner.components();
-                if inliner.expansion_fits() {
+                if inliner.expansion_fits().is_some() {
                     prop_assert_eq!(inliner.measure_root(), Ok(()));
+                }
+            }
+        }
+
+        // Law: where the expansion is judged to fit, its bound of the output (strings at their
+        // exact size, a slack per object built) is never below the finished output's exact size.
+        #[test]
+        fn the_expansion_bound_is_never_below_the_exact_size(
+            schema in prop_oneof![arb_root(), arb_reference_graph(), arb_conflicting_nest()],
+        ) {
+            let o = SelfContainedOptions::new();
+            for builder in [Builder::Construct, Builder::Copy] {
+                if let Ok((built, Some(bound))) = build_root_as(&schema, "t", &o, false, builder)
+                    && let Ok(out) = finish(built, "t")
+                {
+                    let exact = json_len(&out);
+                    prop_assert!(bound >= exact, "{builder:?}: {bound} < {exact}");
                 }
             }
         }
@@ -3186,7 +3220,7 @@ mod tests {
             let mut inliner = Inliner::new(schema, "t", &o);
             inliner.discover().unwrap();
             inliner.components();
-            inliner.expansion_fits()
+            inliner.expansion_fits().is_some()
         };
         let dag = json!({
             "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}, "c": {"$ref": "#/$defs/B"}}},
