@@ -238,7 +238,7 @@ fn too_nested(tool_name: &str, pointer: String, limit: usize) -> Error {
 
 /// The plain path's one walk before it copies anything, on a schema it can take: every check
 /// discovery makes on each schema object (`required` a list of strings, `$defs` and
-/// `definitions` maps), the depth budget before each descent, whether [`Inliner::build`] has
+/// `definitions` maps), the depth budget before each descent, whether [`rewrite_in_place`] has
 /// anything to rewrite (a keyword the output drops, a union or a `type` list [`collapse`] may
 /// change), and a [`json_bound`] of the output before [`finish`].
 ///
@@ -684,12 +684,11 @@ const ONE_WALK_OBJECTS: u64 = 512;
 /// [`Inliner::definitions_nesting_within`], [`finish`] and the size check: against
 /// [`Inliner::built_bound`] (each object's [`Keys::sized`] bound plus [`OBJECT_SLACK`], added up
 /// as it builds), and only where that passes the budget against [`json_bound`] of the output,
-/// then its exact size. `None` (and the four
-/// steps run) on anything that walk cannot vouch for: any error, a reference site at the depth
-/// budget (discovery refuses one even where the build meets a recursion point there), more than
-/// [`ONE_WALK_OBJECTS`] or half `max_bytes` objects built, a value that may nest deep (see
-/// [`copy_value`]: the four steps check the whole input's nesting first), or an output over the
-/// budget.
+/// then its exact size. `None` (and the four steps run) on anything that walk cannot vouch for:
+/// any error, a reference site at the depth budget (discovery refuses one even where the build
+/// meets a recursion point there), more than [`ONE_WALK_OBJECTS`] or half `max_bytes` objects
+/// built, a value that may nest deep (see [`copy_value`]: the four steps check the whole input's
+/// nesting first), or an output over the budget.
 ///
 /// When it returns the output, the four steps return the same: the build is the same function
 /// from the same state; discovery checks each node it scans as the walk did (the walk visits
@@ -777,6 +776,17 @@ fn copies_within(null_member: &Value) -> bool {
         }
         _ => true,
     })
+}
+
+/// Whether an entry [`Inliner::construct`] drops unread (see [`dropped`]) may hold a value nested
+/// deep that the one walk has not checked: a title that is an array or an object, or definitions
+/// anywhere but at the root (whose are checked apart, [`Inliner::definitions_nesting_within`]).
+fn may_nest_unread(key: &str, v: &Value, at_root: bool) -> bool {
+    match key {
+        "title" => matches!(v, Value::Array(_) | Value::Object(_)),
+        "$defs" | "definitions" => !at_root,
+        _ => false,
+    }
 }
 
 /// What [`Inliner::construct`] returns where [`build_in_one_walk`] cannot vouch for the output:
@@ -1269,6 +1279,16 @@ impl<'v, 'o> Inliner<'v, 'o> {
         }
     }
 
+    /// The trail of the child at `step` of a node at `level`, or the depth error if the budget
+    /// allows no descent from there: checked before every descent.
+    fn descend<'t>(&self, trail: &'t Trail<'t>, step: Step<'t>, level: usize) -> Result<Trail<'t>, Error> {
+        let child = Trail::Child(trail, step);
+        if level >= self.options.max_depth {
+            return Err(self.too_deep(&child));
+        }
+        Ok(child)
+    }
+
     fn too_large(&self, size: u64) -> Error {
         Error::TooLarge {
             tool: self.tool.to_owned(),
@@ -1320,10 +1340,9 @@ impl<'v, 'o> Inliner<'v, 'o> {
         };
         let keys = Keys::sized_exactly(map);
         self.targets[owner].objects += 1;
-        // The root's own definitions are never copied whole: `Self::definitions_nesting_within`
-        // checks those no reference reaches.
-        // Definitions are neither sized nor scanned where they stand: the root's are checked apart
-        // (see `definitions_nesting_within`), any other's with the whole input.
+        // Definitions are neither sized nor scanned where they stand: the root's that no reference
+        // reaches are checked apart (`Self::definitions_nesting_within`), any other's with the
+        // whole input.
         let nested_definitions = (keys.defs || keys.definitions) && !std::ptr::eq(node, self.root);
         self.deep |= keys.deep || nested_definitions;
         self.check(&keys, trail)?;
@@ -1339,12 +1358,9 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 if result.is_err() {
                     return;
                 }
-                let child_trail = Trail::Child(trail, step);
-                result = if level >= self.options.max_depth {
-                    Err(self.too_deep(&child_trail))
-                } else {
+                result = self.descend(trail, step, level).and_then(|child_trail| {
                     self.scan(child, &child_trail, level + 1, owner).map(|b| bound = bound.saturating_add(b))
-                };
+                });
             });
             result?;
         }
@@ -1647,11 +1663,13 @@ impl<'v, 'o> Inliner<'v, 'o> {
             if result.is_err() {
                 return;
             }
-            let child_trail = Trail::Child(trail, step);
-            if level >= self.options.max_depth {
-                result = Err(self.too_deep(&child_trail));
-                return;
-            }
+            let child_trail = match self.descend(trail, step, level) {
+                Ok(child_trail) => child_trail,
+                Err(e) => {
+                    result = Err(e);
+                    return;
+                }
+            };
             if let Step::Entry(_, name) = step {
                 m.size += string_len(name) + 2;
             }
@@ -1798,10 +1816,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 copy,
                 |key| !dropped(key),
                 |step, child, child_out| {
-                    let child_trail = Trail::Child(trail, step);
-                    if level >= self.options.max_depth {
-                        return Err(self.too_deep(&child_trail));
-                    }
+                    let child_trail = self.descend(trail, step, level)?;
                     self.build(child, child_out, names.ctx_of(step, ctx), &[], &child_trail, level + 1)
                 },
             )?;
@@ -1859,20 +1874,14 @@ impl<'v, 'o> Inliner<'v, 'o> {
             Some(Value::Array(names)) => names,
             _ => &[],
         };
-        // Without discovery, what is dropped unread must not nest deep either (see `Self::copy`):
-        // a title, or definitions anywhere but at the root.
+        // Without discovery, what is dropped unread must not nest deep either (see `copy_value`).
         let (checking, root) = (self.checking, std::ptr::eq(node, self.root));
         let mut unread_deep = false;
         let keep = |key: &str, v: &Value| {
             if !dropped(key) {
                 return true;
             }
-            unread_deep |= checking
-                && match key {
-                    "title" => matches!(v, Value::Array(_) | Value::Object(_)),
-                    "$defs" | "definitions" => !root,
-                    _ => false,
-                };
+            unread_deep |= checking && may_nest_unread(key, v, root);
             false
         };
         let names = Required::new(required, extra_required);
@@ -1881,10 +1890,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             keep,
             |v| copy_value(v, checking),
             |step, child| {
-                let child_trail = Trail::Child(trail, step);
-                if level >= self.options.max_depth {
-                    return Err(self.too_deep(&child_trail));
-                }
+                let child_trail = self.descend(trail, step, level)?;
                 self.construct(child, names.ctx_of(step, ctx), &[], &child_trail, level + 1)
             },
         )?;
@@ -1922,14 +1928,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         }
         let Some(items) = members else { return Ok(None) };
         let root = self.root.as_object().is_some_and(|root| std::ptr::eq(root, map));
-        if self.checking
-            && map.iter().any(|(key, v)| match key.as_str() {
-                // What `construct` leaves unread (see there).
-                "title" => matches!(v, Value::Array(_) | Value::Object(_)),
-                "$defs" | "definitions" => !root,
-                _ => false,
-            })
-        {
+        if self.checking && map.iter().any(|(key, v)| may_nest_unread(key, v, root)) {
             return Err(one_walk_gives_up());
         }
         let checking = self.checking;
@@ -1943,10 +1942,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             items,
             |v| copy_value(v, checking),
             |step, child| {
-                let child_trail = Trail::Child(trail, step);
-                if level >= self.options.max_depth {
-                    return Err(self.too_deep(&child_trail));
-                }
+                let child_trail = self.descend(trail, step, level)?;
                 if let Step::Index(_, i @ 0..64) = step
                     && is_null_member(child)
                 {
@@ -1960,18 +1956,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             },
         )?;
         let is_unbuilt = |i: usize| i < 64 && unbuilt & (1 << i) != 0;
-        // One pass: how many members are null, how many real, and the first real one.
-        let (mut nulls, mut reals, mut first_real) = (0usize, 0usize, 0usize);
-        for (i, m) in built.iter().enumerate() {
-            if is_unbuilt(i) || is_null_member(m) {
-                nulls += 1;
-            } else {
-                if reals == 0 {
-                    first_real = i;
-                }
-                reals += 1;
-            }
-        }
+        let (nulls, reals, first_real) = count_members(&built, |i, m| is_unbuilt(i) || is_null_member(m));
         if nulls > 0 && reals == 1 && built[first_real].is_object() {
             return Ok(Some(built.swap_remove(first_real)));
         }
@@ -2125,7 +2110,8 @@ struct Keys<'v> {
     /// A keyword that may hold subschemas is there, besides `$defs` and `definitions`.
     children: bool,
     /// From [`Keys::sized`]: a [`json_bound`] of the object without the keywords the output
-    /// drops and without the subschemas the walkers visit (their own bounds add to it).
+    /// drops and without the subschemas the walkers visit (their own bounds add to it); from
+    /// [`Keys::sized_exactly`], the same with every string at its exact size.
     bound: u64,
     /// From [`Keys::sized`]: a value sized here nests past [`SIZE_RECURSION`] levels, or a title
     /// (which discovery neither sizes nor enters) is an array or an object.
@@ -2225,8 +2211,8 @@ impl<'v> Keys<'v> {
 struct Survey {
     /// A [`json_bound`] of the node without the keywords the output drops.
     bound: u64,
-    /// Whether [`Inliner::build`] has anything to rewrite: a keyword the output drops, or a union
-    /// or a `type` list [`collapse`] may change.
+    /// Whether [`rewrite_in_place`] has anything to rewrite: a keyword the output drops, or a
+    /// union or a `type` list [`collapse`] may change.
     rewrite: bool,
 }
 
@@ -2263,8 +2249,9 @@ const NULL_SENSITIVE: &[&str] = &["allOf", "anyOf", "const", "else", "enum", "if
 /// that read each other (`properties` with `additionalProperties`, `items` with `prefixItems`,
 /// ...), the definition's keywords of that family go into an `allOf` member of their own, where
 /// they apply exactly as they did in the definition, and the site's stay in its place: so no
-/// subschema of the output sits deeper than the levels the depth budget counted for it. `unevaluated*` on either side reads everything
-/// around it, so then the whole definition goes into `allOf` instead.
+/// subschema of the output sits deeper than the levels the depth budget counted for it.
+/// `unevaluated*` on either side reads everything around it, so then the whole definition goes
+/// into `allOf` instead.
 fn combine(site: Map<String, Value>, d: Value) -> Value {
     let mut d = match d {
         Value::Bool(false) => return Value::Bool(false),
@@ -2363,18 +2350,7 @@ fn collapse(node: Value, ctx: Ctx) -> Value {
         return Value::Object(m);
     };
     let Some(Value::Array(members)) = m.get(key) else { return Value::Object(m) };
-    // One pass: how many members are null, how many real, and where the first real one is.
-    let (mut nulls, mut reals, mut real) = (0usize, 0usize, 0usize);
-    for (i, x) in members.iter().enumerate() {
-        if is_null_member(x) {
-            nulls += 1;
-        } else {
-            if reals == 0 {
-                real = i;
-            }
-            reals += 1;
-        }
-    }
+    let (nulls, reals, real) = count_members(members, |_, x| is_null_member(x));
     if reals != 1 || !members[real].is_object() || nulls == 0 {
         return Value::Object(m);
     }
@@ -2424,6 +2400,23 @@ fn collapse(node: Value, ctx: Ctx) -> Value {
     }
     drop_null_default(&mut m);
     combine(m, member)
+}
+
+/// A union's members in one pass: how many `is_null` says are null (it gets each member's index),
+/// how many are real, and the index of the first real one (0 if none).
+fn count_members(members: &[Value], is_null: impl Fn(usize, &Value) -> bool) -> (usize, usize, usize) {
+    let (mut nulls, mut reals, mut first_real) = (0, 0, 0);
+    for (i, member) in members.iter().enumerate() {
+        if is_null(i, member) {
+            nulls += 1;
+        } else {
+            if reals == 0 {
+                first_real = i;
+            }
+            reals += 1;
+        }
+    }
+    (nulls, reals, first_real)
 }
 
 fn null_schema() -> Value {

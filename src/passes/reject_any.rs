@@ -204,7 +204,9 @@ impl<'a> Document<'a> {
     }
 
     /// The root definition `name` in `map` (one of [`DEF_MAPS`]), with its key, as the text
-    /// `reference` names it; the last text asked about is remembered.
+    /// `reference` names it; the last text asked about is remembered by its address, so
+    /// `reference` must be a string of the document itself (no other text can take its address
+    /// while the document is borrowed).
     fn named(&self, reference: &str, map: &str, name: &str) -> Option<(&'a String, &'a Value)> {
         let text: Text = (reference.as_ptr().addr(), reference.len());
         let found = match self.last.get() {
