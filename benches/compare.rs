@@ -24,6 +24,9 @@ struct Table {
     per_schema: Option<f64>,
     /// `self_contained_input_schema_owned`'s, its inputs copied outside the timing.
     owned_per_schema: Option<f64>,
+    /// A deep clone's (and its drop's) per corpus schema: what any function that returns an
+    /// owned copy of a borrowed `Value` must spend at least, for the Python comparison.
+    clone_per_schema: Option<f64>,
 }
 
 impl Table {
@@ -185,6 +188,7 @@ fn self_contained_rows(t: &mut Table) {
     let r = compare(parse, clone);
     t.report(&what, "serde_json::from_slice", "Value::clone (deep)", &r);
     t.per_schema = Some(per_schema);
+    t.clone_per_schema = Some(r.cand_best_ns / corpus.len() as f64);
     let r = owned_against_borrowed(&corpus);
     let owned = r.cand_best_ns / corpus.len() as f64;
     eprintln!(
@@ -273,7 +277,8 @@ fn owned_against_borrowed(corpus: &[common::Item]) -> Ratio {
 
 fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let mut t = Table { filter, rows: Vec::new(), per_schema: None, owned_per_schema: None };
+    let mut t =
+        Table { filter, rows: Vec::new(), per_schema: None, owned_per_schema: None, clone_per_schema: None };
     hash_rows(&mut t);
     schema_for_rows(&mut t);
     self_contained_rows(&mut t);
@@ -291,5 +296,8 @@ fn main() {
     }
     if let Some(ns) = t.owned_per_schema {
         println!("self_contained_input_schema_owned_us_per_schema={:.3}", ns / 1e3);
+    }
+    if let Some(ns) = t.clone_per_schema {
+        println!("value_clone_us_per_schema={:.3}", ns / 1e3);
     }
 }

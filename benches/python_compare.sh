@@ -21,22 +21,25 @@ cargo bench --quiet --bench compare -- self_contained >"$out/rust.md" 2>"$out/ru
 rust_us="$(sed -n 's/^self_contained_input_schema_us_per_schema=//p' "$out/rust.md")"
 [ -n "$rust_us" ] || { cat "$out/rust.err" >&2; echo "no Rust figure (is the corpus there?)" >&2; exit 1; }
 owned_us="$(sed -n 's/^self_contained_input_schema_owned_us_per_schema=//p' "$out/rust.md")"
+clone_us="$(sed -n 's/^value_clone_us_per_schema=//p' "$out/rust.md")"
 
 echo "== Python: $ORACLE_DIR/bench_python.py" >&2
 CORPUS="$CORPUS" "$PYTHON" "$ORACLE_DIR/bench_python.py" --repeat 5 --markdown "$out/python.md" >/dev/null
 
 echo "Rust self_contained_input_schema: $rust_us µs per schema (best batch; Python reports its best run)."
 [ -z "$owned_us" ] || echo "Rust self_contained_input_schema_owned: $owned_us µs per schema (best pass, input copies untimed)."
+[ -z "$clone_us" ] || echo "Rust Value::clone of the same inputs, and its drop: $clone_us µs per schema (best batch): the least a function returning an owned copy of a borrowed value spends."
 echo
-echo "| Python operation | µs / schema | Rust is faster by |"
-echo "| --- | ---: | ---: |"
+echo "| Python operation | µs / schema | Rust is faster by | owned: faster by | a deep clone: faster by |"
+echo "| --- | ---: | ---: | ---: | ---: |"
 # Rows of bench_python.py's first table: | operation | total ms | µs / schema | MB/s | errors |
-awk -F'|' -v rust="$rust_us" '
+awk -F'|' -v rust="$rust_us" -v owned="$owned_us" -v clone="$clone_us" '
+  function by(us, d) { return d == "" ? "–" : sprintf("%.1fx", us / d) }
   /^\| operation/ { table++; next }
   table == 1 && /^\| [^-]/ {
     op = $2; us = $4; gsub(/^ +| +$/, "", op); gsub(/[ ,]/, "", us);
     if (us == "–" || us == "") next;
-    printf "| %s | %s | %.1fx |\n", op, us, us / rust
+    printf "| %s | %s | %s | %s | %s |\n", op, us, by(us, rust), by(us, owned), by(us, clone)
   }
   table == 1 && /^$/ { table++ }
 ' "$out/python.md"
