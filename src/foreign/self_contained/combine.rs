@@ -1,0 +1,320 @@
+//! How a reference site meets its definition ([`combine`]), how a union with `null` becomes an
+//! optional value ([`collapse`]), and the type a recursion point carries ([`infer_type`]).
+
+use super::*;
+
+/// "An" before a vowel, "A" otherwise.
+pub(super) fn article(name: &str) -> &'static str {
+    match name.chars().next() {
+        Some(c) if "AEIOUaeiou".contains(c) => "An",
+        _ => "A",
+    }
+}
+
+/// Whether a schema accepts only `null`: `type` `"null"` (or `["null"]`) and nothing but
+/// annotations beside it.
+pub(super) fn is_null_member(member: &Value) -> bool {
+    let Value::Object(m) = member else { return false };
+    let null_type = match m.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.len() == 1 && ts[0] == "null",
+        _ => false,
+    };
+    null_type && m.keys().all(|k| k == "type" || is_annotation(k))
+}
+
+/// Keywords that constrain `null` too: a schema holding one cannot simply add `"null"` to its
+/// `type` list.
+pub(super) const NULL_SENSITIVE: &[&str] =
+    &["allOf", "anyOf", "const", "else", "enum", "if", "not", "oneOf", "then"];
+
+/// `site` (a reference site's keywords, or a union's own) combined with `d` (the definition, or
+/// the union's one real member) so that the result accepts exactly what both accept together.
+///
+/// Annotations from the site win. `required` lists are joined, `allOf` lists concatenated. Any
+/// other keyword only one side has is written beside the other's; one both have with the same
+/// value is written once. Where the two sides hold different values for one family of keywords
+/// that read each other (`properties` with `additionalProperties`, `items` with `prefixItems`,
+/// ...), the definition's keywords of that family go into an `allOf` member of their own, where
+/// they apply exactly as they did in the definition, and the site's stay in its place: so no
+/// subschema of the output sits deeper than the levels the depth budget counted for it.
+/// `unevaluated*` on either side reads everything around it, so then the whole definition goes
+/// into `allOf` instead.
+pub(super) fn combine(site: Map<String, Value>, d: Value) -> Value {
+    let mut d = match d {
+        Value::Bool(false) => return Value::Bool(false),
+        Value::Bool(true) if site.is_empty() => return Value::Bool(true),
+        Value::Bool(true) => return Value::Object(site),
+        Value::Object(m) => m,
+        other => return other,
+    };
+    if site.is_empty() {
+        return Value::Object(d);
+    }
+    if has_unevaluated(&site) || has_unevaluated(&d) {
+        let mut out = site;
+        push_all_of(&mut out, Value::Object(d));
+        return Value::Object(out);
+    }
+    let conflicting: Vec<String> = site
+        .iter()
+        .filter(|(k, _)| !is_annotation(k) && !matches!(k.as_str(), "required" | "allOf"))
+        .map(|(k, _)| family(k))
+        .filter(|f| {
+            let site_keys = site.iter().filter(|(k, _)| family(k) == *f);
+            let d_has_family = d.keys().any(|k| family(k) == *f);
+            d_has_family && site_keys.clone().any(|(k, v)| d.get(k) != Some(v))
+        })
+        .map(str::to_owned)
+        .collect();
+    // The definition's keywords of a conflicting family move into the `allOf` member and the
+    // site's take their place, not the other way round: the definition's were counted a level
+    // down (behind a `$ref` hop, or in a union member), so in the member they sit no deeper than
+    // the depth budget counted them, where the site's would sit a level deeper than counted.
+    let mut rest = Map::new();
+    if !conflicting.is_empty() {
+        let moved: Vec<String> =
+            d.keys().filter(|k| conflicting.iter().any(|f| f == family(k))).cloned().collect();
+        for k in moved {
+            if let Some(v) = d.remove(&k) {
+                rest.insert(k, v);
+            }
+        }
+    }
+    for (k, v) in site {
+        if is_annotation(&k) {
+            d.insert(k, v);
+            continue;
+        }
+        match (k.as_str(), d.get_mut(&k), v) {
+            ("required", Some(Value::Array(names)), Value::Array(more)) => {
+                for name in more {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
+            ("allOf", Some(Value::Array(members)), Value::Array(more)) => members.extend(more),
+            (_, Some(existing), v) if *existing == v => {}
+            (_, _, v) => {
+                d.insert(k, v);
+            }
+        }
+    }
+    if !rest.is_empty() {
+        push_all_of(&mut d, Value::Object(rest));
+    }
+    Value::Object(d)
+}
+
+pub(super) fn push_all_of(m: &mut Map<String, Value>, member: Value) {
+    match m.get_mut("allOf") {
+        Some(Value::Array(members)) => members.push(member),
+        _ => {
+            m.insert("allOf".to_owned(), Value::Array(vec![member]));
+        }
+    }
+}
+
+/// The optional-union collapse, null-aware.
+///
+/// A union (`anyOf`, else `oneOf`) of one real object member and `null` members: where a `type`
+/// beside it already refuses `null`, the `null` members are dead and the union becomes the member.
+/// Otherwise, where the value may be left out (`Optional`), `null` is dropped with its
+/// `default: null`; where it must be received (`Required`), the union is kept in its simplest
+/// form: the member with `"null"` added to its `type` list when nothing else in it constrains
+/// `null`, else `anyOf: [member, {"type": "null"}]`. A `type: [X, "null"]` list loses its `"null"`
+/// where the value may be left out.
+pub(super) fn collapse(node: Value, ctx: Ctx) -> Value {
+    let Value::Object(mut m) = node else { return node };
+    let key = if m.contains_key("anyOf") {
+        "anyOf"
+    } else if m.contains_key("oneOf") {
+        "oneOf"
+    } else {
+        if ctx == Ctx::Optional && drop_null_from_type(&mut m) {
+            drop_null_default(&mut m);
+        }
+        return Value::Object(m);
+    };
+    let Some(Value::Array(members)) = m.get(key) else { return Value::Object(m) };
+    let (nulls, reals, real) = count_members(members, |_, x| is_null_member(x));
+    if reals != 1 || !members[real].is_object() || nulls == 0 {
+        return Value::Object(m);
+    }
+    let null_allowed = match m.get("type") {
+        None => true,
+        Some(Value::String(t)) if t == "null" => return Value::Object(m),
+        Some(Value::String(_)) => false,
+        Some(Value::Array(ts)) if ts.iter().all(|t| t == "null") => return Value::Object(m),
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
+        Some(_) => return Value::Object(m),
+    };
+    if null_allowed && ctx == Ctx::Required {
+        if m.contains_key("type") {
+            return Value::Object(m);
+        }
+        let Some(Value::Array(mut members)) = m.remove(key) else { return Value::Object(m) };
+        let Value::Object(mut member) = members.swap_remove(real) else { return Value::Object(m) };
+        let simple = !NULL_SENSITIVE.iter().any(|k| member.contains_key(*k));
+        let typed = match member.get_mut("type") {
+            Some(Value::String(t)) if simple && t == "null" => true,
+            Some(Value::String(t)) if simple => {
+                let t = std::mem::take(t);
+                member.insert(
+                    "type".to_owned(),
+                    Value::Array(vec![Value::String(t), Value::String("null".to_owned())]),
+                );
+                true
+            }
+            Some(Value::Array(ts)) if simple && ts.iter().all(Value::is_string) => {
+                if !ts.iter().any(|t| t == "null") {
+                    ts.push(Value::String("null".to_owned()));
+                }
+                true
+            }
+            _ => false,
+        };
+        if typed {
+            return combine(m, Value::Object(member));
+        }
+        m.insert(key.to_owned(), Value::Array(vec![Value::Object(member), null_schema()]));
+        return Value::Object(m);
+    }
+    let Some(Value::Array(mut members)) = m.remove(key) else { return Value::Object(m) };
+    let member = members.swap_remove(real);
+    if null_allowed {
+        drop_null_from_type(&mut m);
+    }
+    drop_null_default(&mut m);
+    combine(m, member)
+}
+
+/// A union's members in one pass: how many `is_null` says are null (it gets each member's index),
+/// how many are real, and the index of the first real one (0 if none).
+#[inline]
+pub(super) fn count_members(
+    members: &[Value],
+    is_null: impl Fn(usize, &Value) -> bool,
+) -> (usize, usize, usize) {
+    let (mut nulls, mut reals, mut first_real) = (0, 0, 0);
+    for (i, member) in members.iter().enumerate() {
+        if is_null(i, member) {
+            nulls += 1;
+        } else {
+            if reals == 0 {
+                first_real = i;
+            }
+            reals += 1;
+        }
+    }
+    (nulls, reals, first_real)
+}
+
+pub(super) fn null_schema() -> Value {
+    let mut m = Map::new();
+    m.insert("type".to_owned(), Value::String("null".to_owned()));
+    Value::Object(m)
+}
+
+/// `type: [X, "null"]` → `type: X` (and `[X, Y, "null"]` → `[X, Y]`); whether anything changed.
+pub(super) fn drop_null_from_type(m: &mut Map<String, Value>) -> bool {
+    let Some(Value::Array(ts)) = m.get_mut("type") else { return false };
+    let before = ts.len();
+    ts.retain(|t| t != "null");
+    if ts.len() == before || ts.is_empty() {
+        if ts.is_empty() {
+            ts.push(Value::String("null".to_owned()));
+        }
+        return false;
+    }
+    if ts.len() == 1 {
+        let only = ts.pop().unwrap_or(Value::Null);
+        m.insert("type".to_owned(), only);
+    }
+    true
+}
+
+pub(super) fn drop_null_default(m: &mut Map<String, Value>) {
+    if m.get("default").is_some_and(Value::is_null) {
+        m.remove("default");
+    }
+}
+
+/// The JSON type(s) of a definition, for its recursion points: its own `type` as written, else
+/// inferred through references, unions (`anyOf`/`oneOf`: every member's), `allOf` (the first
+/// typed member's), `const` and `enum`. `None` when nothing says.
+pub(super) fn infer_type(root: &Value, node: &Value, budget: usize) -> Option<Value> {
+    if let Some(t @ (Value::String(_) | Value::Array(_))) = node.get("type") {
+        return Some(t.clone());
+    }
+    let mut types = Vec::new();
+    let mut seen = Vec::new();
+    collect_types(root, node, budget, &mut seen, &mut types)?;
+    match types.len() {
+        0 => None,
+        1 => types.pop(),
+        _ => Some(Value::Array(types)),
+    }
+}
+
+pub(super) fn collect_types<'v>(
+    root: &'v Value,
+    node: &'v Value,
+    budget: usize,
+    seen: &mut Vec<*const Value>,
+    out: &mut Vec<Value>,
+) -> Option<()> {
+    let budget = budget.checked_sub(1)?;
+    let add = |t: &str, out: &mut Vec<Value>| {
+        if !out.iter().any(|o| o == t) {
+            out.push(Value::String(t.to_owned()));
+        }
+    };
+    let Value::Object(m) = node else { return None };
+    match m.get("type") {
+        Some(Value::String(t)) => {
+            add(t, out);
+            return Some(());
+        }
+        Some(Value::Array(ts)) => {
+            for t in ts {
+                add(t.as_str()?, out);
+            }
+            return Some(());
+        }
+        _ => {}
+    }
+    if let Some(Value::String(r)) = m.get("$ref") {
+        let target = refs::resolve(root, r)?;
+        if seen.contains(&(target as *const Value)) {
+            return None;
+        }
+        seen.push(target);
+        return collect_types(root, target, budget, seen, out);
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(members)) = m.get(key) {
+            for member in members {
+                collect_types(root, member, budget, seen, out)?;
+            }
+            return Some(());
+        }
+    }
+    if let Some(Value::Array(members)) = m.get("allOf") {
+        return members.iter().find_map(|x| collect_types(root, x, budget, seen, out));
+    }
+    if let Some(c) = m.get("const") {
+        add(crate::foreign::JsonType::of(c).as_str(), out);
+        return Some(());
+    }
+    if let Some(Value::Array(values)) = m.get("enum")
+        && !values.is_empty()
+    {
+        for v in values {
+            add(crate::foreign::JsonType::of(v).as_str(), out);
+        }
+        return Some(());
+    }
+    None
+}

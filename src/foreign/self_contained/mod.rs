@@ -1,0 +1,590 @@
+//! [`self_contained_input_schema`]: a foreign tool schema with every local `$ref` inlined.
+//!
+//! See the [module documentation](crate::foreign) for what it does and why; this module holds the
+//! four steps:
+//!
+//! 1. **discover** every reference target reachable from the root, checking the shape of what it
+//!    walks (`$ref` a string, `required` a list of strings, `$defs` a map) and the depth, counted
+//!    from the root through the references followed, so a chain of references too deep is
+//!    refused before the targets past the budget are registered; it also notes each target's
+//!    height, each reference site's depth and a bound of each target's size;
+//! 2. group the targets into strongly connected components (Tarjan, iterative), so that a
+//!    target's expansion is known to be the same wherever no member of its component is being
+//!    expanded;
+//! 3. **measure** the expansion without building it: a lower bound of the output's size, its
+//!    depth and every recursion point, memoised per target where that is valid, so a DAG of
+//!    shared definitions costs one visit per definition and is refused before anything is built.
+//!    Where the references form no cycle and a bound from step 1 (each target's size times the
+//!    number of reference paths to it, and the deepest level reached) is within both budgets,
+//!    the measure could not refuse, and is left out ([`Inliner::expansion_fits`]);
+//! 4. **build** the output entry by entry from the root (and from each target a reference site
+//!    expands), leaving out the keywords the output drops ([`walk::copy_children`]); with
+//!    serde_json's `preserve_order`, a deep clone rewritten in place while the original is read
+//!    beside it ([`walk::zip_children_mut`]), which keeps each map's order. Then a bound of its
+//!    compact size that reads no string ([`json_bound`]), and the exact size only when that bound
+//!    passes the budget.
+//!
+//! Most schemas pass every check and every budget, so the general path first builds its output
+//! in one walk ([`build_in_one_walk`]): step 4 from the root, making step 1's checks on each node
+//! as it goes, with a small bound on the objects it builds, then the size check (from a bound of
+//! the output's size added up as it builds, so most outputs are never read again). Where that walk
+//! meets an error, a budget or anything else it cannot vouch for, its work is dropped and the four
+//! steps run, so every error is the one they report.
+//!
+//! A root without `$defs` or `definitions` first takes the plain path: [`survey`] makes step 1's
+//! checks on each node, reading each key once, and adds up a bound of the size. Where it cannot
+//! vouch for the schema (a `$ref`, a failed check, the depth budget, a value nested deep) the
+//! general path reads it instead, and reports any error. Otherwise the output is the input's deep
+//! clone, rewritten only where the survey found something to rewrite (a title, a union, a `type`
+//! list). The survey also bounds the depth, so the clone (which recurses) cannot overflow the
+//! stack.
+//!
+//! Where each part lives:
+//!
+//! - this file: the public functions and options, and the choice of path ([`inline`],
+//!   [`build_plain`], [`build_general`], [`build_in_one_walk`]), with the vocabulary every part
+//!   shares ([`Ctx`], [`Trail`]);
+//! - `plain.rs`: the plain path ([`survey`], [`rewrite_in_place`], [`plain_in_place`]);
+//! - `inliner.rs`: the general path's [`Inliner`], steps 1 to 4 and the one walk;
+//! - `keys.rs`: what a walk reads of one schema object in one pass ([`Keys`], [`Required`]);
+//! - `combine.rs`: a reference site with its definition, unions with `null`, recursion types;
+//! - `finish.rs`: the root's final shape and the size check;
+//! - `size.rs`: compact sizes, exact and bounded, without writing the JSON;
+//! - `tests.rs`: unit tests and laws over all of it.
+
+use super::error::ForeignSchemaError as Error;
+use crate::canonical;
+use crate::pointer::Pointer;
+use crate::refs::{self, RefError};
+use crate::walk::drop_any_depth;
+use crate::walk::{self, Shape, Step};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+mod combine;
+mod finish;
+mod inliner;
+mod keys;
+mod plain;
+mod size;
+#[cfg(test)]
+mod tests;
+
+use combine::*;
+use finish::*;
+use inliner::*;
+use keys::*;
+use plain::*;
+pub(crate) use size::json_len;
+use size::*;
+
+/// Budgets for [`self_contained_input_schema_with`].
+///
+/// ```
+/// use toolschema::SelfContainedOptions;
+/// let o = SelfContainedOptions { max_bytes: 64 * 1024, ..SelfContainedOptions::new() };
+/// assert_eq!(o.max_depth, SelfContainedOptions::DEFAULT_MAX_DEPTH);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SelfContainedOptions {
+    /// The largest output allowed, in bytes of compact JSON. An expansion that would pass it is
+    /// refused before it is built, from a memoised lower bound of its size; an output that passes
+    /// it once built is refused too. Default [`Self::DEFAULT_MAX_BYTES`] (4 MiB).
+    pub max_bytes: usize,
+    /// The deepest nesting allowed, in subschema levels plus `$ref` hops (a reference followed
+    /// counts as one level, so a chain of references is bounded too). Checked before descending.
+    /// Default [`Self::DEFAULT_MAX_DEPTH`] (128, as everywhere in this crate).
+    pub max_depth: usize,
+}
+
+impl SelfContainedOptions {
+    /// 4 MiB: far above any real tool schema, far below what an exponential expansion reaches.
+    pub const DEFAULT_MAX_BYTES: usize = 4 * 1024 * 1024;
+    /// 128 levels, the crate-wide [`Depth::DEFAULT_MAX`](crate::walk::Depth::DEFAULT_MAX).
+    pub const DEFAULT_MAX_DEPTH: usize = crate::walk::Depth::DEFAULT_MAX;
+
+    /// The defaults.
+    pub const fn new() -> Self {
+        SelfContainedOptions { max_bytes: Self::DEFAULT_MAX_BYTES, max_depth: Self::DEFAULT_MAX_DEPTH }
+    }
+}
+
+impl Default for SelfContainedOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `schema` with every local reference inlined, as one `type: "object"` schema with
+/// `properties` and `required`, under the default [`SelfContainedOptions`].
+///
+/// `tool_name` only labels errors. See the [module documentation](crate::foreign).
+///
+/// ```
+/// use serde_json::json;
+/// let pydantic = json!({
+///     "$defs": {"Shot": {"properties": {"prompt": {"title": "Prompt", "type": "string"}},
+///                        "required": ["prompt"], "title": "Shot", "type": "object"}},
+///     "properties": {"shots": {"items": {"$ref": "#/$defs/Shot"}, "title": "Shots", "type": "array"}},
+///     "required": ["shots"], "title": "Storyboard", "type": "object"
+/// });
+/// let out = toolschema::self_contained_input_schema(&pydantic, "storyboard").unwrap();
+/// assert_eq!(out, json!({
+///     "type": "object",
+///     "properties": {"shots": {"type": "array", "items": {
+///         "type": "object", "properties": {"prompt": {"type": "string"}}, "required": ["prompt"]}}},
+///     "required": ["shots"]
+/// }));
+/// ```
+///
+/// # Errors
+/// A [`ForeignSchemaError`](crate::ForeignSchemaError) naming the tool and the JSON pointer: the
+/// root is not an object schema, a keyword is malformed, a reference cannot be followed, a
+/// recursion point has no type, or a budget would be passed.
+pub fn self_contained_input_schema(schema: &Value, tool_name: &str) -> Result<Value, Error> {
+    self_contained_input_schema_with(schema, tool_name, &SelfContainedOptions::new())
+}
+
+/// [`self_contained_input_schema`] under the given budgets.
+///
+/// ```
+/// use serde_json::json;
+/// use toolschema::{self_contained_input_schema_with, SelfContainedOptions};
+/// let schema = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+/// let tight = SelfContainedOptions { max_bytes: 16, ..SelfContainedOptions::new() };
+/// let err = self_contained_input_schema_with(&schema, "t", &tight).unwrap_err();
+/// assert_eq!(err.kind(), "too-large");
+/// ```
+///
+/// # Errors
+/// As [`self_contained_input_schema`].
+pub fn self_contained_input_schema_with(
+    schema: &Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+) -> Result<Value, Error> {
+    if !schema.is_object() {
+        return Err(Error::NotAnObject {
+            tool: tool_name.to_owned(),
+            pointer: String::new(),
+            found: describe(schema),
+        });
+    }
+    // Most tool schemas hold no reference at all, so the plain path runs first (see `survey`),
+    // checking each node as discovery would; the first `$ref`, `$defs` or `definitions` it meets
+    // hands the schema to the general path, which checks the root's `type` before anything else.
+    inline(schema, tool_name, options, true)
+}
+
+/// [`self_contained_input_schema`] on a schema the caller hands over: the same result and the
+/// same errors, without copying the input where it has no reference.
+///
+/// A gateway that parses each tool's schema into a [`Value`] only to make it self-contained has
+/// no further use for the parsed value; handing it over spares the deep copy the borrowing
+/// function makes (most of its time on a schema without `$defs`). A schema with `$defs`,
+/// `definitions` or a `$ref` is inlined as [`self_contained_input_schema`] does it, then the
+/// input is freed. A refused input is freed without recursion, however deep it nests.
+///
+/// ```
+/// use serde_json::json;
+/// use toolschema::{self_contained_input_schema, self_contained_input_schema_owned};
+/// let schema: serde_json::Value = serde_json::from_str(
+///     r#"{"title": "Search", "type": "object",
+///         "properties": {"q": {"title": "Q", "type": "string"},
+///                        "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": null}},
+///         "required": ["q"]}"#,
+/// )?;
+/// let borrowed = self_contained_input_schema(&schema, "search")?;
+/// let owned = self_contained_input_schema_owned(schema, "search")?;
+/// assert_eq!(owned, borrowed);
+/// assert_eq!(owned, json!({
+///     "type": "object",
+///     "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}},
+///     "required": ["q"]
+/// }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`self_contained_input_schema`], with the same pointers and messages.
+pub fn self_contained_input_schema_owned(schema: Value, tool_name: &str) -> Result<Value, Error> {
+    self_contained_input_schema_owned_with(schema, tool_name, &SelfContainedOptions::new())
+}
+
+/// [`self_contained_input_schema_owned`] under the given budgets: the result and errors of
+/// [`self_contained_input_schema_with`].
+///
+/// ```
+/// use serde_json::json;
+/// use toolschema::{self_contained_input_schema_owned_with, SelfContainedOptions};
+/// let schema = json!({"type": "object", "properties": {"a": {"items": {"type": "string"}}}});
+/// let shallow = SelfContainedOptions { max_depth: 1, ..SelfContainedOptions::new() };
+/// let err = self_contained_input_schema_owned_with(schema, "t", &shallow).unwrap_err();
+/// assert_eq!((err.kind(), err.pointer()), ("too-deep", "/properties/a/items"));
+/// ```
+///
+/// # Errors
+/// As [`self_contained_input_schema_with`].
+pub fn self_contained_input_schema_owned_with(
+    schema: Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+) -> Result<Value, Error> {
+    match plain_in_place(schema, tool_name, options) {
+        Plain::Done(result) => result,
+        Plain::General(schema) => {
+            let result = self_contained_input_schema_with(&schema, tool_name, options);
+            drop_any_depth(schema);
+            result
+        }
+    }
+}
+
+/// Refuses a schema holding a value nested deeper than [`walk::MAX_NESTING`] levels (or four per
+/// unit of `max_depth`, if more): a `const` or `default` the depth budget does not count, which
+/// serde_json's recursive `Clone` and `Drop` could not take on a small stack. Checked after the
+/// depth budget, so a schema too deep in its subschemas keeps that error.
+fn nesting_within(schema: &Value, tool_name: &str, options: &SelfContainedOptions) -> Result<(), Error> {
+    let limit = walk::nesting_limit(options.max_depth);
+    match walk::nesting_exceeds(schema, limit) {
+        None => Ok(()),
+        Some(pointer) => Err(too_nested(tool_name, pointer, limit)),
+    }
+}
+
+/// The error of [`nesting_within`].
+fn too_nested(tool_name: &str, pointer: String, limit: usize) -> Error {
+    Error::Malformed {
+        tool: tool_name.to_owned(),
+        pointer,
+        message: format!(
+            "a value here nests deeper than {limit} levels of arrays and objects; no tool schema needs \
+             that"
+        ),
+    }
+}
+
+/// Steps 1 to 4 on an object root; with `try_plain`, first the plain path (see [`survey`]),
+/// which gives the same result whenever it finishes.
+fn inline(
+    schema: &Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+    try_plain: bool,
+) -> Result<Value, Error> {
+    let (built, bound) = match try_plain.then(|| survey(schema, 0, options.max_depth)).flatten() {
+        Some(found) => build_plain(schema, found, tool_name, options)?,
+        None => build_general(schema, tool_name, options, builder())?,
+    };
+    finish_within_budget(built, bound, tool_name, options)
+}
+
+/// The built root, before [`finish`], and a bound of its size once finished when one is known
+/// without a walk.
+#[cfg(test)]
+fn build_root(
+    schema: &Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+    try_plain: bool,
+) -> Result<(Value, Option<u64>), Error> {
+    build_root_as(schema, tool_name, options, try_plain, builder())
+}
+
+/// How the general path builds its output in this build: without `preserve_order` a map holds
+/// its entries in key order, however they were put in, so the output may be built entry by
+/// entry ([`Inliner::construct`]); with it, copying and rewriting keeps each map in the input's
+/// order, as the plain path does.
+fn builder() -> Builder {
+    if crate::passes::map_preserves_order() { Builder::Copy } else { Builder::OneWalk }
+}
+
+/// How the general path builds its output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Builder {
+    /// [`Inliner::build`] on a copy of the root.
+    Copy,
+    /// [`Inliner::construct`], after the four steps' checks (what [`Builder::OneWalk`] falls
+    /// back to; alone only in tests).
+    #[cfg(test)]
+    Construct,
+    /// [`build_in_one_walk`] first, then [`Builder::Construct`] where it cannot vouch.
+    OneWalk,
+}
+
+/// [`build_root`], the general path building its output as `builder` says.
+#[cfg(test)]
+fn build_root_as(
+    schema: &Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+    try_plain: bool,
+    builder: Builder,
+) -> Result<(Value, Option<u64>), Error> {
+    match try_plain.then(|| survey(schema, 0, options.max_depth)).flatten() {
+        Some(found) => build_plain(schema, found, tool_name, options),
+        None => build_general(schema, tool_name, options, builder),
+    }
+}
+
+/// The plain path's output before [`finish`], where [`survey`] has vouched for the schema: a
+/// copy, rewritten where the survey found something to rewrite.
+fn build_plain(
+    schema: &Value,
+    Survey { bound, rewrite }: Survey,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+) -> Result<(Value, Option<u64>), Error> {
+    // The survey has bounded the subschema depth, and every other value's nesting: the
+    // (recursive) clone is safe.
+    if !rewrite {
+        // The output is the input as `finish` leaves it.
+        return Ok((schema.clone(), Some(bound.saturating_add(FINISH_GROWTH))));
+    }
+    // A rewrite may change the root's `type` (an optional root's `null` dropped): as on the
+    // general path, the type as written is checked first.
+    check_root_type(schema.get("type"), tool_name)?;
+    let mut out = schema.clone();
+    rewrite_in_place(&mut out, Ctx::Optional, &Trail::Root, 0, tool_name, options)?;
+    Ok((out, None))
+}
+
+/// The general path's output before [`finish`]: the root's `type` checked first, then steps 1 to
+/// 4, built as `builder` says.
+fn build_general(
+    schema: &Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+    builder: Builder,
+) -> Result<(Value, Option<u64>), Error> {
+    check_root_type(schema.get("type"), tool_name)?;
+    if builder == Builder::OneWalk
+        && let Some(done) = build_in_one_walk(schema, tool_name, options)
+    {
+        return Ok(done);
+    }
+    let mut inliner = Inliner::new(schema, tool_name, options);
+    inliner.discover()?;
+    // Where the expansion provably fits, a bound of the output's size too, which spares the
+    // size check its walks over the output.
+    let mut bound = None;
+    if !inliner.by_reference.is_empty() {
+        inliner.components();
+        bound = inliner.expansion_fits().map(|built| built.saturating_add(FINISH_GROWTH));
+        if bound.is_none() {
+            inliner.measure_root()?;
+        }
+    }
+    inliner.set_on_stack(0, true);
+    // Discovery bounded the subschema depth; a `const` or `default` may still nest without limit,
+    // and serde_json's clone recurses. Where discovery met no such value, only a root definition
+    // no reference reaches can hold one.
+    if inliner.deep {
+        nesting_within(schema, tool_name, options)?;
+    } else {
+        inliner.definitions_nesting_within()?;
+    }
+    if builder != Builder::Copy {
+        // Built entry by entry, in key order: the order a map keeps without `preserve_order`.
+        let out = inliner.construct(schema, Ctx::Optional, &[], &Trail::Root, 0)?;
+        return Ok((out, bound));
+    }
+    // The root's copy leaves its definitions out: only the references into them reach them.
+    let mut out = match schema {
+        Value::Object(map) => {
+            // Inserted in the map's own order (no vector gathered and sorted first, as `collect`
+            // does): with `preserve_order` that is the order `collect` keeps too.
+            let mut copy = Map::new();
+            for (key, v) in map {
+                if not_definitions(key) {
+                    copy.insert(key.clone(), v.clone());
+                }
+            }
+            Value::Object(copy)
+        }
+        other => other.clone(),
+    };
+    inliner.build(schema, &mut out, Ctx::Optional, &[], &Trail::Root, 0)?;
+    Ok((out, bound))
+}
+
+/// The most schema objects [`build_in_one_walk`] builds before it leaves the schema to the four
+/// steps: three times the largest output of a real schema in the corpus (162 objects, a
+/// 60-property pydantic model), and small enough that an exponential expansion costs little
+/// before discovery and the measure refuse it (`dag_doubling_40`: at 4096 this wasted 1.1 ms and
+/// 2 MiB on building and dropping; the target for a hostile input is under 1 ms).
+const ONE_WALK_OBJECTS: u64 = 512;
+
+/// The general path's output in one walk, for the common case: [`Inliner::construct`] from the
+/// root making discovery's checks on each node as it goes, then
+/// [`Inliner::definitions_nesting_within`], [`finish`] and the size check: against
+/// [`Inliner::built_bound`] (each object's [`Keys::sized`] bound plus [`OBJECT_SLACK`], added up
+/// as it builds), and only where that passes the budget against [`json_bound`] of the output,
+/// then its exact size. `None` (and the four steps run) on anything that walk cannot vouch for:
+/// any error, a reference site at the depth budget (discovery refuses one even where the build
+/// meets a recursion point there), more than [`ONE_WALK_OBJECTS`] or half `max_bytes` objects
+/// built, a value that may nest deep (see [`copy_value`]: the four steps check the whole input's
+/// nesting first), or an output over the budget.
+///
+/// When it returns the output, the four steps return the same: the build is the same function
+/// from the same state; discovery checks each node it scans as the walk did (the walk visits
+/// every node of every target, at the levels discovery reaches them first, as the build does);
+/// and the measure passes, as it counts at most the objects the walk built (its work check)
+/// and a lower bound of the finished output's size, which is within the budget.
+fn build_in_one_walk(
+    schema: &Value,
+    tool_name: &str,
+    options: &SelfContainedOptions,
+) -> Option<(Value, Option<u64>)> {
+    let mut inliner = Inliner::for_one_walk(schema, tool_name, options);
+    let built = inliner.construct(schema, Ctx::Optional, &[], &Trail::Root, 0).ok()?;
+    // The walk copied no value nesting deep (see `copy_value`) and left none unread but the root's
+    // definitions that no reference reaches: `nesting_within` would pass if these do.
+    inliner.definitions_nesting_within().ok()?;
+    let out = finish(built, tool_name).ok()?;
+    let max = options.max_bytes as u64;
+    // The bound accumulated while building, else one read from the output, else its exact size.
+    let size = match inliner.built_bound.saturating_add(FINISH_GROWTH) {
+        bound if bound <= max => bound,
+        _ => match json_bound(&out) {
+            bound if bound <= max => bound,
+            _ => json_len(&out),
+        },
+    };
+    if size > max {
+        drop_any_depth(out);
+        return None;
+    }
+    Some((out, Some(size)))
+}
+
+/// What [`Inliner::construct`] adds to [`Inliner::built_bound`] for each object it builds, beyond
+/// the object's own [`Keys::sized`] bound, for what the output holds that no input object did:
+/// [`combine`] puts a family of conflicting keywords (or the whole definition) into an `allOf`
+/// member (`"allOf":[{}]` and a comma, 38 bytes of [`json_bound`]); a reference site is
+/// combined twice (with its definition, then in [`collapse`]); and [`collapse`] may turn a
+/// required union's member's `type` into a list with `"null"` (29 bytes, while the union's key
+/// and its `null` member, larger, go). Merging two objects into one, dropping duplicates and
+/// moving members only shrink the bound. A law checks the sum against the output's
+/// [`json_bound`].
+const OBJECT_SLACK: u64 = 128;
+
+/// A copy of a value that is not a subschema, for [`Inliner::construct`]. Without discovery
+/// (`checking`), nothing has checked how deep the value nests and serde_json's `Clone` recurses:
+/// one nesting past [`SIZE_RECURSION`] levels is not copied, and the one walk gives up
+/// ([`one_walk_gives_up`]). Within that depth, every value the walk copies or leaves unread
+/// stays far inside [`nesting_within`]'s limit, so its check of the whole input is not needed.
+#[inline]
+fn copy_value(v: &Value, checking: bool) -> Result<Value, Error> {
+    match v {
+        Value::Array(_) | Value::Object(_) if checking => {
+            copy_within(v, SIZE_RECURSION).ok_or_else(one_walk_gives_up)
+        }
+        _ => Ok(v.clone()),
+    }
+}
+
+/// A clone of `v` if it nests at most `levels` deep, else `None`; an array is measured as it is
+/// copied (one pass), an object (rare beside a keyword) first.
+fn copy_within(v: &Value, levels: usize) -> Option<Value> {
+    match v {
+        Value::Array(items) => {
+            let below = levels.checked_sub(1)?;
+            let mut copy = Vec::with_capacity(items.len());
+            for item in items {
+                copy.push(copy_within(item, below)?);
+            }
+            Some(Value::Array(copy))
+        }
+        Value::Object(_) => walk::nesting_exceeds(v, levels).is_none().then(|| v.clone()),
+        scalar => Some(scalar.clone()),
+    }
+}
+
+/// Whether [`Inliner::construct`] without discovery would copy a null schema (`type` null
+/// beside annotations) rather than give up: no title that is an array or object, no value
+/// nesting past [`SIZE_RECURSION`] levels (see [`copy_value`]).
+fn copies_within(null_member: &Value) -> bool {
+    let Value::Object(m) = null_member else { return true };
+    m.iter().all(|(key, v)| match v {
+        Value::Array(_) | Value::Object(_) => {
+            key != "title" && walk::nesting_exceeds(v, SIZE_RECURSION).is_none()
+        }
+        _ => true,
+    })
+}
+
+/// Whether an entry [`Inliner::construct`] drops unread (see [`dropped`]) may hold a value nested
+/// deep that the one walk has not checked: a title that is an array or an object, or definitions
+/// anywhere but at the root (whose are checked apart, [`Inliner::definitions_nesting_within`]).
+fn may_nest_unread(key: &str, v: &Value, at_root: bool) -> bool {
+    match key {
+        "title" => matches!(v, Value::Array(_) | Value::Object(_)),
+        "$defs" | "definitions" => !at_root,
+        _ => false,
+    }
+}
+
+/// What [`Inliner::construct`] returns where [`build_in_one_walk`] cannot vouch for the output:
+/// never reported (the four steps then run and report their own error, if any).
+fn one_walk_gives_up() -> Error {
+    Error::TooLarge { tool: String::new(), pointer: String::new(), size: 0, max_bytes: 0 }
+}
+
+/// Where a value may be left out (`Optional`: a property not in `required`, or the root) or must
+/// be received (`Required`: a required property, array items, map values, anything else). Decides
+/// whether an optional union's `null` is dropped or kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    Optional,
+    Required,
+}
+
+/// The path to the node being visited, in the input document, rendered only for an error.
+enum Trail<'a> {
+    /// The document root.
+    Root,
+    /// A reference target, by its pointer (escaped).
+    Target(&'a str),
+    /// A subschema of the node at the parent trail.
+    Child(&'a Trail<'a>, Step<'a>),
+    /// A keyword's value (not a subschema) in the node at the parent trail.
+    Key(&'a Trail<'a>, &'a str),
+}
+
+impl Trail<'_> {
+    fn render(&self) -> String {
+        let mut steps = Vec::new();
+        let mut cur = self;
+        let base = loop {
+            match cur {
+                Trail::Root => break "",
+                Trail::Target(p) => break p,
+                Trail::Child(parent, step) => {
+                    steps.push(Err(*step));
+                    cur = parent;
+                }
+                Trail::Key(parent, key) => {
+                    steps.push(Ok(*key));
+                    cur = parent;
+                }
+            }
+        };
+        let mut p = Pointer::root();
+        let mut text = base.to_owned();
+        for step in steps.iter().rev() {
+            match step {
+                Ok(key) => {
+                    p.push(key);
+                }
+                Err(step) => {
+                    step.push_onto(&mut p);
+                }
+            }
+        }
+        text.push_str(p.as_str());
+        text
+    }
+}
