@@ -27,6 +27,9 @@ struct Table {
     /// A deep clone's (and its drop's) per corpus schema: what any function that returns an
     /// owned copy of a borrowed `Value` must spend at least, for the Python comparison.
     clone_per_schema: Option<f64>,
+    /// The same after one read of every entry ([`read_every_entry`]): the least a function that
+    /// checks what it copies spends.
+    read_clone_per_schema: Option<f64>,
 }
 
 impl Table {
@@ -189,6 +192,12 @@ fn self_contained_rows(t: &mut Table) {
     t.report(&what, "serde_json::from_slice", "Value::clone (deep)", &r);
     t.per_schema = Some(per_schema);
     t.clone_per_schema = Some(r.cand_best_ns / corpus.len() as f64);
+    // The least any checking copy does: read every entry once, and copy.
+    let read_and_clone =
+        || corpus.iter().filter(|i| read_every_entry(&i.value) > 0 && i.value.clone().is_object()).count();
+    let r = compare(parse, read_and_clone);
+    t.report(&what, "serde_json::from_slice", "a read of every entry, then Value::clone", &r);
+    t.read_clone_per_schema = Some(r.cand_best_ns / corpus.len() as f64);
     let r = owned_against_borrowed(&corpus);
     let owned = r.cand_best_ns / corpus.len() as f64;
     eprintln!(
@@ -203,6 +212,17 @@ fn self_contained_rows(t: &mut Table) {
         &r,
     );
     t.owned_per_schema = Some(owned);
+}
+
+/// Every key and value of `v`, each read once (string lengths added up, so nothing is skipped):
+/// a floor for any walk that checks a schema. Recursive, for the corpus only.
+fn read_every_entry(v: &Value) -> usize {
+    match v {
+        Value::String(s) => s.len() + 1,
+        Value::Array(items) => items.iter().map(read_every_entry).sum::<usize>() + 1,
+        Value::Object(map) => map.iter().map(|(k, v)| k.len() + read_every_entry(v)).sum::<usize>() + 1,
+        _ => 1,
+    }
 }
 
 /// Target 3 at the synthetic sizes: `self_contained_input_schema` of a 1 KB, 30 KB and 1 MB
@@ -277,8 +297,14 @@ fn owned_against_borrowed(corpus: &[common::Item]) -> Ratio {
 
 fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let mut t =
-        Table { filter, rows: Vec::new(), per_schema: None, owned_per_schema: None, clone_per_schema: None };
+    let mut t = Table {
+        filter,
+        rows: Vec::new(),
+        per_schema: None,
+        owned_per_schema: None,
+        clone_per_schema: None,
+        read_clone_per_schema: None,
+    };
     hash_rows(&mut t);
     schema_for_rows(&mut t);
     self_contained_rows(&mut t);
@@ -299,5 +325,8 @@ fn main() {
     }
     if let Some(ns) = t.clone_per_schema {
         println!("value_clone_us_per_schema={:.3}", ns / 1e3);
+    }
+    if let Some(ns) = t.read_clone_per_schema {
+        println!("read_and_clone_us_per_schema={:.3}", ns / 1e3);
     }
 }

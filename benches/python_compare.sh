@@ -22,6 +22,7 @@ rust_us="$(sed -n 's/^self_contained_input_schema_us_per_schema=//p' "$out/rust.
 [ -n "$rust_us" ] || { cat "$out/rust.err" >&2; echo "no Rust figure (is the corpus there?)" >&2; exit 1; }
 owned_us="$(sed -n 's/^self_contained_input_schema_owned_us_per_schema=//p' "$out/rust.md")"
 clone_us="$(sed -n 's/^value_clone_us_per_schema=//p' "$out/rust.md")"
+read_clone_us="$(sed -n 's/^read_and_clone_us_per_schema=//p' "$out/rust.md")"
 
 echo "== Python: $ORACLE_DIR/bench_python.py" >&2
 CORPUS="$CORPUS" "$PYTHON" "$ORACLE_DIR/bench_python.py" --repeat 5 --markdown "$out/python.md" >/dev/null
@@ -29,6 +30,7 @@ CORPUS="$CORPUS" "$PYTHON" "$ORACLE_DIR/bench_python.py" --repeat 5 --markdown "
 echo "Rust self_contained_input_schema: $rust_us µs per schema (best batch; Python reports its best run)."
 [ -z "$owned_us" ] || echo "Rust self_contained_input_schema_owned: $owned_us µs per schema (best pass, input copies untimed)."
 [ -z "$clone_us" ] || echo "Rust Value::clone of the same inputs, and its drop: $clone_us µs per schema (best batch): the least a function returning an owned copy of a borrowed value spends."
+[ -z "$read_clone_us" ] || echo "Rust one read of every entry, then Value::clone: $read_clone_us µs per schema (best batch): the least a function that checks what it copies spends."
 echo
 echo "| Python operation | µs / schema | Rust is faster by | owned: faster by | a deep clone: faster by |"
 echo "| --- | ---: | ---: | ---: | ---: |"
