@@ -4,6 +4,7 @@
 use super::*;
 
 /// [`finish`], then [`within_budget`].
+#[inline]
 pub(super) fn finish_within_budget(
     built: Value,
     bound: Option<u64>,
@@ -15,6 +16,7 @@ pub(super) fn finish_within_budget(
 
 /// The size check on a finished output: the exact size is counted only when a bound (`bound`,
 /// else [`json_bound`], which reads no string and formats no number) passes the budget.
+#[inline]
 pub(super) fn within_budget(
     out: Value,
     bound: Option<u64>,
@@ -65,6 +67,7 @@ pub(super) fn root_type_ok(t: &Value) -> bool {
     }
 }
 
+#[inline]
 pub(super) fn check_root_type(t: Option<&Value>, tool: &str) -> Result<(), Error> {
     match t {
         Some(t) if !root_type_ok(t) => Err(Error::RootNotObject {
@@ -81,6 +84,7 @@ pub(super) fn check_root_type(t: Option<&Value>, tool: &str) -> Result<(), Error
 /// What it removes, replaces or refuses is freed without recursion ([`drop_any_depth`]): a
 /// value taken by [`self_contained_input_schema_owned`] may nest past any depth under keywords
 /// no walk descends into (`const`, `default`, an annotation).
+#[inline]
 pub(super) fn finish(built: Value, tool: &str) -> Result<Value, Error> {
     let mut root = match built {
         Value::Object(m) => m,

@@ -19,6 +19,7 @@ use super::*;
 ///
 /// It reads each key once, and sizes and descends in the same loop: the bound does not depend on
 /// the order the map iterates in (the sums saturate).
+#[inline]
 pub(super) fn survey(node: &Value, level: usize, max_depth: usize) -> Option<Survey> {
     let Value::Object(map) = node else {
         return Some(Survey { bound: json_bound(node), rewrite: false });
