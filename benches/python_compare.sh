@@ -8,29 +8,57 @@
 #                 default: python3
 #   ORACLE_DIR    where bench_python.py is; default: ../shared/tools/oracle beside the repository
 #   TOOLSCHEMA_CORPUS  the corpus, as for the Rust benches; default: ../shared/corpus
+#   ROUNDS        how many times to run the Rust bench and then the Python one (default 1). Each
+#                 round gets a line of ratios, and the summary the median and range over rounds:
+#                 the Python figures move by more than 10% between runs on a shared machine, so
+#                 one round alone says little about a 10x target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
 ORACLE_DIR="${ORACLE_DIR:-../shared/tools/oracle}"
 CORPUS="${TOOLSCHEMA_CORPUS:-../shared/corpus}"
+ROUNDS="${ROUNDS:-1}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
-echo "== Rust: cargo bench --bench compare -- self_contained" >&2
-cargo bench --quiet --bench compare -- self_contained >"$out/rust.md" 2>"$out/rust.err"
-rust_us="$(sed -n 's/^self_contained_input_schema_us_per_schema=//p' "$out/rust.md")"
-[ -n "$rust_us" ] || { cat "$out/rust.err" >&2; echo "no Rust figure (is the corpus there?)" >&2; exit 1; }
-owned_us="$(sed -n 's/^self_contained_input_schema_owned_us_per_schema=//p' "$out/rust.md")"
-clone_us="$(sed -n 's/^value_clone_us_per_schema=//p' "$out/rust.md")"
-read_clone_us="$(sed -n 's/^read_and_clone_us_per_schema=//p' "$out/rust.md")"
+# A figure from `compare`'s machine-readable lines (`name_us_per_schema=<µs>`).
+figure() { sed -n "s/^$1_us_per_schema=//p" "$2"; }
+# The µs per schema of one operation in bench_python.py's first table
+# (| operation | total ms | µs / schema | MB/s | errors |).
+python_us() {
+  awk -F'|' -v op="$1" '
+    /^\| operation/ { table++; next }
+    table == 1 { name = $2; gsub(/^ +| +$/, "", name); if (name == op) { us = $4; gsub(/[ ,]/, "", us); print us; exit } }
+  ' "$2"
+}
 
-echo "== Python: $ORACLE_DIR/bench_python.py" >&2
-CORPUS="$CORPUS" "$PYTHON" "$ORACLE_DIR/bench_python.py" --repeat 5 --markdown "$out/python.md" >/dev/null
+echo "| round | Rust | reference | faster by | owned | faster by | Rust clone | Python deepcopy | clone faster by |" >"$out/rounds.md"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |" >>"$out/rounds.md"
+for round in $(seq 1 "$ROUNDS"); do
+  echo "== round $round of $ROUNDS: Rust (cargo bench --bench compare -- self_contained)" >&2
+  cargo bench --quiet --bench compare -- self_contained >"$out/rust.md" 2>"$out/rust.err"
+  rust_us="$(figure self_contained_input_schema "$out/rust.md")"
+  [ -n "$rust_us" ] || { cat "$out/rust.err" >&2; echo "no Rust figure (is the corpus there?)" >&2; exit 1; }
+  owned_us="$(figure self_contained_input_schema_owned "$out/rust.md")"
+  clone_us="$(figure value_clone "$out/rust.md")"
+  read_clone_us="$(figure read_and_clone "$out/rust.md")"
+
+  echo "== round $round of $ROUNDS: Python ($ORACLE_DIR/bench_python.py)" >&2
+  CORPUS="$CORPUS" "$PYTHON" "$ORACLE_DIR/bench_python.py" --repeat 5 --markdown "$out/python.md" >/dev/null
+  ref_us="$(python_us "3tears self_contained_input_schema" "$out/python.md")"
+  deepcopy_us="$(python_us "copy.deepcopy alone (for reference)" "$out/python.md")"
+  awk -v r="$round" -v rust="$rust_us" -v ref="$ref_us" -v owned="$owned_us" -v clone="$clone_us" \
+    -v deep="$deepcopy_us" 'function by(a, b) { return (a == "" || b == "") ? "–" : sprintf("%.1fx", a / b) }
+    BEGIN { printf "| %d | %s µs | %s µs | %s | %s µs | %s | %s µs | %s µs | %s |\n",
+            r, rust, ref, by(ref, rust), owned, by(ref, owned), clone, deep, by(deep, clone) }' >>"$out/rounds.md"
+done
 
 echo "Rust self_contained_input_schema: $rust_us µs per schema (best batch; Python reports its best run)."
 [ -z "$owned_us" ] || echo "Rust self_contained_input_schema_owned: $owned_us µs per schema (best pass, input copies untimed)."
 [ -z "$clone_us" ] || echo "Rust Value::clone of the same inputs, and its drop: $clone_us µs per schema (best batch): the least a function returning an owned copy of a borrowed value spends."
 [ -z "$read_clone_us" ] || echo "Rust one read of every entry, then Value::clone: $read_clone_us µs per schema (best batch): the least a function that checks what it copies spends."
+echo
+echo "Last round, every Python operation:"
 echo
 echo "| Python operation | µs / schema | Rust is faster by | owned: faster by | a deep clone: faster by |"
 echo "| --- | ---: | ---: | ---: | ---: |"
@@ -47,3 +75,16 @@ awk -F'|' -v rust="$rust_us" -v owned="$owned_us" -v clone="$clone_us" '
 ' "$out/python.md"
 echo
 head -2 "$out/python.md"
+echo
+echo "Every round (the reference against self_contained_input_schema, against the owned variant, and"
+echo "Python's copy.deepcopy against Rust's Value::clone, the like-for-like yardstick of the machine):"
+echo
+cat "$out/rounds.md"
+# Median and range of the borrowing function's ratio over the rounds.
+awk -F'|' 'NR > 2 { x = $5; gsub(/[ x]/, "", x); v[n++] = x + 0 }
+  END {
+    if (n < 2) exit
+    for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+    m = (n % 2) ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2
+    printf "\nself_contained_input_schema against the reference over %d rounds: median %.1fx, range %.1fx to %.1fx (target: at least 10x).\n", n, m, v[0], v[n - 1]
+  }' "$out/rounds.md"
