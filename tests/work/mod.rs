@@ -8,7 +8,11 @@
 //! timing can. Timings are the benchmarks' (`BENCHMARKS.md`).
 //!
 //! Referring to this module links `allocation-counter`, which installs its allocator in the test
-//! binary; a binary that installs another (`tests/hostile_memory.rs`) must not use it.
+//! binary; a binary that installs another (`tests/hostile_memory.rs`, `benches/memory.rs`) must
+//! not use it. Rustc loads a dependency only when a name needs it, so those binaries never link
+//! it; but a name they fail to resolve makes rustc look through every dependency, and the error
+//! then comes with a second one about conflicting global allocators, which goes away with the
+//! first.
 
 #![allow(dead_code)]
 
