@@ -1,6 +1,5 @@
 //! The public API's promises: exact output for primitives, the cache, what the hash covers,
 //! `from_schemars`, doc warnings, and declaration order.
-#![cfg(feature = "schemars")]
 
 mod zoo;
 

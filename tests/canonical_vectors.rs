@@ -1,7 +1,6 @@
 //! RFC 8785 vectors made with an independent implementation (PyPI `rfc8785`, see
 //! `fixtures/canonical/make_vectors.py`): our canonical bytes and `schema_hash` must match them
 //! byte for byte.
-#![cfg(feature = "hash")]
 
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};

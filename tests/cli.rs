@@ -5,7 +5,6 @@
 //! that paths in the output are short and the same on every machine. Expected outputs come from
 //! the library (the CLI is a shell over it) or, for `check` over the corpus, from golden files in
 //! `fixtures/cli/` (`BLESS=1 cargo test --features cli --test cli` rewrites them; review the diff).
-#![cfg(feature = "cli")]
 
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};

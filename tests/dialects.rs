@@ -1,4 +1,3 @@
-#![cfg(feature = "schemars")]
 //! The dialects over the shared type zoo and hostile inputs.
 //!
 //! - Golden outputs: `fixtures/dialects/<dialect>/<zoo type>.json` holds, for every built-in

@@ -9,7 +9,6 @@
 //! The bytes are the same with and without serde_json's `preserve_order` (CI runs both), so a
 //! fixture written by one build is checked by the other. `BLESS=1 cargo test --test golden`
 //! rewrites the fixtures; review the diff by eye before committing it.
-#![cfg(feature = "schemars")]
 
 mod zoo;
 

@@ -14,7 +14,6 @@
 //! serde_json's own `Drop` recurses. `SchemaOptions::normalize` takes its input by value and, when
 //! it refuses it, frees it without recursion; it is handed 100,000-level values built inside the
 //! small-stack thread (serde_json's `Clone` recurses as well).
-#![cfg(feature = "schemars")]
 
 use serde_json::{Map, Value, json};
 use std::path::PathBuf;

@@ -9,7 +9,6 @@
 //!
 //! One test function, so the cases run one after another and the process-wide counter sees one
 //! case at a time.
-#![cfg(feature = "schemars")]
 
 use peak_alloc::PeakAlloc;
 use serde_json::{Map, Value, json};

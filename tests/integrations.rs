@@ -1,7 +1,6 @@
 //! The integration helpers: `ToolSchema::to_json_object` (rmcp's `inputSchema` map),
 //! `ToolSchema::excluded` with `decode_arguments`, `SchemaOptions::reject_any`, and the passes as
 //! schemars transforms in a user's own `SchemaSettings`.
-#![cfg(feature = "schemars")]
 
 use pretty_assertions::assert_eq;
 use schemars::JsonSchema;

@@ -6,7 +6,6 @@
 //! adds the laws that hold for any schema, checked on the zoo and on generated schema-like JSON.
 //!
 //! Case counts are modest by default; `PROPTEST_CASES=2000 cargo test --test laws` runs more.
-#![cfg(feature = "schemars")]
 
 mod zoo;
 

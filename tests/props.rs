@@ -2,7 +2,6 @@
 //!
 //! Case counts are modest by default (see [`cases`]); `PROPTEST_CASES=1000 cargo test --test props`
 //! runs more.
-#![cfg(feature = "schemars")]
 
 mod zoo;
 

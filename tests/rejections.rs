@@ -6,7 +6,6 @@
 //! `{"type": "string"}`), its `options` (`exclude`, `max_bytes`, `max_depth`), and what it
 //! expects: `"ok"`, or an `error` object with the variant name, `pointer`, `field` (`null` when
 //! none), `position` for `UntypedAny`, and snippets the message must contain.
-#![cfg(feature = "schemars")]
 
 use schemars::JsonSchema;
 use serde::Deserialize;

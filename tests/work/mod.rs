@@ -71,8 +71,5 @@ pub fn nodes(v: &Value) -> u64 {
 pub fn during<T>(f: impl FnOnce() -> T) -> (T, Work) {
     let mut out = None;
     let work = allocation_counter::measure(|| out = Some(f()));
-    match out {
-        Some(out) => (out, work),
-        None => unreachable!("`measure` runs the closure once"),
-    }
+    (out.expect("`measure` runs the closure once"), work)
 }
