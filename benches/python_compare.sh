@@ -93,16 +93,21 @@ echo "Every round (the reference against self_contained_input_schema, against th
 echo "Python's copy.deepcopy against Rust's Value::clone, the like-for-like yardstick of the machine):"
 echo
 cat "$out/rounds.md"
-# Median and range of the borrowing function's ratio over the rounds.
-awk -F'|' 'NR > 2 { x = $5; gsub(/[ x]/, "", x); v[n++] = x + 0 }
-  END {
-    if (n < 2) exit
-    for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-    m = (n % 2) ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2
-    printf "\nself_contained_input_schema against the reference over %d rounds: median %.1fx, range %.1fx to %.1fx (target: at least 10x).\n", n, m, v[0], v[n - 1]
-  }' "$out/rounds.md"
+# Median and range of the borrowing function's ratio (a table's fourth column) over the rounds:
+# summary TABLE WHAT NOTE.
+summary() {
+  awk -F'|' -v what="$2" -v note="$3" 'NR > 2 { x = $5; gsub(/[ x]/, "", x); v[n++] = x + 0 }
+    END {
+      if (n < 2) exit
+      for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+      m = (n % 2) ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2
+      printf "\nself_contained_input_schema against the reference%s over %d rounds: median %.1fx, range %.1fx to %.1fx%s.\n", what, n, m, v[0], v[n - 1], note
+    }' "$1"
+}
+summary "$out/rounds.md" "" " (target: at least 10x)"
 echo
 echo "Every round again, the corpus taken an eighth at a time (every eighth schema; each part stays"
 echo "cached between its passes, as a schema just parsed does; not the figure of record):"
 echo
 cat "$out/eighths.md"
+summary "$out/eighths.md" ", an eighth at a time" " (not the figure of record)"
