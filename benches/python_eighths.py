@@ -1,33 +1,22 @@
 """The Python reference over the corpus taken an eighth at a time, for benches/python_compare.sh.
 
 Mirrors the `an eighth at a time` row of `cargo bench --bench compare`: every eighth schema (each
-part keeps the corpus's mix of sources), each part timed as bench_python.py times the whole corpus
-(best of --repeat passes, a garbage collection before each), the eight parts' best passes added
-up. Prints machine-readable lines (`name_us_per_schema=<µs>`), for the whole corpus too, timed the
-same way in the same process, so that the two can be compared.
+part keeps the corpus's mix of sources), each part timed with bench_python.py's own loader and
+timer (`time_op`: best of --repeat passes, a garbage collection before each), the eight parts'
+best passes added up. Prints machine-readable lines (`name_us_per_schema=<µs>`), for the whole
+corpus too, timed the same way in the same process, so that the two can be compared.
+
+The two operations are written here rather than taken from bench_python.py's `ops()`, which
+imports every peer's package: the objects those imports leave make each of Python's automatic
+garbage collections longer, which adds about a tenth to a whole pass and more to a short one.
+This process imports only the reference.
 
 Usage: python_eighths.py ORACLE_DIR [--repeat 5]   (CORPUS in the environment, as for bench_python.py)
 """
 
 import argparse
 import copy
-import gc
 import sys
-import time
-
-
-def best_pass(fn, items, repeat):
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        t0 = time.perf_counter()
-        for _, name, schema in items:
-            try:
-                fn(name, schema)
-            except Exception:  # the corpus's one refused schema costs what it costs
-                pass
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def main() -> int:
@@ -45,8 +34,9 @@ def main() -> int:
         "deepcopy": lambda name, s: copy.deepcopy(s),
     }
     for label, fn in ops.items():
-        whole = best_pass(fn, items, a.repeat)
-        eighths = sum(best_pass(fn, items[part::8], a.repeat) for part in range(8))
+        best = lambda part: bench_python.time_op(fn, part, a.repeat)[0]  # noqa: E731
+        whole = best(items)
+        eighths = sum(best(items[k::8]) for k in range(8))
         print(f"{label}_whole_us_per_schema={whole * 1e6 / len(items):.3f}")
         print(f"{label}_eighths_us_per_schema={eighths * 1e6 / len(items):.3f}")
     return 0
