@@ -186,13 +186,8 @@ fn corpus_rows(t: &mut Table, corpus: &[common::Item]) {
         return;
     }
     let parse = || corpus.iter().filter(|i| serde_json::from_slice::<Value>(&i.bytes).is_ok()).count();
-    let ours = || {
-        corpus
-            .iter()
-            .filter(|i| toolschema::self_contained_input_schema(&i.value, &i.tool_name).is_ok())
-            .count()
-    };
-    let clone = || corpus.iter().map(|i| i.value.clone()).filter(Value::is_object).count();
+    let ours = || self_contained_ok(corpus);
+    let clone = || deep_clones(corpus);
     let r = compare(parse, ours);
     t.at_most(&what, "serde_json::from_slice", "self_contained_input_schema", &r, 1.5);
     // Best batch, as bench_python.py reports the best of its runs.
@@ -244,14 +239,7 @@ fn in_eighths(t: &mut Table, corpus: &[common::Item]) {
     let mut sum = Ratio { base_ns: 0.0, cand_ns: 0.0, ratio: 0.0, cand_best_ns: 0.0, base_best_ns: 0.0 };
     for part in 0..8 {
         let items: Vec<&common::Item> = corpus.iter().skip(part).step_by(8).collect();
-        let clone = || items.iter().map(|i| i.value.clone()).filter(Value::is_object).count();
-        let ours = || {
-            items
-                .iter()
-                .filter(|i| toolschema::self_contained_input_schema(&i.value, &i.tool_name).is_ok())
-                .count()
-        };
-        let r = compare(clone, ours);
+        let r = compare(|| deep_clones(items.iter().copied()), || self_contained_ok(items.iter().copied()));
         sum.base_ns += r.base_ns;
         sum.cand_ns += r.cand_ns;
         sum.cand_best_ns += r.cand_best_ns;
@@ -262,6 +250,20 @@ fn in_eighths(t: &mut Table, corpus: &[common::Item]) {
     t.report(&what, "Value::clone (deep), the same eighth", "self_contained_input_schema", &sum);
     let n = corpus.len() as f64;
     t.eighths_per_schema = Some((sum.cand_best_ns / n, sum.base_best_ns / n));
+}
+
+/// How many of `items` `self_contained_input_schema` accepts: one pass of the function over them.
+fn self_contained_ok<'a>(items: impl IntoIterator<Item = &'a common::Item>) -> usize {
+    items
+        .into_iter()
+        .filter(|i| toolschema::self_contained_input_schema(&i.value, &i.tool_name).is_ok())
+        .count()
+}
+
+/// A deep clone (and its drop) of each of `items`' values: the yardstick beside
+/// [`self_contained_ok`].
+fn deep_clones<'a>(items: impl IntoIterator<Item = &'a common::Item>) -> usize {
+    items.into_iter().map(|i| i.value.clone()).filter(Value::is_object).count()
 }
 
 /// Every key and value of `v`, each read once (string lengths added up, so nothing is skipped):
@@ -307,9 +309,7 @@ fn synthetic_self_contained_rows(t: &mut Table) {
 fn owned_against_borrowed(corpus: &[common::Item]) -> Ratio {
     let borrowed = || {
         let start = Instant::now();
-        let ok =
-            corpus.iter().filter(|i| toolschema::self_contained_input_schema(&i.value, &i.tool_name).is_ok());
-        black_box(ok.count());
+        black_box(self_contained_ok(corpus));
         start.elapsed().as_secs_f64() * 1e9
     };
     let owned = |inputs: Vec<Value>| {
