@@ -27,6 +27,8 @@ ROUNDS="${ROUNDS:-1}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
+# An awk function for the round tables: how many times faster b is than a, or "–" if one is missing.
+BY='function by(a, b) { return (a == "" || b == "") ? "–" : sprintf("%.1fx", a / b) }'
 # A figure from `compare`'s machine-readable lines (`name_us_per_schema=<µs>`).
 figure() { sed -n "s/^$1_us_per_schema=//p" "$2"; }
 # The µs per schema of one operation in bench_python.py's first table
@@ -61,11 +63,11 @@ for round in $(seq 1 "$ROUNDS"); do
   awk -v r="$round" -v rust="$(figure self_contained_input_schema_eighths "$out/rust.md")" \
     -v ref="$(figure reference_eighths "$out/eighths.txt")" -v whole="$rust_us" \
     -v alone="$(figure reference_whole "$out/eighths.txt")" -v clone="$(figure value_clone_eighths "$out/rust.md")" \
-    -v deep="$(figure deepcopy_eighths "$out/eighths.txt")" 'function by(a, b) { return (a == "" || b == "") ? "–" : sprintf("%.1fx", a / b) }
+    -v deep="$(figure deepcopy_eighths "$out/eighths.txt")" "$BY"'
     BEGIN { printf "| %d | %s µs | %s µs | %s | %s µs | %s µs | %s | %s µs | %s µs | %s |\n",
             r, rust, ref, by(ref, rust), whole, alone, by(alone, whole), clone, deep, by(deep, clone) }' >>"$out/eighths.md"
   awk -v r="$round" -v rust="$rust_us" -v ref="$ref_us" -v owned="$owned_us" -v clone="$clone_us" \
-    -v deep="$deepcopy_us" 'function by(a, b) { return (a == "" || b == "") ? "–" : sprintf("%.1fx", a / b) }
+    -v deep="$deepcopy_us" "$BY"'
     BEGIN { printf "| %d | %s µs | %s µs | %s | %s µs | %s | %s µs | %s µs | %s |\n",
             r, rust, ref, by(ref, rust), owned, by(ref, owned), clone, deep, by(deep, clone) }' >>"$out/rounds.md"
 done
