@@ -10,6 +10,7 @@
 mod common;
 #[cfg(feature = "schemars")]
 mod family;
+mod floor;
 
 use common::compare::{Ratio, compare, human, rounds, time};
 use serde_json::Value;
@@ -30,6 +31,8 @@ struct Table {
     /// The same after one read of every entry ([`read_every_entry`]): the least a function that
     /// checks what it copies spends.
     read_clone_per_schema: Option<f64>,
+    /// The check-free floor's ([`floor`]): the same output made with no check at all.
+    floor_per_schema: Option<f64>,
     /// `self_contained_input_schema` and the deep clone per corpus schema, the corpus taken an
     /// eighth at a time ([`in_eighths`]).
     eighths_per_schema: Option<(f64, f64)>,
@@ -207,6 +210,7 @@ fn corpus_rows(t: &mut Table, corpus: &[common::Item]) {
     let r = compare(parse, read_and_clone);
     t.report(&what, "serde_json::from_slice", "a read of every entry, then Value::clone", &r);
     t.read_clone_per_schema = Some(r.cand_best_ns / corpus.len() as f64);
+    check_free_floor(t, &what, corpus, parse);
     let r = owned_against_borrowed(corpus);
     let owned = r.cand_best_ns / corpus.len() as f64;
     eprintln!(
@@ -221,6 +225,40 @@ fn corpus_rows(t: &mut Table, corpus: &[common::Item]) {
         &r,
     );
     t.owned_per_schema = Some(owned);
+}
+
+/// The check-free floor ([`floor`]) over the whole corpus, against parsing it, with how many
+/// schemas it copies, builds (and builds to the function's own output) and skips.
+fn check_free_floor(t: &mut Table, what: &str, corpus: &[common::Item], parse: impl FnMut() -> usize) {
+    let outputs: Vec<Option<Value>> =
+        corpus.iter().map(|i| toolschema::self_contained_input_schema(&i.value, &i.tool_name).ok()).collect();
+    let plans: Vec<floor::Plan> =
+        corpus.iter().zip(&outputs).map(|(i, out)| floor::plan(&i.value, out.as_ref())).collect();
+    let count = |p: floor::Plan| plans.iter().filter(|&&q| q == p).count();
+    let exact = corpus
+        .iter()
+        .zip(&outputs)
+        .zip(&plans)
+        .filter(|((i, out), p)| {
+            **p == floor::Plan::Build && out.as_ref() == Some(&floor::build_finished(&i.value))
+        })
+        .count();
+    eprintln!(
+        "check-free floor: {} schemas read and copied, {} built ({exact} of them to the function's own output), {} refused by the function and skipped",
+        count(floor::Plan::Copy),
+        count(floor::Plan::Build),
+        count(floor::Plan::Skip),
+    );
+    let check_free = || {
+        corpus
+            .iter()
+            .zip(&plans)
+            .filter(|(i, p)| floor::run(&i.value, **p, read_every_entry).is_some())
+            .count()
+    };
+    let r = compare(parse, check_free);
+    t.report(what, "serde_json::from_slice", "the check-free floor (benches/floor.rs)", &r);
+    t.floor_per_schema = Some(r.cand_best_ns / corpus.len() as f64);
 }
 
 /// Target 3's corpus row with the corpus taken an eighth at a time: every eighth schema (so each
@@ -354,6 +392,7 @@ fn main() {
         owned_per_schema: None,
         clone_per_schema: None,
         read_clone_per_schema: None,
+        floor_per_schema: None,
         eighths_per_schema: None,
     };
     hash_rows(&mut t);
@@ -379,6 +418,9 @@ fn main() {
     }
     if let Some(ns) = t.read_clone_per_schema {
         println!("read_and_clone_us_per_schema={:.3}", ns / 1e3);
+    }
+    if let Some(ns) = t.floor_per_schema {
+        println!("check_free_floor_us_per_schema={:.3}", ns / 1e3);
     }
     if let Some((ours, clone)) = t.eighths_per_schema {
         println!("self_contained_input_schema_eighths_us_per_schema={:.3}", ours / 1e3);

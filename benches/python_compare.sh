@@ -40,10 +40,10 @@ python_us() {
   ' "$2"
 }
 
-echo "| round | Rust | reference | faster by | owned | faster by | Rust clone | Python deepcopy | clone faster by |" >"$out/rounds.md"
-echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |" >>"$out/rounds.md"
-echo "| round | an eighth: Rust | reference | faster by | whole: Rust | reference | faster by | an eighth: Rust clone | Python deepcopy | clone faster by |" >"$out/eighths.md"
-echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |" >>"$out/eighths.md"
+echo "| round | Rust | reference | faster by | owned | faster by | check-free floor | faster by | Rust clone | Python deepcopy | clone faster by |" >"$out/rounds.md"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |" >>"$out/rounds.md"
+echo "| round | an eighth: Rust | reference | faster by | whole: Rust | reference | faster by | whole: check-free floor | faster by | an eighth: Rust clone | Python deepcopy | clone faster by |" >"$out/eighths.md"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |" >>"$out/eighths.md"
 for round in $(seq 1 "$ROUNDS"); do
   echo "== round $round of $ROUNDS: Rust (cargo bench --bench compare -- self_contained)" >&2
   cargo bench --quiet --bench compare -- self_contained >"$out/rust.md" 2>"$out/rust.err"
@@ -52,6 +52,7 @@ for round in $(seq 1 "$ROUNDS"); do
   owned_us="$(figure self_contained_input_schema_owned "$out/rust.md")"
   clone_us="$(figure value_clone "$out/rust.md")"
   read_clone_us="$(figure read_and_clone "$out/rust.md")"
+  floor_us="$(figure check_free_floor "$out/rust.md")"
 
   echo "== round $round of $ROUNDS: Python ($ORACLE_DIR/bench_python.py)" >&2
   CORPUS="$CORPUS" "$PYTHON" "$ORACLE_DIR/bench_python.py" --repeat 5 --markdown "$out/python.md" >/dev/null
@@ -63,19 +64,21 @@ for round in $(seq 1 "$ROUNDS"); do
   awk -v r="$round" -v rust="$(figure self_contained_input_schema_eighths "$out/rust.md")" \
     -v ref="$(figure reference_eighths "$out/eighths.txt")" -v whole="$rust_us" \
     -v alone="$(figure reference_whole "$out/eighths.txt")" -v clone="$(figure value_clone_eighths "$out/rust.md")" \
-    -v deep="$(figure deepcopy_eighths "$out/eighths.txt")" "$BY"'
-    BEGIN { printf "| %d | %s µs | %s µs | %s | %s µs | %s µs | %s | %s µs | %s µs | %s |\n",
-            r, rust, ref, by(ref, rust), whole, alone, by(alone, whole), clone, deep, by(deep, clone) }' >>"$out/eighths.md"
+    -v deep="$(figure deepcopy_eighths "$out/eighths.txt")" -v floor="$floor_us" "$BY"'
+    BEGIN { printf "| %d | %s µs | %s µs | %s | %s µs | %s µs | %s | %s µs | %s | %s µs | %s µs | %s |\n",
+            r, rust, ref, by(ref, rust), whole, alone, by(alone, whole), floor, by(alone, floor), clone, deep,
+            by(deep, clone) }' >>"$out/eighths.md"
   awk -v r="$round" -v rust="$rust_us" -v ref="$ref_us" -v owned="$owned_us" -v clone="$clone_us" \
-    -v deep="$deepcopy_us" "$BY"'
-    BEGIN { printf "| %d | %s µs | %s µs | %s | %s µs | %s | %s µs | %s µs | %s |\n",
-            r, rust, ref, by(ref, rust), owned, by(ref, owned), clone, deep, by(deep, clone) }' >>"$out/rounds.md"
+    -v deep="$deepcopy_us" -v floor="$floor_us" "$BY"'
+    BEGIN { printf "| %d | %s µs | %s µs | %s | %s µs | %s | %s µs | %s | %s µs | %s µs | %s |\n",
+            r, rust, ref, by(ref, rust), owned, by(ref, owned), floor, by(ref, floor), clone, deep, by(deep, clone) }' >>"$out/rounds.md"
 done
 
 echo "Rust self_contained_input_schema: $rust_us µs per schema (best batch; Python reports its best run)."
 [ -z "$owned_us" ] || echo "Rust self_contained_input_schema_owned: $owned_us µs per schema (best pass, input copies untimed)."
 [ -z "$clone_us" ] || echo "Rust Value::clone of the same inputs, and its drop: $clone_us µs per schema (best batch): the least a function returning an owned copy of a borrowed value spends."
 [ -z "$read_clone_us" ] || echo "Rust one read of every entry, then Value::clone: $read_clone_us µs per schema (best batch): the least a function that checks what it copies spends."
+[ -z "$floor_us" ] || echo "Rust check-free floor (benches/floor.rs: the same output, no check at all): $floor_us µs per schema (best batch)."
 echo
 echo "Last round, every Python operation:"
 echo
@@ -95,22 +98,24 @@ awk -F'|' -v rust="$rust_us" -v owned="$owned_us" -v clone="$clone_us" '
 echo
 head -2 "$out/python.md"
 echo
-echo "Every round (the reference against self_contained_input_schema, against the owned variant, and"
-echo "Python's copy.deepcopy against Rust's Value::clone, the like-for-like yardstick of the machine):"
+echo "Every round (the reference against self_contained_input_schema, against the owned variant, against"
+echo "the check-free floor, and Python's copy.deepcopy against Rust's Value::clone, the like-for-like"
+echo "yardstick of the machine):"
 echo
 cat "$out/rounds.md"
-# Median and range of the borrowing function's ratio over the rounds: summary TABLE WHAT NOTE
-# [COLUMN] (default 4, the first "faster by").
+# Median and range of a ratio over the rounds: summary TABLE WHAT NOTE [COLUMN] [WHO] (COLUMN
+# default 4, the first "faster by"; WHO default the borrowing function).
 summary() {
-  awk -F'|' -v what="$2" -v note="$3" -v col="${4:-4}" 'NR > 2 { x = $(col + 1); gsub(/[ x]/, "", x); v[n++] = x + 0 }
+  awk -F'|' -v what="$2" -v note="$3" -v col="${4:-4}" -v who="${5:-self_contained_input_schema}" 'NR > 2 { x = $(col + 1); gsub(/[ x]/, "", x); v[n++] = x + 0 }
     END {
       if (n < 2) exit
       for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
       m = (n % 2) ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2
-      printf "\nself_contained_input_schema against the reference%s over %d rounds: median %.1fx, range %.1fx to %.1fx%s.\n", what, n, m, v[0], v[n - 1], note
+      printf "\n%s against the reference%s over %d rounds: median %.1fx, range %.1fx to %.1fx%s.\n", who, what, n, m, v[0], v[n - 1], note
     }' "$1"
 }
 summary "$out/rounds.md" "" " (target: at least 10x)"
+summary "$out/rounds.md" "" " (no check at all: the cheapest known way to make the same Value)" 8 "the check-free floor"
 echo
 echo "Every round again, the reference timed in a process that imports only it (python_eighths.py),"
 echo "the corpus taken an eighth at a time (every eighth schema; each part stays cached between its"
@@ -119,3 +124,4 @@ echo
 cat "$out/eighths.md"
 summary "$out/eighths.md" ", an eighth at a time, the reference alone" " (not the figure of record)"
 summary "$out/eighths.md" ", whole, the reference alone" " (not the figure of record)" 7
+summary "$out/eighths.md" ", whole, the reference alone" "" 9 "the check-free floor"
