@@ -78,7 +78,7 @@ fn build_in<'v>(node: &'v Value, root: &'v Value, level: usize, expanding: &mut 
                     return Value::Object(Map::new());
                 }
                 expanding.push(r);
-                let target = r.strip_prefix('#').and_then(|p| root.pointer(p));
+                let target = r.strip_prefix('#').and_then(|p| resolve(root, p));
                 let built = target.map(|t| build_in(t, root, level + 1, expanding));
                 expanding.pop();
                 let mut out = match built {
@@ -120,6 +120,30 @@ fn build_in<'v>(node: &'v Value, root: &'v Value, level: usize, expanding: &mut 
         }
         other => other.clone(),
     }
+}
+
+/// The value at JSON pointer `pointer` in `root`, unescaping only the tokens that need it
+/// (`Value::pointer` runs a `replace` over every token).
+fn resolve<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let mut node = root;
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let unescaped;
+        let token = if token.contains('~') {
+            unescaped = token.replace("~1", "/").replace("~0", "~");
+            unescaped.as_str()
+        } else {
+            token
+        };
+        node = match node {
+            Value::Object(map) => map.get(token)?,
+            Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(node)
 }
 
 /// `{"type": "null", ...}`.
