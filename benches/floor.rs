@@ -20,11 +20,13 @@
 //!   `null`. It checks no shape, counts no size, keeps no pointer, reports nothing.
 //! - **Skip** (the 3 schemas the function refuses): nothing.
 //!
-//! It is optimistic on every count: the function's output is exact on 24 of the 42 built schemas;
-//! on the others the floor leaves out what the function does beside (a recursion point's type,
-//! `allOf` for a site with its own keywords, a `type` list collapsed), except on the four
-//! recursive schemas, where it expands one level more than the function (about 4 µs a pass over
-//! the corpus, 0.3% of it).
+//! It builds the function's exact output for 24 of the 42 built schemas. On the other 18 the two
+//! differ in small ways, both ways (their compact outputs add up to 21,850 bytes against the
+//! function's 22,199): the floor leaves an optional union with a description beside it
+//! uncollapsed, collapses a nullable field the function keeps as a `type` list, drops a
+//! `default` the function keeps, and cuts recursion at other points; on two recursive schemas
+//! (`tree_node`, `linked_list`) it takes longer than the function, about 1.3 µs a pass over the
+//! corpus (0.1% of it).
 
 use serde_json::{Map, Value};
 
