@@ -28,7 +28,7 @@ struct Table {
     /// A deep clone's (and its drop's) per corpus schema: what any function that returns an
     /// owned copy of a borrowed `Value` must spend at least, for the Python comparison.
     clone_per_schema: Option<f64>,
-    /// The same after one read of every entry ([`read_every_entry`]): the least a function that
+    /// The same after one read of every entry ([`floor::read_every_entry`]): the least a function that
     /// checks what it copies spends.
     read_clone_per_schema: Option<f64>,
     /// The check-free floor's ([`floor`]): the same output made with no check at all.
@@ -204,7 +204,7 @@ fn corpus_rows(t: &mut Table, corpus: &[common::Item]) {
     let read_and_clone = || {
         corpus
             .iter()
-            .filter(|i| black_box(read_every_entry(&i.value)) > 0 && i.value.clone().is_object())
+            .filter(|i| black_box(floor::read_every_entry(&i.value)) > 0 && i.value.clone().is_object())
             .count()
     };
     let r = compare(parse, read_and_clone);
@@ -249,13 +249,8 @@ fn check_free_floor(t: &mut Table, what: &str, corpus: &[common::Item], parse: i
         count(floor::Plan::Build),
         count(floor::Plan::Skip),
     );
-    let check_free = || {
-        corpus
-            .iter()
-            .zip(&plans)
-            .filter(|(i, p)| floor::run(&i.value, **p, read_every_entry).is_some())
-            .count()
-    };
+    let check_free =
+        || corpus.iter().zip(&plans).filter(|(i, p)| floor::run(&i.value, **p).is_some()).count();
     let r = compare(parse, check_free);
     t.report(what, "serde_json::from_slice", "the check-free floor (benches/floor.rs)", &r);
     t.floor_per_schema = Some(r.cand_best_ns / corpus.len() as f64);
@@ -302,17 +297,6 @@ fn self_contained_ok<'a>(items: impl IntoIterator<Item = &'a common::Item>) -> u
 /// [`self_contained_ok`].
 fn deep_clones<'a>(items: impl IntoIterator<Item = &'a common::Item>) -> usize {
     items.into_iter().map(|i| i.value.clone()).filter(Value::is_object).count()
-}
-
-/// Every key and value of `v`, each read once (string lengths added up, so nothing is skipped):
-/// a floor for any walk that checks a schema. Recursive, for the corpus only.
-fn read_every_entry(v: &Value) -> usize {
-    match v {
-        Value::String(s) => s.len() + 1,
-        Value::Array(items) => items.iter().map(read_every_entry).sum::<usize>() + 1,
-        Value::Object(map) => map.iter().map(|(k, v)| k.len() + read_every_entry(v)).sum::<usize>() + 1,
-        _ => 1,
-    }
 }
 
 /// Target 3 at the synthetic sizes: `self_contained_input_schema` of a 1 KB, 30 KB and 1 MB
