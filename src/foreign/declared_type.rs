@@ -89,6 +89,37 @@ impl JsonType {
         }
     }
 
+    /// A `type` name as tool schemas spell it: one of the seven JSON Schema names, or one of the
+    /// Python spellings the Berkeley Function Calling Leaderboard writes, read as the JSON type they
+    /// stand for (`dict` as `object`, `float` as `number`, `tuple` as `array`). Anything else
+    /// (`any`, `String`, `long`, ...) is `None`: it names no JSON type, and reading it as one would
+    /// be a guess.
+    ///
+    /// This is the one rule every part of the crate applies to type names: the pipeline rewrites
+    /// the three spellings and refuses the rest, `self_contained_input_schema` does the same, and
+    /// [`declared_type`] answers with the type read here.
+    ///
+    /// ```
+    /// use toolschema::JsonType;
+    /// assert_eq!(JsonType::read("dict"), Some(JsonType::Object));
+    /// assert_eq!(JsonType::read("integer"), Some(JsonType::Integer));
+    /// assert_eq!(JsonType::read("any"), None);
+    /// ```
+    pub fn read(name: &str) -> Option<JsonType> {
+        match name {
+            "dict" => Some(JsonType::Object),
+            "float" => Some(JsonType::Number),
+            "tuple" => Some(JsonType::Array),
+            other => other.parse().ok(),
+        }
+    }
+
+    /// Whether `name` is one of the foreign spellings [`JsonType::read`] accepts besides the seven
+    /// JSON Schema names (`dict`, `float`, `tuple`).
+    pub fn is_foreign_spelling(name: &str) -> bool {
+        matches!(name, "dict" | "float" | "tuple")
+    }
+
     /// The type of a JSON value (`Integer` for a number without a fractional part that serde_json
     /// holds as an integer).
     pub fn of(value: &Value) -> JsonType {
