@@ -24,7 +24,8 @@
 use crate::dialect::{self, AdaptContext, SchemaDialect};
 use crate::error::{Error, SchemaGenerationError};
 use crate::passes::{
-    CheckNesting, DocWarning, DropTitles, Exclude, MergeDocs, PruneDefs, RejectAny, SortKeys, SortRequired,
+    CheckNesting, CheckRefs, DocWarning, DropTitles, Exclude, MergeDocs, PruneDefs, RejectAny, SortKeys,
+    SortRequired, WellFormed,
 };
 use crate::walk::Location;
 use serde_json::{Map, Value};
@@ -125,6 +126,17 @@ pub struct PassContext<'a> {
     pub doc_warnings: Vec<DocWarning>,
     /// Set by the pipeline when it leaves [`PruneDefs`] to the [`RejectAny`] that follows it.
     pub(crate) prune_first: bool,
+    /// What [`WellFormed`] saw of `$ref`s, so that [`CheckRefs`] need not walk a schema without any.
+    pub(crate) refs_seen: RefsSeen,
+}
+
+/// Whether [`WellFormed`] saw a `$ref` in the schema (`Unknown` until it has walked it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum RefsSeen {
+    #[default]
+    Unknown,
+    None,
+    Some,
 }
 
 impl<'a> PassContext<'a> {
@@ -137,6 +149,7 @@ impl<'a> PassContext<'a> {
             declaration_order: false,
             doc_warnings: Vec::new(),
             prune_first: false,
+            refs_seen: RefsSeen::Unknown,
         }
     }
 
@@ -157,6 +170,10 @@ pub const PASSES: &[&dyn Pass] = &[
     // reports) is the same whether or not serde_json's `preserve_order` is on. Runs again after the
     // dialect, since passes and `adapt` insert keys.
     &SortKeys,
+    // Before every pass that reads the schema: a `type` that names no JSON type, a subschema slot
+    // that holds no schema, a `$ref` that is not local are refused here, with their pointer, and
+    // BFCL's `dict`/`float`/`tuple` become JSON type names. A node pass: shares the walk below.
+    &WellFormed,
     // First: reads each type's doc comment exactly as schemars wrote it, before any pass edits a
     // description, and needs every property present (an entry for an excluded field is not a typo).
     &MergeDocs,
@@ -171,6 +188,10 @@ pub const PASSES: &[&dyn Pass] = &[
     // serde_json's `Clone` recurses once per level of a `default` or `const`. After the walk
     // above, so that a schema nested past `max_depth` keeps its own depth error.
     &CheckNesting,
+    // Before anything follows a reference (PruneDefs, RejectAny, the dialects): a `$ref` that
+    // points at nothing would pass every dialect that keeps references. Walks only when
+    // WellFormed saw a `$ref`.
+    &CheckRefs,
     // Before RejectAny: an injected parameter is often untyped (`ctx: serde_json::Value`) and must
     // not fail a schema that will never show it. After MergeDocs (see above).
     &Exclude,
@@ -255,7 +276,17 @@ pub(crate) fn run(
         declaration_order: settings.declaration_order,
         doc_warnings: Vec::new(),
         prune_first: false,
+        refs_seen: RefsSeen::Unknown,
     };
+    if !crate::walk::is_schema(&schema) {
+        let got = crate::passes::WellFormed::kind_of(&schema);
+        crate::walk::drop_any_depth(schema);
+        return Err(SchemaGenerationError::Malformed {
+            pointer: String::new(),
+            message: format!("a schema is an object or a boolean (draft 2020-12), and this is {got}"),
+        }
+        .into());
+    }
     if let Err(e) = run_passes(&mut schema, &mut cx, settings.reject_any) {
         // The input may nest past any depth (the passes refuse it at the budget); serde_json's
         // own drop would recurse once per level.
@@ -375,10 +406,12 @@ mod tests {
             names,
             [
                 "sort-keys",
+                "well-formed",
                 "merge-docs",
                 "drop-titles",
                 "sort-required",
                 "check-nesting",
+                "check-refs",
                 "exclude",
                 "prune-defs",
                 "reject-any",

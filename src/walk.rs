@@ -289,7 +289,10 @@ pub fn for_each_child_where<'v>(
 }
 
 /// [`for_each_child`] of an object already in hand.
-fn for_each_child_of<'v>(map: &'v serde_json::Map<String, Value>, f: impl FnMut(Step<'v>, &'v Value)) {
+pub(crate) fn for_each_child_of<'v>(
+    map: &'v serde_json::Map<String, Value>,
+    f: impl FnMut(Step<'v>, &'v Value),
+) {
     children_of(map, |_| true, f);
 }
 

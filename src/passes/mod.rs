@@ -2,12 +2,16 @@
 //!
 //! Each pass implements [`Pass`](crate::pipeline::Pass) and can be run alone on any schema value.
 
+mod well_formed;
+pub use well_formed::WellFormed;
 mod merge_docs;
 pub use merge_docs::{DocWarning, DocWarningKind, MergeDocs};
 mod drop_titles;
 pub use drop_titles::DropTitles;
 mod check_nesting;
 pub use check_nesting::CheckNesting;
+mod check_refs;
+pub use check_refs::CheckRefs;
 mod exclude;
 pub use exclude::Exclude;
 mod prune_defs;
