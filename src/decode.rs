@@ -23,7 +23,7 @@
 //!
 //! let guessed = json!({"word": "tea", "tenant": "evil"});
 //! let err = decode_arguments::<Lookup>(&schema, &guessed, injected).unwrap_err();
-//! assert!(matches!(err, DecodeError::ExcludedKeySent { .. }));
+//! assert!(matches!(err, toolschema::ArgumentsError::Decode(DecodeError::ExcludedKeySent { .. })));
 //! # }
 //! ```
 //!
@@ -92,18 +92,22 @@ fn kind(v: &Value) -> &'static str {
 
 /// Decodes a model's arguments into `T` for a schema built with
 /// [`exclude`](crate::SchemaOptions::exclude): the excluded names come from
-/// [`ToolSchema::excluded`](crate::ToolSchema::excluded), their values from `injected`.
+/// [`ToolSchema::excluded`](crate::ToolSchema::excluded), their values from `injected`. The
+/// arguments are first restored ([`ToolSchema::restore`](crate::ToolSchema::restore)): this is
+/// [`ToolSchema::decode_with`](crate::ToolSchema::decode_with).
 ///
 /// # Errors
-/// See [`DecodeError`]: arguments that are not an object, an excluded name the model sent, an
-/// excluded name `injected` lacks, an injected name that is not excluded, or serde's refusal.
+/// What restore finds ([`ArgumentsError::Invalid`](crate::ArgumentsError::Invalid)), or
+/// [`ArgumentsError::Decode`](crate::ArgumentsError::Decode) with a [`DecodeError`]: arguments
+/// that are not an object, an excluded name the model sent, an excluded name `injected` lacks, an
+/// injected name that is not excluded, or serde's refusal.
 #[cfg(feature = "hash")]
 pub fn decode_arguments<T: DeserializeOwned>(
     schema: &crate::ToolSchema,
     model_args: &Value,
     injected: Map<String, Value>,
-) -> Result<T, DecodeError> {
-    decode_arguments_excluding(schema.excluded(), model_args, injected)
+) -> Result<T, crate::ArgumentsError> {
+    schema.decode_with(model_args.clone(), injected)
 }
 
 /// [`decode_arguments`] with the excluded names given directly.

@@ -143,10 +143,14 @@ pub fn schema_hash(value: &Value) -> SchemaHash {
 /// SHA-256 of the canonical bytes of `{"dialect": <name>, "schema": <schema>}`, given the
 /// schema's canonical bytes, without building that object. This is what
 /// [`ToolSchema::hash`](crate::ToolSchema::hash) returns.
-pub(crate) fn envelope_hash(dialect: &str, canonical_schema: &[u8]) -> SchemaHash {
+pub(crate) fn envelope_hash(dialect: &str, exact: bool, canonical_schema: &[u8]) -> SchemaHash {
     let mut sink = HashSink::new();
     sink.put(b"{\"dialect\":");
     sink.value(&Value::String(dialect.to_owned()));
+    // Keys in RFC 8785 order: `dialect`, `exact`, `schema`.
+    if exact {
+        sink.put(b",\"exact\":true");
+    }
     sink.put(b",\"schema\":");
     sink.put(canonical_schema);
     sink.put(b"}");
@@ -180,8 +184,10 @@ mod tests {
         let schema = json!({"type": "object", "properties": {"b": {}, "a": {}}});
         let direct = schema_hash(&json!({"dialect": "json-schema", "schema": schema}));
         let bytes = canonical::to_vec(&schema);
-        assert_eq!(envelope_hash("json-schema", &bytes), direct);
-        assert_ne!(envelope_hash("other", &bytes), direct);
+        assert_eq!(envelope_hash("json-schema", false, &bytes), direct);
+        assert_ne!(envelope_hash("other", false, &bytes), direct);
+        let exact = schema_hash(&json!({"dialect": "json-schema", "exact": true, "schema": schema}));
+        assert_eq!(envelope_hash("json-schema", true, &bytes), exact);
     }
 
     #[test]

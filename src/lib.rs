@@ -25,6 +25,7 @@ mod schema;
 pub mod transform;
 
 pub mod foreign;
+pub mod restore;
 
 #[cfg(feature = "hash")]
 pub use decode::decode_arguments;
@@ -42,6 +43,7 @@ pub use foreign::{
 #[cfg(feature = "hash")]
 pub use hash::{SchemaHash, schema_hash};
 pub use passes::{DocWarning, DocWarningKind};
+pub use restore::{ArgumentsError, RestorePlan};
 #[cfg(feature = "hash")]
 pub use schema::{PropertyOrder, SchemaOptions, ToolSchema};
 

@@ -247,6 +247,7 @@ pub(crate) struct Output {
     pub(crate) value: Value,
     pub(crate) canonical: String,
     pub(crate) doc_warnings: Vec<DocWarning>,
+    pub(crate) plan: crate::restore::RestorePlan,
 }
 
 /// The pipeline's settings.
@@ -260,6 +261,8 @@ pub(crate) struct Settings<'a> {
     pub(crate) dialect: &'a dyn SchemaDialect,
     /// Run [`RejectAny`] (see [`SchemaOptions::reject_any`](crate::SchemaOptions::reject_any)).
     pub(crate) reject_any: bool,
+    /// The dialect's exact mode (see [`AdaptContext::exact`]).
+    pub(crate) exact: bool,
 }
 
 /// Runs [`PASSES`], the dialect, key ordering and the size check.
@@ -295,14 +298,16 @@ pub(crate) fn run(
     }
     let acx = AdaptContext::new(settings.max_depth, type_name)
         .with_max_bytes(settings.max_bytes)
-        .with_declaration_order(settings.declaration_order);
+        .with_declaration_order(settings.declaration_order)
+        .with_exact(settings.exact);
     // The dialect, then in one walk its forbidden-keyword check and SortRequired: a dialect may
     // build `required` lists (merging a `$ref` site with its definition) and insert keys; the
     // output must be as normalised as the input was, or a second run would change it. (No walk
     // for a dialect that changes nothing and forbids nothing.)
-    let mut value = dialect::adapt_checked(settings.dialect, schema, &acx, true, &mut |node, at| {
-        SortRequired.visit(node, at, &mut cx)
-    })??;
+    let dialect::Adapted { schema: mut value, plan } =
+        dialect::adapt_checked(settings.dialect, schema, &acx, true, &mut |node, at| {
+            SortRequired.visit(node, at, &mut cx)
+        })??;
     if settings.dialect.adapts() {
         // A dialect that merges a `$ref` site with its target (openai-strict does, at the root)
         // can leave a definition nothing uses; a second run would remove it. Found by
@@ -316,7 +321,7 @@ pub(crate) fn run(
     {
         return Err(SchemaGenerationError::TooLarge { actual: canonical.len(), max }.into());
     }
-    Ok(Output { value, canonical, doc_warnings: cx.doc_warnings })
+    Ok(Output { value, canonical, doc_warnings: cx.doc_warnings, plan })
 }
 
 #[cfg(test)]
@@ -331,6 +336,7 @@ mod tests {
             max_bytes: None,
             declaration_order: false,
             reject_any: true,
+            exact: false,
             dialect,
         }
     }

@@ -5,6 +5,7 @@ use crate::error::Error;
 use crate::hash::SchemaHash;
 use crate::passes::DocWarning;
 use crate::pipeline::{self, Settings};
+use crate::restore::{Adaptation, ArgumentsError, RestorePlan};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -25,6 +26,8 @@ struct Inner {
     type_name: Option<String>,
     doc_warnings: Vec<DocWarning>,
     excluded: Vec<String>,
+    plan: RestorePlan,
+    exact: bool,
 }
 
 impl ToolSchema {
@@ -103,6 +106,75 @@ impl ToolSchema {
         }
     }
 
+    /// Maps a model's arguments, valid under [`as_value`](Self::as_value), back to arguments the
+    /// type reads: undoes every encoding the dialect made (a map written as entries, a `null`
+    /// standing for an absent field, a value written as JSON text) and checks every assertion the
+    /// provider could not enforce. For a dialect that changed no shape it only turns integral
+    /// floats into integers where an integer is declared.
+    ///
+    /// ```
+    /// # #[cfg(feature = "schemars")] {
+    /// use serde_json::json;
+    /// use toolschema::{SchemaOptions, ANTHROPIC_STRICT};
+    /// #[derive(schemars::JsonSchema, serde::Deserialize)]
+    /// struct Stay { nights: u8 }
+    /// let schema = SchemaOptions::new().dialect(&ANTHROPIC_STRICT).schema_for::<Stay>().unwrap();
+    /// // Anthropic enforces no numeric bounds: the description states them, restore checks them.
+    /// assert_eq!(schema.as_value()["properties"]["nights"]["description"], "Constraints: at least 0; at most 255.");
+    /// assert_eq!(schema.restore(json!({"nights": 3})).unwrap(), json!({"nights": 3}));
+    /// let err = schema.restore(json!({"nights": 300})).unwrap_err();
+    /// assert_eq!(err.to_string(), "the arguments do not fit the tool's schema:\n- `/nights`: must be at most 255, got 300");
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    /// [`ArgumentsError::Invalid`] listing every fault with its pointer, worded so that an agent
+    /// loop can hand it back to the model.
+    pub fn restore(&self, args: Value) -> Result<Value, ArgumentsError> {
+        self.inner.plan.restore(args)
+    }
+
+    /// [`restore`](Self::restore), then serde: the model's arguments as the type `T`. A schema
+    /// built with [`SchemaOptions::exclude`] needs the injected values: use
+    /// [`decode_with`](Self::decode_with).
+    ///
+    /// # Errors
+    /// What `restore` finds, or [`ArgumentsError::Decode`] with serde's message.
+    pub fn decode<T: serde::de::DeserializeOwned>(&self, args: Value) -> Result<T, ArgumentsError> {
+        self.decode_with(args, serde_json::Map::new())
+    }
+
+    /// [`restore`](Self::restore), then the excluded-parameter check of
+    /// [`decode_arguments`](crate::decode_arguments) with the caller's `injected` values, then serde.
+    ///
+    /// # Errors
+    /// As [`decode`](Self::decode), and [`DecodeError`](crate::DecodeError)'s refusals of an
+    /// excluded name the model sent or `injected` lacks.
+    pub fn decode_with<T: serde::de::DeserializeOwned>(
+        &self,
+        args: Value,
+        injected: serde_json::Map<String, Value>,
+    ) -> Result<T, ArgumentsError> {
+        let restored = self.restore(args)?;
+        Ok(crate::decode::decode_arguments_excluding(self.excluded(), &restored, injected)?)
+    }
+
+    /// Every rewrite the dialect made that restore undoes (or, in exact mode, that it made
+    /// without changing what the code reads), with its pointer and kind: for logs and the CLI.
+    pub fn adaptations(&self) -> &[Adaptation] {
+        self.inner.plan.adaptations()
+    }
+
+    /// The restore plan itself (see [`restore`](Self::restore)).
+    pub fn plan(&self) -> &RestorePlan {
+        &self.inner.plan
+    }
+
+    /// Whether the schema was built in exact mode ([`SchemaOptions::exact`]).
+    pub fn is_exact(&self) -> bool {
+        self.inner.exact
+    }
+
     /// Doc-comment entries that did not land on a property (see
     /// [`MergeDocs`](crate::passes::MergeDocs)), for a lint or a test that wants none.
     pub fn doc_warnings(&self) -> &[DocWarning] {
@@ -164,6 +236,7 @@ pub struct SchemaOptions {
     dialect: &'static dyn SchemaDialect,
     property_order: PropertyOrder,
     reject_any: bool,
+    exact: bool,
 }
 
 impl std::fmt::Debug for SchemaOptions {
@@ -175,6 +248,7 @@ impl std::fmt::Debug for SchemaOptions {
             .field("dialect", &self.dialect.name())
             .field("property_order", &self.property_order)
             .field("reject_any", &self.reject_any)
+            .field("exact", &self.exact)
             .finish()
     }
 }
@@ -196,7 +270,19 @@ impl SchemaOptions {
             dialect: &JSON_SCHEMA,
             property_order: PropertyOrder::Sorted,
             reject_any: true,
+            exact: false,
         }
+    }
+
+    /// Exact mode: the dialect refuses anything restore would have to undo (a map written as a
+    /// list of entries, an assertion moved out of the provider's schema into restore), with the
+    /// Rust shape to use instead, so that the model's arguments are the code's arguments as they
+    /// are. The default is reversible: such rewrites are made, and [`ToolSchema::restore`] undoes
+    /// them. The mode is part of the hash (`{"dialect", "exact": true, "schema"}`).
+    #[must_use]
+    pub fn exact(mut self, exact: bool) -> Self {
+        self.exact = exact;
+        self
     }
 
     /// Root properties the caller injects and the model must not see (a context, a connection, a
@@ -307,16 +393,21 @@ impl SchemaOptions {
             declaration_order,
             dialect: self.dialect,
             reject_any: self.reject_any,
+            exact: self.exact,
         };
         let out = pipeline::run(schema, type_name.as_deref(), settings)?;
         let dialect = self.dialect.name().to_owned();
         let hash = if declaration_order {
             let order = property_order_map(&out.value, self.max_depth);
-            crate::hash::schema_hash(&serde_json::json!({
+            let mut envelope = serde_json::json!({
                 "dialect": dialect, "propertyOrder": order, "schema": out.value,
-            }))
+            });
+            if self.exact {
+                envelope["exact"] = Value::Bool(true);
+            }
+            crate::hash::schema_hash(&envelope)
         } else {
-            crate::hash::envelope_hash(&dialect, out.canonical.as_bytes())
+            crate::hash::envelope_hash(&dialect, self.exact, out.canonical.as_bytes())
         };
         Ok(ToolSchema {
             inner: Arc::new(Inner {
@@ -327,6 +418,8 @@ impl SchemaOptions {
                 type_name,
                 doc_warnings: out.doc_warnings,
                 excluded: self.exclude.clone(),
+                plan: out.plan,
+                exact: self.exact,
             }),
         })
     }
@@ -337,6 +430,7 @@ impl SchemaOptions {
             && self.max_depth == other.max_depth
             && self.property_order == other.property_order
             && self.reject_any == other.reject_any
+            && self.exact == other.exact
             && std::ptr::addr_eq(self.dialect, other.dialect)
             // Zero-sized statics may share an address; the name tells such dialects apart.
             && self.dialect.name() == other.dialect.name()

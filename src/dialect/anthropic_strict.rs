@@ -24,35 +24,43 @@
 //!   properties that use `anyOf` or a type array. They are checked here per schema: a request with
 //!   several tools must add them up.
 //!
-//! **`u32` and every unsigned integer cannot be expressed.** schemars writes `minimum: 0` for
-//! `u8`..`u64` and `usize` (and `minimum`/`maximum` for `u8`, `u16`, `i8`, `i16`). Dropping the bound
-//! would let the model send a negative number the code then refuses, so each one is an error naming
-//! the field; its hint is to use `i64` and check the range in code. Likewise fixed-size arrays
-//! (`[T; N]`: `minItems`/`maxItems`), sets (`uniqueItems`), `char` (string lengths) and maps.
-//!
 //! ```
 //! use serde_json::json;
-//! use toolschema::dialect::{apply, AdaptContext, ANTHROPIC_STRICT};
+//! use toolschema::dialect::{self, AdaptContext, ANTHROPIC_STRICT};
 //! let schema = json!({"properties": {"n": {"type": "integer", "minimum": 0}}, "required": ["n"], "type": "object"});
-//! let errors = apply(&ANTHROPIC_STRICT, schema, &AdaptContext::new(128, Some("Args"))).unwrap_err();
+//! let adapted = dialect::adapt(&ANTHROPIC_STRICT, schema.clone(), &AdaptContext::default()).unwrap();
+//! assert_eq!(adapted.schema["properties"]["n"], json!({"type": "integer", "description": "Constraints: at least 0."}));
+//! assert!(adapted.plan.restore(json!({"n": -1})).is_err());
+//! // Exact mode refuses instead, with the Rust shape to use.
+//! let exact = AdaptContext::new(128, Some("Args")).with_exact(true);
+//! let errors = dialect::adapt(&ANTHROPIC_STRICT, schema, &exact).unwrap_err();
 //! assert_eq!(errors.as_slice()[0].field(), Some("Args.n"));
-//! assert!(errors.to_string().contains("i64"));
 //! ```
 //!
 //! # How it works
-//! As [`OPENAI_STRICT`](super::OPENAI_STRICT) for `$ref` siblings, annotations (`default` is kept
-//! here), formats (dropped, not turned into bounds: Anthropic enforces none), flattened enums,
-//! closing objects and `oneOf` (kept only as a provably disjoint `anyOf`); `required` is left as it
-//! is. Then recursion, `minItems`, `allOf` members, enum values, patterns and the limits are
-//! checked, and every remaining forbidden keyword is reported with the field it sits on.
+//! The provider engine (`src/dialect/provider.rs`) with this profile:
+//! - **kept**: `type`, `properties`, `required` (optional properties stay optional),
+//!   `additionalProperties: false`, `items`, `anyOf`, `enum` (strings, numbers, booleans, null),
+//!   `const`, `$defs`/`$ref`, `pattern` without lookaround, backreferences or word boundaries,
+//!   `minItems` of 0 or 1, `format` in the list above; annotations `description`, `title`,
+//!   `default`;
+//! - **moved into restore** (stated in the description, checked on restore): `minimum`,
+//!   `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` (so every `u32`, whose
+//!   schema says `minimum: 0`, and every `i32`, whose format bounds it, is described and then
+//!   checked), `minLength`, `maxLength`, `minItems` above 1, `maxItems`, `uniqueItems`,
+//!   `minProperties`, `maxProperties`, `dependentRequired`;
+//! - **encoded**: maps as lists of entries, free-form objects and untyped values as JSON text,
+//!   tuples as objects, enum values that are objects or arrays as their JSON text, a root that is
+//!   not an object (a union included: the top level may not be one) as `{"value": ...}`;
+//! - `oneOf` as `anyOf` where the branches are provably disjoint, `allOf` merged where exact;
+//! - **refused**: recursion, `not`, `if`/`then`/`else`, `contains`, overlapping `oneOf`, a
+//!   pattern Anthropic cannot run, and the limits (24 optional properties, 16 union properties),
+//!   counted on the output per schema: a request with several tools must add them up.
 
-use super::openai_strict::{one_of_to_any_of, rewrite_ref_sites};
-use super::support::{
-    close_object, distribute_into_branches, finish, is_object_schema, sort_errors, unsupported,
-};
-use super::{AdaptContext, SchemaDialect};
+use super::provider::{self, Dialect, Enums, Profile, Refs};
+use super::support::sort_errors;
+use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
-use crate::pointer::Pointer;
 use serde_json::Value;
 
 /// Anthropic strict tool use / JSON outputs (see the module docs). Its name is `anthropic-strict`.
@@ -68,20 +76,38 @@ const NAME: &str = "anthropic-strict";
 const FORMATS: &[&str] =
     &["date", "date-time", "duration", "email", "hostname", "ipv4", "ipv6", "time", "uri", "uuid"];
 
-/// Annotations not on [ANT-SO]'s list; dropping them changes no verdict.
-const DROPPED: &[&str] = &["$comment", "deprecated", "examples", "readOnly", "writeOnly"];
-
 const MAX_OPTIONAL: usize = 24;
 const MAX_UNIONS: usize = 16;
+
+/// The engine's parameters for Anthropic strict mode ([ANT-SO] "JSON Schema limitations").
+static PROFILE: Profile = Profile {
+    name: NAME,
+    refs: Refs::Keep { recursion: false },
+    dialect: Dialect::JsonSchema,
+    require_all: false,
+    keep: &["minItems", "pattern"],
+    annotations: &["default", "description", "title"],
+    formats: FORMATS,
+    enums: Enums::Primitive,
+    max_min_items: Some(1),
+    pattern_ok: pattern_ok,
+};
+
+/// Whether Anthropic's regex subset runs `pattern` ([ANT-SO] "Supported regex features").
+fn pattern_ok(pattern: &str) -> bool {
+    !["(?=", "(?!", "(?<=", "(?<!", "\\b", "\\B", "\\1", "\\2", "\\3", "\\k<"].iter().any(|x| pattern.contains(x))
+}
 
 impl SchemaDialect for AnthropicStrict {
     fn name(&self) -> &str {
         NAME
     }
 
+    /// What the engine never emits for Anthropic; the scan after `adapt` makes sure of it.
     fn forbidden_keywords(&self) -> &[&str] {
         &[
             "$dynamicRef",
+            "allOf",
             "contains",
             "dependentRequired",
             "dependentSchemas",
@@ -112,133 +138,53 @@ impl SchemaDialect for AnthropicStrict {
     }
 
     fn hint(&self, keyword: &str) -> Option<String> {
-        match keyword {
-            "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => Some(
-                "Anthropic strict mode enforces no numeric bounds, and schemars gives every unsigned integer \
-                 (`u8`..`u64`, `usize`) `minimum: 0` (and `u8`/`u16`/`i8`/`i16` a `maximum`); dropping the bound \
-                 would let the model send values the code refuses: use `i64` and check the range in code"
-                    .into(),
-            ),
-            "maxItems" => Some("array lengths cannot be expressed (`[T; N]` fixes one): use `Vec<T>` and check the length in code".into()),
-            _ => super::openai_strict::strict_hint(keyword),
-        }
+        super::openai_strict::strict_hint(keyword)
     }
 
     fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
+        self.adapt_reversible(schema, cx).map(|a| a.schema)
+    }
+
+    fn adapt_reversible(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+        let out = provider::adapt(&PROFILE, schema, cx)?;
         let mut errors = Vec::new();
-        let mut schema = rewrite_ref_sites(NAME, schema, cx.max_depth, &mut errors);
-        let (mut optional, mut unions) = (0usize, 0usize);
-        let _ = crate::walk::visit_all_mut(
-            &mut schema,
-            cx.max_depth,
-            &mut |ptr: &Pointer, node: &mut Value| -> Result<bool, ()> {
-                let Value::Object(map) = node else { return Ok(true) };
-                for k in DROPPED {
-                    map.remove(*k);
-                }
-                if let Some(f) = map.get("format").and_then(Value::as_str)
-                    && !FORMATS.contains(&f)
-                {
-                    map.remove("format");
-                }
-                distribute_into_branches(map);
-                if is_object_schema(map) {
-                    close_object(NAME, map, ptr.as_str(), &mut errors);
-                }
-                node_checks(map, ptr.as_str(), &mut errors);
-                if let Some(Value::Object(props)) = map.get("properties") {
-                    let required = map.get("required").and_then(Value::as_array);
-                    let is_required = |n: &str| required.is_some_and(|r| r.iter().any(|v| v == n));
-                    optional += props.keys().filter(|n| !is_required(n)).count();
-                    unions += props
-                        .values()
-                        .filter(|p| p.get("anyOf").is_some() || p.get("type").is_some_and(Value::is_array))
-                        .count();
-                }
-                Ok(true)
-            },
-            &|_| (),
-        );
-        one_of_to_any_of(NAME, &mut schema, cx.max_depth, &mut errors);
-        root_checks(&schema, &mut errors);
-        if let Some((type_name, pointer)) = find_recursion(&schema, cx.max_depth, cx.type_name) {
-            errors.push(CapabilityError::Recursive { dialect: NAME.into(), type_name, pointer });
+        limits(&out.schema, cx.max_depth, &mut errors);
+        if errors.is_empty() {
+            Ok(Adapted { schema: out.schema, plan: out.plan })
+        } else {
+            sort_errors(&mut errors);
+            Err(errors)
         }
-        for (what, actual, max) in [
-            ("optional properties (not in `required`) per request", optional, MAX_OPTIONAL),
-            ("properties using `anyOf` or a type array per request", unions, MAX_UNIONS),
-        ] {
-            if actual > max {
-                errors.push(CapabilityError::LimitExceeded {
-                    dialect: NAME.into(),
-                    limit: what.into(),
-                    actual,
-                    max,
-                    pointer: String::new(),
-                });
-            }
-        }
-        sort_errors(&mut errors);
-        finish(self, schema, errors, cx.max_depth)
     }
 }
 
-fn node_checks(map: &serde_json::Map<String, Value>, ptr: &str, errors: &mut Vec<CapabilityError>) {
-    if let Some(n) = map.get("minItems")
-        && n.as_u64().is_none_or(|n| n > 1)
-    {
-        errors.push(unsupported(
-            NAME,
-            "minItems",
-            ptr,
-            "only `minItems` of 0 or 1 is accepted",
-            Some("a fixed-size array (`[T; N]`) cannot be expressed: use `Vec<T>` and check the length in code".into()),
-        ));
-    }
-    if let Some(Value::Array(members)) = map.get("allOf")
-        && members.iter().any(|m| m.get("$ref").is_some())
-    {
-        errors.push(unsupported(NAME, "allOf", ptr, "`allOf` with a `$ref` member is refused", None));
-    }
-    if let Some(Value::Array(values)) = map.get("enum")
-        && values.iter().any(|v| v.is_object() || v.is_array())
-    {
-        errors.push(unsupported(
-            NAME,
-            "enum",
-            ptr,
-            "`enum` values must be strings, numbers, booleans or null",
-            None,
-        ));
-    }
-    if let Some(p) = map.get("pattern").and_then(Value::as_str)
-        && ["(?=", "(?!", "(?<=", "(?<!", "\\b", "\\B", "\\1", "\\2", "\\3", "\\k<"]
-            .iter()
-            .any(|x| p.contains(x))
-    {
-        errors.push(unsupported(
-            NAME,
-            "pattern",
-            ptr,
-            "the pattern uses lookaround, a backreference or a word boundary, which are refused",
-            None,
-        ));
-    }
-}
-
-fn root_checks(schema: &Value, errors: &mut Vec<CapabilityError>) {
-    if let Err(e) = super::mcp::root_is_object(NAME, schema) {
-        errors.extend(e);
-    }
-    for k in ["anyOf", "oneOf", "allOf"] {
-        if schema.get(k).is_some() {
-            errors.push(unsupported(
-                NAME,
-                k,
-                "",
-                format!("`{k}` is refused at the top level of a tool's input schema"),
-                Some("make the enum a named field of a struct".into()),
-            ));
+/// The per-schema part of [ANT-SO]'s request limits: optional properties and union properties.
+fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
+    let (mut optional, mut unions) = (0usize, 0usize);
+    let _ = crate::walk::visit_all(schema, max_depth, &mut |_, node| {
+        if let Some(Value::Object(props)) = node.get("properties") {
+            let required = node.get("required").and_then(Value::as_array);
+            let is_required = |n: &str| required.is_some_and(|r| r.iter().any(|v| v == n));
+            optional += props.keys().filter(|n| !is_required(n)).count();
+            unions += props
+                .values()
+                .filter(|p| p.get("anyOf").is_some() || p.get("type").is_some_and(Value::is_array))
+                .count();
+        }
+        true
+    });
+    for (what, actual, max) in [
+        ("optional properties (not in `required`) per request", optional, MAX_OPTIONAL),
+        ("properties using `anyOf` or a type array per request", unions, MAX_UNIONS),
+    ] {
+        if actual > max {
+            errors.push(CapabilityError::LimitExceeded {
+                dialect: NAME.into(),
+                limit: what.into(),
+                actual,
+                max,
+                pointer: String::new(),
+            });
         }
     }
 }
@@ -307,41 +253,43 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn run(s: Value) -> Result<Value, Vec<CapabilityError>> {
-        ANTHROPIC_STRICT.adapt(s, &AdaptContext::new(128, Some("T")))
+    fn run(s: Value) -> Result<Adapted, Vec<CapabilityError>> {
+        ANTHROPIC_STRICT.adapt_reversible(s, &AdaptContext::new(128, Some("T")))
     }
 
     #[test]
     fn objects_close_and_optional_properties_stay_optional() {
-        let out =
-            run(json!({"type": "object", "properties": {"a": {"type": "string", "default": "x"}}})).unwrap();
+        let out = run(json!({"type": "object", "properties": {"a": {"type": "string", "default": "x"}}})).unwrap().schema;
         assert_eq!(out["additionalProperties"], false);
         assert!(out.get("required").is_none());
         assert_eq!(out["properties"]["a"]["default"], "x");
     }
 
     #[test]
-    fn unsigned_bounds_fixed_arrays_and_recursion_are_each_reported() {
-        let s = json!({"type": "object", "required": ["n", "arr", "next"], "properties": {
+    fn bounds_and_fixed_arrays_move_into_restore_and_recursion_is_refused() {
+        let s = json!({"type": "object", "required": ["n", "arr"], "properties": {
             "n": {"type": "integer", "format": "uint32", "minimum": 0},
-            "arr": {"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 3},
-            "next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}
+            "arr": {"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 3}
         }});
+        let out = run(s).unwrap();
+        assert_eq!(out.schema["properties"]["n"]["description"], "Constraints: at least 0; at most 4294967295.");
+        assert_eq!(out.schema["properties"]["arr"]["description"], "Constraints: at least 3 items; at most 3 items.");
+        let err = out.plan.restore(json!({"n": -1, "arr": ["a"]})).unwrap_err();
+        let mut pointers: Vec<_> = err.faults().iter().map(|f| f.pointer.as_str()).collect();
+        pointers.sort_unstable();
+        assert_eq!(pointers, ["/arr", "/n"]);
+        let s = json!({"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}}});
         let errs = run(s).unwrap_err();
-        let got: Vec<_> =
-            errs.iter().map(|e| (e.pointer().to_owned(), e.keyword().map(str::to_owned))).collect();
-        for want in
-            [("/properties/arr", "minItems"), ("/properties/arr", "maxItems"), ("/properties/n", "minimum")]
-        {
-            assert!(got.contains(&(want.0.to_owned(), Some(want.1.to_owned()))), "{want:?} not in {got:?}");
-        }
         assert!(errs.iter().any(|e| matches!(e, CapabilityError::Recursive { .. })), "{errs:?}");
     }
 
     #[test]
-    fn root_unions_are_refused_at_the_top_level() {
-        let errs = run(json!({"anyOf": [{"type": "object", "properties": {}}]})).unwrap_err();
-        assert!(errs.iter().any(|e| e.keyword() == Some("anyOf") && e.pointer().is_empty()), "{errs:?}");
+    fn a_root_union_is_wrapped_and_restored() {
+        let s = json!({"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}, {"type": "string"}]});
+        let out = run(s).unwrap();
+        assert_eq!(out.schema["type"], "object");
+        assert!(out.schema["properties"]["value"].get("anyOf").is_some());
+        assert_eq!(out.plan.restore(json!({"value": "x"})).unwrap(), json!("x"));
     }
 
     #[test]
@@ -350,5 +298,11 @@ mod tests {
                        "properties": {"x": {"$ref": "#/$defs/A"}, "y": {"$ref": "#/$defs/A"}}});
         assert!(find_recursion(&s, 128, None).is_none());
         assert!(run(s).is_ok());
+    }
+
+    #[test]
+    fn patterns_anthropic_cannot_run_are_refused() {
+        let s = json!({"type": "object", "properties": {"p": {"type": "string", "pattern": "^(?!x)"}}});
+        assert_eq!(run(s).unwrap_err()[0].keyword(), Some("pattern"));
     }
 }

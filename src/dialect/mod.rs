@@ -33,6 +33,7 @@ pub mod inline_refs;
 pub mod json_schema;
 pub mod mcp;
 pub mod openai_strict;
+pub(crate) mod provider;
 pub mod strict_subset;
 pub(crate) mod support;
 
@@ -46,6 +47,7 @@ pub use strict_subset::{STRICT_SUBSET, StrictSubset};
 
 use crate::error::{CapabilityError, CapabilityErrors};
 use crate::pointer::field_path;
+use crate::restore::RestorePlan;
 use crate::walk::{Depth, Location};
 use serde_json::{Map, Value};
 use std::convert::Infallible;
@@ -76,6 +78,21 @@ pub trait SchemaDialect: Send + Sync {
         Ok(schema)
     }
 
+    /// Adapts `schema` and returns, beside it, the [`RestorePlan`] that maps arguments valid under
+    /// the adapted schema back to arguments valid under `schema`. The default runs
+    /// [`adapt`](Self::adapt) and returns the identity plan: right for any dialect that only
+    /// tightens or restructures without changing the shape of a value.
+    ///
+    /// The built-in provider dialects encode what their provider cannot say (a map as a list of
+    /// entries, a `minimum` moved into restore); their `adapt` returns the same schema as this,
+    /// without the plan that arguments under it need.
+    ///
+    /// # Errors
+    /// As [`adapt`](Self::adapt).
+    fn adapt_reversible(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+        self.adapt(schema, cx).map(|schema| Adapted { schema, plan: RestorePlan::identity() })
+    }
+
     /// Whether [`adapt`](Self::adapt) may change the schema. A dialect whose `adapt` is the
     /// identity says `false`; the pipeline then takes its passes' output as final (it is already
     /// normalised and within the depth budget) instead of walking it again, unless
@@ -91,6 +108,16 @@ pub trait SchemaDialect: Send + Sync {
         let _ = keyword;
         None
     }
+}
+
+/// A schema adapted to a dialect, with the plan that restores arguments given under it.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Adapted {
+    /// The schema the provider is told.
+    pub schema: Value,
+    /// Maps arguments valid under [`schema`](Self::schema) back to arguments the original accepts.
+    pub plan: RestorePlan,
 }
 
 impl std::fmt::Debug for dyn SchemaDialect {
@@ -117,6 +144,11 @@ pub struct AdaptContext<'a> {
     /// ([`PropertyOrder::Declaration`](crate::PropertyOrder)); otherwise they are sorted, and a
     /// dialect that writes the order down (`propertyOrdering`) writes it sorted.
     pub declaration_order: bool,
+    /// Exact mode: refuse anything restore would have to undo (a map written as entries, an
+    /// assertion moved into restore), as a [`CapabilityError`] with the Rust shape to use. The
+    /// default (`false`) is reversible: such rewrites are made, and the [`RestorePlan`] undoes
+    /// them.
+    pub exact: bool,
 }
 
 impl Default for AdaptContext<'_> {
@@ -126,6 +158,7 @@ impl Default for AdaptContext<'_> {
             type_name: None,
             max_bytes: None,
             declaration_order: false,
+            exact: false,
         }
     }
 }
@@ -133,7 +166,14 @@ impl Default for AdaptContext<'_> {
 impl<'a> AdaptContext<'a> {
     /// A context with the given depth budget and type name, and no size budget.
     pub fn new(max_depth: usize, type_name: Option<&'a str>) -> Self {
-        AdaptContext { max_depth, type_name, max_bytes: None, declaration_order: false }
+        AdaptContext { max_depth, type_name, max_bytes: None, declaration_order: false, exact: false }
+    }
+
+    /// The same context in exact mode (or not): see [`AdaptContext::exact`].
+    #[must_use]
+    pub fn with_exact(mut self, exact: bool) -> Self {
+        self.exact = exact;
+        self
     }
 
     /// The same context with `properties` in declaration order (or not).
@@ -158,6 +198,9 @@ impl<'a> AdaptContext<'a> {
 
 /// Runs `dialect`'s `adapt`, then checks the result for forbidden keywords in every schema position.
 ///
+/// The schema only: for a provider dialect in reversible mode (the default), arguments under it
+/// need the plan [`adapt`] returns beside it.
+///
 /// # Errors
 /// All errors `adapt` reported, or, if it succeeded, every forbidden keyword found, in pointer
 /// order; each carries the Rust field path when `cx` names the type.
@@ -166,6 +209,30 @@ pub fn apply(
     schema: Value,
     cx: &AdaptContext<'_>,
 ) -> Result<Value, CapabilityErrors> {
+    adapt(dialect, schema, cx).map(|a| a.schema)
+}
+
+/// Runs `dialect`'s [`adapt_reversible`](SchemaDialect::adapt_reversible), then checks the result
+/// for forbidden keywords in every schema position: the schema a provider is told, and the
+/// [`RestorePlan`] that maps a model's arguments back. Needs serde_json alone.
+///
+/// `schema` should be normalised (the pipeline's output, e.g. from
+/// [`SchemaOptions::normalize`](crate::SchemaOptions::normalize) under the `json-schema`
+/// dialect); a schema from anywhere else works too, as long as it is well formed.
+///
+/// ```
+/// use serde_json::json;
+/// use toolschema::dialect::{self, AdaptContext, OPENAI_STRICT};
+/// let schema = json!({"type": "object", "properties": {"tags": {"type": "object", "additionalProperties": {"type": "integer"}}}});
+/// let adapted = dialect::adapt(&OPENAI_STRICT, schema, &AdaptContext::default()).unwrap();
+/// assert_eq!(adapted.schema["properties"]["tags"]["type"], json!(["array", "null"]));
+/// let args = json!({"tags": [{"key": "a", "value": 1}]});
+/// assert_eq!(adapted.plan.restore(args).unwrap(), json!({"tags": {"a": 1}}));
+/// ```
+///
+/// # Errors
+/// As [`apply`].
+pub fn adapt(dialect: &dyn SchemaDialect, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, CapabilityErrors> {
     let checked = adapt_checked(dialect, schema, cx, false, &mut |_, _| Ok::<(), Infallible>(()))?;
     Ok(checked.unwrap_or_else(|never| match never {}))
 }
@@ -173,7 +240,7 @@ pub fn apply(
 /// What [`adapt_checked`] also runs at each schema object.
 pub(crate) type AlsoAt<'f, E> = dyn FnMut(&mut Map<String, Value>, &Location<'_>) -> Result<(), E> + 'f;
 
-/// [`apply`], with `also` run at every schema object of the adapted schema during the walk that
+/// [`adapt`], with `also` run at every schema object of the adapted schema during the walk that
 /// looks for forbidden keywords (the pipeline sorts `required` lists there). An error from `also`
 /// is returned only when the dialect reports none: the walk goes on without calling `also` again,
 /// so every forbidden keyword is still found. With `normalised` (the pipeline's own output, within
@@ -185,21 +252,21 @@ pub(crate) fn adapt_checked<E>(
     cx: &AdaptContext<'_>,
     normalised: bool,
     also: &mut AlsoAt<'_, E>,
-) -> Result<Result<Value, E>, CapabilityErrors> {
+) -> Result<Result<Adapted, E>, CapabilityErrors> {
     let fill = |errors: Vec<CapabilityError>| {
         let mut errors: Vec<CapabilityError> =
             errors.into_iter().map(|e| e.with_field(cx.type_name)).collect();
         errors.sort_by(|a, b| a.pointer().cmp(b.pointer()));
         CapabilityErrors::from_vec(errors)
     };
-    let mut adapted = match dialect.adapt(schema, cx) {
+    let Adapted { schema: mut adapted, plan } = match dialect.adapt_reversible(schema, cx) {
         Ok(v) => v,
         Err(errors) => {
             return Err(fill(errors).unwrap_or_else(|| internal_error(dialect)));
         }
     };
     if normalised && !dialect.adapts() && dialect.forbidden_keywords().is_empty() {
-        return Ok(Ok(adapted));
+        return Ok(Ok(Adapted { schema: adapted, plan }));
     }
     let mut errors = Vec::new();
     let mut failed = None;
@@ -221,7 +288,7 @@ pub(crate) fn adapt_checked<E>(
     match (fill(errors), failed) {
         (Some(errors), _) => Err(errors),
         (None, Some(e)) => Ok(Err(e)),
-        (None, None) => Ok(Ok(adapted)),
+        (None, None) => Ok(Ok(Adapted { schema: adapted, plan })),
     }
 }
 

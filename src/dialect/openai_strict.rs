@@ -25,52 +25,56 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use toolschema::dialect::{apply, AdaptContext, OPENAI_STRICT};
+//! use toolschema::dialect::{self, AdaptContext, OPENAI_STRICT};
 //! let schema = json!({
-//!     "properties": {"city": {"type": "string"}, "days": {"type": ["integer", "null"], "format": "uint8"}},
-//!     "required": ["city"], "type": "object"
+//!     "properties": {
+//!         "city": {"type": "string"},
+//!         "days": {"type": ["integer", "null"], "minimum": 0, "maximum": 255},
+//!         "nights": {"type": "integer", "minimum": 0, "default": 1},
+//!         "note": {"type": "string", "maxLength": 64}
+//!     },
+//!     "required": ["city", "note"], "type": "object"
 //! });
-//! let out = apply(&OPENAI_STRICT, schema, &AdaptContext::default()).unwrap();
-//! assert_eq!(out["required"], json!(["city", "days"])); // `Option<u8>`: null stands for "absent"
+//! let adapted = dialect::adapt(&OPENAI_STRICT, schema, &AdaptContext::default()).unwrap();
+//! let out = &adapted.schema;
+//! assert_eq!(out["required"], json!(["city", "days", "nights", "note"]));
 //! assert_eq!(out["additionalProperties"], false);
-//! assert_eq!(out["properties"]["days"]["maximum"], 255); // the format, as a bound OpenAI enforces
+//! // `#[serde(default)] nights: u32`: null stands for absent, and restore drops it.
+//! assert_eq!(out["properties"]["nights"]["type"], json!(["integer", "null"]));
+//! assert_eq!(out["properties"]["note"]["description"], "Constraints: at most 64 characters.");
+//! let args = json!({"city": "Oslo", "days": null, "nights": null, "note": "ok"});
+//! assert_eq!(adapted.plan.restore(args).unwrap(), json!({"city": "Oslo", "note": "ok"}));
 //! ```
 //!
-//! # How it works (and what it refuses)
-//! 1. A `$ref` whose siblings are only `description`/`title` becomes `{"anyOf": [{"$ref": ...}],
-//!    "description": ...}`: same meaning, description kept, recursion untouched. A `$ref` with
-//!    assertion siblings (an internally tagged newtype variant: the target plus a tag property) is
-//!    replaced by the target merged with them, when the merge is exact; otherwise an error.
-//! 2. Annotations OpenAI refuses are dropped: `default`, `examples`, `deprecated`, `readOnly`,
-//!    `writeOnly`, `$comment`. They never constrain, so nothing is loosened.
-//! 3. `format`: allowed values stay; schemars' integer formats (`uint32`, `int8`, ...) become the
-//!    `minimum`/`maximum` they imply (a tightening serde agrees with); other formats are dropped
-//!    (`format` is an annotation in draft 2020-12).
-//! 4. `#[serde(flatten)]` of an enum (own `properties` beside a `oneOf`) is distributed into the
-//!    branches so that each can be closed. Every object gets `additionalProperties: false`.
-//!    **A map (`HashMap`, `BTreeMap`, flattened maps) cannot be expressed**: it is an error whose
-//!    hint is a list of entries, `Vec<Entry>` with `struct Entry { key: String, value: V }`.
-//! 5. Every optional property must become required. Where its schema accepts null (`Option<T>`:
-//!    serde reads null as `None`) it is added to `required`. Where it does not
-//!    (`#[serde(default)] n: u32`) it is an error whose hint is `Option<T>`.
-//! 6. `oneOf` becomes `anyOf` only when every pair of branches is provably disjoint (distinct
-//!    types, distinct `const`/`enum` tag values on a required property, or distinct required keys
-//!    of closed objects: the encodings schemars gives serde enums); otherwise it is an error.
-//! 7. A node with no `type` gets the type of its `const`/`enum` values; with neither it is an error.
-//! 8. Limits are counted; then every remaining forbidden keyword is reported.
-//!
-//! Sets (`uniqueItems`), tuples (`prefixItems`) and `char` (`minLength`/`maxLength`) are refused
-//! with the shape to use instead (`Vec<T>`, a struct, `String`).
+//! # How it works
+//! The provider engine (`src/dialect/provider.rs`) with this profile:
+//! - **kept** (OpenAI enforces them): `type`, `properties`, `required`, `additionalProperties:
+//!   false`, `items`, `anyOf`, `enum`, `const`, `$defs`/`$ref` (recursion included), `pattern`,
+//!   `format` in the list above, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
+//!   `multipleOf`, `minItems`, `maxItems` [OAI-SO]; annotations `description`, `title`;
+//! - **required**: every property. An optional one whose schema accepts null (`Option<T>`) is
+//!   added to `required` as it is, null standing for absent (restore drops the key, unless a
+//!   default other than null is declared: then null is a value, and the default is stated in the
+//!   description); one that does not (`#[serde(default)] n: u32`) gets null added and restore
+//!   drops it, so serde applies the default;
+//! - **moved into restore** (stated in the description, checked on restore): `minLength`,
+//!   `maxLength`, `uniqueItems`, `minProperties`, `maxProperties`, `dependentRequired`;
+//! - **encoded**: maps as lists of `{"key", "value"}` entries, free-form objects and untyped
+//!   values as JSON text, tuples as objects with keys `"0"`, `"1"`, ..., a root that is not an
+//!   object as `{"value": ...}`;
+//! - `oneOf` as `anyOf` where the branches are provably disjoint (serde's enum encodings),
+//!   `allOf` merged where that is exact, a `$ref` with a description as a one-branch `anyOf`;
+//! - **dropped**: `default` (refused by OpenAI; stated in the description where restore relies
+//!   on it), `examples`, `deprecated`, `readOnly`, `writeOnly`, `$comment`, `x-*`, other formats
+//!   (an integer format first becomes the bounds it implies);
+//! - **refused**: `not`, `if`/`then`/`else`, `contains`, `dependentSchemas`, overlapping `oneOf`,
+//!   and the size limits, counted on the output.
 
-use super::support::{
-    admits_null, close_object, disjoint, distribute_into_branches, finish, format_as_bounds,
-    is_object_schema, json_type, merge_ref_site, sort_errors, type_names, unsupported,
-};
-use super::{AdaptContext, SchemaDialect};
+use super::provider::{self, Dialect, Enums, Profile, Refs};
+use super::support::{merge_ref_site, sort_errors, type_names, unsupported};
+use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
-use crate::pointer::Pointer;
 use serde_json::{Map, Value};
-use std::collections::BTreeSet;
 
 /// OpenAI strict mode (see the module docs). Its name is `openai-strict`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -86,7 +90,7 @@ const NAME: &str = "openai-strict";
 pub(crate) const FORMATS: &[&str] =
     &["date", "date-time", "duration", "email", "hostname", "ipv4", "ipv6", "time", "uuid"];
 
-/// Annotations OpenAI refuses; dropping them changes no verdict.
+/// Annotations OpenAI refuses beside a `$ref`; dropping them changes no verdict.
 const DROPPED: &[&str] = &["$comment", "default", "deprecated", "examples", "readOnly", "writeOnly"];
 
 /// The limits of [OAI-SO].
@@ -97,16 +101,41 @@ const MAX_ENUM_VALUES: usize = 1_000;
 const LARGE_ENUM: usize = 250;
 const MAX_LARGE_ENUM_CHARS: usize = 15_000;
 
+/// The engine's parameters for OpenAI strict mode ([OAI-SO] "Supported schemas").
+static PROFILE: Profile = Profile {
+    name: NAME,
+    refs: Refs::Keep { recursion: true },
+    dialect: Dialect::JsonSchema,
+    require_all: true,
+    keep: &[
+        "exclusiveMaximum",
+        "exclusiveMinimum",
+        "maxItems",
+        "maximum",
+        "minItems",
+        "minimum",
+        "multipleOf",
+        "pattern",
+    ],
+    annotations: &["description", "title"],
+    formats: FORMATS,
+    enums: Enums::Any,
+    max_min_items: None,
+    pattern_ok: |_| true,
+};
+
 impl SchemaDialect for OpenAiStrict {
     fn name(&self) -> &str {
         NAME
     }
 
+    /// What the engine never emits for OpenAI; the scan after `adapt` makes sure of it.
     fn forbidden_keywords(&self) -> &[&str] {
         &[
             "$dynamicRef",
             "allOf",
             "contains",
+            "default",
             "definitions",
             "dependentRequired",
             "dependentSchemas",
@@ -135,25 +164,19 @@ impl SchemaDialect for OpenAiStrict {
     }
 
     fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
+        self.adapt_reversible(schema, cx).map(|a| a.schema)
+    }
+
+    fn adapt_reversible(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+        let out = provider::adapt(&PROFILE, schema, cx)?;
         let mut errors = Vec::new();
-        let mut schema = rewrite_ref_sites(NAME, schema, cx.max_depth, &mut errors);
-        let snapshot = schema.clone();
-        let _ = crate::walk::visit_all_mut(
-            &mut schema,
-            cx.max_depth,
-            &mut |ptr: &Pointer, node: &mut Value| -> Result<bool, ()> {
-                node_rules(node, ptr, &snapshot, &mut errors);
-                Ok(true)
-            },
-            &|_| (),
-        );
-        one_of_to_any_of(NAME, &mut schema, cx.max_depth, &mut errors);
-        if let Err(e) = super::mcp::root_is_object(NAME, &schema) {
-            errors.extend(e);
+        limits(&out.schema, cx.max_depth, &mut errors);
+        if errors.is_empty() {
+            Ok(Adapted { schema: out.schema, plan: out.plan })
+        } else {
+            sort_errors(&mut errors);
+            Err(errors)
         }
-        limits(&schema, cx.max_depth, &mut errors);
-        sort_errors(&mut errors);
-        finish(self, schema, errors, cx.max_depth)
     }
 }
 
@@ -257,152 +280,6 @@ pub(crate) fn rewrite_ref_sites(
         }
     }
     schema
-}
-
-/// Steps 2 to 5 and 7, on one node.
-fn node_rules(node: &mut Value, ptr: &Pointer, snapshot: &Value, errors: &mut Vec<CapabilityError>) {
-    let Value::Object(map) = node else {
-        if *node == Value::Bool(true) && !ptr.as_str().ends_with("/additionalProperties") {
-            errors.push(untyped(ptr.as_str()));
-        }
-        return;
-    };
-    for k in DROPPED {
-        map.remove(*k);
-    }
-    filter_format(map, FORMATS);
-    distribute_into_branches(map);
-    if is_object_schema(map) {
-        close_object(NAME, map, ptr.as_str(), errors);
-        require_all(map, ptr, snapshot, errors);
-    }
-    if !["type", "anyOf", "oneOf", "$ref"].iter().any(|k| map.contains_key(*k)) {
-        match infer_type(map) {
-            Some(t) => {
-                map.insert("type".into(), t);
-            }
-            None => errors.push(untyped(ptr.as_str())),
-        }
-    }
-}
-
-fn untyped(pointer: &str) -> CapabilityError {
-    unsupported(
-        NAME,
-        "type",
-        pointer,
-        "every schema needs a `type`, `anyOf` or `$ref`, and this one has none (it accepts any value)",
-        Some("declare a concrete type instead of `serde_json::Value`".into()),
-    )
-}
-
-/// Keeps an allowed `format`, turns an integer format into bounds, drops the rest.
-pub(crate) fn filter_format(map: &mut Map<String, Value>, allowed: &[&str]) {
-    let Some(format) = map.get("format").and_then(Value::as_str) else { return };
-    if allowed.contains(&format) {
-        return;
-    }
-    format_as_bounds(map);
-    map.remove("format");
-}
-
-/// Adds every optional property whose schema admits null to `required`; reports the others.
-fn require_all(
-    map: &mut Map<String, Value>,
-    ptr: &Pointer,
-    snapshot: &Value,
-    errors: &mut Vec<CapabilityError>,
-) {
-    let Some(Value::Object(props)) = map.get("properties") else { return };
-    let required: BTreeSet<String> = map
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-        .unwrap_or_default();
-    let mut add = Vec::new();
-    for (name, schema) in props {
-        if required.contains(name) {
-            continue;
-        }
-        let mut p = ptr.clone();
-        p.push("properties");
-        p.push(name);
-        if admits_null(schema, snapshot) {
-            add.push(Value::String(name.clone()));
-        } else {
-            errors.push(unsupported(
-                NAME,
-                "required",
-                p.as_str(),
-                format!(
-                    "`{name}` may be left out, OpenAI strict mode requires every property, and its schema does \
-                     not accept null; requiring it would refuse what the code reads when it is absent"
-                ),
-                Some("make the field `Option<T>` (serde reads null as `None`), or drop `#[serde(default)]` so it is required".into()),
-            ));
-        }
-    }
-    if !add.is_empty() {
-        let list = map.entry("required").or_insert_with(|| Value::Array(Vec::new()));
-        if let Value::Array(list) = list {
-            list.extend(add);
-            list.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
-        }
-    }
-}
-
-/// The `type` implied by `const`/`enum` values.
-pub(crate) fn infer_type(map: &Map<String, Value>) -> Option<Value> {
-    let values: Vec<&Value> = match (map.get("const"), map.get("enum")) {
-        (Some(c), _) => vec![c],
-        (None, Some(Value::Array(vs))) if !vs.is_empty() => vs.iter().collect(),
-        _ => return None,
-    };
-    let mut types: BTreeSet<&str> = values.iter().map(|v| json_type(v)).collect();
-    if types.contains("number") {
-        types.remove("integer");
-    }
-    match types.len() {
-        1 => types.into_iter().next().map(|t| Value::String(t.to_owned())),
-        _ => Some(Value::Array(types.into_iter().map(|t| Value::String(t.to_owned())).collect())),
-    }
-}
-
-/// Step 6: `oneOf` becomes `anyOf` where the branches are pairwise disjoint.
-pub(crate) fn one_of_to_any_of(
-    dialect: &str,
-    schema: &mut Value,
-    max_depth: usize,
-    errors: &mut Vec<CapabilityError>,
-) {
-    let mut sites = Vec::new();
-    let _ = crate::walk::visit_all(schema, max_depth, &mut |ptr, node| {
-        if let Some(Value::Array(branches)) = node.get("oneOf") {
-            let ok = !node.as_object().is_some_and(|m| m.contains_key("anyOf"))
-                && branches
-                    .iter()
-                    .enumerate()
-                    .all(|(i, a)| branches[i + 1..].iter().all(|b| disjoint(a, b, schema)));
-            sites.push((ptr.as_str().to_owned(), ok));
-        }
-        true
-    });
-    for (site, ok) in sites {
-        if !ok {
-            errors.push(unsupported(
-                dialect,
-                "oneOf",
-                &site,
-                "`oneOf` is refused, and its branches are not provably disjoint: as `anyOf` it would accept a \
-                 value matching two branches, which `oneOf` refuses",
-                Some("tag the enum (`#[serde(tag = \"type\")]`) or give its variants distinct JSON types".into()),
-            ));
-        } else if let Some(Value::Object(map)) = schema.pointer_mut(&site)
-            && let Some(branches) = map.remove("oneOf")
-        {
-            map.insert("anyOf".into(), branches);
-        }
-    }
 }
 
 /// The [OAI-SO] size limits.
@@ -511,26 +388,49 @@ fn object_nesting_memo(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dialect::{AdaptContext, adapt};
     use serde_json::json;
 
-    fn run(s: Value) -> Result<Value, Vec<CapabilityError>> {
-        OPENAI_STRICT.adapt(s, &AdaptContext::new(128, Some("T")))
+    fn run(s: Value) -> Result<Adapted, Vec<CapabilityError>> {
+        OPENAI_STRICT.adapt_reversible(s, &AdaptContext::new(128, Some("T")))
+    }
+
+    fn exact(s: Value) -> Result<Value, Vec<CapabilityError>> {
+        OPENAI_STRICT.adapt(s, &AdaptContext::new(128, Some("T")).with_exact(true))
     }
 
     #[test]
-    fn options_become_required_and_defaults_without_null_are_refused() {
-        let out = run(json!({"type": "object", "properties": {"o": {"type": ["string", "null"]}}})).unwrap();
-        assert_eq!(out["required"], json!(["o"]));
-        let errs = run(json!({"type": "object", "properties": {"n": {"type": "integer", "default": 0}}}))
-            .unwrap_err();
+    fn optional_properties_become_required_with_null_standing_for_absent() {
+        let s = json!({"type": "object", "properties": {"o": {"type": ["string", "null"]}, "n": {"type": "integer", "default": 0}}});
+        let out = run(s.clone()).unwrap();
+        assert_eq!(out.schema["required"], json!(["n", "o"]));
+        assert_eq!(out.schema["properties"]["n"], json!({"type": ["integer", "null"], "description": "Default: 0."}));
+        assert_eq!(out.plan.restore(json!({"o": null, "n": null})).unwrap(), json!({}));
+        assert_eq!(out.plan.restore(json!({"o": "x", "n": 3})).unwrap(), json!({"o": "x", "n": 3}));
+        // Exact mode keeps `Option<T>` (null is what serde reads as absent) and refuses the default.
+        let errs = exact(s).unwrap_err();
+        assert_eq!(errs.len(), 1);
         assert_eq!(errs[0].pointer(), "/properties/n");
         assert!(errs[0].to_string().contains("Option<T>"), "{}", errs[0]);
     }
 
     #[test]
-    fn maps_are_refused_with_the_entry_list_hint() {
-        let errs = run(json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}}, "required": ["m"]}))
-            .unwrap_err();
+    fn a_declared_default_other_than_null_keeps_null_a_value() {
+        let s = json!({"type": "object", "properties": {"o": {"type": ["integer", "null"], "default": 5}}});
+        let out = run(s).unwrap();
+        assert_eq!(out.schema["properties"]["o"]["description"], "Default: 5.");
+        assert_eq!(out.plan.restore(json!({"o": null})).unwrap(), json!({"o": null}));
+    }
+
+    #[test]
+    fn maps_become_entries_and_exact_mode_refuses_them_with_the_entry_list_hint() {
+        let s = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}}, "required": ["m"]});
+        let out = run(s.clone()).unwrap();
+        let m = &out.schema["properties"]["m"];
+        assert_eq!(m["type"], "array");
+        assert_eq!(m["items"]["required"], json!(["key", "value"]));
+        assert_eq!(out.plan.restore(json!({"m": [{"key": "a", "value": 1}]})).unwrap(), json!({"m": {"a": 1}}));
+        let errs = exact(s).unwrap_err();
         assert_eq!(errs[0].pointer(), "/properties/m");
         assert!(errs[0].to_string().contains("Vec<Entry>"));
     }
@@ -539,7 +439,7 @@ mod tests {
     fn ref_with_description_keeps_the_description_beside_a_one_branch_any_of() {
         let s = json!({"$defs": {"I": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}},
                        "type": "object", "properties": {"i": {"$ref": "#/$defs/I", "description": "d"}}, "required": ["i"]});
-        let out = run(s).unwrap();
+        let out = run(s).unwrap().schema;
         assert_eq!(out["properties"]["i"], json!({"anyOf": [{"$ref": "#/$defs/I"}], "description": "d"}));
         assert_eq!(out["$defs"]["I"]["additionalProperties"], false);
     }
@@ -548,7 +448,7 @@ mod tests {
     fn tagged_one_of_becomes_any_of_and_overlapping_one_of_is_refused() {
         let tagged = |t: &str| json!({"type": "object", "properties": {"k": {"type": "string", "const": t}}, "required": ["k"]});
         let s = json!({"type": "object", "properties": {"e": {"oneOf": [tagged("a"), tagged("b")]}}, "required": ["e"]});
-        let out = run(s).unwrap();
+        let out = run(s).unwrap().schema;
         assert!(out["properties"]["e"].get("anyOf").is_some());
         let s = json!({"type": "object", "properties": {"e": {"oneOf": [{"type": "integer"}, {"type": "number"}]}}, "required": ["e"]});
         let errs = run(s).unwrap_err();
@@ -556,14 +456,15 @@ mod tests {
     }
 
     #[test]
-    fn non_object_root_and_untyped_nodes_are_refused() {
-        assert_eq!(run(json!({"type": "string"})).unwrap_err()[0].keyword(), Some("type"));
-        let errs =
-            run(json!({"type": "object", "properties": {"x": {"description": "anything"}}})).unwrap_err();
-        assert!(
-            errs.iter().any(|e| e.pointer() == "/properties/x" && e.keyword() == Some("type")),
-            "{errs:?}"
-        );
+    fn a_root_that_is_not_an_object_is_wrapped_and_an_untyped_value_is_json_text() {
+        let out = run(json!({"type": "string"})).unwrap();
+        assert_eq!(out.schema["properties"]["value"], json!({"type": "string"}));
+        assert_eq!(out.plan.restore(json!({"value": "x"})).unwrap(), json!("x"));
+        let out = run(json!({"type": "object", "properties": {"x": {"description": "anything"}}, "required": ["x"]})).unwrap();
+        assert_eq!(out.schema["properties"]["x"]["type"], "string");
+        assert_eq!(out.plan.restore(json!({"x": "[1, {\"a\": null}]"})).unwrap(), json!({"x": [1, {"a": null}]}));
+        let errs = exact(json!({"type": "string"})).unwrap_err();
+        assert_eq!(errs[0].keyword(), Some("type"));
     }
 
     #[test]
@@ -574,5 +475,14 @@ mod tests {
         }
         let errs = run(s).unwrap_err();
         assert!(matches!(&errs[0], CapabilityError::LimitExceeded { actual: 12, max: 10, .. }), "{errs:?}");
+    }
+
+    #[test]
+    fn string_lengths_move_into_restore() {
+        let s = json!({"type": "object", "properties": {"c": {"type": "string", "minLength": 1, "maxLength": 1}}, "required": ["c"]});
+        let out = adapt(&OPENAI_STRICT, s, &AdaptContext::default()).unwrap();
+        assert_eq!(out.schema["properties"]["c"]["description"], "Constraints: at least 1 character; at most 1 character.");
+        assert!(out.plan.restore(json!({"c": "ab"})).is_err());
+        assert_eq!(out.plan.adaptations().len(), 2);
     }
 }

@@ -152,11 +152,6 @@ pub(crate) fn json_type(v: &Value) -> &'static str {
     }
 }
 
-/// Whether `schema` describes objects: `type` is or contains `"object"`, or it has `properties`.
-pub(crate) fn is_object_schema(map: &Map<String, Value>) -> bool {
-    map.get("type").is_some_and(|t| type_names(t).contains("object")) || map.contains_key("properties")
-}
-
 /// The instance values a schema allows, when it lists them (`const`, or `enum`).
 fn value_set(map: &Map<String, Value>) -> Option<Vec<&Value>> {
     if let Some(c) = map.get("const") {
@@ -405,86 +400,6 @@ pub(crate) fn format_as_bounds(map: &mut Map<String, Value>) {
     }
     if !map.get("maximum").is_some_and(tighter_max) {
         map.insert("maximum".into(), Value::from(hi));
-    }
-}
-
-/// `#[serde(flatten)]` of an enum: an object with its own `properties` beside one `anyOf`/`oneOf`
-/// of objects. Distributes the own keywords into every branch (`N ∧ (B1 ∨ B2)` is
-/// `(N ∧ B1) ∨ (N ∧ B2)`, and the count of matching branches is unchanged, so `oneOf` stays exact),
-/// leaving the node's annotations outside. Each branch then describes a whole value and can be
-/// closed on its own. Returns `false` (and leaves the node alone) when that is not exact: branches
-/// behind `$ref`, more than one applicator, keys that cannot merge.
-pub(crate) fn distribute_into_branches(map: &mut Map<String, Value>) -> bool {
-    let applicators: Vec<&str> = ["allOf", "anyOf", "oneOf", "$ref", "if", "not"]
-        .into_iter()
-        .filter(|k| map.contains_key(*k))
-        .collect();
-    let [keyword] = applicators.as_slice() else { return false };
-    let keyword = *keyword;
-    if !matches!(keyword, "anyOf" | "oneOf") || !map.contains_key("properties") {
-        return false;
-    }
-    let Some(Value::Array(branches)) = map.get(keyword) else { return false };
-    // Document-level keywords stay on the node; the rest applies to every branch.
-    let stays = |k: &str| is_annotation(k) || matches!(k, "$defs" | "definitions" | "$schema" | "$id");
-    let own: Map<String, Value> = map
-        .iter()
-        .filter(|(k, _)| !stays(k) && k.as_str() != keyword)
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    let mut merged = Vec::with_capacity(branches.len());
-    for b in branches {
-        let Value::Object(bm) = b else { return false };
-        if bm.contains_key("$ref") || ["allOf", "anyOf", "oneOf"].iter().any(|k| bm.contains_key(*k)) {
-            return false;
-        }
-        match merge_ref_site(own.clone(), b.clone()) {
-            Ok(v) => merged.push(v),
-            Err(_) => return false,
-        }
-    }
-    map.retain(|k, _| stays(k));
-    map.insert(keyword.to_owned(), Value::Array(merged));
-    true
-}
-
-/// Every forbidden keyword of `dialect` in `schema`, added to `errors`, so that a dialect whose
-/// `adapt` fails still reports everything in one go; `Ok(schema)` when there is nothing to report.
-pub(crate) fn finish(
-    dialect: &dyn super::SchemaDialect,
-    schema: Value,
-    mut errors: Vec<CapabilityError>,
-    max_depth: usize,
-) -> Result<Value, Vec<CapabilityError>> {
-    if errors.is_empty() {
-        return Ok(schema);
-    }
-    errors.extend(super::forbidden_keyword_errors(dialect, &schema, max_depth));
-    errors.dedup();
-    Err(errors)
-}
-
-/// Closes an object schema for a dialect that needs `additionalProperties: false` on every
-/// object: inserts it, or reports a map (`additionalProperties` other than `false`).
-pub(crate) fn close_object(
-    dialect: &str,
-    map: &mut Map<String, Value>,
-    pointer: &str,
-    errors: &mut Vec<CapabilityError>,
-) {
-    match map.get("additionalProperties") {
-        None => {
-            map.insert("additionalProperties".into(), Value::Bool(false));
-        }
-        Some(Value::Bool(false)) => {}
-        Some(_) => errors.push(unsupported(
-            dialect,
-            "additionalProperties",
-            pointer,
-            "every object must be closed (`additionalProperties: false`), and this one is a map whose keys \
-             are not known in advance; closing it would refuse every key the code accepts",
-            Some(MAP_HINT.into()),
-        )),
     }
 }
 

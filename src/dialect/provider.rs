@@ -1,0 +1,1562 @@
+//! The provider engine: one walk that adapts a schema to a provider's allow-list and builds the
+//! [`RestorePlan`] that undoes every encoding it made.
+//!
+//! The three provider dialects ([`OPENAI_STRICT`](super::OPENAI_STRICT),
+//! [`ANTHROPIC_STRICT`](super::ANTHROPIC_STRICT), [`GEMINI`](super::GEMINI)) are each a
+//! [`Profile`]: which keywords the provider documents and enforces, how it writes null and closed
+//! objects, whether it follows references. The engine does the rest, the same way for all three.
+//!
+//! # How it works
+//! References are prepared first: a provider that follows `$ref` keeps them (a `$ref` site's
+//! assertions merged into its target where that is exact, recursion refused where the provider
+//! refuses it); one that does not gets every reference inlined, the expansion measured before it
+//! is built. Then one recursive walk over the schema (each definition once, from a work list,
+//! so a long chain of references never deepens the stack) builds, for every schema, the
+//! provider's schema and the plan node that restores it:
+//!
+//! 1. Keywords are sorted into: kept (the provider enforces them), moved (the provider does not;
+//!    stated in the description, checked by restore: `minimum` for Anthropic), encoded (no
+//!    faithful form in the provider's terms, so another shape and its inverse: a map as a list of
+//!    entries, any value as JSON text, a tuple as an object, enum values as text), dropped
+//!    (annotations the provider does not know: `x-*`, `$comment`, `examples`; unknown keywords,
+//!    which draft 2020-12 reads as annotations; a `format` outside the provider's list) and
+//!    refused (what no encoding can carry and restore cannot check: `not`, `if`, `contains`, a
+//!    `pattern` the provider cannot run).
+//! 2. Unions: `oneOf` whose branches are provably disjoint is `anyOf`; a union's own assertions
+//!    are distributed into its branches (an untyped branch takes its parent's `type`); several
+//!    types in one `type` become one branch per type. Where branches need different restores,
+//!    each gets the [shape](crate::restore) only its values have; branches that cannot be told
+//!    apart are refused.
+//! 3. Objects: declared properties closed where the provider needs it (serde ignores unknown
+//!    keys, so nothing the code reads is lost); a free-form object becomes JSON text; every
+//!    property required where the provider demands it, `null` standing for absent.
+//! 4. The root: a provider needs `type: "object"` there; anything else is wrapped as
+//!    `{"value": ...}`.
+//!
+//! In exact mode ([`AdaptContext::exact`]) every rewrite that restore would have to undo is an
+//! error instead, with the Rust shape to use; the plan is then the identity but for integral
+//! floats.
+
+use super::AdaptContext;
+use super::support::{admits_null, disjoint, format_as_bounds, is_annotation, merge_ref_site, type_names, unsupported};
+use crate::error::CapabilityError;
+use crate::pointer::{Pointer, escape_token};
+use crate::restore::{Adaptation, AdaptationKind, Check, Decode, Node, NodeId, Prop, RestorePlan, Shape, TypeSet};
+use serde_json::{Map, Value};
+use std::collections::{BTreeSet, HashMap};
+
+/// How a provider treats `$ref`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refs {
+    /// Kept, in `$defs`; `recursion` says whether a cycle is allowed.
+    Keep { recursion: bool },
+    /// Every reference inlined before the walk.
+    Inline,
+}
+
+/// How a provider closes an object and writes null.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// JSON Schema: `additionalProperties: false` on every object, `type: [T, "null"]`.
+    JsonSchema,
+    /// Gemini's OpenAPI proto: no `additionalProperties` (closed only through `maxProperties`
+    /// where every property is required), `nullable: true`, one `type`.
+    OpenApi,
+}
+
+/// Which `enum` and `const` values a provider can list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Enums {
+    /// Any JSON value.
+    Any,
+    /// Strings, numbers, booleans, null.
+    Primitive,
+    /// Strings only (and `null` through `nullable`); no `const`.
+    Strings,
+}
+
+/// What a provider accepts: the engine's parameters.
+pub(crate) struct Profile {
+    pub(crate) name: &'static str,
+    pub(crate) refs: Refs,
+    pub(crate) dialect: Dialect,
+    /// Every property must be in `required` (OpenAI).
+    pub(crate) require_all: bool,
+    /// Assertion keywords the provider enforces, kept as they are.
+    pub(crate) keep: &'static [&'static str],
+    /// Annotations the provider accepts; any other annotation is dropped.
+    pub(crate) annotations: &'static [&'static str],
+    /// `format` values the provider accepts; others are dropped (an annotation in draft 2020-12),
+    /// after an integer format has become the bounds it implies.
+    pub(crate) formats: &'static [&'static str],
+    pub(crate) enums: Enums,
+    /// The largest `minItems` the provider accepts (Anthropic: 1); larger ones are moved.
+    pub(crate) max_min_items: Option<u64>,
+    /// Whether the provider can run this `pattern`; one it cannot is refused.
+    pub(crate) pattern_ok: fn(&str) -> bool,
+}
+
+/// The name restore reads a flattened map's entries from, beside an object's own properties.
+pub(crate) const EXTRA: &str = "additional_properties";
+/// The name a wrapped root holds its value under.
+pub(crate) const WRAPPED: &str = "value";
+
+/// What the engine returns: the provider's schema and its restore plan.
+pub(crate) struct Output {
+    pub(crate) schema: Value,
+    pub(crate) plan: RestorePlan,
+}
+
+/// Adapts `schema` (normalised by the pipeline) to `profile`.
+pub(crate) fn adapt(profile: &Profile, schema: Value, cx: &AdaptContext<'_>) -> Result<Output, Vec<CapabilityError>> {
+    let mut errors = Vec::new();
+    let schema = match profile.refs {
+        Refs::Keep { recursion } => {
+            let schema = super::openai_strict::rewrite_ref_sites(profile.name, schema, cx.max_depth, &mut errors);
+            if !recursion
+                && let Some((type_name, pointer)) =
+                    super::anthropic_strict::find_recursion(&schema, cx.max_depth, cx.type_name)
+            {
+                errors.push(CapabilityError::Recursive { dialect: profile.name.into(), type_name, pointer });
+            }
+            schema
+        }
+        Refs::Inline => super::inline_refs::inline_all(
+            profile.name,
+            schema,
+            cx,
+            super::InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth),
+        )?,
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut engine = Engine {
+        p: profile,
+        exact: cx.exact,
+        max_depth: cx.max_depth,
+        root: &schema,
+        nodes: Vec::new(),
+        slots: HashMap::new(),
+        names: BTreeSet::new(),
+        work: Vec::new(),
+        defs: Vec::new(),
+        unions: Vec::new(),
+        errors,
+        adaptations: Vec::new(),
+        wrapped: needs_wrap(&schema),
+    };
+    let out = engine.run();
+    if engine.errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(engine.errors)
+    }
+}
+
+/// Whether the root is not a plain object schema, so that it must be wrapped as `{"value": ...}`.
+fn needs_wrap(root: &Value) -> bool {
+    let Value::Object(m) = root else { return true };
+    let object = match m.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(_) => false,
+        None => m.contains_key("properties") && !m.contains_key("$ref"),
+    };
+    let no_props = m.get("properties").and_then(Value::as_object).is_none_or(Map::is_empty);
+    let map = no_props && (matches!(m.get("additionalProperties"), Some(Value::Object(_))) || m.contains_key("patternProperties"));
+    !object || map || ["anyOf", "oneOf"].iter().any(|k| m.contains_key(*k))
+}
+
+/// The order moved checks are stated in: bounds before lengths before the rest.
+fn check_rank(keyword: &str) -> usize {
+    const ORDER: &[&str] = &[
+        "minimum",
+        "exclusiveMinimum",
+        "maximum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minProperties",
+        "maxProperties",
+        "additionalProperties",
+        "dependentRequired",
+    ];
+    ORDER.iter().position(|k| *k == keyword).unwrap_or(ORDER.len())
+}
+
+struct Engine<'a> {
+    p: &'a Profile,
+    exact: bool,
+    max_depth: usize,
+    root: &'a Value,
+    nodes: Vec<Node>,
+    /// Reference target (decoded tokens joined by `/`) → its output name and plan node.
+    slots: HashMap<String, (String, NodeId)>,
+    names: BTreeSet<String>,
+    /// Definitions still to adapt: tokens, output name, plan node.
+    work: Vec<(Vec<String>, String, NodeId)>,
+    defs: Vec<(String, Value)>,
+    /// Union nodes whose branch shapes are computed once every definition exists: node, the
+    /// provider's branches, the branches' plan nodes, the original pointer.
+    unions: Vec<(NodeId, Vec<Value>, Vec<Option<NodeId>>, String)>,
+    errors: Vec<CapabilityError>,
+    adaptations: Vec<Adaptation>,
+    wrapped: bool,
+}
+
+/// A schema's output and plan node.
+type Built = (Value, Option<NodeId>);
+
+impl Engine<'_> {
+    fn run(&mut self) -> Output {
+        let root_id = self.alloc();
+        self.slots.insert(String::new(), (String::new(), root_id));
+        let root = self.root;
+        let (mut out, inner) = self.schema(root, &mut Pointer::root(), 0);
+        self.nodes[root_id].target = inner;
+        while let Some((tokens, name, id)) = self.work.pop() {
+            let mut ptr = Pointer::root();
+            for t in &tokens {
+                ptr.push(t);
+            }
+            let target = crate::refs::lookup(self.root, &tokens).unwrap_or(&Value::Bool(true));
+            let (value, plan) = self.schema(target, &mut ptr, 0);
+            self.nodes[id].target = plan;
+            self.defs.push((name, value));
+        }
+        let mut plan_root = Some(root_id);
+        if self.wrapped
+            && !self.encode(
+                "",
+                AdaptationKind::WrappedRoot,
+                "type",
+                "the root schema must be `\"type\": \"object\"` (tool arguments are a JSON object)",
+                "wrap the value in a struct with one named field, e.g. `struct Args { value: T }`",
+            )
+        {
+        } else if self.wrapped {
+            out = self.wrap(out);
+            let outer = self.alloc();
+            self.nodes[outer].decode = Decode::Unwrap(WRAPPED.into());
+            self.nodes[outer].target = Some(root_id);
+            plan_root = Some(outer);
+        } else if let Value::Object(m) = &mut out {
+            m.insert("type".into(), "object".into());
+        }
+        if !self.defs.is_empty()
+            && let Value::Object(m) = &mut out
+        {
+            let mut defs = std::mem::take(&mut self.defs);
+            defs.sort_by(|a, b| a.0.cmp(&b.0));
+            m.insert("$defs".into(), Value::Object(defs.into_iter().collect()));
+        }
+        self.shapes(&out);
+        let nodes = std::mem::take(&mut self.nodes);
+        let adaptations = std::mem::take(&mut self.adaptations);
+        let (nodes, plan_root) = prune(nodes, plan_root);
+        Output { schema: out, plan: RestorePlan::from_parts(nodes, plan_root, adaptations) }
+    }
+
+    fn alloc(&mut self) -> NodeId {
+        self.nodes.push(Node::default());
+        self.nodes.len() - 1
+    }
+
+    fn push(&mut self, node: Node) -> Option<NodeId> {
+        (node != Node::default()).then(|| {
+            self.nodes.push(node);
+            self.nodes.len() - 1
+        })
+    }
+
+    fn refuse(&mut self, keyword: &str, ptr: &str, reason: impl Into<String>, hint: Option<&str>) {
+        self.errors.push(unsupported(self.p.name, keyword, ptr, reason, hint.map(str::to_owned)));
+    }
+
+    fn adapt_note(&mut self, ptr: &str, kind: AdaptationKind, keyword: &str) {
+        self.adaptations.push(Adaptation { pointer: ptr.to_owned(), kind, keyword: keyword.to_owned() });
+    }
+
+    /// A rewrite restore must undo: recorded, or in exact mode refused. `true` if allowed.
+    fn encode(&mut self, ptr: &str, kind: AdaptationKind, keyword: &str, reason: &str, hint: &str) -> bool {
+        if self.exact {
+            self.refuse(keyword, ptr, reason, Some(hint));
+            false
+        } else {
+            self.adapt_note(ptr, kind, keyword);
+            true
+        }
+    }
+
+    /// One schema.
+    fn schema(&mut self, s: &Value, ptr: &mut Pointer, depth: usize) -> Built {
+        if depth > self.max_depth {
+            self.errors.push(CapabilityError::TooDeep {
+                dialect: self.p.name.into(),
+                depth,
+                max_depth: self.max_depth,
+                pointer: ptr.as_str().to_owned(),
+            });
+            return (Value::Bool(true), None);
+        }
+        match s {
+            Value::Object(m) => self.object_schema(m, ptr, depth),
+            Value::Bool(true) => self.json_text(&Map::new(), TypeSet::ALL, ptr, depth),
+            _ => {
+                self.refuse(
+                    "not",
+                    ptr.as_str(),
+                    "this schema accepts no value, which the provider cannot say",
+                    Some("remove the position, or give it a type"),
+                );
+                (Value::Bool(false), None)
+            }
+        }
+    }
+
+    fn object_schema(&mut self, m: &Map<String, Value>, ptr: &mut Pointer, depth: usize) -> Built {
+        for kw in REFUSED {
+            if m.contains_key(*kw) {
+                self.refuse(
+                    kw,
+                    ptr.as_str(),
+                    format!("`{kw}` cannot be expressed, and restore cannot check it without a validator"),
+                    super::openai_strict::strict_hint(kw).as_deref().or(Some("use a plain struct or a tagged enum")),
+                );
+            }
+        }
+        if m.get("unevaluatedProperties") == Some(&Value::Bool(false))
+            || m.get("unevaluatedItems") == Some(&Value::Bool(false))
+        {
+            let kw = if m.contains_key("unevaluatedProperties") { "unevaluatedProperties" } else { "unevaluatedItems" };
+            self.refuse(kw, ptr.as_str(), format!("`{kw}: false` cannot be expressed"), None);
+        }
+        if let Some(Value::String(r)) = m.get("$ref") {
+            return self.reference(m, r, ptr);
+        }
+        if let Some(Value::Array(members)) = m.get("allOf") {
+            return self.all_of(m, members, ptr, depth);
+        }
+        if m.contains_key("anyOf") || m.contains_key("oneOf") {
+            return self.union(m, ptr, depth);
+        }
+        let types = declared_types(m);
+        match types {
+            None => self.json_text(m, TypeSet::ALL, ptr, depth),
+            Some(names) => {
+                let real: Vec<&str> = names.iter().copied().filter(|t| *t != "null").collect();
+                let nullable = names.contains("null");
+                match real.as_slice() {
+                    [] => self.typed(m, "null", false, ptr, depth),
+                    [one] => self.typed(m, one, nullable, ptr, depth),
+                    several => {
+                        let several: Vec<String> = several.iter().map(|s| (*s).to_owned()).collect();
+                        self.split_types(m, &several, nullable, ptr, depth)
+                    }
+                }
+            }
+        }
+    }
+
+    /// `{"$ref": ...}` with annotations beside it (assertions were merged before the walk).
+    fn reference(&mut self, m: &Map<String, Value>, r: &str, ptr: &mut Pointer) -> Built {
+        let Ok(tokens) = crate::refs::parse_local(r) else {
+            self.refuse("$ref", ptr.as_str(), format!("reference `{r}` cannot be followed"), None);
+            return (Value::Bool(true), None);
+        };
+        let key = tokens.join("/");
+        let (name, id) = match self.slots.get(&key) {
+            Some(slot) => slot.clone(),
+            None => {
+                let name = self.def_name(&tokens);
+                let id = self.alloc();
+                self.slots.insert(key, (name.clone(), id));
+                self.work.push((tokens, name.clone(), id));
+                (name, id)
+            }
+        };
+        let target = if id == 0 {
+            if self.wrapped { format!("#/properties/{WRAPPED}") } else { "#".to_owned() }
+        } else {
+            format!("#/$defs/{}", escape_token(&name))
+        };
+        let reference = Value::Object(Map::from_iter([("$ref".to_owned(), Value::String(target))]));
+        let kept = self.annotations(m);
+        let out = if kept.is_empty() {
+            reference
+        } else {
+            // OpenAI refuses keywords beside `$ref`; a one-branch `anyOf` keeps the description.
+            let mut out = kept;
+            out.insert("anyOf".into(), Value::Array(vec![reference]));
+            Value::Object(out)
+        };
+        (out, Some(id))
+    }
+
+    fn def_name(&mut self, tokens: &[String]) -> String {
+        let base = match tokens {
+            [map, name] if map == "$defs" || map == "definitions" => name.clone(),
+            _ => tokens.join("_"),
+        };
+        let mut name = base.clone();
+        let mut n = 2;
+        while !self.names.insert(name.clone()) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        name
+    }
+
+    /// `allOf`: merged into one schema where that is exact, else refused.
+    fn all_of(&mut self, m: &Map<String, Value>, members: &[Value], ptr: &mut Pointer, depth: usize) -> Built {
+        let mut merged = m.clone();
+        merged.remove("allOf");
+        for member in members {
+            let member = match member.get("$ref").and_then(Value::as_str) {
+                Some(r) if member.as_object().is_some_and(|o| o.len() == 1) => {
+                    crate::refs::resolve(self.root, r).cloned().unwrap_or(Value::Bool(true))
+                }
+                _ => member.clone(),
+            };
+            match merge_ref_site(merged, member) {
+                Ok(Value::Object(m)) => merged = m,
+                Ok(_) | Err(_) => {
+                    self.refuse(
+                        "allOf",
+                        ptr.as_str(),
+                        "the members of this `allOf` cannot be merged into one schema exactly, and the provider has no `allOf`",
+                        Some("use a plain struct or a tagged enum"),
+                    );
+                    return (Value::Bool(true), None);
+                }
+            }
+        }
+        self.object_schema(&merged, ptr, depth)
+    }
+
+    /// `anyOf` / `oneOf`, with the node's own assertions distributed into the branches.
+    fn union(&mut self, m: &Map<String, Value>, ptr: &mut Pointer, depth: usize) -> Built {
+        let (keyword, branches) = match (m.get("anyOf"), m.get("oneOf")) {
+            (Some(Value::Array(b)), None) => ("anyOf", b),
+            (None, Some(Value::Array(b))) => ("oneOf", b),
+            _ => {
+                self.refuse("oneOf", ptr.as_str(), "`anyOf` and `oneOf` together cannot be expressed", None);
+                return (Value::Bool(true), None);
+            }
+        };
+        if keyword == "oneOf"
+            && !branches.iter().enumerate().all(|(i, a)| branches[i + 1..].iter().all(|b| disjoint(a, b, self.root)))
+        {
+            self.refuse(
+                "oneOf",
+                ptr.as_str(),
+                "`oneOf` is refused, and its branches are not provably disjoint: as `anyOf` it would accept a \
+                 value matching two branches, which `oneOf` refuses",
+                Some("tag the enum (`#[serde(tag = \"type\")]`) or give its variants distinct JSON types"),
+            );
+            return (Value::Bool(true), None);
+        }
+        // The node's assertions hold for every branch: N ∧ (B1 ∨ B2) is (N ∧ B1) ∨ (N ∧ B2).
+        let own: Map<String, Value> = m
+            .iter()
+            .filter(|(k, _)| !is_annotation(k) && !STAYS.contains(&k.as_str()) && k.as_str() != keyword)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let mut outs = Vec::with_capacity(branches.len());
+        let mut plans = Vec::with_capacity(branches.len());
+        for (i, branch) in branches.iter().enumerate() {
+            let branch = if own.is_empty() {
+                branch.clone()
+            } else {
+                let target = match branch.get("$ref").and_then(Value::as_str) {
+                    Some(r) if branch.as_object().is_some_and(|o| o.keys().all(|k| k == "$ref" || is_annotation(k))) => {
+                        crate::refs::resolve(self.root, r).cloned().unwrap_or(Value::Bool(true))
+                    }
+                    _ => branch.clone(),
+                };
+                match merge_ref_site(own.clone(), target) {
+                    Ok(v) => v,
+                    Err(_) => {
+                        self.refuse(
+                            keyword,
+                            ptr.as_str(),
+                            format!("the keywords beside this `{keyword}` cannot be merged into its branches exactly"),
+                            None,
+                        );
+                        return (Value::Bool(true), None);
+                    }
+                }
+            };
+            if self.p.dialect == Dialect::OpenApi && is_null_only(&branch) {
+                // Written as `nullable` on the other branches (see `collapse_null_branch`).
+                outs.push(serde_json::json!({"type": "null"}));
+                plans.push(None);
+                continue;
+            }
+            let mark = ptr.push(keyword);
+            ptr.push_index(i);
+            let (out, plan) = self.schema(&branch, ptr, depth + 1);
+            ptr.truncate(mark);
+            outs.push(out);
+            plans.push(plan);
+        }
+        let mut out = self.annotations(m);
+        let id = self.alloc();
+        if plans.iter().any(Option::is_some) {
+            self.unions.push((id, outs.clone(), plans, ptr.as_str().to_owned()));
+        }
+        if self.p.dialect == Dialect::OpenApi {
+            collapse_null_branch(&mut outs, &mut out);
+        }
+        if !outs.is_empty() {
+            out.insert("anyOf".into(), Value::Array(outs));
+        }
+        (Value::Object(out), Some(id))
+    }
+
+    /// `type: [A, B, ...]`: one branch per type, each keeping the keywords that apply to it.
+    fn split_types(&mut self, m: &Map<String, Value>, types: &[String], nullable: bool, ptr: &mut Pointer, depth: usize) -> Built {
+        let mut branches: Vec<Value> = types
+            .iter()
+            .map(|t| {
+                let mut b: Map<String, Value> =
+                    m.iter().filter(|(k, _)| !is_annotation(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+                b.insert("type".into(), Value::String(t.clone()));
+                Value::Object(b)
+            })
+            .collect();
+        if nullable {
+            branches.push(serde_json::json!({"type": "null"}));
+        }
+        let mut union: Map<String, Value> = m.iter().filter(|(k, _)| is_annotation(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+        union.insert("anyOf".into(), Value::Array(branches));
+        self.union(&union, ptr, depth)
+    }
+
+    /// A schema of one JSON type (and maybe null).
+    fn typed(&mut self, m: &Map<String, Value>, t: &str, nullable: bool, ptr: &mut Pointer, depth: usize) -> Built {
+        let mut m = m.clone();
+        if t == "integer" {
+            format_as_bounds(&mut m);
+        }
+        if t == "object" && self.is_free_form(&m, ptr) {
+            let types = if nullable { TypeSet::of_type(&serde_json::json!(["object", "null"])) } else { TypeSet::of_type(&"object".into()) };
+            return self.json_text(&m, types, ptr, depth);
+        }
+        let mut notes = Vec::new();
+        let mut out = self.annotations(&m);
+        let mut node = Node { integer: t == "integer", ..Node::default() };
+        let mut checks = Vec::new();
+        let mut out_type = Value::String(t.to_owned());
+        for (kw, value) in &m {
+            let kw = kw.as_str();
+            if is_annotation(kw) || STRUCTURAL.contains(&kw) || DROPPED.contains(&kw) || kw.starts_with("x-") {
+                continue;
+            }
+            if !applies(kw, t) {
+                continue;
+            }
+            match kw {
+                "format" => {
+                    if value.as_str().is_some_and(|f| self.p.formats.contains(&f)) {
+                        out.insert(kw.into(), value.clone());
+                    }
+                }
+                "pattern" => {
+                    if value.as_str().is_some_and(self.p.pattern_ok) {
+                        out.insert(kw.into(), value.clone());
+                    } else {
+                        self.refuse(
+                            "pattern",
+                            ptr.as_str(),
+                            "the pattern uses lookaround, a backreference or a word boundary, which the provider refuses \
+                             (and restore cannot run it)",
+                            None,
+                        );
+                    }
+                }
+                "minItems" if self.p.max_min_items.is_some_and(|max| value.as_u64().is_none_or(|n| n > max)) => {
+                    self.move_check(kw, value, ptr, &mut checks, &mut notes);
+                }
+                "exclusiveMinimum" | "exclusiveMaximum"
+                    if !self.p.keep.contains(&kw) && t == "integer" && value.as_i64().is_some() =>
+                {
+                    // An integer's exclusive bound is the inclusive one next to it: exact.
+                    let step = if kw == "exclusiveMinimum" { 1 } else { -1 };
+                    let inclusive = if kw == "exclusiveMinimum" { "minimum" } else { "maximum" };
+                    match value.as_i64().and_then(|v| v.checked_add(step)) {
+                        Some(v) if self.p.keep.contains(&inclusive) => {
+                            let tighter = m.get(inclusive).and_then(Value::as_f64).is_some_and(|x| if step > 0 { x >= v as f64 } else { x <= v as f64 });
+                            if !tighter {
+                                out.insert(inclusive.into(), Value::from(v));
+                            }
+                        }
+                        _ => self.move_check(kw, value, ptr, &mut checks, &mut notes),
+                    }
+                }
+                "enum" | "const" => {}
+                "dependencies" => {
+                    let all_lists = value.as_object().is_some_and(|d| d.values().all(Value::is_array));
+                    if t != "object" {
+                    } else if all_lists {
+                        self.move_check("dependentRequired", value, ptr, &mut checks, &mut notes);
+                    } else {
+                        self.refuse(
+                            "dependencies",
+                            ptr.as_str(),
+                            "schema dependencies cannot be expressed, and restore cannot check them without a validator",
+                            Some("use a plain struct or a tagged enum"),
+                        );
+                    }
+                }
+                _ if self.p.keep.contains(&kw) => {
+                    out.insert(kw.into(), value.clone());
+                }
+                _ => self.move_check(kw, value, ptr, &mut checks, &mut notes),
+            }
+        }
+        // Values: `const` and `enum`.
+        if let Some(values) = listed_values(&m) {
+            if let Some(decode) = self.enum_values(&m, &values, nullable, &mut out, &mut out_type, ptr) {
+                node.decode = decode;
+                node.integer = false;
+            }
+        }
+        node.checks = checks;
+        match t {
+            "object" => {
+                self.object(&m, nullable, &mut out, &mut node, &mut notes, ptr, depth);
+                if out.remove(MAP_MARK).is_some() {
+                    out_type = Value::String("array".into());
+                }
+            }
+            "array" => {
+                if self.array(&m, &mut out, &mut node, &mut notes, ptr, depth) {
+                    out_type = Value::String("object".into());
+                }
+            }
+            _ => {}
+        }
+        self.write_type(&mut out, out_type, nullable);
+        if t == "null" && self.p.dialect == Dialect::OpenApi {
+            self.refuse("type", ptr.as_str(), "a schema that only admits null cannot be written", None);
+        }
+        if node.decode != Decode::None {
+            // A default in the original's terms would contradict the encoded schema.
+            out.remove("default");
+        }
+        node.checks.sort_by_key(|c| check_rank(c.keyword()));
+        let constraints: Vec<String> = node.checks.iter().map(Check::describe).collect();
+        finish_description(&mut out, &constraints, &notes);
+        let id = self.push(node);
+        (Value::Object(out), id)
+    }
+
+    fn write_type(&self, out: &mut Map<String, Value>, t: Value, nullable: bool) {
+        if !nullable {
+            out.insert("type".into(), t);
+            return;
+        }
+        match self.p.dialect {
+            Dialect::JsonSchema => {
+                out.insert("type".into(), Value::Array(vec![t, "null".into()]));
+                if let Some(Value::Array(values)) = out.get_mut("enum")
+                    && !values.contains(&Value::Null)
+                {
+                    values.push(Value::Null);
+                }
+            }
+            Dialect::OpenApi => {
+                out.insert("type".into(), t);
+                out.insert("nullable".into(), Value::Bool(true));
+            }
+        }
+    }
+
+    /// Moves an assertion into restore, or refuses it in exact mode.
+    fn move_check(&mut self, kw: &str, value: &Value, ptr: &Pointer, checks: &mut Vec<Check>, notes: &mut Vec<String>) {
+        let Some(found) = Check::from_keyword(kw, value) else {
+            self.refuse(kw, ptr.as_str(), format!("`{kw}` cannot be expressed, and restore cannot check it"), None);
+            return;
+        };
+        let hint = self.hint(kw);
+        if !self.encode(
+            ptr.as_str(),
+            AdaptationKind::MovedCheck,
+            kw,
+            &format!("the provider does not enforce `{kw}`, and exact mode refuses to move it into restore"),
+            &hint,
+        ) {
+            return;
+        }
+        checks.extend(found);
+        let _ = notes;
+    }
+
+    fn hint(&self, kw: &str) -> String {
+        match kw {
+            "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+                "use the reversible mode (the default), which states the bound in the description and checks it on restore; \
+                 or use `i64` and check the range in code"
+                    .into()
+            }
+            _ => super::openai_strict::strict_hint(kw).unwrap_or_else(|| {
+                "use the reversible mode (the default), which checks it on restore".to_owned()
+            }),
+        }
+    }
+
+    /// Annotations the provider keeps; `description` gains the notes later.
+    fn annotations(&self, m: &Map<String, Value>) -> Map<String, Value> {
+        m.iter()
+            .filter(|(k, _)| self.p.annotations.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
+
+    /// A free-form object: no declared properties and open. The root is the exception: a tool
+    /// without arguments is closed exactly.
+    fn is_free_form(&self, m: &Map<String, Value>, ptr: &Pointer) -> bool {
+        let no_props = m.get("properties").and_then(Value::as_object).is_none_or(Map::is_empty);
+        let open = matches!(m.get("additionalProperties"), None | Some(Value::Bool(true)));
+        let no_pattern = !m.contains_key("patternProperties");
+        let is_root = ptr.as_str().is_empty() && !self.wrapped;
+        no_props && open && no_pattern && !is_root && !m.contains_key("required")
+    }
+
+    /// Any value (or a free-form object) as a string of JSON text.
+    fn json_text(&mut self, m: &Map<String, Value>, types: TypeSet, ptr: &mut Pointer, _depth: usize) -> Built {
+        let (keyword, reason, hint) = if types == TypeSet::ALL {
+            (
+                "type",
+                "every schema needs a `type`, and this one has none (it accepts any value)",
+                "declare a concrete type instead of `serde_json::Value`, or use the reversible mode, which writes it as JSON text",
+            )
+        } else {
+            (
+                "additionalProperties",
+                "a free-form object (no declared properties) cannot be closed without refusing every key the code accepts",
+                "declare its fields, or use a map (`HashMap<String, V>`); the reversible mode writes it as JSON text",
+            )
+        };
+        let nullable = types != TypeSet::ALL && types.contains(&Value::Null);
+        if !self.encode(ptr.as_str(), AdaptationKind::JsonText, keyword, reason, hint) {
+            return (Value::Bool(true), None);
+        }
+        let mut out = self.annotations(m);
+        out.remove("default");
+        let mut checks = Vec::new();
+        for (kw, value) in m {
+            if let Some(found) = Check::from_keyword(kw, value) {
+                checks.extend(found);
+            }
+        }
+        checks.sort_by_key(|c| check_rank(c.keyword()));
+        let what = if types == TypeSet::ALL { "any JSON value".to_owned() } else { TypeSet::of_type(&"object".into()).describe() };
+        let mut text = format!("Written as a string holding the JSON text of {what}");
+        if !checks.is_empty() {
+            text.push_str(&format!(" ({})", checks.iter().map(Check::describe).collect::<Vec<_>>().join("; ")));
+        }
+        text.push('.');
+        self.write_type(&mut out, "string".into(), nullable);
+        let existing = out.get("description").and_then(Value::as_str).map(str::to_owned);
+        out.insert("description".into(), Value::String(join_description(existing.as_deref(), &[text])));
+        let node = Node { decode: Decode::JsonText(types), checks, ..Node::default() };
+        let id = self.push(node);
+        (Value::Object(out), id)
+    }
+
+    /// `enum`/`const` in the provider's terms. Returns the decode when values had to be written
+    /// as text.
+    fn enum_values(
+        &mut self,
+        m: &Map<String, Value>,
+        values: &[Value],
+        nullable: bool,
+        out: &mut Map<String, Value>,
+        out_type: &mut Value,
+        ptr: &Pointer,
+    ) -> Option<Decode> {
+        let listable = |v: &Value| match self.p.enums {
+            Enums::Any => true,
+            Enums::Primitive => !v.is_object() && !v.is_array(),
+            Enums::Strings => v.is_string() || v.is_null() && nullable,
+        };
+        if values.iter().all(listable) {
+            match (self.p.enums, m.get("const")) {
+                (Enums::Strings, _) => {
+                    let strings: Vec<Value> = values.iter().filter(|v| v.is_string()).cloned().collect();
+                    out.insert("enum".into(), Value::Array(strings));
+                }
+                (_, Some(c)) => {
+                    out.insert("const".into(), c.clone());
+                }
+                _ => {
+                    out.insert("enum".into(), Value::Array(values.to_vec()));
+                }
+            }
+            return None;
+        }
+        // Write every value the provider cannot list as its JSON text; strings stay themselves.
+        let mut table = Vec::new();
+        let mut texts = Vec::new();
+        for v in values {
+            match v {
+                Value::String(s) => texts.push(s.clone()),
+                Value::Null if self.p.dialect == Dialect::OpenApi && nullable => {}
+                other => {
+                    let text = other.to_string();
+                    table.push((text.clone(), other.clone()));
+                    texts.push(text);
+                }
+            }
+        }
+        let unique: BTreeSet<&String> = texts.iter().collect();
+        if unique.len() != texts.len() {
+            self.refuse(
+                "enum",
+                ptr.as_str(),
+                "these values cannot be listed, and writing them as text would make two of them the same string",
+                Some("use a string-valued enum (unit variants)"),
+            );
+            return None;
+        }
+        if !self.encode(
+            ptr.as_str(),
+            AdaptationKind::EnumAsText,
+            if m.contains_key("const") { "const" } else { "enum" },
+            "the provider lists only some kinds of values, and these would have to be written as text",
+            "use a string-valued enum (unit variants), or a plain number field",
+        ) {
+            return None;
+        }
+        out.remove("const");
+        out.insert("enum".into(), Value::Array(texts.into_iter().map(Value::String).collect()));
+        *out_type = Value::String("string".into());
+        Some(Decode::EnumText(table))
+    }
+
+    /// The object keywords of a schema whose type is `object`.
+    #[allow(clippy::too_many_arguments)]
+    fn object(
+        &mut self,
+        m: &Map<String, Value>,
+        nullable: bool,
+        out: &mut Map<String, Value>,
+        node: &mut Node,
+        notes: &mut Vec<String>,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) {
+        let empty = Map::new();
+        let props = m.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+        let additional = m.get("additionalProperties");
+        let patterns = m.get("patternProperties").and_then(Value::as_object).filter(|p| !p.is_empty());
+        let map_like = matches!(additional, Some(Value::Object(_))) || patterns.is_some();
+        if map_like {
+            if props.is_empty() {
+                self.map(m, additional, patterns, nullable, out, node, notes, ptr, depth);
+                return;
+            }
+            if patterns.is_some() || props.contains_key(EXTRA) {
+                self.refuse(
+                    "additionalProperties",
+                    ptr.as_str(),
+                    "an object with both named properties and a map of further keys cannot be written here",
+                    Some(super::support::MAP_HINT),
+                );
+                return;
+            }
+        }
+        if m.contains_key("propertyNames") && !props.is_empty() {
+            self.refuse("propertyNames", ptr.as_str(), "`propertyNames` beside named properties cannot be expressed", None);
+        }
+        let required: BTreeSet<&str> =
+            m.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        for name in &required {
+            if !props.contains_key(*name) && !map_like {
+                self.refuse(
+                    "required",
+                    ptr.as_str(),
+                    format!("`{name}` is required but not declared in `properties`; a closed object would refuse it"),
+                    Some("declare the property"),
+                );
+            }
+        }
+        let mut out_props = Map::new();
+        let mut out_required: Vec<Value> = Vec::new();
+        let mut plan_props = Vec::new();
+        for (name, schema) in props {
+            let mark = ptr.push("properties");
+            ptr.push(name);
+            let (mut child, plan) = self.schema(schema, ptr, depth + 1);
+            let mut null_is_absent = false;
+            if required.contains(name.as_str()) || !self.p.require_all {
+                if required.contains(name.as_str()) {
+                    out_required.push(Value::String(name.clone()));
+                }
+            } else if admits_null(schema, self.root) {
+                // `Option<T>`: null stands for absent, as serde reads it; a default other than null
+                // is what absent means, and the model can send it.
+                out_required.push(Value::String(name.clone()));
+                match schema.get("default") {
+                    Some(d) if !d.is_null() => note_default(&mut child, d),
+                    _ => null_is_absent = true,
+                }
+                self.adapt_note(ptr.as_str(), AdaptationKind::NullForAbsent, "required");
+            } else if self.encode(
+                ptr.as_str(),
+                AdaptationKind::NullForAbsent,
+                "required",
+                &format!(
+                    "`{name}` may be left out, OpenAI strict mode requires every property, and its schema does \
+                     not accept null; requiring it would refuse what the code reads when it is absent"
+                ),
+                "make the field `Option<T>` (serde reads null as `None`), or drop `#[serde(default)]` so it is required",
+            ) {
+                if let Some(d) = schema.get("default") {
+                    note_default(&mut child, d);
+                }
+                child = with_null(child, self.p.dialect);
+                out_required.push(Value::String(name.clone()));
+                null_is_absent = true;
+            }
+            ptr.truncate(mark);
+            out_props.insert(name.clone(), child);
+            if plan.is_some() || null_is_absent {
+                plan_props.push(Prop { name: name.clone(), node: plan, null_is_absent });
+            }
+        }
+        let mut closed = additional == Some(&Value::Bool(false));
+        if map_like && let Some(value) = additional {
+            // Named properties and a map of further keys (`#[serde(flatten)]` of a map).
+            let (entries, plan) = self.entries(&serde_json::json!({"type": "string"}), value, ptr, depth, "additionalProperties");
+            if self.encode(
+                ptr.as_str(),
+                AdaptationKind::MapAsEntries,
+                "additionalProperties",
+                "every object must be closed, and this one also holds a map whose keys are not known in advance",
+                super::support::MAP_HINT,
+            ) {
+                let mut entries = entries;
+                if let Value::Object(e) = &mut entries {
+                    finish_description(
+                        e,
+                        &[],
+                        &[format!(
+                            "The object's further keys, as a list of {{\"key\", \"value\"}} entries; each key at most \
+                             once, and none of {}.",
+                            names_list(props)
+                        )],
+                    );
+                }
+                out_props.insert(EXTRA.into(), entries);
+                if self.p.require_all {
+                    out_required.push(Value::String(EXTRA.into()));
+                }
+                node.decode = Decode::ExtraEntries(EXTRA.into());
+                node.rest = plan;
+            }
+            closed = true;
+        }
+        plan_props.sort_by(|a, b| a.name.cmp(&b.name));
+        node.props = plan_props;
+        out_required.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+        out.insert("properties".into(), Value::Object(out_props));
+        if !out_required.is_empty() || self.p.require_all {
+            out.insert("required".into(), Value::Array(out_required.clone()));
+        }
+        match self.p.dialect {
+            Dialect::JsonSchema => {
+                out.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            Dialect::OpenApi if closed && !map_like => {
+                let all_required = out_required.len() == out.get("properties").and_then(Value::as_object).map_or(0, Map::len);
+                if all_required {
+                    let count = out_required.len() as u64;
+                    let tighter = out.get("maxProperties").and_then(Value::as_u64).is_some_and(|m| m <= count);
+                    if !tighter {
+                        out.insert("maxProperties".into(), Value::from(count));
+                    }
+                } else if self.encode(
+                    ptr.as_str(),
+                    AdaptationKind::MovedCheck,
+                    "additionalProperties",
+                    "a closed object with optional properties cannot be described: Gemini has no \
+                     `additionalProperties`, and `maxProperties` only closes an object whose properties are all required",
+                    "drop `#[serde(deny_unknown_fields)]`: serde then ignores unknown keys, which Gemini's open object allows",
+                ) {
+                    let keys: Vec<String> = props.keys().cloned().collect();
+                    node.checks.push(Check::OnlyKeys(keys));
+                }
+            }
+            Dialect::OpenApi => {}
+        }
+    }
+
+    /// A map: `additionalProperties: S` or one `patternProperties` entry, as a list of entries.
+    #[allow(clippy::too_many_arguments)]
+    fn map(
+        &mut self,
+        m: &Map<String, Value>,
+        additional: Option<&Value>,
+        patterns: Option<&Map<String, Value>>,
+        nullable: bool,
+        out: &mut Map<String, Value>,
+        node: &mut Node,
+        notes: &mut Vec<String>,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) {
+        let mut key = serde_json::json!({"type": "string"});
+        let value = match (patterns, additional) {
+            (None, Some(v)) => v,
+            (Some(p), None | Some(Value::Bool(false))) if p.len() == 1 => {
+                let (pattern, v) = p.iter().next().unwrap_or_else(|| unreachable!("one entry"));
+                key["pattern"] = Value::String(pattern.clone());
+                v
+            }
+            _ => {
+                self.refuse(
+                    "patternProperties",
+                    ptr.as_str(),
+                    "a map with several key patterns cannot be written as one list of entries",
+                    Some(super::support::MAP_HINT),
+                );
+                return;
+            }
+        };
+        if let Some(Value::Object(names)) = m.get("propertyNames") {
+            for (k, v) in names {
+                match k.as_str() {
+                    "type" if v == "string" => {}
+                    "pattern" if key.get("pattern").is_none() => key["pattern"] = v.clone(),
+                    "minLength" | "maxLength" | "enum" | "format" | "pattern" if key.get(k).is_none() || k != "pattern" => {
+                        key[k.as_str()] = v.clone();
+                    }
+                    _ if is_annotation(k) => {}
+                    _ => {
+                        self.refuse(
+                            "propertyNames",
+                            ptr.as_str(),
+                            format!("a map's key constraint `{k}` cannot be expressed beside its pattern"),
+                            None,
+                        );
+                        return;
+                    }
+                }
+            }
+        }
+        if !self.encode(
+            ptr.as_str(),
+            AdaptationKind::MapAsEntries,
+            if patterns.is_some() { "patternProperties" } else { "additionalProperties" },
+            "every object must be closed (`additionalProperties: false`), and this one is a map whose keys \
+             are not known in advance; closing it would refuse every key the code accepts",
+            super::support::MAP_HINT,
+        ) {
+            return;
+        }
+        let (entries, plan) = self.entries(&key, value, ptr, depth, if patterns.is_some() { "patternProperties" } else { "additionalProperties" });
+        let Value::Object(entries) = entries else { return };
+        out.remove("properties");
+        for (k, v) in entries {
+            if k != "description" {
+                out.insert(k, v);
+            }
+        }
+        notes.push("A map, written as a list of {\"key\", \"value\"} entries; each key at most once.".into());
+        for kw in ["minProperties", "maxProperties"] {
+            if let Some(v) = m.get(kw)
+                && let Some(found) = Check::from_keyword(kw, v)
+            {
+                node.checks.extend(found);
+            }
+        }
+        node.decode = Decode::Entries;
+        node.rest = plan;
+        let _ = nullable;
+        // The caller writes `type: object`; this node is an array now.
+        out.insert("type".into(), "array".into());
+        out.insert(MAP_MARK.into(), Value::Bool(true));
+    }
+
+    /// `{"type": "array", "items": {"key": K, "value": V}}`.
+    fn entries(&mut self, key: &Value, value: &Value, ptr: &mut Pointer, depth: usize, keyword: &str) -> Built {
+        let mark = ptr.push(keyword);
+        let (key_out, _) = self.schema(key, &mut Pointer::root(), depth + 1);
+        let (value_out, plan) = self.schema(value, ptr, depth + 1);
+        ptr.truncate(mark);
+        let mut entry = Map::new();
+        entry.insert("type".into(), "object".into());
+        entry.insert("properties".into(), serde_json::json!({"key": key_out, "value": value_out}));
+        entry.insert("required".into(), serde_json::json!(["key", "value"]));
+        match self.p.dialect {
+            Dialect::JsonSchema => {
+                entry.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            Dialect::OpenApi => {
+                entry.insert("maxProperties".into(), 2.into());
+            }
+        }
+        let out = serde_json::json!({"type": "array", "items": entry});
+        (out, plan)
+    }
+
+    /// The array keywords of a schema whose type is `array`. Returns `true` when the array was
+    /// written as an object (a tuple).
+    fn array(
+        &mut self,
+        m: &Map<String, Value>,
+        out: &mut Map<String, Value>,
+        node: &mut Node,
+        notes: &mut Vec<String>,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) -> bool {
+        let prefix = match (m.get("prefixItems"), m.get("items")) {
+            (Some(Value::Array(p)), _) => Some((p, "prefixItems")),
+            (None, Some(Value::Array(p))) => Some((p, "items")),
+            _ => None,
+        };
+        if let Some((members, keyword)) = prefix {
+            return self.tuple(m, members, keyword, out, node, notes, ptr, depth);
+        }
+        if let Some(items) = m.get("items") {
+            let mark = ptr.push("items");
+            let (child, plan) = self.schema(items, ptr, depth + 1);
+            ptr.truncate(mark);
+            out.insert("items".into(), child);
+            node.items = plan;
+        }
+        false
+    }
+
+    /// A tuple (`prefixItems` of fixed length) as an object with keys `"0"`, `"1"`, ...
+    #[allow(clippy::too_many_arguments)]
+    fn tuple(
+        &mut self,
+        m: &Map<String, Value>,
+        members: &[Value],
+        keyword: &str,
+        out: &mut Map<String, Value>,
+        node: &mut Node,
+        notes: &mut Vec<String>,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) -> bool {
+        let n = members.len() as u64;
+        let rest_closed = match (keyword, m.get("items"), m.get("additionalItems")) {
+            ("prefixItems", Some(Value::Bool(false)), _) | ("items", _, Some(Value::Bool(false))) => true,
+            _ => m.get("maxItems").and_then(Value::as_u64).is_some_and(|max| max <= n),
+        };
+        let fixed = rest_closed && m.get("minItems").and_then(Value::as_u64).is_some_and(|min| min >= n);
+        if !fixed {
+            self.refuse(
+                keyword,
+                ptr.as_str(),
+                "a tuple whose length is not fixed cannot be written",
+                Some("a tuple cannot be expressed: use a struct with named fields"),
+            );
+            return false;
+        }
+        if !self.encode(
+            ptr.as_str(),
+            AdaptationKind::TupleAsObject,
+            keyword,
+            "a tuple cannot be expressed",
+            "a tuple cannot be expressed: use a struct with named fields",
+        ) {
+            return false;
+        }
+        let mut props = Map::new();
+        let mut prefix = Vec::new();
+        for (i, member) in members.iter().enumerate() {
+            let mark = ptr.push(keyword);
+            ptr.push_index(i);
+            let (child, plan) = self.schema(member, ptr, depth + 1);
+            ptr.truncate(mark);
+            props.insert(i.to_string(), child);
+            prefix.push(plan);
+        }
+        for kw in ["minItems", "maxItems", "items", "prefixItems", "additionalItems", "uniqueItems"] {
+            out.remove(kw);
+        }
+        if m.get("uniqueItems") == Some(&Value::Bool(true)) {
+            node.checks.push(Check::UniqueItems);
+        }
+        let required: Vec<Value> = (0..members.len()).map(|i| Value::String(i.to_string())).collect();
+        out.insert("properties".into(), Value::Object(props));
+        out.insert("required".into(), Value::Array(required));
+        match self.p.dialect {
+            Dialect::JsonSchema => {
+                out.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            Dialect::OpenApi => {
+                out.insert("maxProperties".into(), n.into());
+            }
+        }
+        notes.push(format!("A list of {n} items, written as an object with keys \"0\" to \"{}\".", n.saturating_sub(1)));
+        node.decode = Decode::Tuple(members.len());
+        node.prefix = prefix;
+        true
+    }
+
+    fn wrap(&mut self, inner: Value) -> Value {
+        let mut out = Map::new();
+        out.insert("type".into(), "object".into());
+        out.insert("properties".into(), Value::Object(Map::from_iter([(WRAPPED.to_owned(), inner)])));
+        out.insert("required".into(), serde_json::json!([WRAPPED]));
+        if self.p.dialect == Dialect::JsonSchema {
+            out.insert("additionalProperties".into(), Value::Bool(false));
+        } else {
+            out.insert("maxProperties".into(), 1.into());
+        }
+        Value::Object(out)
+    }
+
+    /// The shapes of every union that needs them, from the finished provider schema.
+    fn shapes(&mut self, root: &Value) {
+        for (id, branches, plans, ptr) in std::mem::take(&mut self.unions) {
+            let mut union = Vec::new();
+            for (i, plan) in plans.iter().enumerate() {
+                let Some(plan) = plan else { continue };
+                let separate = branches.iter().enumerate().all(|(j, b)| i == j || disjoint(&branches[i], b, root));
+                if !separate {
+                    self.refuse(
+                        "anyOf",
+                        &ptr,
+                        "the branches of this union need different restores, and restore could not tell which branch \
+                         a value took (they are not disjoint by type, tag or key set)",
+                        Some("tag the enum (`#[serde(tag = \"type\")]`) or give its variants distinct JSON types"),
+                    );
+                    break;
+                }
+                union.push((shape_of(&branches[i], root), *plan));
+            }
+            self.nodes[id].union = union;
+        }
+    }
+}
+
+/// The mark a map node leaves for its caller (removed before output).
+const MAP_MARK: &str = "\u{0}map";
+
+/// Keywords no provider supports and restore cannot check.
+const REFUSED: &[&str] = &[
+    "$dynamicRef",
+    "$recursiveRef",
+    "contains",
+    "dependentSchemas",
+    "else",
+    "if",
+    "maxContains",
+    "minContains",
+    "not",
+    "then",
+];
+
+/// Keywords the walk handles itself.
+const STRUCTURAL: &[&str] = &[
+    "$defs",
+    "$ref",
+    "additionalItems",
+    "additionalProperties",
+    "allOf",
+    "anyOf",
+    "definitions",
+    "items",
+    "oneOf",
+    "patternProperties",
+    "prefixItems",
+    "properties",
+    "propertyNames",
+    "required",
+    "type",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+];
+
+/// Keywords with no assertion (draft 2020-12's core, content and format-annotation vocabularies,
+/// OpenAPI's `example`): dropped unless the provider lists them as annotations.
+const DROPPED: &[&str] = &[
+    "$anchor",
+    "$comment",
+    "$dynamicAnchor",
+    "$id",
+    "$schema",
+    "$vocabulary",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "example",
+    "nullable",
+];
+
+/// Document-level keywords that stay on a union node rather than going into its branches.
+const STAYS: &[&str] = &["$defs", "definitions", "$schema", "$id", "$comment"];
+
+/// Which JSON type a keyword constrains (`None`: every type).
+fn applies(kw: &str, t: &str) -> bool {
+    let family = match kw {
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => "number",
+        "minLength" | "maxLength" | "pattern" | "format" => "string",
+        "minItems" | "maxItems" | "uniqueItems" => "array",
+        "minProperties" | "maxProperties" | "dependentRequired" => "object",
+        _ => return true,
+    };
+    family == t || family == "number" && t == "integer" || kw == "format" && matches!(t, "integer" | "number")
+}
+
+/// The types a schema declares, from `type`, else from its `const`/`enum` values, else from the
+/// keywords it uses (`properties` reads as an object); `None` when nothing says.
+fn declared_types(m: &Map<String, Value>) -> Option<BTreeSet<&'static str>> {
+    const ALL: [&str; 7] = ["array", "boolean", "integer", "null", "number", "object", "string"];
+    if let Some(t) = m.get("type") {
+        let names = type_names(t);
+        let mut set: BTreeSet<&'static str> = ALL.iter().copied().filter(|a| names.contains(a)).collect();
+        if set.contains("number") {
+            set.remove("integer");
+        }
+        return Some(set);
+    }
+    if let Some(values) = listed_values(m) {
+        let mut set: BTreeSet<&'static str> = values.iter().map(super::support::json_type).collect();
+        if set.contains("number") {
+            set.remove("integer");
+        }
+        return Some(set);
+    }
+    const OBJECT: &[&str] = &["properties", "additionalProperties", "patternProperties", "required", "propertyNames"];
+    const ARRAY: &[&str] = &["items", "prefixItems"];
+    if OBJECT.iter().any(|k| m.contains_key(*k)) {
+        return Some(BTreeSet::from(["object"]));
+    }
+    if ARRAY.iter().any(|k| m.contains_key(*k)) {
+        return Some(BTreeSet::from(["array"]));
+    }
+    None
+}
+
+/// `{"type": "null"}` (and annotations): a union branch Gemini writes as `nullable`.
+fn is_null_only(branch: &Value) -> bool {
+    branch.as_object().is_some_and(|m| {
+        m.get("type") == Some(&Value::String("null".into())) && m.keys().all(|k| k == "type" || is_annotation(k))
+    })
+}
+
+fn listed_values(m: &Map<String, Value>) -> Option<Vec<Value>> {
+    if let Some(c) = m.get("const") {
+        return Some(vec![c.clone()]);
+    }
+    m.get("enum").and_then(Value::as_array).filter(|v| !v.is_empty()).cloned()
+}
+
+/// Adds `null` to a schema the model must now be able to send null for.
+fn with_null(v: Value, dialect: Dialect) -> Value {
+    let Value::Object(mut m) = v else { return v };
+    if dialect == Dialect::OpenApi {
+        m.insert("nullable".into(), Value::Bool(true));
+        return Value::Object(m);
+    }
+    if !m.contains_key("anyOf")
+        && !m.contains_key("$ref")
+        && let Some(t) = m.get_mut("type")
+    {
+        match t {
+            Value::String(s) => *t = Value::Array(vec![Value::String(s.clone()), "null".into()]),
+            Value::Array(names) if !names.contains(&Value::from("null")) => names.push("null".into()),
+            _ => {}
+        }
+        if let Some(Value::Array(values)) = m.get_mut("enum")
+            && !values.contains(&Value::Null)
+        {
+            values.push(Value::Null);
+        }
+        if let Some(c) = m.remove("const") {
+            m.insert("enum".into(), Value::Array(vec![c, Value::Null]));
+        }
+        return Value::Object(m);
+    }
+    let mut outer = Map::new();
+    for k in ["description", "title"] {
+        if let Some(v) = m.remove(k) {
+            outer.insert(k.to_owned(), v);
+        }
+    }
+    match m.remove("anyOf") {
+        Some(Value::Array(mut branches)) if m.is_empty() => {
+            branches.push(serde_json::json!({"type": "null"}));
+            outer.insert("anyOf".into(), Value::Array(branches));
+        }
+        other => {
+            if let Some(o) = other {
+                m.insert("anyOf".into(), o);
+            }
+            outer.insert("anyOf".into(), Value::Array(vec![Value::Object(m), serde_json::json!({"type": "null"})]));
+        }
+    }
+    Value::Object(outer)
+}
+
+fn note_default(child: &mut Value, default: &Value) {
+    let Value::Object(m) = child else { return };
+    if m.contains_key("$ref") {
+        // Nothing may stand beside a `$ref` (OpenAI): a one-branch `anyOf` carries the text.
+        let reference = std::mem::take(m);
+        m.insert("anyOf".into(), Value::Array(vec![Value::Object(reference)]));
+    }
+    finish_description(m, &[], &[format!("Default: {default}.")]);
+}
+
+fn names_list(props: &Map<String, Value>) -> String {
+    props.keys().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// Appends to a schema's description, in the one wording: the moved constraints as
+/// `Constraints: a; b.`, then each encoding's sentence.
+fn finish_description(out: &mut Map<String, Value>, constraints: &[String], sentences: &[String]) {
+    out.remove(MAP_MARK);
+    if constraints.is_empty() && sentences.is_empty() {
+        return;
+    }
+    let mut notes = Vec::new();
+    if !constraints.is_empty() {
+        notes.push(format!("Constraints: {}.", constraints.join("; ")));
+    }
+    notes.extend(sentences.iter().cloned());
+    let existing = out.get("description").and_then(Value::as_str).map(str::to_owned);
+    out.insert("description".into(), Value::String(join_description(existing.as_deref(), &notes)));
+}
+
+fn join_description(existing: Option<&str>, notes: &[String]) -> String {
+    let mut s = existing.unwrap_or("").trim_end().to_owned();
+    for n in notes {
+        if !s.is_empty() {
+            if !s.ends_with(['.', '!', '?', ':']) {
+                s.push('.');
+            }
+            s.push(' ');
+        }
+        s.push_str(n);
+    }
+    s
+}
+
+/// Gemini: `anyOf: [X, {"type": "null"}]` is `X` with `nullable: true`.
+fn collapse_null_branch(branches: &mut Vec<Value>, out: &mut Map<String, Value>) {
+    let is_null = |b: &Value| b.get("type") == Some(&Value::String("null".into())) && b.get("nullable").is_none();
+    if !branches.iter().any(is_null) {
+        return;
+    }
+    branches.retain(|b| !is_null(b));
+    for b in branches.iter_mut() {
+        if let Value::Object(b) = b {
+            b.insert("nullable".into(), Value::Bool(true));
+        }
+    }
+    if let [only] = branches.as_slice()
+        && let Ok(Value::Object(merged)) = merge_ref_site(out.clone(), only.clone())
+    {
+        *out = merged;
+        branches.clear();
+    }
+}
+
+/// What only values of `branch` have, following a `$ref` into the provider's definitions.
+fn shape_of(branch: &Value, root: &Value) -> Shape {
+    let mut b = branch;
+    for _ in 0..32 {
+        match b.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r)) {
+            Some(t) => b = t,
+            None => break,
+        }
+        if let Some(Value::Array(inner)) = b.get("anyOf")
+            && inner.len() == 1
+        {
+            b = &inner[0];
+        }
+    }
+    if let Some(Value::Array(inner)) = b.get("anyOf")
+        && inner.len() == 1
+    {
+        return shape_of(&inner[0], root);
+    }
+    let Value::Object(m) = b else { return Shape::default() };
+    let mut types = m.get("type").map(TypeSet::of_type);
+    if m.get("nullable") == Some(&Value::Bool(true)) {
+        types = types.map(|t| t.union(TypeSet::of_type(&"null".into())));
+    }
+    let values = listed_values(m);
+    let required: Vec<String> =
+        m.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default();
+    let props = m.get("properties").and_then(Value::as_object);
+    let tags = props
+        .map(|p| {
+            required
+                .iter()
+                .filter_map(|n| p.get(n).and_then(Value::as_object).and_then(listed_values).map(|v| (n.clone(), v)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let closed = m.get("additionalProperties") == Some(&Value::Bool(false))
+        || m.get("maxProperties").and_then(Value::as_u64).is_some_and(|n| n as usize == required.len());
+    let keys = (closed && types.is_some_and(|t| t == TypeSet::of_type(&"object".into())))
+        .then(|| (props.map(|p| p.keys().cloned().collect()).unwrap_or_default(), required.clone()));
+    Shape { types, values, tags, keys }
+}
+
+/// Removes plan nodes that do nothing (a definition that needs no restore), so restore does not
+/// walk where nothing changes.
+fn prune(mut nodes: Vec<Node>, root: Option<NodeId>) -> (Vec<Node>, Option<NodeId>) {
+    let n = nodes.len();
+    let mut busy = vec![false; n];
+    loop {
+        let mut changed = false;
+        for i in 0..n {
+            if busy[i] {
+                continue;
+            }
+            let node = &nodes[i];
+            let live = |c: &Option<NodeId>| c.is_some_and(|c| busy[c]);
+            let b = node.decode != Decode::None
+                || node.integer
+                || !node.checks.is_empty()
+                || live(&node.target)
+                || node.union.iter().any(|(_, c)| busy[*c])
+                || node.props.iter().any(|p| p.null_is_absent || live(&p.node))
+                || live(&node.rest)
+                || live(&node.items)
+                || node.prefix.iter().any(live);
+            if b {
+                busy[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let keep = |c: Option<NodeId>| c.filter(|c| busy[*c]);
+    for node in &mut nodes {
+        node.target = keep(node.target);
+        node.union.retain(|(_, c)| busy[*c]);
+        for p in &mut node.props {
+            p.node = keep(p.node);
+        }
+        node.props.retain(|p| p.node.is_some() || p.null_is_absent);
+        node.rest = keep(node.rest);
+        node.items = keep(node.items);
+        for p in &mut node.prefix {
+            *p = keep(*p);
+        }
+        if node.prefix.iter().all(Option::is_none) && node.decode == Decode::None {
+            node.prefix.clear();
+        }
+    }
+    (nodes, keep(root))
+}

@@ -1,0 +1,296 @@
+//! Assertions a provider cannot enforce: moved out of the provider's schema, stated in its
+//! description, and checked by [`restore`](super::RestorePlan::restore).
+//!
+//! Each [`Check`] is one JSON Schema keyword with its draft 2020-12 meaning, including which
+//! values it applies to (`minimum` says nothing about a string). The wording a check puts in the
+//! description ([`Check::describe`]) and the one it puts in an error ([`Check::failure`]) are
+//! the one documented wording: "at least 0", "at most 64 characters", "unique items".
+
+use serde_json::{Map, Number, Value};
+use std::fmt::Write as _;
+
+/// One assertion of the original schema, checked after the arguments are restored.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Check {
+    /// `minimum`: a number at least this.
+    Minimum(Number),
+    /// `maximum`: a number at most this.
+    Maximum(Number),
+    /// `exclusiveMinimum`: a number greater than this.
+    ExclusiveMinimum(Number),
+    /// `exclusiveMaximum`: a number less than this.
+    ExclusiveMaximum(Number),
+    /// `multipleOf`: a number that is a multiple of this.
+    MultipleOf(Number),
+    /// `minLength`: a string of at least this many characters (Unicode scalar values).
+    MinLength(u64),
+    /// `maxLength`: a string of at most this many characters.
+    MaxLength(u64),
+    /// `minItems`: an array of at least this many items.
+    MinItems(u64),
+    /// `maxItems`: an array of at most this many items.
+    MaxItems(u64),
+    /// `uniqueItems: true`: no two items equal (as JSON Schema compares: `1` equals `1.0`).
+    UniqueItems,
+    /// `minProperties`: an object with at least this many keys.
+    MinProperties(u64),
+    /// `maxProperties`: an object with at most this many keys.
+    MaxProperties(u64),
+    /// `additionalProperties: false` where the provider cannot close an object: no key but these.
+    OnlyKeys(Vec<String>),
+    /// `dependentRequired`: when the key is present, these must be too.
+    DependentRequired(String, Vec<String>),
+}
+
+impl Check {
+    /// The check for one keyword and its value, when it is one this module knows.
+    pub fn from_keyword(keyword: &str, value: &Value) -> Option<Vec<Check>> {
+        let count = || value.as_u64();
+        let number = || match value {
+            Value::Number(n) => Some(n.clone()),
+            _ => None,
+        };
+        Some(vec![match keyword {
+            "minimum" => Check::Minimum(number()?),
+            "maximum" => Check::Maximum(number()?),
+            "exclusiveMinimum" => Check::ExclusiveMinimum(number()?),
+            "exclusiveMaximum" => Check::ExclusiveMaximum(number()?),
+            "multipleOf" => Check::MultipleOf(number().filter(|n| n.as_f64().is_some_and(|f| f > 0.0))?),
+            "minLength" => Check::MinLength(count()?),
+            "maxLength" => Check::MaxLength(count()?),
+            "minItems" => Check::MinItems(count()?),
+            "maxItems" => Check::MaxItems(count()?),
+            "uniqueItems" => match value {
+                Value::Bool(true) => Check::UniqueItems,
+                Value::Bool(false) => return Some(Vec::new()),
+                _ => return None,
+            },
+            "minProperties" => Check::MinProperties(count()?),
+            "maxProperties" => Check::MaxProperties(count()?),
+            "dependentRequired" => {
+                let Value::Object(deps) = value else { return None };
+                let mut out = Vec::new();
+                for (key, names) in deps {
+                    let names: Option<Vec<String>> =
+                        names.as_array()?.iter().map(|n| n.as_str().map(str::to_owned)).collect();
+                    out.push(Check::DependentRequired(key.clone(), names?));
+                }
+                return Some(out);
+            }
+            _ => return None,
+        }])
+    }
+
+    /// The keyword this check comes from.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            Check::Minimum(_) => "minimum",
+            Check::Maximum(_) => "maximum",
+            Check::ExclusiveMinimum(_) => "exclusiveMinimum",
+            Check::ExclusiveMaximum(_) => "exclusiveMaximum",
+            Check::MultipleOf(_) => "multipleOf",
+            Check::MinLength(_) => "minLength",
+            Check::MaxLength(_) => "maxLength",
+            Check::MinItems(_) => "minItems",
+            Check::MaxItems(_) => "maxItems",
+            Check::UniqueItems => "uniqueItems",
+            Check::MinProperties(_) => "minProperties",
+            Check::MaxProperties(_) => "maxProperties",
+            Check::OnlyKeys(_) => "additionalProperties",
+            Check::DependentRequired(..) => "dependentRequired",
+        }
+    }
+
+    /// The constraint in words, as the provider's description states it: `at least 0`.
+    pub fn describe(&self) -> String {
+        match self {
+            Check::Minimum(n) => format!("at least {n}"),
+            Check::Maximum(n) => format!("at most {n}"),
+            Check::ExclusiveMinimum(n) => format!("greater than {n}"),
+            Check::ExclusiveMaximum(n) => format!("less than {n}"),
+            Check::MultipleOf(n) => format!("a multiple of {n}"),
+            Check::MinLength(n) => format!("at least {n} {}", plural(*n, "character")),
+            Check::MaxLength(n) => format!("at most {n} {}", plural(*n, "character")),
+            Check::MinItems(n) => format!("at least {n} {}", plural(*n, "item")),
+            Check::MaxItems(n) => format!("at most {n} {}", plural(*n, "item")),
+            Check::UniqueItems => "no two items equal".into(),
+            Check::MinProperties(n) => format!("at least {n} {}", plural(*n, "key")),
+            Check::MaxProperties(n) => format!("at most {n} {}", plural(*n, "key")),
+            Check::OnlyKeys(keys) => {
+                let mut s = "no keys but ".to_owned();
+                list(&mut s, keys);
+                s
+            }
+            Check::DependentRequired(key, names) => {
+                let mut s = format!("with `{key}`, also ");
+                list(&mut s, names);
+                s
+            }
+        }
+    }
+
+    /// Whether `value` passes. A check that does not apply to the value's type passes (JSON
+    /// Schema's rule: `minimum` ignores strings).
+    pub fn passes(&self, value: &Value) -> bool {
+        match (self, value) {
+            (Check::Minimum(n), Value::Number(v)) => cmp(v, n).is_ge(),
+            (Check::Maximum(n), Value::Number(v)) => cmp(v, n).is_le(),
+            (Check::ExclusiveMinimum(n), Value::Number(v)) => cmp(v, n).is_gt(),
+            (Check::ExclusiveMaximum(n), Value::Number(v)) => cmp(v, n).is_lt(),
+            (Check::MultipleOf(n), Value::Number(v)) => multiple_of(v, n),
+            (Check::MinLength(n), Value::String(s)) => s.chars().count() as u64 >= *n,
+            (Check::MaxLength(n), Value::String(s)) => s.chars().count() as u64 <= *n,
+            (Check::MinItems(n), Value::Array(a)) => a.len() as u64 >= *n,
+            (Check::MaxItems(n), Value::Array(a)) => a.len() as u64 <= *n,
+            (Check::UniqueItems, Value::Array(a)) => unique(a),
+            (Check::MinProperties(n), Value::Object(m)) => m.len() as u64 >= *n,
+            (Check::MaxProperties(n), Value::Object(m)) => m.len() as u64 <= *n,
+            (Check::OnlyKeys(keys), Value::Object(m)) => m.keys().all(|k| keys.contains(k)),
+            (Check::DependentRequired(key, names), Value::Object(m)) => {
+                !m.contains_key(key) || names.iter().all(|n| m.contains_key(n))
+            }
+            _ => true,
+        }
+    }
+
+    /// What is wrong with `value`, for an error the model reads: `must be at least 0, got -1`.
+    pub fn failure(&self, value: &Value) -> String {
+        let got = match (self, value) {
+            (Check::MinLength(_) | Check::MaxLength(_), Value::String(s)) => {
+                format!("{} {}", s.chars().count(), plural(s.chars().count() as u64, "character"))
+            }
+            (Check::MinItems(_) | Check::MaxItems(_), Value::Array(a)) => {
+                format!("{} {}", a.len(), plural(a.len() as u64, "item"))
+            }
+            (Check::MinProperties(_) | Check::MaxProperties(_), Value::Object(m)) => {
+                format!("{} {}", m.len(), plural(m.len() as u64, "key"))
+            }
+            (Check::UniqueItems, _) => "repeated items".into(),
+            (Check::OnlyKeys(keys), Value::Object(m)) => {
+                let extra: Vec<String> = m.keys().filter(|k| !keys.contains(k)).cloned().collect();
+                let mut s = String::new();
+                list(&mut s, &extra);
+                s
+            }
+            (Check::DependentRequired(_, names), Value::Object(m)) => {
+                let missing: Vec<String> = names.iter().filter(|n| !m.contains_key(*n)).cloned().collect();
+                let mut s = "no ".to_owned();
+                list(&mut s, &missing);
+                s
+            }
+            _ => short(value),
+        };
+        format!("must be {}, got {got}", self.describe())
+    }
+}
+
+fn plural(n: u64, word: &str) -> String {
+    if n == 1 { word.to_owned() } else { format!("{word}s") }
+}
+
+fn list(out: &mut String, names: &[String]) {
+    if names.is_empty() {
+        out.push_str("none");
+    }
+    for (i, n) in names.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "`{n}`");
+    }
+}
+
+/// A value for an error message: itself when short, else its kind.
+pub(crate) fn short(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() <= 40 { text } else { format!("{} of {} bytes", super::kind(value), text.len()) }
+}
+
+/// Compares two JSON numbers by value: exactly for integers, as `f64` otherwise.
+pub(crate) fn cmp(a: &Number, b: &Number) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    match (a.as_i64(), a.as_u64(), b.as_i64(), b.as_u64()) {
+        (Some(x), _, Some(y), _) => x.cmp(&y),
+        (_, Some(x), _, Some(y)) => x.cmp(&y),
+        // One is a u64 beyond i64 and the other a negative i64.
+        (Some(_), None, None, Some(_)) => Ordering::Less,
+        (None, Some(_), Some(_), None) => Ordering::Greater,
+        _ => {
+            let (x, y) = (a.as_f64().unwrap_or(f64::NAN), b.as_f64().unwrap_or(f64::NAN));
+            x.partial_cmp(&y).unwrap_or(Ordering::Equal)
+        }
+    }
+}
+
+fn multiple_of(v: &Number, n: &Number) -> bool {
+    if let (Some(x), Some(d)) = (v.as_i64(), n.as_i64()) {
+        return d != 0 && x % d == 0;
+    }
+    if let (Some(x), Some(d)) = (v.as_u64(), n.as_u64()) {
+        return d != 0 && x % d == 0;
+    }
+    let (Some(x), Some(d)) = (v.as_f64(), n.as_f64()) else { return false };
+    let q = x / d;
+    q.is_finite() && (q - q.round()).abs() <= f64::EPSILON * q.abs().max(1.0)
+}
+
+/// Whether no two items are equal under JSON Schema's equality (numbers by value).
+fn unique(items: &[Value]) -> bool {
+    items.iter().enumerate().all(|(i, a)| items[i + 1..].iter().all(|b| !json_equal(a, b)))
+}
+
+/// JSON Schema's instance equality: numbers equal by value (`1` and `1.0`), objects by keys.
+pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => cmp(x, y).is_eq(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b)),
+        (Value::Object(x), Value::Object(y)) => objects_equal(x, y),
+        _ => a == b,
+    }
+}
+
+fn objects_equal(x: &Map<String, Value>, y: &Map<String, Value>) -> bool {
+    x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numeric_checks_compare_exactly_and_ignore_other_types() {
+        let min = Check::Minimum(0.into());
+        assert!(min.passes(&json!(0)) && !min.passes(&json!(-1)) && min.passes(&json!("x")));
+        assert!(!Check::Maximum(u32::MAX.into()).passes(&json!(4_294_967_296u64)));
+        assert!(Check::Maximum(i64::MAX.into()).passes(&json!(i64::MAX)));
+        assert!(!Check::Maximum(i64::MAX.into()).passes(&json!(u64::MAX)));
+        assert!(Check::Minimum(i64::MIN.into()).passes(&json!(u64::MAX)));
+        assert!(Check::MultipleOf(Number::from_f64(0.5).unwrap()).passes(&json!(1.5)));
+        assert!(!Check::MultipleOf(3.into()).passes(&json!(7)));
+        assert!(Check::ExclusiveMaximum(1.into()).passes(&json!(0.5)));
+        assert!(!Check::ExclusiveMaximum(1.into()).passes(&json!(1)));
+    }
+
+    #[test]
+    fn lengths_count_characters_and_uniqueness_compares_numbers_by_value() {
+        assert!(Check::MaxLength(1).passes(&json!("é")));
+        assert!(!Check::MaxLength(1).passes(&json!("ab")));
+        assert!(!Check::UniqueItems.passes(&json!([1, 1.0])));
+        assert!(Check::UniqueItems.passes(&json!([{"a": 1}, {"a": 2}])));
+        assert!(!Check::UniqueItems.passes(&json!([{"a": 1, "b": [1]}, {"b": [1.0], "a": 1}])));
+    }
+
+    #[test]
+    fn every_check_reads_as_its_one_wording() {
+        assert_eq!(Check::Minimum(0.into()).failure(&json!(-1)), "must be at least 0, got -1");
+        assert_eq!(Check::MaxLength(1).failure(&json!("ab")), "must be at most 1 character, got 2 characters");
+        assert_eq!(
+            Check::OnlyKeys(vec!["a".into()]).failure(&json!({"a": 1, "b": 2})),
+            "must be no keys but `a`, got `b`"
+        );
+        assert_eq!(Check::from_keyword("uniqueItems", &json!(false)), Some(vec![]));
+        assert_eq!(Check::from_keyword("minimum", &json!("x")), None);
+    }
+}

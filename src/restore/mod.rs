@@ -1,0 +1,666 @@
+//! Restore plans: the inverse of a provider dialect's adaptation, from the arguments a model sent
+//! back to arguments the original schema accepts.
+//!
+//! A provider that cannot say something in its schema language gets a faithful encoding of it,
+//! and the [`RestorePlan`] built beside the provider's schema undoes that encoding on every call:
+//!
+//! | the original says | the provider is told | restore |
+//! | --- | --- | --- |
+//! | an optional property (OpenAI demands every property) | required, `null` added | drops the key when it is `null` and the original refused `null` there (serde then applies the default) |
+//! | a map (`additionalProperties: S`) | an array of `{"key", "value"}` entries | rebuilds the object, refusing a repeated key |
+//! | any JSON value, or a free-form object | a string holding JSON text | parses it, refusing text that is not JSON of the declared kind |
+//! | a root that is not an object | `{"value": ...}` | unwraps it |
+//! | a tuple (`prefixItems`) | an object with keys `"0"`, `"1"`, ... | rebuilds the array |
+//! | enum values the provider cannot list (numbers for Gemini) | their JSON text as strings | maps each back |
+//! | an assertion the provider does not enforce (`minimum` for Anthropic) | nothing, said in the description | checks it, listing every failure with its pointer |
+//! | an `integer` | `integer` | turns an integral float (`1.0`, which JSON Schema accepts and serde refuses) into the integer |
+//!
+//! A plan is derived from the schema alone: rebuilding it from the same schema and dialect gives
+//! the same plan, so a gateway can keep the original schema and make the plan at call time.
+//! [`ToolSchema::restore`](crate::ToolSchema::restore) runs the plan of a schema built by
+//! [`SchemaOptions`](crate::SchemaOptions); [`crate::dialect::adapt`] gives the schema and its plan
+//! for a foreign schema with serde_json alone.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolschema::dialect::{self, AdaptContext, ANTHROPIC_STRICT};
+//!
+//! let schema = json!({"type": "object", "properties": {"nights": {"type": "integer", "minimum": 0}}, "required": ["nights"]});
+//! let adapted = dialect::adapt(&ANTHROPIC_STRICT, schema, &AdaptContext::default()).unwrap();
+//! assert_eq!(adapted.schema["properties"]["nights"]["description"], "Constraints: at least 0.");
+//! assert_eq!(adapted.plan.restore(json!({"nights": 2.0})).unwrap(), json!({"nights": 2}));
+//! let err = adapted.plan.restore(json!({"nights": -1})).unwrap_err();
+//! assert_eq!(err.to_string(), "the arguments do not fit the tool's schema:\n- `/nights`: must be at least 0, got -1");
+//! ```
+//!
+//! # How it works
+//! The plan is a small graph of [`Node`]s, one for each position of the provider's schema that
+//! needs work (a definition shared by several references is one node, so recursion costs
+//! nothing). [`RestorePlan::restore`] walks the arguments along it: at each node it first undoes
+//! the encoding (`decode`), then follows a reference (or a wrapped root's content), then the
+//! branch of a union, then restores the children (properties, map values, items), then turns
+//! an integral float into an integer, then runs the moved checks. Where the provider's schema
+//! has a union whose branches need different work, the plan holds for each branch a [`Shape`]
+//! that only the values of that branch have (a JSON type, a tag's value, a closed key set); the
+//! dialect refuses a union whose branches it cannot tell apart this way. Every fault is collected,
+//! not only the first, each with the pointer of the argument the model sent.
+
+mod check;
+
+pub use check::Check;
+
+use crate::pointer::Pointer;
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// How deep [`RestorePlan::restore`] follows the arguments (levels of arrays and objects, and
+/// references followed without entering a value).
+pub const MAX_DEPTH: usize = crate::walk::MAX_NESTING;
+
+/// The index of a [`Node`] in its plan.
+pub(crate) type NodeId = usize;
+
+/// The inverse of one provider dialect's adaptation of one schema. See the [module docs](self).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RestorePlan {
+    nodes: Vec<Node>,
+    root: Option<NodeId>,
+    adaptations: Vec<Adaptation>,
+}
+
+/// One rewrite a dialect made, for logs and the CLI: where in the original schema, and what.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Adaptation {
+    /// JSON pointer into the original (normalised) schema.
+    pub pointer: String,
+    /// What was rewritten.
+    pub kind: AdaptationKind,
+    /// The keyword the rewrite concerns (`minimum`, `additionalProperties`, `required`, ...).
+    pub keyword: String,
+}
+
+/// The kinds of rewrite a provider dialect makes, each undone by restore.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum AdaptationKind {
+    /// An optional property made required, with `null` added; restore drops a `null`.
+    NullForAbsent,
+    /// A map written as a list of `{"key", "value"}` entries; restore rebuilds the object.
+    MapAsEntries,
+    /// Any value, or a free-form object, written as a string holding JSON text; restore parses it.
+    JsonText,
+    /// A root that is not an object, wrapped as `{"value": ...}`; restore unwraps it.
+    WrappedRoot,
+    /// A tuple written as an object with keys `"0"`, `"1"`, ...; restore rebuilds the array.
+    TupleAsObject,
+    /// Enum or const values the provider cannot list, written as strings of their JSON text.
+    EnumAsText,
+    /// An assertion the provider does not enforce, stated in the description and checked by restore.
+    MovedCheck,
+}
+
+impl AdaptationKind {
+    /// A short name: `null-for-absent`, `map-as-entries`, `json-text`, `wrapped-root`,
+    /// `tuple-as-object`, `enum-as-text`, `moved-check`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AdaptationKind::NullForAbsent => "null-for-absent",
+            AdaptationKind::MapAsEntries => "map-as-entries",
+            AdaptationKind::JsonText => "json-text",
+            AdaptationKind::WrappedRoot => "wrapped-root",
+            AdaptationKind::TupleAsObject => "tuple-as-object",
+            AdaptationKind::EnumAsText => "enum-as-text",
+            AdaptationKind::MovedCheck => "moved-check",
+        }
+    }
+}
+
+impl fmt::Display for Adaptation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` at `{}`: {}", self.keyword, self.pointer, self.kind.as_str())
+    }
+}
+
+/// One position of the provider's schema that needs work on restore.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Node {
+    /// Undoes the provider's encoding first.
+    pub(crate) decode: Decode,
+    /// Then the decoded value goes through this node (a reference's definition, or a wrapped
+    /// root's content), before this node's own children and checks.
+    pub(crate) target: Option<NodeId>,
+    /// Branches that need work, each with the shape only its values have.
+    pub(crate) union: Vec<(Shape, NodeId)>,
+    /// Properties that need work: name, node (if any), and whether `null` means "absent".
+    pub(crate) props: Vec<Prop>,
+    /// Every key not in `props` (map values, after entries are rebuilt).
+    pub(crate) rest: Option<NodeId>,
+    /// Array items.
+    pub(crate) items: Option<NodeId>,
+    /// Leading array items (a tuple), before `items`.
+    pub(crate) prefix: Vec<Option<NodeId>>,
+    /// Turn an integral float into an integer.
+    pub(crate) integer: bool,
+    /// Assertions the provider could not enforce.
+    pub(crate) checks: Vec<Check>,
+}
+
+/// A property of an object node.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Prop {
+    pub(crate) name: String,
+    pub(crate) node: Option<NodeId>,
+    pub(crate) null_is_absent: bool,
+}
+
+/// How a provider encoded a value.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) enum Decode {
+    /// Not at all.
+    #[default]
+    None,
+    /// `{"<key>": x}` stands for `x`.
+    Unwrap(String),
+    /// `[{"key": k, "value": v}, ...]` stands for `{k: v, ...}`.
+    Entries,
+    /// An object whose property `<key>` holds entries to merge into it.
+    ExtraEntries(String),
+    /// A string of JSON text (only strings are decoded; `null` beside it stays).
+    JsonText(TypeSet),
+    /// Strings that stand for other JSON values.
+    EnumText(Vec<(String, Value)>),
+    /// `{"0": a, "1": b}` stands for `[a, b]`.
+    Tuple(usize),
+}
+
+/// A set of JSON types, `integer` within `number`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct TypeSet(u8);
+
+impl TypeSet {
+    pub(crate) const ALL: TypeSet = TypeSet(0x7f);
+
+    fn bit(name: &str) -> u8 {
+        match name {
+            "null" => 1,
+            "boolean" => 2,
+            "object" => 4,
+            "array" => 8,
+            "number" => 16 | 32,
+            "integer" => 32,
+            "string" => 64,
+            _ => 0,
+        }
+    }
+
+    /// The set a `type` keyword names.
+    pub(crate) fn of_type(t: &Value) -> TypeSet {
+        match t {
+            Value::String(s) => TypeSet(Self::bit(s)),
+            Value::Array(names) => TypeSet(names.iter().filter_map(Value::as_str).fold(0, |m, n| m | Self::bit(n))),
+            _ => TypeSet::ALL,
+        }
+    }
+
+    /// The set holding one value's type.
+    pub(crate) fn of_value(v: &Value) -> TypeSet {
+        TypeSet(match v {
+            Value::Null => 1,
+            Value::Bool(_) => 2,
+            Value::Object(_) => 4,
+            Value::Array(_) => 8,
+            Value::Number(n) if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() != 0.0) => 16,
+            Value::Number(_) => 32,
+            Value::String(_) => 64,
+        })
+    }
+
+    pub(crate) fn contains(self, v: &Value) -> bool {
+        self.0 & TypeSet::of_value(v).0 != 0
+    }
+
+    pub(crate) fn union(self, other: TypeSet) -> TypeSet {
+        TypeSet(self.0 | other.0)
+    }
+
+    /// The names, for a description: `an object`, `an array or null`.
+    pub(crate) fn describe(self) -> String {
+        let names: Vec<&str> = [
+            (4, "an object"),
+            (8, "an array"),
+            (64, "a string"),
+            (16, "a number"),
+            (32, "an integer"),
+            (2, "a boolean"),
+            (1, "null"),
+        ]
+        .into_iter()
+        .filter(|(b, _)| self.0 & b != 0 && !(*b == 32 && self.0 & 16 != 0))
+        .map(|(_, n)| n)
+        .collect();
+        match names.as_slice() {
+            [] => "nothing".into(),
+            _ if self == TypeSet::ALL => "any JSON value".into(),
+            [one] => (*one).to_owned(),
+            [init @ .., last] => format!("{} or {last}", init.join(", ")),
+        }
+    }
+}
+
+/// What only the values of one union branch have: restore picks the branch whose shape a value
+/// has. Built only where the branches are provably disjoint, so at most one shape fits.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Shape {
+    pub(crate) types: Option<TypeSet>,
+    pub(crate) values: Option<Vec<Value>>,
+    /// Properties that must be present with one of these values (serde's tags).
+    pub(crate) tags: Vec<(String, Vec<Value>)>,
+    /// For a closed object: the keys it may have, and those it must.
+    pub(crate) keys: Option<(Vec<String>, Vec<String>)>,
+}
+
+impl Shape {
+    fn fits(&self, v: &Value) -> bool {
+        if self.types.is_some_and(|t| !t.contains(v)) {
+            return false;
+        }
+        if let Some(values) = &self.values
+            && !values.iter().any(|x| check::json_equal(x, v))
+        {
+            return false;
+        }
+        if !self.tags.is_empty() || self.keys.is_some() {
+            let Value::Object(m) = v else { return false };
+            for (name, allowed) in &self.tags {
+                match m.get(name) {
+                    Some(x) if allowed.iter().any(|a| check::json_equal(a, x)) => {}
+                    _ => return false,
+                }
+            }
+            if let Some((may, must)) = &self.keys
+                && (!m.keys().all(|k| may.contains(k)) || !must.iter().all(|k| m.contains_key(k)))
+            {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// One thing wrong with a model's arguments, found by [`RestorePlan::restore`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    /// JSON pointer into the arguments the model sent.
+    pub pointer: String,
+    /// What is wrong, worded for the model: `must be at least 0, got -1`.
+    pub message: String,
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`: {}", self.pointer, self.message)
+    }
+}
+
+/// Why a model's arguments could not be turned into what the code reads. Its text is written to
+/// be handed back to the model, which can then correct its call.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ArgumentsError {
+    /// The arguments do not fit the tool's schema: every fault, each with its pointer.
+    #[error("the arguments do not fit the tool's schema:{}", FaultList(faults))]
+    Invalid {
+        /// Every fault found, in the order of the arguments.
+        faults: Vec<Fault>,
+    },
+    /// The restored arguments were refused by the decode step (serde, or an excluded property).
+    #[error(transparent)]
+    Decode(#[from] crate::decode::DecodeError),
+}
+
+impl ArgumentsError {
+    /// The faults, for [`ArgumentsError::Invalid`].
+    pub fn faults(&self) -> &[Fault] {
+        match self {
+            ArgumentsError::Invalid { faults } => faults,
+            ArgumentsError::Decode(_) => &[],
+        }
+    }
+}
+
+struct FaultList<'a>(&'a [Fault]);
+
+impl fmt::Display for FaultList<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for fault in self.0 {
+            write!(f, "\n- {fault}")?;
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl RestorePlan {
+    /// The plan that changes nothing (a dialect that does not restructure).
+    pub fn identity() -> Self {
+        RestorePlan::default()
+    }
+
+    /// Whether restore changes nothing and checks nothing.
+    pub fn is_identity(&self) -> bool {
+        self.root.is_none()
+    }
+
+    /// Every rewrite the dialect made, in pointer order.
+    pub fn adaptations(&self) -> &[Adaptation] {
+        &self.adaptations
+    }
+
+    pub(crate) fn from_parts(nodes: Vec<Node>, root: Option<NodeId>, mut adaptations: Vec<Adaptation>) -> Self {
+        adaptations.sort();
+        adaptations.dedup();
+        let root = root.filter(|_| !nodes.is_empty());
+        RestorePlan { nodes, root, adaptations }
+    }
+
+    /// Maps arguments the provider's schema accepts back to arguments the original schema
+    /// accepts: undoes every encoding, then checks every assertion the provider could not
+    /// enforce.
+    ///
+    /// For arguments the provider's schema accepts, the result is accepted by the original
+    /// schema, or this is an error; arguments the provider's schema refuses may give either.
+    ///
+    /// # Errors
+    /// [`ArgumentsError::Invalid`] with every fault: JSON text that does not parse, a repeated
+    /// map key, a moved assertion that fails, arguments deeper than [`MAX_DEPTH`].
+    pub fn restore(&self, args: Value) -> Result<Value, ArgumentsError> {
+        let Some(root) = self.root else { return Ok(args) };
+        let mut run = Run { nodes: &self.nodes, faults: Vec::new(), pointer: Pointer::root() };
+        let out = run.node(root, args, 0);
+        if run.faults.is_empty() {
+            Ok(out)
+        } else {
+            crate::walk::drop_any_depth(out);
+            Err(ArgumentsError::Invalid { faults: run.faults })
+        }
+    }
+}
+
+struct Run<'p> {
+    nodes: &'p [Node],
+    faults: Vec<Fault>,
+    pointer: Pointer,
+}
+
+impl Run<'_> {
+    fn fault(&mut self, message: String) {
+        self.faults.push(Fault { pointer: self.pointer.as_str().to_owned(), message });
+    }
+
+    fn node(&mut self, id: NodeId, value: Value, depth: usize) -> Value {
+        if depth > MAX_DEPTH {
+            self.fault(format!("the arguments nest deeper than {MAX_DEPTH} levels"));
+            return value;
+        }
+        let node = &self.nodes[id];
+        let mut value = self.decode(&node.decode, value);
+        if let Some(t) = node.target {
+            value = self.node(t, value, depth + 1);
+        }
+        if let Some((_, branch)) = node.union.iter().find(|(shape, _)| shape.fits(&value)) {
+            value = self.node(*branch, value, depth + 1);
+        }
+        match &mut value {
+            Value::Object(map) if !node.props.is_empty() || node.rest.is_some() => {
+                self.object(node, map, depth);
+            }
+            Value::Array(items) if node.items.is_some() || !node.prefix.is_empty() => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    let plan = node.prefix.get(i).copied().unwrap_or(node.items);
+                    if let Some(child) = plan {
+                        let mark = self.pointer.push_index(i);
+                        *item = self.node(child, std::mem::take(item), depth + 1);
+                        self.pointer.truncate(mark);
+                    }
+                }
+            }
+            _ => {}
+        }
+        if node.integer {
+            integral(&mut value);
+        }
+        for check in &node.checks {
+            if !check.passes(&value) {
+                let message = check.failure(&value);
+                self.fault(message);
+            }
+        }
+        value
+    }
+
+    fn object(&mut self, node: &Node, map: &mut Map<String, Value>, depth: usize) {
+        let keys: Vec<String> = map.keys().cloned().collect();
+        for key in keys {
+            let prop = node.props.binary_search_by(|p| p.name.as_str().cmp(&key)).ok().map(|i| &node.props[i]);
+            let (child, null_is_absent) = match prop {
+                Some(p) => (p.node, p.null_is_absent),
+                None => (node.rest, false),
+            };
+            if null_is_absent && map.get(&key) == Some(&Value::Null) {
+                map.remove(&key);
+                continue;
+            }
+            if let Some(child) = child
+                && let Some(slot) = map.get_mut(&key)
+            {
+                let mark = self.pointer.push(&key);
+                *slot = self.node(child, std::mem::take(slot), depth + 1);
+                self.pointer.truncate(mark);
+            }
+        }
+    }
+
+    fn decode(&mut self, decode: &Decode, value: Value) -> Value {
+        match (decode, value) {
+            (Decode::None, v) => v,
+            (Decode::Unwrap(key), Value::Object(mut m)) if m.len() == 1 && m.contains_key(key) => {
+                m.remove(key).unwrap_or(Value::Null)
+            }
+            (Decode::Unwrap(key), v) => {
+                self.fault(format!("must be an object with the one key `{key}`, got {}", check::short(&v)));
+                v
+            }
+            (Decode::Entries, Value::Array(entries)) => Value::Object(self.entries(entries, Map::new())),
+            (Decode::ExtraEntries(key), Value::Object(mut m)) => {
+                let Some(extra) = m.remove(key) else { return Value::Object(m) };
+                let Value::Array(entries) = extra else {
+                    self.fault(format!("`{key}` must be a list of {{\"key\", \"value\"}} entries"));
+                    return Value::Object(m);
+                };
+                let mark = self.pointer.push(key);
+                let out = self.entries(entries, m);
+                self.pointer.truncate(mark);
+                Value::Object(out)
+            }
+            (Decode::JsonText(types), Value::String(text)) => match serde_json::from_str::<Value>(&text) {
+                Ok(v) if types.contains(&v) => v,
+                Ok(v) => {
+                    self.fault(format!("must be JSON text of {}, got {}", types.describe(), kind(&v)));
+                    Value::String(text)
+                }
+                Err(e) => {
+                    self.fault(format!("must be JSON text of {}, and it does not parse: {e}", types.describe()));
+                    Value::String(text)
+                }
+            },
+            (Decode::EnumText(table), Value::String(text)) => match table.iter().find(|(t, _)| *t == text) {
+                Some((_, v)) => v.clone(),
+                None => Value::String(text),
+            },
+            (Decode::Tuple(n), Value::Object(mut m)) => {
+                let mut items = Vec::with_capacity(*n);
+                for i in 0..*n {
+                    match m.remove(&i.to_string()) {
+                        Some(v) => items.push(v),
+                        None => {
+                            self.fault(format!("must have the key `{i}` (the tuple's item {i})"));
+                            return Value::Object(m);
+                        }
+                    }
+                }
+                if let Some(k) = m.keys().next() {
+                    let k = k.clone();
+                    self.fault(format!("must have only the keys `0` to `{}`, got `{k}`", n.saturating_sub(1)));
+                }
+                Value::Array(items)
+            }
+            (_, v) => v,
+        }
+    }
+
+    /// Rebuilds an object from `{"key", "value"}` entries, added to `into`.
+    fn entries(&mut self, entries: Vec<Value>, mut into: Map<String, Value>) -> Map<String, Value> {
+        for (i, entry) in entries.into_iter().enumerate() {
+            let mark = self.pointer.push_index(i);
+            match entry {
+                Value::Object(mut e) if e.len() == 2 && matches!(e.get("key"), Some(Value::String(_))) => {
+                    let value = e.remove("value").unwrap_or(Value::Null);
+                    let Some(Value::String(key)) = e.remove("key") else { unreachable!("checked above") };
+                    if into.contains_key(&key) {
+                        self.fault(format!("repeats the key `{key}`; each key may appear once"));
+                    } else {
+                        into.insert(key, value);
+                    }
+                }
+                other => self.fault(format!(
+                    "must be an entry `{{\"key\": <string>, \"value\": ...}}`, got {}",
+                    check::short(&other)
+                )),
+            }
+            self.pointer.truncate(mark);
+        }
+        into
+    }
+}
+
+/// `1.0` to `1`, where the float is integral and fits an `i64` or `u64`.
+fn integral(value: &mut Value) {
+    let Value::Number(n) = value else { return };
+    if !n.is_f64() {
+        return;
+    }
+    let Some(f) = n.as_f64() else { return };
+    if f.fract() != 0.0 || !f.is_finite() {
+        return;
+    }
+    // Within ±2^53 every integer is exact in an f64; beyond it a float's digits are not the
+    // integer the model meant, so it stays a float (and serde refuses it, as it would anyway).
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    if f.abs() <= EXACT {
+        *value = Value::from(f as i64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn plan(nodes: Vec<Node>) -> RestorePlan {
+        RestorePlan::from_parts(nodes, Some(0), Vec::new())
+    }
+
+    #[test]
+    fn identity_returns_the_arguments_unchanged() {
+        let args = json!({"a": [1.0, "x"]});
+        assert_eq!(RestorePlan::identity().restore(args.clone()).unwrap(), args);
+    }
+
+    #[test]
+    fn null_for_absent_drops_the_key_and_keeps_other_values() {
+        let p = plan(vec![Node {
+            props: vec![Prop { name: "n".into(), node: None, null_is_absent: true }],
+            ..Node::default()
+        }]);
+        assert_eq!(p.restore(json!({"n": null, "m": null})).unwrap(), json!({"m": null}));
+        assert_eq!(p.restore(json!({"n": 3})).unwrap(), json!({"n": 3}));
+    }
+
+    #[test]
+    fn entries_rebuild_a_map_and_a_repeated_key_is_a_fault() {
+        let p = plan(vec![
+            Node { decode: Decode::Entries, rest: Some(1), ..Node::default() },
+            Node { integer: true, ..Node::default() },
+        ]);
+        let got = p.restore(json!([{"key": "a", "value": 1.0}, {"key": "b", "value": 2}])).unwrap();
+        assert_eq!(got, json!({"a": 1, "b": 2}));
+        assert!(got["a"].is_i64());
+        let err = p.restore(json!([{"key": "a", "value": 1}, {"key": "a", "value": 2}])).unwrap_err();
+        assert_eq!(err.faults()[0].pointer, "/1");
+    }
+
+    #[test]
+    fn json_text_parses_and_refuses_text_of_another_kind() {
+        let mut types = TypeSet::default();
+        types = types.union(TypeSet::of_type(&json!("object")));
+        let p = plan(vec![Node { decode: Decode::JsonText(types), ..Node::default() }]);
+        assert_eq!(p.restore(json!("{\"a\": 1}")).unwrap(), json!({"a": 1}));
+        let err = p.restore(json!("[1]")).unwrap_err();
+        assert_eq!(err.to_string(), "the arguments do not fit the tool's schema:\n- ``: must be JSON text of an object, got an array");
+        assert!(p.restore(json!("{")).is_err());
+    }
+
+    #[test]
+    fn a_union_restores_through_the_branch_whose_shape_fits() {
+        let shape = Shape { types: Some(TypeSet::of_type(&json!("array"))), ..Shape::default() };
+        let p = plan(vec![
+            Node { union: vec![(shape, 1)], ..Node::default() },
+            Node { decode: Decode::Entries, ..Node::default() },
+        ]);
+        assert_eq!(p.restore(json!([{"key": "k", "value": 1}])).unwrap(), json!({"k": 1}));
+        assert_eq!(p.restore(json!(null)).unwrap(), json!(null));
+    }
+
+    #[test]
+    fn every_failed_check_is_reported_with_its_pointer() {
+        let p = plan(vec![
+            Node {
+                props: vec![
+                    Prop { name: "a".into(), node: Some(1), null_is_absent: false },
+                    Prop { name: "b".into(), node: Some(1), null_is_absent: false },
+                ],
+                ..Node::default()
+            },
+            Node { checks: vec![Check::Minimum(0.into())], ..Node::default() },
+        ]);
+        let err = p.restore(json!({"a": -1, "b": -2})).unwrap_err();
+        let pointers: Vec<_> = err.faults().iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/a", "/b"]);
+    }
+
+    #[test]
+    fn a_plan_that_refers_to_itself_stops_at_the_depth_budget() {
+        let p = plan(vec![Node { target: Some(0), ..Node::default() }]);
+        let err = p.restore(json!(1)).unwrap_err();
+        assert!(err.to_string().contains("deeper than"), "{err}");
+    }
+
+    #[test]
+    fn tuples_and_wrapped_roots_come_back() {
+        let p = plan(vec![Node { decode: Decode::Tuple(2), ..Node::default() }]);
+        assert_eq!(p.restore(json!({"0": 1, "1": "x"})).unwrap(), json!([1, "x"]));
+        assert!(p.restore(json!({"0": 1})).is_err());
+        let p = plan(vec![Node { decode: Decode::Unwrap("value".into()), ..Node::default() }]);
+        assert_eq!(p.restore(json!({"value": [1]})).unwrap(), json!([1]));
+    }
+}
