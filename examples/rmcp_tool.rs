@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::{Map, json};
 use std::sync::Arc;
 use toolschema::dialect::MCP;
-use toolschema::{DecodeError, SchemaOptions, decode_arguments};
+use toolschema::{ArgumentsError, DecodeError, SchemaOptions, decode_arguments};
 
 /// Search the catalogue.
 ///
@@ -44,7 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // A model that guesses the hidden name is refused, not obeyed.
     let guessed = json!({"query": "tea", "tenant": "someone-else"});
     match decode_arguments::<SearchArgs>(&schema, &guessed, injected) {
-        Err(e @ DecodeError::ExcludedKeySent { .. }) => println!("# refused: {e}"),
+        Err(e @ ArgumentsError::Decode(DecodeError::ExcludedKeySent { .. })) => println!("# refused: {e}"),
         other => return Err(format!("expected a refusal, got {other:?}").into()),
     }
     Ok(())

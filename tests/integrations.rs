@@ -49,7 +49,7 @@ fn excluded_names_are_remembered_sorted_and_decode_takes_them_from_the_caller() 
     assert_eq!(call, Booking { guests: 2, user_id: "u-1".into(), trace: None });
     let e = decode_arguments::<Booking>(&schema, &json!({"guests": 2, "user_id": "admin"}), injected)
         .unwrap_err();
-    assert_eq!(e, DecodeError::ExcludedKeySent { name: "user_id".into() });
+    assert_eq!(e, DecodeError::ExcludedKeySent { name: "user_id".into() }.into());
 }
 
 #[test]

@@ -336,7 +336,26 @@ impl Engine<'_> {
             self.refuse(kw, ptr.as_str(), format!("`{kw}: false` cannot be expressed"), None);
         }
         if let Some(Value::String(r)) = m.get("$ref") {
-            return self.reference(m, r, ptr);
+            if m.keys().all(|k| k == "$ref" || is_annotation(k) || DROPPED.contains(&k.as_str()) || k.starts_with("x-")) {
+                return self.reference(m, r, ptr);
+            }
+            // Assertions beside the reference (an `allOf` member merged in): they apply together.
+            let mut site = m.clone();
+            site.remove("$ref");
+            let target = crate::refs::resolve(self.root, r).cloned().unwrap_or(Value::Bool(true));
+            return match merge_ref_site(site, target) {
+                Ok(merged) => self.schema(&merged, ptr, depth + 1),
+                Err(_) => {
+                    self.refuse(
+                        "$ref",
+                        ptr.as_str(),
+                        "the keywords beside this `$ref` cannot be merged into its target exactly, and the provider \
+                         accepts neither `allOf` nor keywords beside a reference",
+                        Some("describe the value with one struct instead of a reference plus constraints"),
+                    );
+                    (Value::Bool(true), None)
+                }
+            };
         }
         if let Some(Value::Array(members)) = m.get("allOf") {
             return self.all_of(m, members, ptr, depth);
@@ -344,7 +363,14 @@ impl Engine<'_> {
         if m.contains_key("anyOf") || m.contains_key("oneOf") {
             return self.union(m, ptr, depth);
         }
-        let types = declared_types(m);
+        let mut types = declared_types(m);
+        if self.p.dialect == Dialect::OpenApi
+            && m.get("nullable") == Some(&Value::Bool(true))
+            && let Some(t) = &mut types
+        {
+            // OpenAPI's own spelling of null, read as Gemini reads it (its output fed back in).
+            t.insert("null");
+        }
         match types {
             None => self.json_text(m, TypeSet::ALL, ptr, depth),
             Some(names) => {
@@ -416,13 +442,7 @@ impl Engine<'_> {
         let mut merged = m.clone();
         merged.remove("allOf");
         for member in members {
-            let member = match member.get("$ref").and_then(Value::as_str) {
-                Some(r) if member.as_object().is_some_and(|o| o.len() == 1) => {
-                    crate::refs::resolve(self.root, r).cloned().unwrap_or(Value::Bool(true))
-                }
-                _ => member.clone(),
-            };
-            match merge_ref_site(merged, member) {
+            match merge_ref_site(merged, member.clone()) {
                 Ok(Value::Object(m)) => merged = m,
                 Ok(_) | Err(_) => {
                     self.refuse(
@@ -435,7 +455,7 @@ impl Engine<'_> {
                 }
             }
         }
-        self.object_schema(&merged, ptr, depth)
+        self.schema(&Value::Object(merged), ptr, depth + 1)
     }
 
     /// `anyOf` / `oneOf`, with the node's own assertions distributed into the branches.
@@ -725,7 +745,8 @@ impl Engine<'_> {
         let open = matches!(m.get("additionalProperties"), None | Some(Value::Bool(true)));
         let no_pattern = !m.contains_key("patternProperties");
         let is_root = ptr.as_str().is_empty() && !self.wrapped;
-        no_props && open && no_pattern && !is_root && !m.contains_key("required")
+        let nothing_required = m.get("required").and_then(Value::as_array).is_none_or(Vec::is_empty);
+        no_props && open && no_pattern && !is_root && nothing_required
     }
 
     /// Any value (or a free-form object) as a string of JSON text.
@@ -955,10 +976,10 @@ impl Engine<'_> {
                     );
                 }
                 out_props.insert(EXTRA.into(), entries);
-                if self.p.require_all {
-                    out_required.push(Value::String(EXTRA.into()));
-                }
-                node.decode = Decode::ExtraEntries(EXTRA.into());
+                // Always required (an empty list for none): the object stays closable in every
+                // provider's terms.
+                out_required.push(Value::String(EXTRA.into()));
+                node.decode = Decode::ExtraEntries(EXTRA.into(), props.keys().cloned().collect());
                 node.rest = plan;
             }
             closed = true;
@@ -974,7 +995,20 @@ impl Engine<'_> {
             Dialect::JsonSchema => {
                 out.insert("additionalProperties".into(), Value::Bool(false));
             }
-            Dialect::OpenApi if closed && !map_like => {
+            Dialect::OpenApi if closed && map_like => {
+                let all_required = out_required.len() == out.get("properties").and_then(Value::as_object).map_or(0, Map::len);
+                if all_required {
+                    out.insert("maxProperties".into(), Value::from(out_required.len()));
+                } else {
+                    self.refuse(
+                        "additionalProperties",
+                        ptr.as_str(),
+                        "an object with optional properties and a map of further keys cannot be closed in Gemini's terms",
+                        Some(super::support::MAP_HINT),
+                    );
+                }
+            }
+            Dialect::OpenApi if closed => {
                 let all_required = out_required.len() == out.get("properties").and_then(Value::as_object).map_or(0, Map::len);
                 if all_required {
                     let count = out_required.len() as u64;
@@ -1295,6 +1329,7 @@ const DROPPED: &[&str] = &[
     "contentSchema",
     "example",
     "nullable",
+    "propertyOrdering",
 ];
 
 /// Document-level keywords that stay on a union node rather than going into its branches.

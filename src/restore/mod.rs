@@ -163,8 +163,9 @@ pub(crate) enum Decode {
     Unwrap(String),
     /// `[{"key": k, "value": v}, ...]` stands for `{k: v, ...}`.
     Entries,
-    /// An object whose property `<key>` holds entries to merge into it.
-    ExtraEntries(String),
+    /// An object whose property `<key>` holds entries to merge into it; the names are the
+    /// object's declared properties (the keys that stay outside the entries).
+    ExtraEntries(String, Vec<String>),
     /// A string of JSON text (only strings are decoded; `null` beside it stays).
     JsonText(TypeSet),
     /// Strings that stand for other JSON values.
@@ -396,6 +397,114 @@ impl RestorePlan {
     }
 }
 
+impl RestorePlan {
+    /// The forward map: for arguments the original schema accepts, arguments the provider's
+    /// schema accepts that [`restore`](Self::restore) maps back to them (with `null` for an
+    /// absent field where the provider demands every field). For examples shown to a model in
+    /// the provider's terms, and for the property tests that show every value of a type can be
+    /// sent.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolschema::dialect::{self, AdaptContext, OPENAI_STRICT};
+    /// let schema = json!({"type": "object", "properties": {"tags": {"type": "object", "additionalProperties": {"type": "integer"}}}});
+    /// let plan = dialect::adapt(&OPENAI_STRICT, schema, &AdaptContext::default()).unwrap().plan;
+    /// let sent = plan.encode(json!({"tags": {"a": 1}}));
+    /// assert_eq!(sent, json!({"tags": [{"key": "a", "value": 1}]}));
+    /// assert_eq!(plan.encode(json!({})), json!({"tags": null}));
+    /// assert_eq!(plan.restore(sent).unwrap(), json!({"tags": {"a": 1}}));
+    /// ```
+    pub fn encode(&self, value: Value) -> Value {
+        match self.root {
+            Some(root) => Encode { nodes: &self.nodes }.node(root, value, 0),
+            None => value,
+        }
+    }
+}
+
+struct Encode<'p> {
+    nodes: &'p [Node],
+}
+
+impl Encode<'_> {
+    fn node(&self, id: NodeId, value: Value, depth: usize) -> Value {
+        if depth > MAX_DEPTH {
+            return value;
+        }
+        let node = &self.nodes[id];
+        let mut value = value;
+        match &mut value {
+            Value::Object(map) if !node.props.is_empty() || node.rest.is_some() => {
+                for p in &node.props {
+                    if p.null_is_absent && !map.contains_key(&p.name) {
+                        map.insert(p.name.clone(), Value::Null);
+                    }
+                }
+                let keys: Vec<String> = map.keys().cloned().collect();
+                for key in keys {
+                    let prop = node.props.binary_search_by(|p| p.name.as_str().cmp(&key)).ok().map(|i| &node.props[i]);
+                    let child = match prop {
+                        Some(p) => p.node,
+                        None => node.rest,
+                    };
+                    if let Some(child) = child
+                        && let Some(slot) = map.get_mut(&key)
+                        && !(slot.is_null() && prop.is_some_and(|p| p.null_is_absent))
+                    {
+                        *slot = self.node(child, std::mem::take(slot), depth + 1);
+                    }
+                }
+            }
+            Value::Array(items) if node.items.is_some() || !node.prefix.is_empty() => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    if let Some(child) = node.prefix.get(i).copied().unwrap_or(node.items) {
+                        *item = self.node(child, std::mem::take(item), depth + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+        for (shape, branch) in &node.union {
+            let encoded = self.node(*branch, value.clone(), depth + 1);
+            if shape.fits(&encoded) {
+                value = encoded;
+                break;
+            }
+        }
+        if let Some(t) = node.target {
+            value = self.node(t, value, depth + 1);
+        }
+        match (&node.decode, value) {
+            (Decode::None, v) => v,
+            (Decode::Unwrap(key), v) => Value::Object(Map::from_iter([(key.clone(), v)])),
+            (Decode::Entries, Value::Object(m)) => Value::Array(entries_of(m)),
+            (Decode::ExtraEntries(key, declared), Value::Object(m)) => {
+                let (mut own, extra): (Map<String, Value>, Map<String, Value>) =
+                    m.into_iter().partition(|(k, _)| declared.contains(k));
+                own.insert(key.clone(), Value::Array(entries_of(extra)));
+                Value::Object(own)
+            }
+            (Decode::JsonText(types), v) if types.contains(&v) && !(v.is_null() && *types != TypeSet::ALL) => {
+                Value::String(v.to_string())
+            }
+            (Decode::EnumText(table), v) => match table.iter().find(|(_, x)| check::json_equal(x, &v)) {
+                Some((text, _)) => Value::String(text.clone()),
+                None => v,
+            },
+            (Decode::Tuple(_), Value::Array(items)) => {
+                Value::Object(items.into_iter().enumerate().map(|(i, v)| (i.to_string(), v)).collect())
+            }
+            (_, v) => v,
+        }
+    }
+}
+
+fn entries_of(m: Map<String, Value>) -> Vec<Value> {
+    m.into_iter()
+        .map(|(k, v)| Value::Object(Map::from_iter([("key".to_owned(), Value::String(k)), ("value".to_owned(), v)])))
+        .collect()
+}
+
 struct Run<'p> {
     nodes: &'p [Node],
     faults: Vec<Fault>,
@@ -481,7 +590,7 @@ impl Run<'_> {
                 v
             }
             (Decode::Entries, Value::Array(entries)) => Value::Object(self.entries(entries, Map::new())),
-            (Decode::ExtraEntries(key), Value::Object(mut m)) => {
+            (Decode::ExtraEntries(key, _), Value::Object(mut m)) => {
                 let Some(extra) = m.remove(key) else { return Value::Object(m) };
                 let Value::Array(entries) = extra else {
                     self.fault(format!("`{key}` must be a list of {{\"key\", \"value\"}} entries"));
