@@ -27,8 +27,9 @@ Checks of each accepted schema, by dialect:
 - `gemini`, `gemini-ordered`: google-genai `FunctionDeclaration.model_validate({"name",
   "parameters": schema})` (the path a dict tool takes) must not raise nor warn (a warning such as
   "float is not a valid Type" is a failure). Information: fields the SDK's `Schema` has but the
-  Gemini Developer API rejects (`additionalProperties`, `ref`, `defs`), and schemas with neither
-  `type` nor `anyOf` (the API answers 400 "type must be specified").
+  Gemini Developer API rejects (`additionalProperties`, `ref`, `defs`), schemas with neither
+  `type` nor `anyOf` (the API answers 400 "type must be specified"), and a root that is not an
+  object (`null` reads as a function without parameters).
 - `mcp`, `mcp-self-contained`: `mcp.types.Tool(name=..., inputSchema=schema)` and a `tools/list`
   result parsed by `mcp_types.methods.parse_server_result` for protocol 2025-11-25 and 2026-07-28
   (what a client does with a server's answer) must not raise.
@@ -452,6 +453,13 @@ class Sdks:
         for w in caught:
             text = str(w.message)
             c.fail(f"warning: {short(text, 80)}", f"{w.category.__name__}: {text}")
+        if decl is not None and (decl.parameters is None or decl.parameters.type != self.genai_types.Type.OBJECT):
+            kind = decl.parameters and decl.parameters.type
+            given = "no parameters" if decl.parameters is None else f"`type: {kind.value}`" if kind else "no `type`"
+            c.note(
+                "the root is not an object: a `responseSchema`, not function `parameters`",
+                f"the SDK reads {given}",
+            )
         if decl is not None and decl.parameters is not None:
             dumped = decl.parameters.model_dump(exclude_none=True)
             for at, k in self._gemini_fields(dumped, ""):
