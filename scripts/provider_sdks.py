@@ -453,6 +453,8 @@ class Sdks:
         for w in caught:
             text = str(w.message)
             c.fail(f"warning: {short(text, 80)}", f"{w.category.__name__}: {text}")
+        if c.failures:
+            return
         if decl is not None and (decl.parameters is None or decl.parameters.type != self.genai_types.Type.OBJECT):
             kind = decl.parameters and decl.parameters.type
             given = "no parameters" if decl.parameters is None else f"`type: {kind.value}`" if kind else "no `type`"
