@@ -90,12 +90,14 @@ static PROFILE: Profile = Profile {
     formats: FORMATS,
     enums: Enums::Primitive,
     max_min_items: Some(1),
-    pattern_ok: pattern_ok,
+    pattern_ok,
 };
 
 /// Whether Anthropic's regex subset runs `pattern` ([ANT-SO] "Supported regex features").
 fn pattern_ok(pattern: &str) -> bool {
-    !["(?=", "(?!", "(?<=", "(?<!", "\\b", "\\B", "\\1", "\\2", "\\3", "\\k<"].iter().any(|x| pattern.contains(x))
+    !["(?=", "(?!", "(?<=", "(?<!", "\\b", "\\B", "\\1", "\\2", "\\3", "\\k<"]
+        .iter()
+        .any(|x| pattern.contains(x))
 }
 
 impl SchemaDialect for AnthropicStrict {
@@ -145,7 +147,11 @@ impl SchemaDialect for AnthropicStrict {
         self.adapt_reversible(schema, cx).map(|a| a.schema)
     }
 
-    fn adapt_reversible(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+    fn adapt_reversible(
+        &self,
+        schema: Value,
+        cx: &AdaptContext<'_>,
+    ) -> Result<Adapted, Vec<CapabilityError>> {
         let out = provider::adapt(&PROFILE, schema, cx)?;
         let mut errors = Vec::new();
         limits(&out.schema, cx.max_depth, &mut errors);
@@ -259,7 +265,9 @@ mod tests {
 
     #[test]
     fn objects_close_and_optional_properties_stay_optional() {
-        let out = run(json!({"type": "object", "properties": {"a": {"type": "string", "default": "x"}}})).unwrap().schema;
+        let out = run(json!({"type": "object", "properties": {"a": {"type": "string", "default": "x"}}}))
+            .unwrap()
+            .schema;
         assert_eq!(out["additionalProperties"], false);
         assert!(out.get("required").is_none());
         assert_eq!(out["properties"]["a"]["default"], "x");
@@ -272,13 +280,20 @@ mod tests {
             "arr": {"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 3}
         }});
         let out = run(s).unwrap();
-        assert_eq!(out.schema["properties"]["n"]["description"], "Constraints: at least 0; at most 4294967295.");
-        assert_eq!(out.schema["properties"]["arr"]["description"], "Constraints: at least 3 items; at most 3 items.");
+        assert_eq!(
+            out.schema["properties"]["n"]["description"],
+            "Constraints: at least 0; at most 4294967295."
+        );
+        assert_eq!(
+            out.schema["properties"]["arr"]["description"],
+            "Constraints: at least 3 items; at most 3 items."
+        );
         let err = out.plan.restore(json!({"n": -1, "arr": ["a"]})).unwrap_err();
         let mut pointers: Vec<_> = err.faults().iter().map(|f| f.pointer.as_str()).collect();
         pointers.sort_unstable();
         assert_eq!(pointers, ["/arr", "/n"]);
-        let s = json!({"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}}});
+        let s =
+            json!({"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}}});
         let errs = run(s).unwrap_err();
         assert!(errs.iter().any(|e| matches!(e, CapabilityError::Recursive { .. })), "{errs:?}");
     }

@@ -165,9 +165,14 @@ impl SchemaDialect for Gemini {
         self.adapt_reversible(schema, cx).map(|a| a.schema)
     }
 
-    fn adapt_reversible(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+    fn adapt_reversible(
+        &self,
+        schema: Value,
+        cx: &AdaptContext<'_>,
+    ) -> Result<Adapted, Vec<CapabilityError>> {
         let name = self.name();
-        let profile = Profile { name: if self.property_ordering { "gemini-ordered" } else { "gemini" }, ..PROFILE };
+        let profile =
+            Profile { name: if self.property_ordering { "gemini-ordered" } else { "gemini" }, ..PROFILE };
         let provider::Output { mut schema, plan } = provider::adapt(&profile, schema, cx)?;
         let mut errors = Vec::new();
         let _ = crate::walk::visit_all_mut(
@@ -254,7 +259,10 @@ mod tests {
         let out = run(json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}}))
             .unwrap();
         assert_eq!(out.schema["properties"]["m"]["type"], "array");
-        assert_eq!(out.plan.restore(json!({"m": [{"key": "k", "value": "v"}]})).unwrap(), json!({"m": {"k": "v"}}));
+        assert_eq!(
+            out.plan.restore(json!({"m": [{"key": "k", "value": "v"}]})).unwrap(),
+            json!({"m": {"k": "v"}})
+        );
         let out = run(json!({"type": "object", "properties": {"c": {"const": 3}}})).unwrap();
         assert_eq!(out.schema["properties"]["c"], json!({"type": "string", "enum": ["3"]}));
         assert_eq!(out.plan.restore(json!({"c": "3"})).unwrap(), json!({"c": 3}));

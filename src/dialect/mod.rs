@@ -89,7 +89,11 @@ pub trait SchemaDialect: Send + Sync {
     ///
     /// # Errors
     /// As [`adapt`](Self::adapt).
-    fn adapt_reversible(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+    fn adapt_reversible(
+        &self,
+        schema: Value,
+        cx: &AdaptContext<'_>,
+    ) -> Result<Adapted, Vec<CapabilityError>> {
         self.adapt(schema, cx).map(|schema| Adapted { schema, plan: RestorePlan::identity() })
     }
 
@@ -232,7 +236,11 @@ pub fn apply(
 ///
 /// # Errors
 /// As [`apply`].
-pub fn adapt(dialect: &dyn SchemaDialect, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, CapabilityErrors> {
+pub fn adapt(
+    dialect: &dyn SchemaDialect,
+    schema: Value,
+    cx: &AdaptContext<'_>,
+) -> Result<Adapted, CapabilityErrors> {
     let checked = adapt_checked(dialect, schema, cx, false, &mut |_, _| Ok::<(), Infallible>(()))?;
     Ok(checked.unwrap_or_else(|never| match never {}))
 }

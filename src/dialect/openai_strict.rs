@@ -167,7 +167,11 @@ impl SchemaDialect for OpenAiStrict {
         self.adapt_reversible(schema, cx).map(|a| a.schema)
     }
 
-    fn adapt_reversible(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+    fn adapt_reversible(
+        &self,
+        schema: Value,
+        cx: &AdaptContext<'_>,
+    ) -> Result<Adapted, Vec<CapabilityError>> {
         let out = provider::adapt(&PROFILE, schema, cx)?;
         let mut errors = Vec::new();
         limits(&out.schema, cx.max_depth, &mut errors);
@@ -404,7 +408,10 @@ mod tests {
         let s = json!({"type": "object", "properties": {"o": {"type": ["string", "null"]}, "n": {"type": "integer", "default": 0}}});
         let out = run(s.clone()).unwrap();
         assert_eq!(out.schema["required"], json!(["n", "o"]));
-        assert_eq!(out.schema["properties"]["n"], json!({"type": ["integer", "null"], "description": "Default: 0."}));
+        assert_eq!(
+            out.schema["properties"]["n"],
+            json!({"type": ["integer", "null"], "description": "Default: 0."})
+        );
         assert_eq!(out.plan.restore(json!({"o": null, "n": null})).unwrap(), json!({}));
         assert_eq!(out.plan.restore(json!({"o": "x", "n": 3})).unwrap(), json!({"o": "x", "n": 3}));
         // Exact mode keeps `Option<T>` (null is what serde reads as absent) and refuses the default.
@@ -429,7 +436,10 @@ mod tests {
         let m = &out.schema["properties"]["m"];
         assert_eq!(m["type"], "array");
         assert_eq!(m["items"]["required"], json!(["key", "value"]));
-        assert_eq!(out.plan.restore(json!({"m": [{"key": "a", "value": 1}]})).unwrap(), json!({"m": {"a": 1}}));
+        assert_eq!(
+            out.plan.restore(json!({"m": [{"key": "a", "value": 1}]})).unwrap(),
+            json!({"m": {"a": 1}})
+        );
         let errs = exact(s).unwrap_err();
         assert_eq!(errs[0].pointer(), "/properties/m");
         assert!(errs[0].to_string().contains("Vec<Entry>"));
@@ -460,16 +470,22 @@ mod tests {
         let out = run(json!({"type": "string"})).unwrap();
         assert_eq!(out.schema["properties"]["value"], json!({"type": "string"}));
         assert_eq!(out.plan.restore(json!({"value": "x"})).unwrap(), json!("x"));
-        let out = run(json!({"type": "object", "properties": {"x": {"description": "anything"}}, "required": ["x"]})).unwrap();
+        let out = run(
+            json!({"type": "object", "properties": {"x": {"description": "anything"}}, "required": ["x"]}),
+        )
+        .unwrap();
         assert_eq!(out.schema["properties"]["x"]["type"], "string");
-        assert_eq!(out.plan.restore(json!({"x": "[1, {\"a\": null}]"})).unwrap(), json!({"x": [1, {"a": null}]}));
+        assert_eq!(
+            out.plan.restore(json!({"x": "[1, {\"a\": null}]"})).unwrap(),
+            json!({"x": [1, {"a": null}]})
+        );
         let errs = exact(json!({"type": "string"})).unwrap_err();
         assert_eq!(errs[0].keyword(), Some("type"));
     }
 
     #[test]
     fn nesting_past_ten_objects_is_a_limit_error() {
-        let mut s = json!({"type": "object", "properties": {}, "required": []});
+        let mut s = json!({"type": "object", "properties": {}, "additionalProperties": false});
         for _ in 0..11 {
             s = json!({"type": "object", "properties": {"x": s}, "required": ["x"]});
         }
@@ -481,7 +497,10 @@ mod tests {
     fn string_lengths_move_into_restore() {
         let s = json!({"type": "object", "properties": {"c": {"type": "string", "minLength": 1, "maxLength": 1}}, "required": ["c"]});
         let out = adapt(&OPENAI_STRICT, s, &AdaptContext::default()).unwrap();
-        assert_eq!(out.schema["properties"]["c"]["description"], "Constraints: at least 1 character; at most 1 character.");
+        assert_eq!(
+            out.schema["properties"]["c"]["description"],
+            "Constraints: at least 1 character; at most 1 character."
+        );
         assert!(out.plan.restore(json!({"c": "ab"})).is_err());
         assert_eq!(out.plan.adaptations().len(), 2);
     }

@@ -38,10 +38,14 @@
 //! floats.
 
 use super::AdaptContext;
-use super::support::{admits_null, disjoint, format_as_bounds, is_annotation, merge_ref_site, type_names, unsupported};
+use super::support::{
+    admits_null, disjoint, format_as_bounds, is_annotation, merge_ref_site, type_names, unsupported,
+};
 use crate::error::CapabilityError;
 use crate::pointer::{Pointer, escape_token};
-use crate::restore::{Adaptation, AdaptationKind, Check, Decode, Node, NodeId, Prop, RestorePlan, Shape, TypeSet};
+use crate::restore::{
+    Adaptation, AdaptationKind, Check, Decode, Node, NodeId, Prop, RestorePlan, Shape, TypeSet,
+};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap};
 
@@ -108,11 +112,16 @@ pub(crate) struct Output {
 }
 
 /// Adapts `schema` (normalised by the pipeline) to `profile`.
-pub(crate) fn adapt(profile: &Profile, schema: Value, cx: &AdaptContext<'_>) -> Result<Output, Vec<CapabilityError>> {
+pub(crate) fn adapt(
+    profile: &Profile,
+    schema: Value,
+    cx: &AdaptContext<'_>,
+) -> Result<Output, Vec<CapabilityError>> {
     let mut errors = Vec::new();
     let schema = match profile.refs {
         Refs::Keep { recursion } => {
-            let schema = super::openai_strict::rewrite_ref_sites(profile.name, schema, cx.max_depth, &mut errors);
+            let schema =
+                super::openai_strict::rewrite_ref_sites(profile.name, schema, cx.max_depth, &mut errors);
             if !recursion
                 && let Some((type_name, pointer)) =
                     super::anthropic_strict::find_recursion(&schema, cx.max_depth, cx.type_name)
@@ -145,12 +154,22 @@ pub(crate) fn adapt(profile: &Profile, schema: Value, cx: &AdaptContext<'_>) -> 
         errors,
         adaptations: Vec::new(),
         wrapped: needs_wrap(&schema),
+        root_def: None,
+        root_name: cx
+            .type_name
+            .map_or_else(|| "Root".to_owned(), |t| t.rsplit("::").next().unwrap_or(t).to_owned()),
     };
     let out = engine.run();
     if engine.errors.is_empty() {
         Ok(out)
     } else {
-        Err(engine.errors)
+        // In one order whatever the input's key order: by pointer, then keyword, then message.
+        let mut errors = engine.errors;
+        errors.sort_by(|a, b| {
+            (a.pointer(), a.keyword(), a.to_string()).cmp(&(b.pointer(), b.keyword(), b.to_string()))
+        });
+        errors.dedup();
+        Err(errors)
     }
 }
 
@@ -163,7 +182,9 @@ fn needs_wrap(root: &Value) -> bool {
         None => m.contains_key("properties") && !m.contains_key("$ref"),
     };
     let no_props = m.get("properties").and_then(Value::as_object).is_none_or(Map::is_empty);
-    let map = no_props && (matches!(m.get("additionalProperties"), Some(Value::Object(_))) || m.contains_key("patternProperties"));
+    let map = no_props
+        && (matches!(m.get("additionalProperties"), Some(Value::Object(_)))
+            || m.contains_key("patternProperties"));
     !object || map || ["anyOf", "oneOf"].iter().any(|k| m.contains_key(*k))
 }
 
@@ -202,11 +223,19 @@ struct Engine<'a> {
     defs: Vec<(String, Value)>,
     /// Union nodes whose branch shapes are computed once every definition exists: node, the
     /// provider's branches, the branches' plan nodes, the original pointer.
-    unions: Vec<(NodeId, Vec<Value>, Vec<Option<NodeId>>, String)>,
+    unions: Vec<PendingUnion>,
     errors: Vec<CapabilityError>,
     adaptations: Vec<Adaptation>,
     wrapped: bool,
+    /// The definition a wrapped root that refers to itself is moved into, once named.
+    root_def: Option<String>,
+    /// The name for it: the type's, or `Root`.
+    root_name: String,
 }
+
+/// A union whose branch shapes wait for the finished schema: its node, the provider's branches,
+/// their plan nodes, the original pointer.
+type PendingUnion = (NodeId, Vec<Value>, Vec<Option<NodeId>>, String);
 
 /// A schema's output and plan node.
 type Built = (Value, Option<NodeId>);
@@ -239,6 +268,13 @@ impl Engine<'_> {
             )
         {
         } else if self.wrapped {
+            if let Some(name) = self.root_def.clone() {
+                let reference = Value::Object(Map::from_iter([(
+                    "$ref".to_owned(),
+                    Value::String(format!("#/$defs/{}", escape_token(&name))),
+                )]));
+                self.defs.push((name, std::mem::replace(&mut out, reference)));
+            }
             out = self.wrap(out);
             let outer = self.alloc();
             self.nodes[outer].decode = Decode::Unwrap(WRAPPED.into());
@@ -325,18 +361,26 @@ impl Engine<'_> {
                     kw,
                     ptr.as_str(),
                     format!("`{kw}` cannot be expressed, and restore cannot check it without a validator"),
-                    super::openai_strict::strict_hint(kw).as_deref().or(Some("use a plain struct or a tagged enum")),
+                    super::openai_strict::strict_hint(kw)
+                        .as_deref()
+                        .or(Some("use a plain struct or a tagged enum")),
                 );
             }
         }
         if m.get("unevaluatedProperties") == Some(&Value::Bool(false))
             || m.get("unevaluatedItems") == Some(&Value::Bool(false))
         {
-            let kw = if m.contains_key("unevaluatedProperties") { "unevaluatedProperties" } else { "unevaluatedItems" };
+            let kw = if m.contains_key("unevaluatedProperties") {
+                "unevaluatedProperties"
+            } else {
+                "unevaluatedItems"
+            };
             self.refuse(kw, ptr.as_str(), format!("`{kw}: false` cannot be expressed"), None);
         }
         if let Some(Value::String(r)) = m.get("$ref") {
-            if m.keys().all(|k| k == "$ref" || is_annotation(k) || DROPPED.contains(&k.as_str()) || k.starts_with("x-")) {
+            if m.keys().all(|k| {
+                k == "$ref" || is_annotation(k) || DROPPED.contains(&k.as_str()) || k.starts_with("x-")
+            }) {
                 return self.reference(m, r, ptr);
             }
             // Assertions beside the reference (an `allOf` member merged in): they apply together.
@@ -406,7 +450,21 @@ impl Engine<'_> {
             }
         };
         let target = if id == 0 {
-            if self.wrapped { format!("#/properties/{WRAPPED}") } else { "#".to_owned() }
+            if self.wrapped {
+                // A wrapped root that refers to itself lives in a definition, so that a second run
+                // sees the same references.
+                let name = match &self.root_def {
+                    Some(n) => n.clone(),
+                    None => {
+                        let n = self.def_name(&["$defs".to_owned(), self.root_name.clone()]);
+                        self.root_def = Some(n.clone());
+                        n
+                    }
+                };
+                format!("#/$defs/{}", escape_token(&name))
+            } else {
+                "#".to_owned()
+            }
         } else {
             format!("#/$defs/{}", escape_token(&name))
         };
@@ -438,7 +496,13 @@ impl Engine<'_> {
     }
 
     /// `allOf`: merged into one schema where that is exact, else refused.
-    fn all_of(&mut self, m: &Map<String, Value>, members: &[Value], ptr: &mut Pointer, depth: usize) -> Built {
+    fn all_of(
+        &mut self,
+        m: &Map<String, Value>,
+        members: &[Value],
+        ptr: &mut Pointer,
+        depth: usize,
+    ) -> Built {
         let mut merged = m.clone();
         merged.remove("allOf");
         for member in members {
@@ -469,7 +533,10 @@ impl Engine<'_> {
             }
         };
         if keyword == "oneOf"
-            && !branches.iter().enumerate().all(|(i, a)| branches[i + 1..].iter().all(|b| disjoint(a, b, self.root)))
+            && !branches
+                .iter()
+                .enumerate()
+                .all(|(i, a)| branches[i + 1..].iter().all(|b| disjoint(a, b, self.root)))
         {
             self.refuse(
                 "oneOf",
@@ -493,7 +560,11 @@ impl Engine<'_> {
                 branch.clone()
             } else {
                 let target = match branch.get("$ref").and_then(Value::as_str) {
-                    Some(r) if branch.as_object().is_some_and(|o| o.keys().all(|k| k == "$ref" || is_annotation(k))) => {
+                    Some(r)
+                        if branch
+                            .as_object()
+                            .is_some_and(|o| o.keys().all(|k| k == "$ref" || is_annotation(k))) =>
+                    {
                         crate::refs::resolve(self.root, r).cloned().unwrap_or(Value::Bool(true))
                     }
                     _ => branch.clone(),
@@ -529,8 +600,11 @@ impl Engine<'_> {
         if plans.iter().any(Option::is_some) {
             self.unions.push((id, outs.clone(), plans, ptr.as_str().to_owned()));
         }
-        if self.p.dialect == Dialect::OpenApi {
+        if self.p.dialect == Dialect::OpenApi && !outs.is_empty() {
             collapse_null_branch(&mut outs, &mut out);
+            if outs.is_empty() && !out.contains_key("type") && !out.contains_key("enum") {
+                self.refuse("type", ptr.as_str(), "a schema that only admits null cannot be written", None);
+            }
         }
         if !outs.is_empty() {
             out.insert("anyOf".into(), Value::Array(outs));
@@ -539,12 +613,22 @@ impl Engine<'_> {
     }
 
     /// `type: [A, B, ...]`: one branch per type, each keeping the keywords that apply to it.
-    fn split_types(&mut self, m: &Map<String, Value>, types: &[String], nullable: bool, ptr: &mut Pointer, depth: usize) -> Built {
+    fn split_types(
+        &mut self,
+        m: &Map<String, Value>,
+        types: &[String],
+        nullable: bool,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) -> Built {
         let mut branches: Vec<Value> = types
             .iter()
             .map(|t| {
-                let mut b: Map<String, Value> =
-                    m.iter().filter(|(k, _)| !is_annotation(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+                let mut b: Map<String, Value> = m
+                    .iter()
+                    .filter(|(k, _)| !is_annotation(k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
                 b.insert("type".into(), Value::String(t.clone()));
                 Value::Object(b)
             })
@@ -552,19 +636,31 @@ impl Engine<'_> {
         if nullable {
             branches.push(serde_json::json!({"type": "null"}));
         }
-        let mut union: Map<String, Value> = m.iter().filter(|(k, _)| is_annotation(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+        let mut union: Map<String, Value> =
+            m.iter().filter(|(k, _)| is_annotation(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
         union.insert("anyOf".into(), Value::Array(branches));
         self.union(&union, ptr, depth)
     }
 
     /// A schema of one JSON type (and maybe null).
-    fn typed(&mut self, m: &Map<String, Value>, t: &str, nullable: bool, ptr: &mut Pointer, depth: usize) -> Built {
+    fn typed(
+        &mut self,
+        m: &Map<String, Value>,
+        t: &str,
+        nullable: bool,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) -> Built {
         let mut m = m.clone();
         if t == "integer" {
             format_as_bounds(&mut m);
         }
         if t == "object" && self.is_free_form(&m, ptr) {
-            let types = if nullable { TypeSet::of_type(&serde_json::json!(["object", "null"])) } else { TypeSet::of_type(&"object".into()) };
+            let types = if nullable {
+                TypeSet::of_type(&serde_json::json!(["object", "null"]))
+            } else {
+                TypeSet::of_type(&"object".into())
+            };
             return self.json_text(&m, types, ptr, depth);
         }
         let mut notes = Vec::new();
@@ -574,7 +670,8 @@ impl Engine<'_> {
         let mut out_type = Value::String(t.to_owned());
         for (kw, value) in &m {
             let kw = kw.as_str();
-            if is_annotation(kw) || STRUCTURAL.contains(&kw) || DROPPED.contains(&kw) || kw.starts_with("x-") {
+            if is_annotation(kw) || STRUCTURAL.contains(&kw) || DROPPED.contains(&kw) || kw.starts_with("x-")
+            {
                 continue;
             }
             if !applies(kw, t) {
@@ -599,7 +696,9 @@ impl Engine<'_> {
                         );
                     }
                 }
-                "minItems" if self.p.max_min_items.is_some_and(|max| value.as_u64().is_none_or(|n| n > max)) => {
+                "minItems"
+                    if self.p.max_min_items.is_some_and(|max| value.as_u64().is_none_or(|n| n > max)) =>
+                {
                     self.move_check(kw, value, ptr, &mut checks, &mut notes);
                 }
                 "exclusiveMinimum" | "exclusiveMaximum"
@@ -610,7 +709,10 @@ impl Engine<'_> {
                     let inclusive = if kw == "exclusiveMinimum" { "minimum" } else { "maximum" };
                     match value.as_i64().and_then(|v| v.checked_add(step)) {
                         Some(v) if self.p.keep.contains(&inclusive) => {
-                            let tighter = m.get(inclusive).and_then(Value::as_f64).is_some_and(|x| if step > 0 { x >= v as f64 } else { x <= v as f64 });
+                            let tighter = m
+                                .get(inclusive)
+                                .and_then(Value::as_f64)
+                                .is_some_and(|x| if step > 0 { x >= v as f64 } else { x <= v as f64 });
                             if !tighter {
                                 out.insert(inclusive.into(), Value::from(v));
                             }
@@ -640,11 +742,11 @@ impl Engine<'_> {
             }
         }
         // Values: `const` and `enum`.
-        if let Some(values) = listed_values(&m) {
-            if let Some(decode) = self.enum_values(&m, &values, nullable, &mut out, &mut out_type, ptr) {
-                node.decode = decode;
-                node.integer = false;
-            }
+        if let Some(values) = listed_values(&m)
+            && let Some(decode) = self.enum_values(&m, &values, nullable, &mut out, &mut out_type, ptr)
+        {
+            node.decode = decode;
+            node.integer = false;
         }
         node.checks = checks;
         match t {
@@ -654,10 +756,8 @@ impl Engine<'_> {
                     out_type = Value::String("array".into());
                 }
             }
-            "array" => {
-                if self.array(&m, &mut out, &mut node, &mut notes, ptr, depth) {
-                    out_type = Value::String("object".into());
-                }
+            "array" if self.array(&m, &mut out, &mut node, &mut notes, ptr, depth) => {
+                out_type = Value::String("object".into());
             }
             _ => {}
         }
@@ -698,9 +798,21 @@ impl Engine<'_> {
     }
 
     /// Moves an assertion into restore, or refuses it in exact mode.
-    fn move_check(&mut self, kw: &str, value: &Value, ptr: &Pointer, checks: &mut Vec<Check>, notes: &mut Vec<String>) {
+    fn move_check(
+        &mut self,
+        kw: &str,
+        value: &Value,
+        ptr: &Pointer,
+        checks: &mut Vec<Check>,
+        notes: &mut Vec<String>,
+    ) {
         let Some(found) = Check::from_keyword(kw, value) else {
-            self.refuse(kw, ptr.as_str(), format!("`{kw}` cannot be expressed, and restore cannot check it"), None);
+            self.refuse(
+                kw,
+                ptr.as_str(),
+                format!("`{kw}` cannot be expressed, and restore cannot check it"),
+                None,
+            );
             return;
         };
         let hint = self.hint(kw);
@@ -722,6 +834,11 @@ impl Engine<'_> {
             "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
                 "use the reversible mode (the default), which states the bound in the description and checks it on restore; \
                  or use `i64` and check the range in code"
+                    .into()
+            }
+            "minItems" | "maxItems" => {
+                "array lengths cannot be expressed (`[T; N]` fixes one): use `Vec<T>` and check the length in code, \
+                 or the reversible mode (the default), which checks it on restore"
                     .into()
             }
             _ => super::openai_strict::strict_hint(kw).unwrap_or_else(|| {
@@ -746,11 +863,19 @@ impl Engine<'_> {
         let no_pattern = !m.contains_key("patternProperties");
         let is_root = ptr.as_str().is_empty() && !self.wrapped;
         let nothing_required = m.get("required").and_then(Value::as_array).is_none_or(Vec::is_empty);
-        no_props && open && no_pattern && !is_root && nothing_required
+        // `maxProperties: 0` admits only `{}`: closed, as Gemini writes a closed empty object.
+        let empty_only = m.get("maxProperties").and_then(Value::as_u64) == Some(0);
+        no_props && open && no_pattern && !is_root && nothing_required && !empty_only
     }
 
     /// Any value (or a free-form object) as a string of JSON text.
-    fn json_text(&mut self, m: &Map<String, Value>, types: TypeSet, ptr: &mut Pointer, _depth: usize) -> Built {
+    fn json_text(
+        &mut self,
+        m: &Map<String, Value>,
+        types: TypeSet,
+        ptr: &mut Pointer,
+        _depth: usize,
+    ) -> Built {
         let (keyword, reason, hint) = if types == TypeSet::ALL {
             (
                 "type",
@@ -777,10 +902,17 @@ impl Engine<'_> {
             }
         }
         checks.sort_by_key(|c| check_rank(c.keyword()));
-        let what = if types == TypeSet::ALL { "any JSON value".to_owned() } else { TypeSet::of_type(&"object".into()).describe() };
+        let what = if types == TypeSet::ALL {
+            "any JSON value".to_owned()
+        } else {
+            TypeSet::of_type(&"object".into()).describe()
+        };
         let mut text = format!("Written as a string holding the JSON text of {what}");
         if !checks.is_empty() {
-            text.push_str(&format!(" ({})", checks.iter().map(Check::describe).collect::<Vec<_>>().join("; ")));
+            text.push_str(&format!(
+                " ({})",
+                checks.iter().map(Check::describe).collect::<Vec<_>>().join("; ")
+            ));
         }
         text.push('.');
         self.write_type(&mut out, "string".into(), nullable);
@@ -894,10 +1026,18 @@ impl Engine<'_> {
             }
         }
         if m.contains_key("propertyNames") && !props.is_empty() {
-            self.refuse("propertyNames", ptr.as_str(), "`propertyNames` beside named properties cannot be expressed", None);
+            self.refuse(
+                "propertyNames",
+                ptr.as_str(),
+                "`propertyNames` beside named properties cannot be expressed",
+                None,
+            );
         }
-        let required: BTreeSet<&str> =
-            m.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        let required: BTreeSet<&str> = m
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
         for name in &required {
             if !props.contains_key(*name) && !map_like {
                 self.refuse(
@@ -928,6 +1068,12 @@ impl Engine<'_> {
                     Some(d) if !d.is_null() => note_default(&mut child, d),
                     _ => null_is_absent = true,
                 }
+                if plan.is_some_and(|p| self.nodes[p].decode == Decode::JsonText(TypeSet::ALL)) {
+                    // Any value as JSON text: a JSON `null` is the text "null", and null itself
+                    // stands for absent.
+                    child = with_null(child, self.p.dialect);
+                    null_is_absent = true;
+                }
                 self.adapt_note(ptr.as_str(), AdaptationKind::NullForAbsent, "required");
             } else if self.encode(
                 ptr.as_str(),
@@ -955,7 +1101,13 @@ impl Engine<'_> {
         let mut closed = additional == Some(&Value::Bool(false));
         if map_like && let Some(value) = additional {
             // Named properties and a map of further keys (`#[serde(flatten)]` of a map).
-            let (entries, plan) = self.entries(&serde_json::json!({"type": "string"}), value, ptr, depth, "additionalProperties");
+            let (entries, plan) = self.entries(
+                &serde_json::json!({"type": "string"}),
+                value,
+                ptr,
+                depth,
+                "additionalProperties",
+            );
             if self.encode(
                 ptr.as_str(),
                 AdaptationKind::MapAsEntries,
@@ -996,7 +1148,8 @@ impl Engine<'_> {
                 out.insert("additionalProperties".into(), Value::Bool(false));
             }
             Dialect::OpenApi if closed && map_like => {
-                let all_required = out_required.len() == out.get("properties").and_then(Value::as_object).map_or(0, Map::len);
+                let all_required = out_required.len()
+                    == out.get("properties").and_then(Value::as_object).map_or(0, Map::len);
                 if all_required {
                     out.insert("maxProperties".into(), Value::from(out_required.len()));
                 } else {
@@ -1009,7 +1162,8 @@ impl Engine<'_> {
                 }
             }
             Dialect::OpenApi if closed => {
-                let all_required = out_required.len() == out.get("properties").and_then(Value::as_object).map_or(0, Map::len);
+                let all_required = out_required.len()
+                    == out.get("properties").and_then(Value::as_object).map_or(0, Map::len);
                 if all_required {
                     let count = out_required.len() as u64;
                     let tighter = out.get("maxProperties").and_then(Value::as_u64).is_some_and(|m| m <= count);
@@ -1069,7 +1223,9 @@ impl Engine<'_> {
                 match k.as_str() {
                     "type" if v == "string" => {}
                     "pattern" if key.get("pattern").is_none() => key["pattern"] = v.clone(),
-                    "minLength" | "maxLength" | "enum" | "format" | "pattern" if key.get(k).is_none() || k != "pattern" => {
+                    "minLength" | "maxLength" | "enum" | "format" | "pattern"
+                        if key.get(k).is_none() || k != "pattern" =>
+                    {
                         key[k.as_str()] = v.clone();
                     }
                     _ if is_annotation(k) => {}
@@ -1095,7 +1251,13 @@ impl Engine<'_> {
         ) {
             return;
         }
-        let (entries, plan) = self.entries(&key, value, ptr, depth, if patterns.is_some() { "patternProperties" } else { "additionalProperties" });
+        let (entries, plan) = self.entries(
+            &key,
+            value,
+            ptr,
+            depth,
+            if patterns.is_some() { "patternProperties" } else { "additionalProperties" },
+        );
         let Value::Object(entries) = entries else { return };
         out.remove("properties");
         for (k, v) in entries {
@@ -1120,7 +1282,14 @@ impl Engine<'_> {
     }
 
     /// `{"type": "array", "items": {"key": K, "value": V}}`.
-    fn entries(&mut self, key: &Value, value: &Value, ptr: &mut Pointer, depth: usize, keyword: &str) -> Built {
+    fn entries(
+        &mut self,
+        key: &Value,
+        value: &Value,
+        ptr: &mut Pointer,
+        depth: usize,
+        keyword: &str,
+    ) -> Built {
         let mark = ptr.push(keyword);
         let (key_out, _) = self.schema(key, &mut Pointer::root(), depth + 1);
         let (value_out, plan) = self.schema(value, ptr, depth + 1);
@@ -1234,7 +1403,10 @@ impl Engine<'_> {
                 out.insert("maxProperties".into(), n.into());
             }
         }
-        notes.push(format!("A list of {n} items, written as an object with keys \"0\" to \"{}\".", n.saturating_sub(1)));
+        notes.push(format!(
+            "A list of {n} items, written as an object with keys \"0\" to \"{}\".",
+            n.saturating_sub(1)
+        ));
         node.decode = Decode::Tuple(members.len());
         node.prefix = prefix;
         true
@@ -1253,13 +1425,23 @@ impl Engine<'_> {
         Value::Object(out)
     }
 
-    /// The shapes of every union that needs them, from the finished provider schema.
+    /// The shapes of every union that needs them, from the finished provider schema. A branch
+    /// whose restore changes a value's shape or checks it must be told apart from every other
+    /// branch; one that only turns integral floats into integers may be taken for another
+    /// branch's value harmlessly (the value stays valid), so it needs no proof.
     fn shapes(&mut self, root: &Value) {
+        let (busy, structural) = liveness(&self.nodes);
         for (id, branches, plans, ptr) in std::mem::take(&mut self.unions) {
+            let shapes: Vec<Shape> = branches.iter().map(|b| shape_of(b, root)).collect();
             let mut union = Vec::new();
+            let mut integral = Vec::new();
             for (i, plan) in plans.iter().enumerate() {
-                let Some(plan) = plan else { continue };
-                let separate = branches.iter().enumerate().all(|(j, b)| i == j || disjoint(&branches[i], b, root));
+                let Some(plan) = plan.filter(|p| busy[*p]) else { continue };
+                if !structural[plan] {
+                    integral.push((shapes[i].clone(), plan));
+                    continue;
+                }
+                let separate = shapes.iter().enumerate().all(|(j, s)| i == j || shapes[i].disjoint(s));
                 if !separate {
                     self.refuse(
                         "anyOf",
@@ -1270,8 +1452,9 @@ impl Engine<'_> {
                     );
                     break;
                 }
-                union.push((shape_of(&branches[i], root), *plan));
+                union.push((shapes[i].clone(), plan));
             }
+            union.extend(integral);
             self.nodes[id].union = union;
         }
     }
@@ -1366,7 +1549,8 @@ fn declared_types(m: &Map<String, Value>) -> Option<BTreeSet<&'static str>> {
         }
         return Some(set);
     }
-    const OBJECT: &[&str] = &["properties", "additionalProperties", "patternProperties", "required", "propertyNames"];
+    const OBJECT: &[&str] =
+        &["properties", "additionalProperties", "patternProperties", "required", "propertyNames"];
     const ARRAY: &[&str] = &["items", "prefixItems"];
     if OBJECT.iter().any(|k| m.contains_key(*k)) {
         return Some(BTreeSet::from(["object"]));
@@ -1380,7 +1564,8 @@ fn declared_types(m: &Map<String, Value>) -> Option<BTreeSet<&'static str>> {
 /// `{"type": "null"}` (and annotations): a union branch Gemini writes as `nullable`.
 fn is_null_only(branch: &Value) -> bool {
     branch.as_object().is_some_and(|m| {
-        m.get("type") == Some(&Value::String("null".into())) && m.keys().all(|k| k == "type" || is_annotation(k))
+        m.get("type") == Some(&Value::String("null".into()))
+            && m.keys().all(|k| k == "type" || is_annotation(k))
     })
 }
 
@@ -1432,7 +1617,10 @@ fn with_null(v: Value, dialect: Dialect) -> Value {
             if let Some(o) = other {
                 m.insert("anyOf".into(), o);
             }
-            outer.insert("anyOf".into(), Value::Array(vec![Value::Object(m), serde_json::json!({"type": "null"})]));
+            outer.insert(
+                "anyOf".into(),
+                Value::Array(vec![Value::Object(m), serde_json::json!({"type": "null"})]),
+            );
         }
     }
     Value::Object(outer)
@@ -1484,16 +1672,24 @@ fn join_description(existing: Option<&str>, notes: &[String]) -> String {
 
 /// Gemini: `anyOf: [X, {"type": "null"}]` is `X` with `nullable: true`.
 fn collapse_null_branch(branches: &mut Vec<Value>, out: &mut Map<String, Value>) {
-    let is_null = |b: &Value| b.get("type") == Some(&Value::String("null".into())) && b.get("nullable").is_none();
+    let is_null =
+        |b: &Value| b.get("type") == Some(&Value::String("null".into())) && b.get("nullable").is_none();
     if !branches.iter().any(is_null) {
         return;
     }
     branches.retain(|b| !is_null(b));
-    for b in branches.iter_mut() {
-        if let Value::Object(b) = b {
-            b.insert("nullable".into(), Value::Bool(true));
+    fn nullable(b: &mut Value) {
+        let Value::Object(m) = b else { return };
+        match m.get_mut("anyOf") {
+            // A union admits null when one of its branches does: said on each, as a second run
+            // (which distributes a union's own keywords into its branches) would say it.
+            Some(Value::Array(inner)) => inner.iter_mut().for_each(nullable),
+            _ => {
+                m.insert("nullable".into(), Value::Bool(true));
+            }
         }
     }
+    branches.iter_mut().for_each(nullable);
     if let [only] = branches.as_slice()
         && let Ok(Value::Object(merged)) = merge_ref_site(out.clone(), only.clone())
     {
@@ -1527,55 +1723,76 @@ fn shape_of(branch: &Value, root: &Value) -> Shape {
         types = types.map(|t| t.union(TypeSet::of_type(&"null".into())));
     }
     let values = listed_values(m);
-    let required: Vec<String> =
-        m.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default();
+    let required: Vec<String> = m
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .unwrap_or_default();
     let props = m.get("properties").and_then(Value::as_object);
     let tags = props
         .map(|p| {
             required
                 .iter()
-                .filter_map(|n| p.get(n).and_then(Value::as_object).and_then(listed_values).map(|v| (n.clone(), v)))
+                .filter_map(|n| {
+                    p.get(n).and_then(Value::as_object).and_then(listed_values).map(|v| (n.clone(), v))
+                })
                 .collect()
         })
         .unwrap_or_default();
     let closed = m.get("additionalProperties") == Some(&Value::Bool(false))
         || m.get("maxProperties").and_then(Value::as_u64).is_some_and(|n| n as usize == required.len());
-    let keys = (closed && types.is_some_and(|t| t == TypeSet::of_type(&"object".into())))
-        .then(|| (props.map(|p| p.keys().cloned().collect()).unwrap_or_default(), required.clone()));
-    Shape { types, values, tags, keys }
+    let is_object = types.is_some_and(|t| t == TypeSet::of_type(&"object".into()));
+    let keys = is_object.then(|| {
+        let may =
+            if closed { props.map(|p| p.keys().cloned().collect()).unwrap_or_default() } else { Vec::new() };
+        (may, required.clone())
+    });
+    Shape { types, values, tags, keys, closed: closed && is_object }
+}
+
+/// Which plan nodes do anything (`busy`), and which of those change a value's shape or check it
+/// (`structural`) rather than only turning integral floats into integers.
+fn liveness(nodes: &[Node]) -> (Vec<bool>, Vec<bool>) {
+    let n = nodes.len();
+    let fix = |own: &dyn Fn(&Node) -> bool| {
+        let mut set = vec![false; n];
+        loop {
+            let mut changed = false;
+            for i in 0..n {
+                if set[i] {
+                    continue;
+                }
+                let node = &nodes[i];
+                let live = |c: &Option<NodeId>| c.is_some_and(|c| set[c]);
+                let b = own(node)
+                    || live(&node.target)
+                    || node.union.iter().any(|(_, c)| set[*c])
+                    || node.props.iter().any(|p| live(&p.node))
+                    || live(&node.rest)
+                    || live(&node.items)
+                    || node.prefix.iter().any(live);
+                if b {
+                    set[i] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return set;
+            }
+        }
+    };
+    let structural = |node: &Node| {
+        node.decode != Decode::None || !node.checks.is_empty() || node.props.iter().any(|p| p.null_is_absent)
+    };
+    let busy = fix(&|node: &Node| structural(node) || node.integer);
+    let structural = fix(&structural);
+    (busy, structural)
 }
 
 /// Removes plan nodes that do nothing (a definition that needs no restore), so restore does not
 /// walk where nothing changes.
 fn prune(mut nodes: Vec<Node>, root: Option<NodeId>) -> (Vec<Node>, Option<NodeId>) {
-    let n = nodes.len();
-    let mut busy = vec![false; n];
-    loop {
-        let mut changed = false;
-        for i in 0..n {
-            if busy[i] {
-                continue;
-            }
-            let node = &nodes[i];
-            let live = |c: &Option<NodeId>| c.is_some_and(|c| busy[c]);
-            let b = node.decode != Decode::None
-                || node.integer
-                || !node.checks.is_empty()
-                || live(&node.target)
-                || node.union.iter().any(|(_, c)| busy[*c])
-                || node.props.iter().any(|p| p.null_is_absent || live(&p.node))
-                || live(&node.rest)
-                || live(&node.items)
-                || node.prefix.iter().any(live);
-            if b {
-                busy[i] = true;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
+    let (busy, _) = liveness(&nodes);
     let keep = |c: Option<NodeId>| c.filter(|c| busy[*c]);
     for node in &mut nodes {
         node.target = keep(node.target);

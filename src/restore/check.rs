@@ -244,7 +244,9 @@ fn unique(items: &[Value]) -> bool {
 pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => cmp(x, y).is_eq(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b))
+        }
         (Value::Object(x), Value::Object(y)) => objects_equal(x, y),
         _ => a == b,
     }
@@ -285,7 +287,10 @@ mod tests {
     #[test]
     fn every_check_reads_as_its_one_wording() {
         assert_eq!(Check::Minimum(0.into()).failure(&json!(-1)), "must be at least 0, got -1");
-        assert_eq!(Check::MaxLength(1).failure(&json!("ab")), "must be at most 1 character, got 2 characters");
+        assert_eq!(
+            Check::MaxLength(1).failure(&json!("ab")),
+            "must be at most 1 character, got 2 characters"
+        );
         assert_eq!(
             Check::OnlyKeys(vec!["a".into()]).failure(&json!({"a": 1, "b": 2})),
             "must be no keys but `a`, got `b`"

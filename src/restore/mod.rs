@@ -198,7 +198,9 @@ impl TypeSet {
     pub(crate) fn of_type(t: &Value) -> TypeSet {
         match t {
             Value::String(s) => TypeSet(Self::bit(s)),
-            Value::Array(names) => TypeSet(names.iter().filter_map(Value::as_str).fold(0, |m, n| m | Self::bit(n))),
+            Value::Array(names) => {
+                TypeSet(names.iter().filter_map(Value::as_str).fold(0, |m, n| m | Self::bit(n)))
+            }
             _ => TypeSet::ALL,
         }
     }
@@ -256,11 +258,47 @@ pub(crate) struct Shape {
     pub(crate) values: Option<Vec<Value>>,
     /// Properties that must be present with one of these values (serde's tags).
     pub(crate) tags: Vec<(String, Vec<Value>)>,
-    /// For a closed object: the keys it may have, and those it must.
+    /// For an object: the keys it may have (when `closed`), and those it must.
     pub(crate) keys: Option<(Vec<String>, Vec<String>)>,
+    /// Whether the object admits no key outside the first list of `keys`.
+    pub(crate) closed: bool,
 }
 
 impl Shape {
+    /// Whether no value can have both shapes (by type, listed values, a tag's values, or a
+    /// closed key set against a required key).
+    pub(crate) fn disjoint(&self, other: &Shape) -> bool {
+        if let (Some(a), Some(b)) = (self.types, other.types)
+            && a.0 & b.0 == 0
+        {
+            return true;
+        }
+        let outside = |values: &Option<Vec<Value>>, types: Option<TypeSet>| matches!((values, types), (Some(vs), Some(t)) if vs.iter().all(|v| !t.contains(v)));
+        if outside(&self.values, other.types) || outside(&other.values, self.types) {
+            return true;
+        }
+        if let (Some(a), Some(b)) = (&self.values, &other.values)
+            && !a.iter().any(|x| b.iter().any(|y| check::json_equal(x, y)))
+        {
+            return true;
+        }
+        let tag_apart = self.tags.iter().any(|(name, a)| {
+            other
+                .tags
+                .iter()
+                .any(|(n, b)| n == name && !a.iter().any(|x| b.iter().any(|y| check::json_equal(x, y))))
+        });
+        if tag_apart {
+            return true;
+        }
+        let object_only = |s: &Shape| s.types == Some(TypeSet(4));
+        let keys_apart = |closed: &Shape, open: &Shape| {
+            matches!(&closed.keys, Some((may, _)) if closed.closed && object_only(closed) && object_only(open)
+                && open.keys.as_ref().is_some_and(|(_, must)| must.iter().any(|k| !may.contains(k))))
+        };
+        keys_apart(self, other) || keys_apart(other, self)
+    }
+
     fn fits(&self, v: &Value) -> bool {
         if self.types.is_some_and(|t| !t.contains(v)) {
             return false;
@@ -279,7 +317,8 @@ impl Shape {
                 }
             }
             if let Some((may, must)) = &self.keys
-                && (!m.keys().all(|k| may.contains(k)) || !must.iter().all(|k| m.contains_key(k)))
+                && (self.closed && !m.keys().all(|k| may.contains(k))
+                    || !must.iter().all(|k| m.contains_key(k)))
             {
                 return false;
             }
@@ -367,7 +406,11 @@ impl RestorePlan {
         &self.adaptations
     }
 
-    pub(crate) fn from_parts(nodes: Vec<Node>, root: Option<NodeId>, mut adaptations: Vec<Adaptation>) -> Self {
+    pub(crate) fn from_parts(
+        nodes: Vec<Node>,
+        root: Option<NodeId>,
+        mut adaptations: Vec<Adaptation>,
+    ) -> Self {
         adaptations.sort();
         adaptations.dedup();
         let root = root.filter(|_| !nodes.is_empty());
@@ -442,7 +485,11 @@ impl Encode<'_> {
                 }
                 let keys: Vec<String> = map.keys().cloned().collect();
                 for key in keys {
-                    let prop = node.props.binary_search_by(|p| p.name.as_str().cmp(&key)).ok().map(|i| &node.props[i]);
+                    let prop = node
+                        .props
+                        .binary_search_by(|p| p.name.as_str().cmp(&key))
+                        .ok()
+                        .map(|i| &node.props[i]);
                     let child = match prop {
                         Some(p) => p.node,
                         None => node.rest,
@@ -484,7 +531,9 @@ impl Encode<'_> {
                 own.insert(key.clone(), Value::Array(entries_of(extra)));
                 Value::Object(own)
             }
-            (Decode::JsonText(types), v) if types.contains(&v) && !(v.is_null() && *types != TypeSet::ALL) => {
+            (Decode::JsonText(types), v)
+                if types.contains(&v) && !(v.is_null() && *types != TypeSet::ALL) =>
+            {
                 Value::String(v.to_string())
             }
             (Decode::EnumText(table), v) => match table.iter().find(|(_, x)| check::json_equal(x, &v)) {
@@ -501,7 +550,9 @@ impl Encode<'_> {
 
 fn entries_of(m: Map<String, Value>) -> Vec<Value> {
     m.into_iter()
-        .map(|(k, v)| Value::Object(Map::from_iter([("key".to_owned(), Value::String(k)), ("value".to_owned(), v)])))
+        .map(|(k, v)| {
+            Value::Object(Map::from_iter([("key".to_owned(), Value::String(k)), ("value".to_owned(), v)]))
+        })
         .collect()
 }
 
@@ -560,7 +611,8 @@ impl Run<'_> {
     fn object(&mut self, node: &Node, map: &mut Map<String, Value>, depth: usize) {
         let keys: Vec<String> = map.keys().cloned().collect();
         for key in keys {
-            let prop = node.props.binary_search_by(|p| p.name.as_str().cmp(&key)).ok().map(|i| &node.props[i]);
+            let prop =
+                node.props.binary_search_by(|p| p.name.as_str().cmp(&key)).ok().map(|i| &node.props[i]);
             let (child, null_is_absent) = match prop {
                 Some(p) => (p.node, p.null_is_absent),
                 None => (node.rest, false),
@@ -608,7 +660,10 @@ impl Run<'_> {
                     Value::String(text)
                 }
                 Err(e) => {
-                    self.fault(format!("must be JSON text of {}, and it does not parse: {e}", types.describe()));
+                    self.fault(format!(
+                        "must be JSON text of {}, and it does not parse: {e}",
+                        types.describe()
+                    ));
                     Value::String(text)
                 }
             },
@@ -629,7 +684,10 @@ impl Run<'_> {
                 }
                 if let Some(k) = m.keys().next() {
                     let k = k.clone();
-                    self.fault(format!("must have only the keys `0` to `{}`, got `{k}`", n.saturating_sub(1)));
+                    self.fault(format!(
+                        "must have only the keys `0` to `{}`, got `{k}`",
+                        n.saturating_sub(1)
+                    ));
                 }
                 Value::Array(items)
             }
@@ -725,7 +783,10 @@ mod tests {
         let p = plan(vec![Node { decode: Decode::JsonText(types), ..Node::default() }]);
         assert_eq!(p.restore(json!("{\"a\": 1}")).unwrap(), json!({"a": 1}));
         let err = p.restore(json!("[1]")).unwrap_err();
-        assert_eq!(err.to_string(), "the arguments do not fit the tool's schema:\n- ``: must be JSON text of an object, got an array");
+        assert_eq!(
+            err.to_string(),
+            "the arguments do not fit the tool's schema:\n- ``: must be JSON text of an object, got an array"
+        );
         assert!(p.restore(json!("{")).is_err());
     }
 
