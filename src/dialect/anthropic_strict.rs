@@ -39,7 +39,8 @@
 //!
 //! # How it works
 //! The provider engine (`src/dialect/provider.rs`) with this profile:
-//! - **kept**: `type`, `properties`, `required` (optional properties stay optional),
+//! - **kept**: `type` (one name: null is an `anyOf` branch, the form Anthropic's SDK reads),
+//!   `properties`, `required` (optional properties stay optional),
 //!   `additionalProperties: false`, `items`, `anyOf`, `enum` (strings, numbers, booleans, null),
 //!   `const`, `$defs`/`$ref`, `pattern` without lookaround, backreferences or word boundaries,
 //!   `minItems` of 0 or 1, `format` in the list above; annotations `description`, `title`,
@@ -152,16 +153,48 @@ impl SchemaDialect for AnthropicStrict {
         schema: Value,
         cx: &AdaptContext<'_>,
     ) -> Result<Adapted, Vec<CapabilityError>> {
-        let out = provider::adapt(&PROFILE, schema, cx)?;
+        let provider::Output { mut schema, plan } = provider::adapt(&PROFILE, schema, cx)?;
+        let _ = crate::walk::visit_all_mut(
+            &mut schema,
+            cx.max_depth,
+            &mut |_, node: &mut Value| -> Result<bool, ()> {
+                null_as_branch(node);
+                Ok(true)
+            },
+            &|_| (),
+        );
         let mut errors = Vec::new();
-        limits(&out.schema, cx.max_depth, &mut errors);
+        limits(&schema, cx.max_depth, &mut errors);
         if errors.is_empty() {
-            Ok(Adapted { schema: out.schema, plan: out.plan })
+            Ok(Adapted { schema, plan })
         } else {
             sort_errors(&mut errors);
             Err(errors)
         }
     }
+}
+
+/// `{"type": [T, "null"], ...}` as `{"anyOf": [{"type": T, ...}, {"type": "null"}]}`, the
+/// annotations outside: the same values, in the form Anthropic's own SDK reads
+/// (`transform_schema` stops on a type array).
+fn null_as_branch(node: &mut Value) {
+    let Value::Object(m) = node else { return };
+    let Some(Value::Array(types)) = m.get("type") else { return };
+    let real: Vec<Value> = types.iter().filter(|t| t.as_str() != Some("null")).cloned().collect();
+    if real.len() != 1 || real.len() == types.len() {
+        return;
+    }
+    let mut branch = std::mem::take(m);
+    for k in ["description", "title", "default"] {
+        if let Some(v) = branch.remove(k) {
+            m.insert(k.to_owned(), v);
+        }
+    }
+    branch.insert("type".into(), real[0].clone());
+    if let Some(Value::Array(values)) = branch.get_mut("enum") {
+        values.retain(|v| !v.is_null());
+    }
+    m.insert("anyOf".into(), Value::Array(vec![Value::Object(branch), serde_json::json!({"type": "null"})]));
 }
 
 /// The per-schema part of [ANT-SO]'s request limits: optional properties and union properties.
