@@ -232,7 +232,7 @@ fn missing_arguments_and_unknown_commands_exit_2() {
 
 #[test]
 fn help_documents_the_exit_codes_for_every_command() {
-    for cmd in ["canon", "hash", "self-contained", "declared-type", "check", "diff"] {
+    for cmd in ["canon", "hash", "self-contained", "declared-type", "check", "diff", "restore"] {
         let out = run(&[cmd, "--help"]);
         assert_eq!(code(&out), 0, "{cmd}");
         let text = stdout(&out);
@@ -448,6 +448,94 @@ fn diff_refuses_to_compare_a_schema_with_a_tool_list() {
     let out = run(&["diff", "weather.json", "tools.json"]);
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("cannot compare a single schema with a batch"), "{}", stderr(&out));
+}
+
+// ---- restore ----
+
+#[test]
+fn restore_undoes_the_dialects_encodings_and_prints_canonical_arguments() {
+    let args = r#"{"nights": 2.0, "tags": [{"key": "a", "value": "x"}]}"#;
+    let out = run_in(
+        &fixtures(),
+        &["restore", "--dialect", "openai-strict", "--schema", "stay.json", "-"],
+        Some(args),
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "{\"nights\":2,\"tags\":{\"a\":\"x\"}}\n");
+    // The library's own restore gives the same.
+    let schema =
+        SchemaOptions::new().dialect(&toolschema::OPENAI_STRICT).normalize(fixture("stay.json")).unwrap();
+    let direct = schema.restore(serde_json::from_str(args).unwrap()).unwrap();
+    assert_eq!(stdout(&out).trim_end(), toolschema::canonical::to_string(&direct));
+    let absent = run_in(
+        &fixtures(),
+        &["restore", "--dialect", "openai-strict", "--schema", "stay.json", "-"],
+        Some(r#"{"nights": 1, "tags": null}"#),
+    );
+    assert_eq!(stdout(&absent), "{\"nights\":1}\n");
+}
+
+#[test]
+fn restore_lists_every_fault_and_exits_1() {
+    let args = r#"{"nights": -1, "tags": [{"key": "a", "value": "x"}, {"key": "a", "value": "y"}]}"#;
+    let out = run_in(
+        &fixtures(),
+        &["restore", "--dialect", "anthropic-strict", "--schema", "stay.json", "-"],
+        Some(args),
+    );
+    assert_eq!(code(&out), 1);
+    assert_eq!(stdout(&out), "");
+    let err = stderr(&out);
+    assert!(err.contains("- `/nights`: must be at least 0, got -1"), "{err}");
+    assert!(err.contains("- `/tags/1`: repeats the key `a`"), "{err}");
+}
+
+#[test]
+fn restore_refuses_bad_usage_with_exit_2() {
+    let both = run_in(&fixtures(), &["restore", "--schema", "-", "-"], Some("{}"));
+    assert_eq!(code(&both), 2);
+    let batch = run(&["restore", "--schema", "tools.json", "weather.json"]);
+    assert_eq!(code(&batch), 2);
+    assert!(stderr(&batch).contains("--tool"), "{}", stderr(&batch));
+}
+
+#[test]
+fn exact_mode_refuses_what_restore_would_undo() {
+    let reversible = run(&["canon", "--dialect", "anthropic-strict", "stay.json"]);
+    assert_eq!(code(&reversible), 0, "{}", stderr(&reversible));
+    let exact = run(&["canon", "--dialect", "anthropic-strict", "--exact", "stay.json"]);
+    assert_eq!(code(&exact), 1);
+    assert!(stderr(&exact).contains("`minimum`"), "{}", stderr(&exact));
+    let hashes = run(&["hash", "--dialect", "openai-strict", "weather.json"]);
+    let exact_hashes = run(&["hash", "--dialect", "openai-strict", "--exact", "weather.json"]);
+    assert_ne!(stdout(&hashes), stdout(&exact_hashes), "the mode is part of the hash");
+}
+
+#[test]
+fn check_counts_and_lists_each_tools_adaptations() {
+    let out = run(&["check", "--dialect", "openai-strict,anthropic-strict", "--adaptations", "stay.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "stay.json: adapted for `openai-strict`:\n  \
+         - `required` at `/properties/tags`: null-for-absent\n  \
+         - `additionalProperties` at `/properties/tags`: map-as-entries\n\
+         stay.json: adapted for `anthropic-strict`:\n  \
+         - `minimum` at `/properties/nights`: moved-check\n  \
+         - `additionalProperties` at `/properties/tags`: map-as-entries\n\
+         tool       openai-strict  anthropic-strict\n\
+         stay.json  ok, 2 adapted  ok, 2 adapted\n\
+         1 tool(s) x 2 dialect(s): 2 accepted, 0 refused\n"
+    );
+    let json = run(&["check", "--dialect", "anthropic-strict", "--format", "json", "stay.json"]);
+    let report: Value = serde_json::from_str(&stdout(&json)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        report["results"][0]["adaptations"],
+        json!([
+            {"pointer": "/properties/nights", "keyword": "minimum", "kind": "moved-check"},
+            {"pointer": "/properties/tags", "keyword": "additionalProperties", "kind": "map-as-entries"}
+        ])
+    );
 }
 
 // ---- check over the corpus, golden ----

@@ -23,8 +23,8 @@ stops at the first bad tool: each tool gets its own result.
 
 Exit codes:
   0  everything accepted (or, for `diff`, no narrowing)
-  1  a schema was refused (a dialect cannot express it, or the pipeline refuses it), or `diff`
-     found a narrowing change
+  1  a schema was refused (a dialect cannot express it, or the pipeline refuses it), `diff`
+     found a narrowing change, or `restore` found a fault in the arguments
   2  bad usage, or unreadable input (the message names the file and, for invalid JSON, the line
      and column)
 When several apply, the highest wins.";
@@ -49,6 +49,16 @@ struct Pipeline {
     /// the reject-any pass. By default they are refused, as for Rust types.
     #[arg(long)]
     allow_any: bool,
+    /// Exact mode: refuse what the dialect could only write with an encoding restore undoes (a
+    /// map as entries, a bound moved into restore), instead of writing it.
+    #[arg(long)]
+    exact: bool,
+}
+
+impl Pipeline {
+    fn mode(&self) -> commands::Mode {
+        commands::Mode { dialect: self.dialect.clone(), allow_any: self.allow_any, exact: self.exact }
+    }
 }
 
 #[derive(Args, Clone, Copy)]
@@ -138,7 +148,8 @@ enum Command {
     },
     /// Every tool against every dialect: accepted, or every error with its pointer.
     ///
-    /// Then a summary table (tools by dialects). Exit 1 if anything is refused.
+    /// Then a summary table (tools by dialects): `ok`, `ok, N adapted` where the dialect rewrote
+    /// something its restore plan undoes, or the number of errors. Exit 1 if anything is refused.
     #[command(after_help = EXIT_CODES)]
     Check {
         /// Dialects to check, comma-separated (default: every built-in dialect).
@@ -147,6 +158,12 @@ enum Command {
         /// Accept untyped positions (skip the reject-any pass).
         #[arg(long)]
         allow_any: bool,
+        /// Exact mode: refuse what needs a restore (see `canon --help`).
+        #[arg(long)]
+        exact: bool,
+        /// List each accepted tool's adaptations (pointer, keyword, kind) before the table.
+        #[arg(long)]
+        adaptations: bool,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -155,6 +172,31 @@ enum Command {
         /// Paths, or `-` for stdin.
         #[arg(required = true)]
         inputs: Vec<String>,
+    },
+    /// A model's arguments restored to what the tool's schema accepts; exit 1 listing every fault.
+    ///
+    /// The schema is adapted to the dialect (as `canon` does) with its restore plan; the
+    /// arguments, as the model sent them under the adapted schema, go through the plan: encodings
+    /// undone (entries back to a map, JSON text parsed, `null` for an absent field dropped), and
+    /// every assertion the provider could not enforce checked. Prints the restored arguments as
+    /// canonical JSON.
+    #[command(after_help = EXIT_CODES)]
+    Restore {
+        #[command(flatten)]
+        pipeline: Pipeline,
+        /// The tool's schema: a path, or a tools/list document or JSON Lines with `--tool`.
+        #[arg(long, value_name = "FILE")]
+        schema: String,
+        /// In a batch, the tool whose schema to use.
+        #[arg(long, value_name = "NAME")]
+        tool: Option<String>,
+        #[command(flatten)]
+        lines: Lines,
+        /// Indented JSON instead of canonical bytes.
+        #[arg(long)]
+        pretty: bool,
+        /// The arguments: a path, or `-` for stdin.
+        args: String,
     },
     /// What changed from OLD to NEW, by JSON pointer; exit 1 on a narrowing change.
     ///
@@ -182,10 +224,10 @@ fn main() -> ExitCode {
     let mut out = output::Out::new();
     let status = match cli.command {
         Command::Canon { pipeline, pretty, lines, input } => {
-            commands::canon(&mut out, &pipeline.dialect, pipeline.allow_any, pretty, lines.jsonl, &input)
+            commands::canon(&mut out, &pipeline.mode(), pretty, lines.jsonl, &input)
         }
         Command::Hash { pipeline, lines, inputs } => {
-            commands::hash(&mut out, &pipeline.dialect, pipeline.allow_any, lines.jsonl, &inputs)
+            commands::hash(&mut out, &pipeline.mode(), lines.jsonl, &inputs)
         }
         Command::SelfContained { tool_name, pretty, lines, input } => {
             commands::self_contained(&mut out, tool_name.as_deref(), pretty, lines.jsonl, &input)
@@ -193,18 +235,25 @@ fn main() -> ExitCode {
         Command::DeclaredType { pointer, tool, lines, input } => {
             commands::declared_type(&mut out, &pointer, tool.as_deref(), lines.jsonl, &input)
         }
-        Command::Check { dialect, allow_any, format, lines, inputs } => {
-            commands::check(&mut out, &dialect, allow_any, format == Format::Json, lines.jsonl, &inputs)
-        }
-        Command::Diff { pipeline, format, lines, old, new } => commands::diff(
+        Command::Check { dialect, allow_any, exact, adaptations, format, lines, inputs } => commands::check(
             &mut out,
-            &pipeline.dialect,
-            pipeline.allow_any,
-            format == Format::Json,
+            &dialect,
+            commands::CheckOptions { allow_any, exact, adaptations, json: format == Format::Json },
             lines.jsonl,
-            &old,
-            &new,
+            &inputs,
         ),
+        Command::Restore { pipeline, schema, tool, lines, pretty, args } => commands::restore(
+            &mut out,
+            &pipeline.mode(),
+            &schema,
+            tool.as_deref(),
+            lines.jsonl,
+            pretty,
+            &args,
+        ),
+        Command::Diff { pipeline, format, lines, old, new } => {
+            commands::diff(&mut out, &pipeline.mode(), format == Format::Json, lines.jsonl, &old, &new)
+        }
     };
     out.finish(status)
 }

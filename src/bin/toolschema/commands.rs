@@ -19,8 +19,15 @@ fn find_dialect(out: &mut Out, name: &str) -> Option<&'static dyn SchemaDialect>
     found
 }
 
-fn options(d: &'static dyn SchemaDialect, allow_any: bool) -> SchemaOptions {
-    SchemaOptions::new().dialect(d).reject_any(!allow_any)
+/// How a command runs the pipeline: `--dialect`, `--allow-any`, `--exact`.
+pub struct Mode {
+    pub dialect: String,
+    pub allow_any: bool,
+    pub exact: bool,
+}
+
+fn options(d: &'static dyn SchemaDialect, allow_any: bool, exact: bool) -> SchemaOptions {
+    SchemaOptions::new().dialect(d).reject_any(!allow_any).exact(exact)
 }
 
 fn read(out: &mut Out, path: &str, jsonl: bool, status: &mut Status) -> Option<Input> {
@@ -86,14 +93,14 @@ fn pretty_with_jsonl(out: &mut Out, pretty: bool, jsonl: bool) -> Option<Status>
     })
 }
 
-pub fn canon(out: &mut Out, dialect: &str, allow_any: bool, pretty: bool, jsonl: bool, path: &str) -> Status {
+pub fn canon(out: &mut Out, mode: &Mode, pretty: bool, jsonl: bool, path: &str) -> Status {
     if let Some(s) = pretty_with_jsonl(out, pretty, jsonl) {
         return s;
     }
-    let Some(d) = find_dialect(out, dialect) else { return Status::USAGE };
+    let Some(d) = find_dialect(out, &mode.dialect) else { return Status::USAGE };
     let mut status = Status::OK;
     let Some(input) = read(out, path, jsonl, &mut status) else { return status };
-    let opts = options(d, allow_any);
+    let opts = options(d, mode.allow_any, mode.exact);
     rewrite_each(out, &input, pretty, &mut status, |_, schema| {
         opts.normalize(schema.clone()).map(ToolSchema::into_value).map_err(|e| e.to_string())
     });
@@ -121,9 +128,9 @@ pub fn self_contained(
     status
 }
 
-pub fn hash(out: &mut Out, dialect: &str, allow_any: bool, jsonl: bool, paths: &[String]) -> Status {
-    let Some(d) = find_dialect(out, dialect) else { return Status::USAGE };
-    let opts = options(d, allow_any);
+pub fn hash(out: &mut Out, mode: &Mode, jsonl: bool, paths: &[String]) -> Status {
+    let Some(d) = find_dialect(out, &mode.dialect) else { return Status::USAGE };
+    let opts = options(d, mode.allow_any, mode.exact);
     let mut status = Status::OK;
     for path in paths {
         let Some(input) = read(out, path, jsonl, &mut status) else { continue };
@@ -199,14 +206,17 @@ pub fn declared_type(out: &mut Out, pointer: &str, tool: Option<&str>, jsonl: bo
 
 /// One tool's verdict under one dialect.
 enum Verdict {
-    Accepted,
+    /// With every adaptation: `(pointer, keyword, kind)`.
+    Accepted(Vec<(String, String, &'static str)>),
     /// `(pointer, keyword, message)` for every error.
     Refused(Vec<(String, Option<String>, String)>),
 }
 
 fn verdict(result: Result<ToolSchema, Error>) -> Verdict {
     match result {
-        Ok(_) => Verdict::Accepted,
+        Ok(s) => Verdict::Accepted(
+            s.adaptations().iter().map(|a| (a.pointer.clone(), a.keyword.clone(), a.kind.as_str())).collect(),
+        ),
         Err(Error::Capability(errors)) => Verdict::Refused(
             errors
                 .as_slice()
@@ -228,14 +238,16 @@ struct Row {
     verdicts: Vec<Verdict>,
 }
 
-pub fn check(
-    out: &mut Out,
-    names: &[String],
-    allow_any: bool,
-    json_out: bool,
-    jsonl: bool,
-    paths: &[String],
-) -> Status {
+/// `check`'s flags.
+pub struct CheckOptions {
+    pub allow_any: bool,
+    pub exact: bool,
+    pub adaptations: bool,
+    pub json: bool,
+}
+
+pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, paths: &[String]) -> Status {
+    let CheckOptions { allow_any, exact, adaptations: list_adaptations, json: json_out } = flags;
     let mut dialects: Vec<&'static dyn SchemaDialect> = Vec::new();
     let mut status = Status::OK;
     if names.is_empty() {
@@ -270,7 +282,7 @@ pub fn check(
                 .iter()
                 .map(|d| {
                     progress.step();
-                    verdict(options(*d, allow_any).normalize(schema.clone()))
+                    verdict(options(*d, allow_any, exact).normalize(schema.clone()))
                 })
                 .collect();
             rows.push(Row {
@@ -292,16 +304,25 @@ pub fn check(
         let mut results = Vec::new();
         for row in &rows {
             for (d, v) in dialect_names.iter().zip(&row.verdicts) {
-                let errors: Vec<Value> = match v {
-                    Verdict::Accepted => Vec::new(),
-                    Verdict::Refused(errors) => errors
-                        .iter()
-                        .map(|(pointer, keyword, message)| json!({"pointer": pointer, "keyword": keyword, "message": message}))
-                        .collect(),
+                let (errors, adapted): (Vec<Value>, Vec<Value>) = match v {
+                    Verdict::Accepted(adapted) => (
+                        Vec::new(),
+                        adapted
+                            .iter()
+                            .map(|(pointer, keyword, kind)| json!({"pointer": pointer, "keyword": keyword, "kind": kind}))
+                            .collect(),
+                    ),
+                    Verdict::Refused(errors) => (
+                        errors
+                            .iter()
+                            .map(|(pointer, keyword, message)| json!({"pointer": pointer, "keyword": keyword, "message": message}))
+                            .collect(),
+                        Vec::new(),
+                    ),
                 };
                 results.push(json!({
                     "input": row.input, "tool": row.tool, "name": row.name, "dialect": d,
-                    "accepted": errors.is_empty(), "errors": errors,
+                    "accepted": errors.is_empty(), "errors": errors, "adaptations": adapted,
                 }));
             }
         }
@@ -314,6 +335,20 @@ pub fn check(
         });
         out.line(&render(&report, true));
         return status;
+    }
+    if list_adaptations {
+        for row in &rows {
+            for (d, v) in dialect_names.iter().zip(&row.verdicts) {
+                if let Verdict::Accepted(adapted) = v
+                    && !adapted.is_empty()
+                {
+                    out.line(&format!("{}: adapted for `{d}`:", row.tool));
+                    for (pointer, keyword, kind) in adapted {
+                        out.line(&format!("  - `{keyword}` at `{pointer}`: {kind}"));
+                    }
+                }
+            }
+        }
     }
     for row in &rows {
         for (d, v) in dialect_names.iter().zip(&row.verdicts) {
@@ -330,7 +365,8 @@ pub fn check(
         out.line("");
     }
     let cell = |v: &Verdict| match v {
-        Verdict::Accepted => "ok".to_owned(),
+        Verdict::Accepted(adapted) if adapted.is_empty() => "ok".to_owned(),
+        Verdict::Accepted(adapted) => format!("ok, {} adapted", adapted.len()),
         Verdict::Refused(e) if e.len() == 1 => "1 error".to_owned(),
         Verdict::Refused(e) => format!("{} errors", e.len()),
     };
@@ -358,6 +394,53 @@ pub fn check(
     status
 }
 
+pub fn restore(
+    out: &mut Out,
+    mode: &Mode,
+    schema_path: &str,
+    tool: Option<&str>,
+    jsonl: bool,
+    pretty: bool,
+    args_path: &str,
+) -> Status {
+    let Some(d) = find_dialect(out, &mode.dialect) else { return Status::USAGE };
+    if schema_path == "-" && args_path == "-" {
+        return usage(out, "--schema", "the schema and the arguments cannot both be read from stdin");
+    }
+    let mut status = Status::OK;
+    let Some(input) = read(out, schema_path, jsonl, &mut status) else { return status };
+    let found = match tool {
+        Some(name) => input.tools.iter().find(|t| t.name.as_deref() == Some(name)),
+        None if input.tools.len() == 1 => input.tools.first(),
+        None => return usage(out, "--tool", "the schema file holds several tools: name one with `--tool`"),
+    };
+    let Some(found) = found else {
+        return usage(out, &input.label, &format!("no tool named `{}`", tool.unwrap_or_default()));
+    };
+    let Some(schema) = schema_of(out, &input, found, &mut status) else { return status };
+    let built = match options(d, mode.allow_any, mode.exact).normalize(schema.clone()) {
+        Ok(s) => s,
+        Err(e) => {
+            out.error(&input.tool_label(found), &e.to_string());
+            return Status::REFUSED;
+        }
+    };
+    let args = match input::read_value(args_path) {
+        Ok(args) => args,
+        Err(Unreadable(message)) => return usage(out, args_path, &message),
+    };
+    match built.restore(args) {
+        Ok(restored) => {
+            out.line(&render(&restored, pretty));
+            status
+        }
+        Err(e) => {
+            out.error(args_path, &e.to_string());
+            Status::REFUSED
+        }
+    }
+}
+
 /// A change with the tool it belongs to, in a batch.
 struct ToolChange {
     tool: Option<String>,
@@ -383,18 +466,16 @@ fn normalize_for_diff(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 pub fn diff(
     out: &mut Out,
-    dialect: &str,
-    allow_any: bool,
+    mode: &Mode,
     json_out: bool,
     jsonl: bool,
     old_path: &str,
     new_path: &str,
 ) -> Status {
-    let Some(d) = find_dialect(out, dialect) else { return Status::USAGE };
-    let opts = options(d, allow_any);
+    let Some(d) = find_dialect(out, &mode.dialect) else { return Status::USAGE };
+    let opts = options(d, mode.allow_any, mode.exact);
     let mut status = Status::OK;
     let old = read(out, old_path, jsonl, &mut status);
     let new = read(out, new_path, jsonl, &mut status);

@@ -109,6 +109,12 @@ fn read_text(path: &str) -> Result<String, Unreadable> {
     Ok(text)
 }
 
+/// Reads one JSON value, as it is (a model's arguments: never split into tools).
+pub fn read_value(path: &str) -> Result<Value, Unreadable> {
+    let text = read_text(path)?;
+    serde_json::from_str(&text).map_err(|e| Unreadable(json_error(&e)))
+}
+
 /// Reads and splits an input.
 pub fn read(path: &str, jsonl: bool) -> Result<Input, Unreadable> {
     let text = read_text(path)?;
