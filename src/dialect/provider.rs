@@ -1068,7 +1068,7 @@ impl Engine<'_> {
                     Some(d) if !d.is_null() => note_default(&mut child, d),
                     _ => null_is_absent = true,
                 }
-                if plan.is_some_and(|p| self.nodes[p].decode == Decode::JsonText(TypeSet::ALL)) {
+                if accepts_anything(schema, self.root) {
                     // Any value as JSON text: a JSON `null` is the text "null", and null itself
                     // stands for absent.
                     child = with_null(child, self.p.dialect);
@@ -1094,8 +1094,13 @@ impl Engine<'_> {
             }
             ptr.truncate(mark);
             out_props.insert(name.clone(), child);
-            if plan.is_some() || null_is_absent {
-                plan_props.push(Prop { name: name.clone(), node: plan, null_is_absent });
+            // What absent means, for the forward map: the declared default, which the model sends
+            // to say "absent" where null is a value of its own.
+            let default = (self.p.require_all && !null_is_absent && !required.contains(name.as_str()))
+                .then(|| schema.get("default").cloned())
+                .flatten();
+            if plan.is_some() || null_is_absent || default.is_some() {
+                plan_props.push(Prop { name: name.clone(), node: plan, null_is_absent, default });
             }
         }
         let mut closed = additional == Some(&Value::Bool(false));
@@ -1561,6 +1566,32 @@ fn declared_types(m: &Map<String, Value>) -> Option<BTreeSet<&'static str>> {
     None
 }
 
+/// Whether a schema asserts nothing (`true`, or only annotations), through references: the
+/// provider gets it as JSON text, a string, which does not admit `null` by itself.
+fn accepts_anything(schema: &Value, root: &Value) -> bool {
+    let mut s = schema;
+    for _ in 0..32 {
+        match s {
+            Value::Bool(b) => return *b,
+            Value::Object(m) => match m.get("$ref").and_then(Value::as_str) {
+                Some(r) if m.keys().all(|k| k == "$ref" || is_annotation(k)) => {
+                    match crate::refs::resolve(root, r) {
+                        Some(t) => s = t,
+                        None => return false,
+                    }
+                }
+                _ => {
+                    return m
+                        .keys()
+                        .all(|k| is_annotation(k) || DROPPED.contains(&k.as_str()) || k.starts_with("x-"));
+                }
+            },
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// `{"type": "null"}` (and annotations): a union branch Gemini writes as `nullable`.
 fn is_null_only(branch: &Value) -> bool {
     branch.as_object().is_some_and(|m| {
@@ -1784,7 +1815,10 @@ fn liveness(nodes: &[Node]) -> (Vec<bool>, Vec<bool>) {
     let structural = |node: &Node| {
         node.decode != Decode::None || !node.checks.is_empty() || node.props.iter().any(|p| p.null_is_absent)
     };
-    let busy = fix(&|node: &Node| structural(node) || node.integer);
+    // A declared default matters to the forward map only: busy, not structural.
+    let busy = fix(&|node: &Node| {
+        structural(node) || node.integer || node.props.iter().any(|p| p.default.is_some())
+    });
     let structural = fix(&structural);
     (busy, structural)
 }
@@ -1800,7 +1834,7 @@ fn prune(mut nodes: Vec<Node>, root: Option<NodeId>) -> (Vec<Node>, Option<NodeI
         for p in &mut node.props {
             p.node = keep(p.node);
         }
-        node.props.retain(|p| p.node.is_some() || p.null_is_absent);
+        node.props.retain(|p| p.node.is_some() || p.null_is_absent || p.default.is_some());
         node.rest = keep(node.rest);
         node.items = keep(node.items);
         for p in &mut node.prefix {

@@ -53,9 +53,11 @@ use crate::pointer::Pointer;
 use serde_json::{Map, Value};
 use std::fmt;
 
-/// How deep [`RestorePlan::restore`] follows the arguments (levels of arrays and objects, and
-/// references followed without entering a value).
-pub const MAX_DEPTH: usize = crate::walk::MAX_NESTING;
+/// How deep [`RestorePlan::restore`] follows the arguments: plan steps, each a level of arrays
+/// or objects, a reference, or a union's branch. As deep as the depth budget of every walk
+/// ([`Depth::DEFAULT_MAX`](crate::walk::Depth::DEFAULT_MAX)), and as deep as serde_json parses
+/// text by default; arguments deeper than a schema can describe are refused, not followed.
+pub const MAX_DEPTH: usize = crate::walk::Depth::DEFAULT_MAX;
 
 /// The index of a [`Node`] in its plan.
 pub(crate) type NodeId = usize;
@@ -151,6 +153,9 @@ pub(crate) struct Prop {
     pub(crate) name: String,
     pub(crate) node: Option<NodeId>,
     pub(crate) null_is_absent: bool,
+    /// For the forward map: the value that says "absent" where the provider demands the property
+    /// and `null` is a value of its own (a declared default).
+    pub(crate) default: Option<Value>,
 }
 
 /// How a provider encoded a value.
@@ -479,8 +484,12 @@ impl Encode<'_> {
         match &mut value {
             Value::Object(map) if !node.props.is_empty() || node.rest.is_some() => {
                 for p in &node.props {
-                    if p.null_is_absent && !map.contains_key(&p.name) {
-                        map.insert(p.name.clone(), Value::Null);
+                    if !map.contains_key(&p.name) {
+                        if p.null_is_absent {
+                            map.insert(p.name.clone(), Value::Null);
+                        } else if let Some(d) = &p.default {
+                            map.insert(p.name.clone(), d.clone());
+                        }
                     }
                 }
                 let keys: Vec<String> = map.keys().cloned().collect();
@@ -756,7 +765,7 @@ mod tests {
     #[test]
     fn null_for_absent_drops_the_key_and_keeps_other_values() {
         let p = plan(vec![Node {
-            props: vec![Prop { name: "n".into(), node: None, null_is_absent: true }],
+            props: vec![Prop { name: "n".into(), node: None, null_is_absent: true, default: None }],
             ..Node::default()
         }]);
         assert_eq!(p.restore(json!({"n": null, "m": null})).unwrap(), json!({"m": null}));
@@ -806,8 +815,8 @@ mod tests {
         let p = plan(vec![
             Node {
                 props: vec![
-                    Prop { name: "a".into(), node: Some(1), null_is_absent: false },
-                    Prop { name: "b".into(), node: Some(1), null_is_absent: false },
+                    Prop { name: "a".into(), node: Some(1), null_is_absent: false, default: None },
+                    Prop { name: "b".into(), node: Some(1), null_is_absent: false, default: None },
                 ],
                 ..Node::default()
             },
