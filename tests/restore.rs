@@ -117,7 +117,7 @@ impl Gen<'_> {
         let num = |m: &Map<String, Value>, k: &str| m.get(k).and_then(Value::as_f64);
         match t {
             "null" => Value::Null,
-            "boolean" => Value::Bool(self.next() % 2 == 0),
+            "boolean" => Value::Bool(self.next().is_multiple_of(2)),
             "integer" => {
                 let lo = num(m, "minimum").unwrap_or(-5.0).max(-1e6) as i64;
                 let hi = num(m, "maximum").unwrap_or(lo as f64 + 100.0).min(1e6) as i64;
@@ -148,7 +148,7 @@ impl Gen<'_> {
                     .collect();
                 if let Some(Value::Object(props)) = m.get("properties") {
                     for (name, p) in props {
-                        if required.contains(&name.as_str()) || self.next() % 2 == 0 {
+                        if required.contains(&name.as_str()) || self.next().is_multiple_of(2) {
                             let v = self.value(p, depth + 1);
                             out.insert(name.clone(), v);
                         }
