@@ -315,3 +315,49 @@ pub fn declared_type(data: &[u8]) -> Verdict {
     }
     Ok(())
 }
+
+/// `value` with every object key whose value is null removed, at every depth (null and absent
+/// alike, as restore may give either).
+fn without_null_keys(value: &Value) -> Value {
+    match value {
+        Value::Object(m) => Value::Object(
+            m.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), without_null_keys(v))).collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_null_keys).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Law (restore): the input is `[schema, arguments]`. Under every provider dialect, adapting the
+/// schema and restoring the arguments never panic, the plan does not depend on the schema's key
+/// order, and what restore gives back survives the round trip through the forward map:
+/// `restore(encode(restore(args)))` is `restore(args)` (null and absent alike).
+pub fn restore(data: &[u8]) -> Verdict {
+    let Some(Value::Array(pair)) = parse(data) else { return Ok(()) };
+    let [schema, args] = pair.as_slice() else { return Ok(()) };
+    for name in ["openai-strict", "anthropic-strict", "gemini", "mcp"] {
+        let Some(d) = dialect::by_name(name) else { return Err(format!("no dialect `{name}`")) };
+        let options = SchemaOptions::new().dialect(d).reject_any(false);
+        let Ok(built) = options.normalize(schema.clone()) else { continue };
+        match options.normalize(reversed(schema)) {
+            Ok(other) if other.plan() == built.plan() => {}
+            other => {
+                return Err(format!(
+                    "{name}: the plan depends on key order: {:?}",
+                    other.map(|o| o.plan().clone())
+                ));
+            }
+        }
+        let Ok(restored) = built.restore(args.clone()) else { continue };
+        let again = built.restore(built.plan().encode(restored.clone()));
+        match again {
+            Ok(back) if without_null_keys(&back) == without_null_keys(&restored) => {}
+            other => {
+                return Err(format!(
+                    "{name}: {restored} does not survive encode then restore: {other:?} (schema {schema}, args {args})"
+                ));
+            }
+        }
+    }
+    Ok(())
+}

@@ -69,6 +69,11 @@ fn declared_type_corpus_keeps_its_laws() {
     replay("declared_type", laws::declared_type);
 }
 
+#[test]
+fn restore_corpus_keeps_the_restore_laws() {
+    replay("restore", laws::restore);
+}
+
 // The laws must be able to fail: a law that accepts everything would make the replay vacuous.
 #[test]
 fn the_laws_reject_a_broken_value() {
