@@ -651,11 +651,17 @@ impl Engine<'_> {
         ptr: &mut Pointer,
         depth: usize,
     ) -> Built {
-        let mut m = m.clone();
-        if t == "integer" {
-            format_as_bounds(&mut m);
-        }
-        if t == "object" && self.is_free_form(&m, ptr) {
+        // Only an integer with a format the bounds come from needs its own copy.
+        let bounded;
+        let m = if t == "integer" && m.contains_key("format") {
+            let mut copy = m.clone();
+            format_as_bounds(&mut copy);
+            bounded = copy;
+            &bounded
+        } else {
+            m
+        };
+        if t == "object" && self.is_free_form(m, ptr) {
             let types = if nullable {
                 TypeSet::of_type(&serde_json::json!(["object", "null"]))
             } else {
@@ -668,7 +674,7 @@ impl Engine<'_> {
         let mut node = Node { integer: t == "integer", ..Node::default() };
         let mut checks = Vec::new();
         let mut out_type = Value::String(t.to_owned());
-        for (kw, value) in &m {
+        for (kw, value) in m {
             let kw = kw.as_str();
             if is_annotation(kw) || STRUCTURAL.contains(&kw) || DROPPED.contains(&kw) || kw.starts_with("x-")
             {

@@ -355,7 +355,7 @@ pub enum ArgumentsError {
     /// The arguments do not fit the tool's schema: every fault, each with its pointer.
     #[error("the arguments do not fit the tool's schema:{}", FaultList(faults))]
     Invalid {
-        /// Every fault found, in the order of the arguments.
+        /// Every fault found: the named properties first, then a map's keys.
         faults: Vec<Fault>,
     },
     /// The restored arguments were refused by the decode step (serde, or an excluded property).
@@ -434,13 +434,13 @@ impl RestorePlan {
     /// map key, a moved assertion that fails, arguments deeper than [`MAX_DEPTH`].
     pub fn restore(&self, args: Value) -> Result<Value, ArgumentsError> {
         let Some(root) = self.root else { return Ok(args) };
-        let mut run = Run { nodes: &self.nodes, faults: Vec::new(), pointer: Pointer::root() };
+        let mut run = Run { nodes: &self.nodes, faults: Vec::new() };
         let out = run.node(root, args, 0);
         if run.faults.is_empty() {
             Ok(out)
         } else {
             crate::walk::drop_any_depth(out);
-            Err(ArgumentsError::Invalid { faults: run.faults })
+            Err(ArgumentsError::Invalid { faults: run.into_faults() })
         }
     }
 }
@@ -565,15 +565,62 @@ fn entries_of(m: Map<String, Value>) -> Vec<Value> {
         .collect()
 }
 
+/// A step from a node to a child, kept only for a fault's pointer.
+#[derive(Debug, Clone)]
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+/// A fault on its way up: the message, and the steps from where it was found, innermost first.
+struct Pending {
+    message: String,
+    path: Vec<Seg>,
+}
+
+/// One run of restore. No pointer is kept on the way down: a fault records the steps to it as
+/// the walk returns through them, so arguments without faults cost no pointer at all.
 struct Run<'p> {
     nodes: &'p [Node],
-    faults: Vec<Fault>,
-    pointer: Pointer,
+    faults: Vec<Pending>,
 }
 
 impl Run<'_> {
     fn fault(&mut self, message: String) {
-        self.faults.push(Fault { pointer: self.pointer.as_str().to_owned(), message });
+        self.faults.push(Pending { message, path: Vec::new() });
+    }
+
+    /// Adds a step to every fault found since `before` (they lie below that step).
+    fn below(&mut self, before: usize, seg: impl Fn() -> Seg) {
+        for f in &mut self.faults[before..] {
+            f.path.push(seg());
+        }
+    }
+
+    fn into_faults(self) -> Vec<Fault> {
+        self.faults
+            .into_iter()
+            .map(|f| {
+                let mut pointer = Pointer::root();
+                for seg in f.path.iter().rev() {
+                    match seg {
+                        Seg::Key(k) => pointer.push(k),
+                        Seg::Index(i) => pointer.push_index(*i),
+                    };
+                }
+                Fault { pointer: pointer.as_str().to_owned(), message: f.message }
+            })
+            .collect()
+    }
+
+    /// `child` at the step `seg`.
+    fn child(&mut self, id: NodeId, value: Value, depth: usize, seg: impl Fn() -> Seg) -> Value {
+        let before = self.faults.len();
+        let out = self.node(id, value, depth + 1);
+        if self.faults.len() > before {
+            self.below(before, seg);
+        }
+        out
     }
 
     fn node(&mut self, id: NodeId, value: Value, depth: usize) -> Value {
@@ -597,9 +644,7 @@ impl Run<'_> {
                 for (i, item) in items.iter_mut().enumerate() {
                     let plan = node.prefix.get(i).copied().unwrap_or(node.items);
                     if let Some(child) = plan {
-                        let mark = self.pointer.push_index(i);
-                        *item = self.node(child, std::mem::take(item), depth + 1);
-                        self.pointer.truncate(mark);
+                        *item = self.child(child, std::mem::take(item), depth, || Seg::Index(i));
                     }
                 }
             }
@@ -618,24 +663,25 @@ impl Run<'_> {
     }
 
     fn object(&mut self, node: &Node, map: &mut Map<String, Value>, depth: usize) {
-        let keys: Vec<String> = map.keys().cloned().collect();
-        for key in keys {
-            let prop =
-                node.props.binary_search_by(|p| p.name.as_str().cmp(&key)).ok().map(|i| &node.props[i]);
-            let (child, null_is_absent) = match prop {
-                Some(p) => (p.node, p.null_is_absent),
-                None => (node.rest, false),
-            };
-            if null_is_absent && map.get(&key) == Some(&Value::Null) {
-                map.remove(&key);
+        // The properties that need work, looked up one by one (a handful), then every other key
+        // for a map's values: no copy of the key list.
+        for p in &node.props {
+            if p.null_is_absent && map.get(&p.name) == Some(&Value::Null) {
+                map.remove(&p.name);
                 continue;
             }
-            if let Some(child) = child
-                && let Some(slot) = map.get_mut(&key)
+            if let Some(child) = p.node
+                && let Some(slot) = map.get_mut(&p.name)
             {
-                let mark = self.pointer.push(&key);
-                *slot = self.node(child, std::mem::take(slot), depth + 1);
-                self.pointer.truncate(mark);
+                *slot = self.child(child, std::mem::take(slot), depth, || Seg::Key(p.name.clone()));
+            }
+        }
+        if let Some(rest) = node.rest {
+            for (key, slot) in map.iter_mut() {
+                if node.props.binary_search_by(|p| p.name.as_str().cmp(key)).is_ok() {
+                    continue;
+                }
+                *slot = self.child(rest, std::mem::take(slot), depth, || Seg::Key(key.clone()));
             }
         }
     }
@@ -643,8 +689,8 @@ impl Run<'_> {
     fn decode(&mut self, decode: &Decode, value: Value) -> Value {
         match (decode, value) {
             (Decode::None, v) => v,
-            (Decode::Unwrap(key), Value::Object(mut m)) if m.len() == 1 && m.contains_key(key) => {
-                m.remove(key).unwrap_or(Value::Null)
+            (Decode::Unwrap(key), Value::Object(m)) if m.len() == 1 && m.contains_key(key) => {
+                m.into_iter().next().map_or(Value::Null, |(_, v)| v)
             }
             (Decode::Unwrap(key), v) => {
                 self.fault(format!("must be an object with the one key `{key}`, got {}", check::short(&v)));
@@ -657,9 +703,9 @@ impl Run<'_> {
                     self.fault(format!("`{key}` must be a list of {{\"key\", \"value\"}} entries"));
                     return Value::Object(m);
                 };
-                let mark = self.pointer.push(key);
+                let before = self.faults.len();
                 let out = self.entries(entries, m);
-                self.pointer.truncate(mark);
+                self.below(before, || Seg::Key(key.clone()));
                 Value::Object(out)
             }
             (Decode::JsonText(types), Value::String(text)) => match serde_json::from_str::<Value>(&text) {
@@ -707,11 +753,17 @@ impl Run<'_> {
     /// Rebuilds an object from `{"key", "value"}` entries, added to `into`.
     fn entries(&mut self, entries: Vec<Value>, mut into: Map<String, Value>) -> Map<String, Value> {
         for (i, entry) in entries.into_iter().enumerate() {
-            let mark = self.pointer.push_index(i);
+            let before = self.faults.len();
             match entry {
-                Value::Object(mut e) if e.len() == 2 && matches!(e.get("key"), Some(Value::String(_))) => {
-                    let value = e.remove("value").unwrap_or(Value::Null);
-                    let Some(Value::String(key)) = e.remove("key") else { unreachable!("checked above") };
+                Value::Object(e) if e.len() == 2 && matches!(e.get("key"), Some(Value::String(_))) => {
+                    // Both taken by moving out of the entry, not looked up and removed.
+                    let (mut key, mut value) = (String::new(), Value::Null);
+                    for (k, v) in e {
+                        match (k.as_str(), v) {
+                            ("key", Value::String(s)) => key = s,
+                            (_, v) => value = v,
+                        }
+                    }
                     if into.contains_key(&key) {
                         self.fault(format!("repeats the key `{key}`; each key may appear once"));
                     } else {
@@ -723,7 +775,7 @@ impl Run<'_> {
                     check::short(&other)
                 )),
             }
-            self.pointer.truncate(mark);
+            self.below(before, || Seg::Index(i));
         }
         into
     }

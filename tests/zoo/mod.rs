@@ -62,6 +62,8 @@ pub struct ZooEntry {
     pub samples: fn(seed: u64, n: usize) -> Vec<Value>,
     /// Whether `serde_json::from_value::<T>` accepts the JSON.
     pub deserializes: fn(&Value) -> bool,
+    /// The same, taking the value (no copy): what a caller holding the arguments does.
+    pub decodes: fn(Value) -> bool,
     /// Whether the JSON deserialises and serialises back to itself (false for lossy shapes such as
     /// `Option<Option<T>>`, where `Some(None)` and `None` both mean null).
     pub round_trips: fn(&Value) -> bool,
@@ -77,6 +79,7 @@ impl ZooEntry {
             schemars: schemars_of::<T>,
             samples: samples_of::<T>,
             deserializes: deserializes::<T>,
+            decodes: decodes::<T>,
             round_trips: round_trips::<T>,
         }
     }
@@ -129,6 +132,10 @@ fn samples_of<T: ZooType>(seed: u64, n: usize) -> Vec<Value> {
 
 fn deserializes<T: ZooType>(value: &Value) -> bool {
     serde_json::from_value::<T>(value.clone()).is_ok()
+}
+
+fn decodes<T: ZooType>(value: Value) -> bool {
+    serde_json::from_value::<T>(value).is_ok()
 }
 
 fn round_trips<T: ZooType>(value: &Value) -> bool {
