@@ -41,9 +41,7 @@ fn main() {
                 || {
                     cases
                         .iter()
-                        .filter(|(schema, decode, _, sent)| {
-                            schema.restore(sent.clone()).is_ok_and(|v| decode(v))
-                        })
+                        .filter(|(schema, decode, _, sent)| schema.restore(sent.clone()).is_ok_and(decode))
                         .count()
                 },
             );

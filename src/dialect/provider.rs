@@ -667,10 +667,10 @@ impl Engine<'_> {
             } else {
                 TypeSet::of_type(&"object".into())
             };
-            return self.json_text(&m, types, ptr, depth);
+            return self.json_text(m, types, ptr, depth);
         }
         let mut notes = Vec::new();
-        let mut out = self.annotations(&m);
+        let mut out = self.annotations(m);
         let mut node = Node { integer: t == "integer", ..Node::default() };
         let mut checks = Vec::new();
         let mut out_type = Value::String(t.to_owned());
@@ -748,8 +748,8 @@ impl Engine<'_> {
             }
         }
         // Values: `const` and `enum`.
-        if let Some(values) = listed_values(&m)
-            && let Some(decode) = self.enum_values(&m, &values, nullable, &mut out, &mut out_type, ptr)
+        if let Some(values) = listed_values(m)
+            && let Some(decode) = self.enum_values(m, &values, nullable, &mut out, &mut out_type, ptr)
         {
             node.decode = decode;
             node.integer = false;
@@ -757,12 +757,12 @@ impl Engine<'_> {
         node.checks = checks;
         match t {
             "object" => {
-                self.object(&m, nullable, &mut out, &mut node, &mut notes, ptr, depth);
+                self.object(m, nullable, &mut out, &mut node, &mut notes, ptr, depth);
                 if out.remove(MAP_MARK).is_some() {
                     out_type = Value::String("array".into());
                 }
             }
-            "array" if self.array(&m, &mut out, &mut node, &mut notes, ptr, depth) => {
+            "array" if self.array(m, &mut out, &mut node, &mut notes, ptr, depth) => {
                 out_type = Value::String("object".into());
             }
             _ => {}
