@@ -12,12 +12,15 @@
 
 mod common;
 #[path = "../tests/zoo/mod.rs"]
-#[allow(dead_code)]
 mod zoo;
 
 use common::compare::{compare, human};
 use serde_json::Value;
 use toolschema::{SchemaOptions, dialect};
+
+/// A zoo value: its type's schema, the type's decoder, the value, and the value in the provider's
+/// terms.
+type Case = (toolschema::ToolSchema, fn(Value) -> bool, Value, Value);
 
 fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
@@ -28,7 +31,7 @@ fn main() {
         let what = format!("restore + serde, zoo, {name}");
         if filter.as_deref().is_none_or(|f| what.contains(f)) {
             // Every value of every zoo type the dialect accepts, in the provider's terms.
-            let mut cases: Vec<(toolschema::ToolSchema, fn(Value) -> bool, Value, Value)> = Vec::new();
+            let mut cases: Vec<Case> = Vec::new();
             for entry in zoo::ZOO {
                 let Ok(schema) = (entry.schema)(&SchemaOptions::new().dialect(d)) else { continue };
                 for value in (entry.samples)(0xbe7c ^ entry.name.len() as u64, 16) {

@@ -7,7 +7,6 @@
 //! ```
 
 #[path = "../tests/zoo/mod.rs"]
-#[allow(dead_code)]
 mod zoo;
 
 use toolschema::{SchemaOptions, dialect};
