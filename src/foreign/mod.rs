@@ -62,8 +62,8 @@
 //!   is kept whole; an untyped field stays untyped.
 //! - A recursive definition is expanded until it recurs; the point of recursion keeps the
 //!   definition's JSON type (inferred through references and unions when it has no `type`) and
-//!   reads "A Node: the same shape as the Node that contains it." ("An" before a vowel), after
-//!   the field's own description. No inferable type is an error: the point must not accept
+//!   reads "Node: the same shape as the Node that contains it.", after the field's own
+//!   description (a wording that needs no article, whose choice depends on how a name sounds). No inferable type is an error: the point must not accept
 //!   anything.
 //! - Titles and the root's description are dropped, and so are `$defs`/`definitions`.
 //! - The root must be an object schema: an array, string, `null` or `true` root, or a root

@@ -3,12 +3,11 @@
 
 use super::*;
 
-/// "An" before a vowel, "A" otherwise.
-pub(super) fn article(name: &str) -> &'static str {
-    match name.chars().next() {
-        Some(c) if "AEIOUaeiou".contains(c) => "An",
-        _ => "A",
-    }
+/// The note a recursion point carries: `Node: the same shape as the Node that contains it.`,
+/// worded to need no article (which would depend on how the name sounds, not how it is spelled:
+/// "a User", "an Hour").
+pub(super) fn recursion_note(name: &str) -> String {
+    format!("{name}: the same shape as the {name} that contains it.")
 }
 
 /// Whether a schema accepts only `null`: `type` `"null"` (or `["null"]`) and nothing but

@@ -1017,7 +1017,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             self.recursion_point_type(t, r, trail)?;
             let ty = self.targets[t].recursion_type.clone();
             let name = &self.targets[t].name;
-            let note = format!("{} {name}: the same shape as the {name} that contains it.", article(name));
+            let note = recursion_note(name);
             let description = match site.remove("description") {
                 Some(Value::String(own)) if !own.is_empty() => format!("{own} {note}"),
                 _ => note,

@@ -510,7 +510,7 @@ fn a_collapsed_union_beside_its_own_properties_stays_within_the_depth_budget() {
 }
 
 #[test]
-fn a_recursion_point_keeps_the_type_and_uses_an_before_a_vowel() {
+fn a_recursion_point_keeps_the_type_and_a_note_that_needs_no_article() {
     let out = run(json!({
         "$defs": {"Item": {"anyOf": [{"type": "object", "properties": {"next": {"$ref": "#/$defs/Item"}}}, {"type": "array"}]}},
         "properties": {"i": {"$ref": "#/$defs/Item"}}, "required": ["i"]
@@ -519,8 +519,21 @@ fn a_recursion_point_keeps_the_type_and_uses_an_before_a_vowel() {
     let point = &out["properties"]["i"]["anyOf"][0]["properties"]["next"];
     assert_eq!(
         point,
-        &json!({"type": ["object", "array"], "description": "An Item: the same shape as the Item that contains it."})
+        &json!({"type": ["object", "array"], "description": "Item: the same shape as the Item that contains it."})
     );
+    // "User" starts with a vowel letter and a consonant sound, "Hour" the other way round: the
+    // note reads the same for every name.
+    for name in ["User", "Hour", "Node"] {
+        let out = run(json!({
+            "$defs": {name: {"type": "object", "properties": {"next": {"$ref": format!("#/$defs/{name}")}}}},
+            "properties": {"n": {"$ref": format!("#/$defs/{name}")}}
+        }))
+        .unwrap();
+        assert_eq!(
+            out["properties"]["n"]["properties"]["next"]["description"],
+            json!(format!("{name}: the same shape as the {name} that contains it."))
+        );
+    }
 }
 
 #[test]
