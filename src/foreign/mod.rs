@@ -93,6 +93,7 @@
 //! [`declared_type`] is a loop, not a recursion, with a hop budget ([`MAX_HOPS`]).
 
 mod declared_type;
+mod draft;
 mod error;
 mod self_contained;
 
