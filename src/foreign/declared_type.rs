@@ -334,9 +334,18 @@ mod tests {
         let prop = json!({"$ref": "#/definitions/Pos", "type": "string"});
         let defs = json!({"Pos": {"type": "integer", "minimum": 0}});
         for (schema, want) in [
-            (json!({"$schema": "http://json-schema.org/draft-07/schema#", "definitions": defs}), Some(JsonType::Integer)),
-            (json!({"$schema": "http://json-schema.org/draft-04/schema#", "definitions": defs}), Some(JsonType::Integer)),
-            (json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "definitions": defs}), Some(JsonType::String)),
+            (
+                json!({"$schema": "http://json-schema.org/draft-07/schema#", "definitions": defs}),
+                Some(JsonType::Integer),
+            ),
+            (
+                json!({"$schema": "http://json-schema.org/draft-04/schema#", "definitions": defs}),
+                Some(JsonType::Integer),
+            ),
+            (
+                json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "definitions": defs}),
+                Some(JsonType::String),
+            ),
             (json!({"definitions": defs}), Some(JsonType::String)),
         ] {
             assert_eq!(declared_type(&prop, &schema), want, "{schema}");

@@ -70,6 +70,13 @@
 //!   `type` other than `"object"` (or `"dict"`, the Python spelling BFCL writes), is an error;
 //!   `required` that is not a list of strings, `$defs` that is not a map and a non-string `$ref`
 //!   are errors too.
+//! - Type names follow one rule, [`JsonType::read`]: only the seven JSON types are types, and
+//!   the Python spellings BFCL writes, `dict`, `float` and `tuple`, are written in the output as
+//!   `object`, `number` and `array`, wherever a `type` (or a member of a `type` list) stands in
+//!   the output. Any other name (`any`, `String`, `long`) is an error naming the tool, the
+//!   pointer and the name, with what to write instead: read as some type, it would be a guess,
+//!   and passed through, no validator loads the schema. (A definition nothing refers to is not
+//!   in the output, and is not checked.)
 //!
 //! # How it works, and what it costs
 //! Inlining a DAG of shared definitions can grow exponentially (40 definitions each using the

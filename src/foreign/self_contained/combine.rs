@@ -245,7 +245,11 @@ pub(super) fn drop_null_default(m: &mut Map<String, Value>) {
 /// typed member's), `const` and `enum`. `None` when nothing says.
 pub(super) fn infer_type(root: &Value, node: &Value, budget: usize) -> Option<Value> {
     if let Some(t @ (Value::String(_) | Value::Array(_))) = node.get("type") {
-        return Some(t.clone());
+        let mut t = t.clone();
+        if type_names(&t) == TypeNames::Foreign {
+            rewrite_type_names(&mut t);
+        }
+        return Some(t);
     }
     let mut types = Vec::new();
     let mut seen = Vec::new();
@@ -266,6 +270,12 @@ pub(super) fn collect_types<'v>(
 ) -> Option<()> {
     let budget = budget.checked_sub(1)?;
     let add = |t: &str, out: &mut Vec<Value>| {
+        // A foreign spelling as the JSON name it stands for; the node holding a name that is no
+        // type is refused where it is checked, so what is added here never reaches an output.
+        let t: &str = match JsonType::read(t) {
+            Some(json) => json.as_str(),
+            None => t,
+        };
         if !out.iter().any(|o| o == t) {
             out.push(Value::String(t.to_owned()));
         }

@@ -57,23 +57,29 @@ pub(super) fn describe(v: &Value) -> &'static str {
     }
 }
 
-/// Whether a root `type` says object: `"object"`, `"dict"` (the Python spelling BFCL writes), or
-/// a list that includes `"object"` (an optional root collapses to it).
+/// Whether a root `type` says object, as [`JsonType::read`] reads it: `"object"`, `"dict"` (the
+/// Python spelling BFCL writes), or a list that includes one of them (an optional root collapses
+/// to it).
 pub(super) fn root_type_ok(t: &Value) -> bool {
+    let object = |t: &Value| t.as_str().and_then(JsonType::read) == Some(JsonType::Object);
     match t {
-        Value::String(s) => s == "object" || s == "dict",
-        Value::Array(ts) => ts.iter().any(|t| t == "object"),
-        _ => false,
+        Value::Array(ts) => ts.iter().any(object),
+        t => object(t),
     }
 }
 
+/// The root's `type`, checked before anything else: a name that is no type (or a value that is
+/// no name) is [`type_error`]'s error, a type other than object [`Error::RootNotObject`].
 #[inline]
 pub(super) fn check_root_type(t: Option<&Value>, tool: &str) -> Result<(), Error> {
     match t {
-        Some(t) if !root_type_ok(t) => Err(Error::RootNotObject {
-            tool: tool.to_owned(),
-            pointer: String::new(),
-            found: canonical::to_string(t),
+        Some(t) if !root_type_ok(t) => Err(match type_names(t) {
+            TypeNames::Bad => type_error(t, &Trail::Root, tool),
+            _ => Error::RootNotObject {
+                tool: tool.to_owned(),
+                pointer: String::new(),
+                found: canonical::to_string(t),
+            },
         }),
         _ => Ok(()),
     }

@@ -414,7 +414,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
     }
 
     /// The checks discovery makes on a schema object before its children, in a fixed order:
-    /// `$defs` and `definitions` are maps, `required` a list of strings.
+    /// `$defs` and `definitions` are maps, `required` a list of strings, `type` a type name or a
+    /// list of them ([`type_names`]).
     pub(super) fn check(&self, keys: &Keys<'v>, trail: &Trail<'_>) -> Result<(), Error> {
         let (defs, definitions, required) = (keys.defs_value, keys.definitions_value, keys.required);
         for (key, v) in [("$defs", defs), ("definitions", definitions)] {
@@ -441,6 +442,11 @@ impl<'v, 'o> Inliner<'v, 'o> {
                     canonical::to_string(v)
                 ),
             ));
+        }
+        if keys.type_names == TypeNames::Bad
+            && let Some(v) = keys.type_value
+        {
+            return Err(type_error(v, trail, self.tool));
         }
         Ok(())
     }
@@ -841,6 +847,11 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 },
             )?;
         }
+        if keys.type_names == TypeNames::Foreign
+            && let Some(t) = copy.get_mut("type")
+        {
+            rewrite_type_names(t);
+        }
         if let Some(r) = keys.reference {
             let t = self.resolve(r, trail, level + 1)?;
             let site = std::mem::take(copy);
@@ -916,6 +927,12 @@ impl<'v, 'o> Inliner<'v, 'o> {
         )?;
         if unread_deep {
             return Err(one_walk_gives_up());
+        }
+        let mut copy = copy;
+        if keys.type_names == TypeNames::Foreign
+            && let Some(t) = copy.get_mut("type")
+        {
+            rewrite_type_names(t);
         }
         if let Some(r) = keys.reference {
             let t = self.resolve(r, trail, level + 1)?;

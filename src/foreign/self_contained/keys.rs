@@ -73,6 +73,131 @@ thread_local! {
     pub(super) static NAME_COMPARISONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
+/// What a `type` value names, as [`JsonType::read`] reads each name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum TypeNames {
+    /// JSON Schema type names only: the output keeps them as written.
+    Json,
+    /// Some name is a foreign spelling (`dict`, `float`, `tuple`) the output writes as the JSON
+    /// name it stands for ([`rewrite_type_names`]).
+    Foreign,
+    /// A name that is no type (`any`, `String`), or a value that is neither a name nor a list of
+    /// names: an error ([`type_error`]).
+    Bad,
+}
+
+/// What a `type` value names. A list is read name by name.
+#[inline]
+pub(super) fn type_names(v: &Value) -> TypeNames {
+    match v {
+        Value::String(name) => name_kind(name),
+        Value::Array(names) => {
+            let mut kind = TypeNames::Json;
+            for name in names {
+                match name {
+                    Value::String(name) => match name_kind(name) {
+                        TypeNames::Bad => return TypeNames::Bad,
+                        TypeNames::Foreign => kind = TypeNames::Foreign,
+                        TypeNames::Json => {}
+                    },
+                    _ => return TypeNames::Bad,
+                }
+            }
+            kind
+        }
+        _ => TypeNames::Bad,
+    }
+}
+
+#[inline]
+fn name_kind(name: &str) -> TypeNames {
+    match JsonType::read(name) {
+        Some(t) if t.as_str() == name => TypeNames::Json,
+        Some(_) => TypeNames::Foreign,
+        None => TypeNames::Bad,
+    }
+}
+
+/// The most bytes [`rewrite_type_names`] adds to a `type` value's compact size: two for each
+/// name it rewrites (`"dict"` to `"object"`; `"float"` to `"number"` adds one, `"tuple"` to
+/// `"array"` none). A list it rewrites loses its duplicates, which only shrinks it.
+pub(super) fn type_names_growth(v: &Value) -> u64 {
+    match v {
+        Value::String(name) => 2 * u64::from(JsonType::is_foreign_spelling(name)),
+        Value::Array(names) => {
+            2 * names.iter().filter(|n| n.as_str().is_some_and(JsonType::is_foreign_spelling)).count() as u64
+        }
+        _ => 0,
+    }
+}
+
+/// A `type` value with every foreign spelling written as the JSON name [`JsonType::read`] reads
+/// it as (`"float"` becomes `"number"`); a list then keeps the first of each name, since
+/// `["float", "number"]` would otherwise name `number` twice, which JSON Schema forbids. Called
+/// only on a value [`type_names`] found [`TypeNames::Foreign`].
+pub(super) fn rewrite_type_names(v: &mut Value) {
+    let json_name = |name: &mut Value| {
+        if let Value::String(s) = name
+            && let Some(t) = JsonType::read(s)
+            && t.as_str() != s
+        {
+            *s = t.as_str().to_owned();
+        }
+    };
+    match v {
+        Value::Array(names) => {
+            names.iter_mut().for_each(json_name);
+            let mut seen: Vec<Value> = Vec::with_capacity(names.len());
+            names.retain(|name| {
+                let first = !seen.contains(name);
+                if first {
+                    seen.push(name.clone());
+                }
+                first
+            });
+        }
+        name => json_name(name),
+    }
+}
+
+/// The error for a `type` value [`type_names`] found [`TypeNames::Bad`], at `trail` (the schema
+/// object holding it): the first name that is no type, at its own pointer
+/// ([`Error::UnknownType`]), or a value that is neither a name nor a list of names
+/// ([`Error::Malformed`]).
+pub(super) fn type_error(v: &Value, trail: &Trail<'_>, tool: &str) -> Error {
+    let at = Trail::Key(trail, "type");
+    let unknown = |name: &str, pointer: String| Error::UnknownType {
+        tool: tool.to_owned(),
+        pointer,
+        name: name.to_owned(),
+    };
+    let malformed = |pointer: String, found: &Value| Error::Malformed {
+        tool: tool.to_owned(),
+        pointer,
+        message: format!(
+            "`type` must be a type name (`\"string\"`) or a list of them (`[\"string\", \"null\"]`), \
+             found {}",
+            canonical::to_string(found)
+        ),
+    };
+    match v {
+        Value::String(name) => unknown(name, at.render()),
+        Value::Array(names) => {
+            for (i, name) in names.iter().enumerate() {
+                let index = i.to_string();
+                let pointer = || Trail::Key(&at, &index).render();
+                match name {
+                    Value::String(s) if JsonType::read(s).is_none() => return unknown(s, pointer()),
+                    Value::String(_) => {}
+                    other => return malformed(pointer(), other),
+                }
+            }
+            malformed(at.render(), v)
+        }
+        other => malformed(at.render(), other),
+    }
+}
+
 /// The keywords of a schema object that [`Inliner::build`] reads besides its children.
 pub(super) struct Keys<'v> {
     pub(super) required: Option<&'v Value>,
@@ -88,6 +213,8 @@ pub(super) struct Keys<'v> {
     /// `type`, and whether it is a list ([`collapse`] may drop its `"null"`).
     pub(super) type_value: Option<&'v Value>,
     pub(super) type_list: bool,
+    /// What the `type` names ([`TypeNames::Json`] where there is none).
+    pub(super) type_names: TypeNames,
     /// A keyword that may hold subschemas is there, besides `$defs` and `definitions`.
     pub(super) children: bool,
     /// From [`Keys::sized`]: a [`json_bound`] of the object without the keywords the output
@@ -135,6 +262,7 @@ impl<'v> Keys<'v> {
             union: false,
             type_value: None,
             type_list: false,
+            type_names: TypeNames::Json,
             children: false,
             bound: 0,
             deep: false,
@@ -165,6 +293,10 @@ impl<'v> Keys<'v> {
                 "type" => {
                     keys.type_value = Some(v);
                     keys.type_list = v.is_array();
+                    keys.type_names = type_names(v);
+                    if SIZED && keys.type_names == TypeNames::Foreign {
+                        keys.bound = keys.bound.saturating_add(type_names_growth(v));
+                    }
                 }
                 "anyOf" | "oneOf" => keys.union = true,
                 _ => {}

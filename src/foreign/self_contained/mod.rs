@@ -52,6 +52,7 @@
 //! - `size.rs`: compact sizes, exact and bounded, without writing the JSON;
 //! - `tests.rs`: unit tests and laws over all of it.
 
+use super::JsonType;
 use super::error::ForeignSchemaError as Error;
 use crate::canonical;
 use crate::pointer::Pointer;

@@ -5,9 +5,10 @@ use super::*;
 
 /// The plain path's one walk before it copies anything, on a schema it can take: every check
 /// discovery makes on each schema object (`required` a list of strings, `$defs` and
-/// `definitions` maps), the depth budget before each descent, whether [`rewrite_in_place`] has
-/// anything to rewrite (a keyword the output drops, a union or a `type` list [`collapse`] may
-/// change), and a [`json_bound`] of the output before [`finish`].
+/// `definitions` maps, `type` names [`JsonType::read`] reads), the depth budget before each
+/// descent, whether [`rewrite_in_place`] has anything to rewrite (a keyword the output drops, a
+/// union or a `type` list [`collapse`] may change, a foreign type spelling below the root), and
+/// a [`json_bound`] of the output before [`finish`].
 ///
 /// `None` wherever the plain path cannot vouch for the schema: a `$ref`, a failed check, a descent
 /// past `max_depth`, or a value the recursive clone must not copy without a nesting check (one
@@ -36,7 +37,14 @@ pub(super) fn survey(node: &Value, level: usize, max_depth: usize) -> Option<Sur
             }
             Role::Required => names_bound(v)?,
             Role::Type => {
-                found.rewrite |= v.is_array();
+                match type_names(v) {
+                    TypeNames::Json => found.rewrite |= v.is_array(),
+                    // The root's `type` is `finish`'s to write (as `"object"`): a root `"dict"`
+                    // alone (every BFCL schema) needs no rewrite.
+                    TypeNames::Foreign => found.rewrite |= level > 0 || v.is_array(),
+                    // The general path names the error.
+                    TypeNames::Bad => return None,
+                }
                 bound_beside(v)?
             }
             Role::Union => {
@@ -258,6 +266,11 @@ pub(super) fn rewrite_in_place(
         (keys.definitions, "definitions"),
     ];
     let (children, collapsible) = (keys.children, keys.union || keys.type_list);
+    if keys.type_names == TypeNames::Foreign
+        && let Some(t) = map.get_mut("type")
+    {
+        rewrite_type_names(t);
+    }
     for (present, key) in dropped {
         if present && let Some(v) = map.remove(key) {
             drop_any_depth(v);

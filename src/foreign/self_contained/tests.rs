@@ -30,6 +30,10 @@ fn arb_schema() -> impl Strategy<Value = Value> {
         Just(json!({"$ref": 5})),
         Just(json!({"required": "a"})),
         Just(json!({"$defs": 1, "type": "string"})),
+        Just(json!({"type": "float", "minimum": 0})),
+        Just(json!({"type": ["dict", "null"], "default": null})),
+        Just(json!({"type": ["tuple", "array", "null"]})),
+        Just(json!({"type": "any"})),
     ];
     leaf.prop_recursive(5, 40, 4, |inner| {
         prop_oneof![
@@ -122,6 +126,7 @@ fn arb_reference_graph() -> impl Strategy<Value = Value> {
                     (true, 1) => json!({"type": "number", "minimum": 1.5e-7}),
                     (true, 2) => json!({"type": ["integer", "null"], "default": null, "title": "N"}),
                     (true, _) => json!(true),
+                    (false, 3) => json!({"type": "dict", "properties": properties, "required": ["p0"]}),
                     (false, _) => json!({"type": "object", "properties": properties, "required": ["p0"]}),
                 };
                 defs.insert(format!("D{i}"), if array { json!({"type": "array", "items": d}) } else { d });
@@ -947,4 +952,84 @@ fn tarjan_puts_a_cycle_in_one_component_and_a_chain_in_many() {
     let comp = |name: &str| inliner.targets.iter().find(|t| t.name == name).map(|t| t.component).unwrap();
     assert_eq!(comp("A"), comp("B"));
     assert_ne!(comp("A"), comp("C"));
+}
+
+#[test]
+fn python_spellings_become_json_type_names_at_every_schema_position_on_every_path() {
+    let schema = json!({
+        "type": "dict",
+        "properties": {
+            "ratio": {"type": "float", "minimum": 0},
+            "pair": {"type": "tuple", "items": {"type": ["float", "number", "null"]}},
+            "opts": {"type": ["dict", "null"], "additionalProperties": {"type": "float"}},
+            "either": {"anyOf": [{"type": "dict"}, {"type": "null"}]},
+            "data": {"type": "string", "default": {"type": "float"}, "enum": ["float"]}
+        },
+        "required": ["ratio", "pair"]
+    });
+    let want = json!({
+        "type": "object",
+        "properties": {
+            "ratio": {"type": "number", "minimum": 0},
+            "pair": {"type": "array", "items": {"type": ["number", "null"]}},
+            "opts": {"type": "object", "additionalProperties": {"type": "number"}},
+            "either": {"type": "object"},
+            "data": {"type": "string", "default": {"type": "float"}, "enum": ["float"]}
+        },
+        "required": ["ratio", "pair"]
+    });
+    let o = SelfContainedOptions::new();
+    assert_eq!(inline(&schema, "t", &o, true).unwrap(), want);
+    assert_eq!(inline(&schema, "t", &o, false).unwrap(), want);
+    assert_eq!(self_contained_input_schema_owned(schema.clone(), "t").unwrap(), want);
+    // Through a reference, a union member and a recursion point.
+    let schema = json!({
+        "$defs": {"Tree": {"type": "dict", "properties": {
+            "kids": {"type": "tuple", "items": {"$ref": "#/$defs/Tree"}},
+            "w": {"anyOf": [{"type": "float"}, {"type": "null"}]}}}},
+        "properties": {"t": {"$ref": "#/$defs/Tree"}}
+    });
+    let tree = json!({"type": "object", "properties": {
+        "kids": {"type": "array", "items": {"type": "object", "description": "Tree: the same shape as the Tree that contains it."}},
+        "w": {"type": "number"}}});
+    for builder in [Builder::Copy, Builder::Construct, Builder::OneWalk] {
+        let (out, _) = build_root_as(&schema, "t", &o, false, builder).unwrap();
+        assert_eq!(out["properties"]["t"], tree, "{builder:?}");
+    }
+    // A bare root `dict` needs no rewrite below the root: the plain path copies it.
+    let bfcl = json!({"type": "dict", "properties": {"q": {"type": "string"}}});
+    assert!(!survey(&bfcl, 0, 8).unwrap().rewrite);
+    assert_eq!(run(bfcl).unwrap()["type"], "object");
+}
+
+#[test]
+fn a_name_that_is_no_type_is_refused_at_its_pointer_on_every_path() {
+    for (schema, kind, pointer) in [
+        (json!({"type": "dict", "properties": {"x": {"type": "any"}}}), "unknown-type", "/properties/x/type"),
+        (
+            json!({"properties": {"x": {"items": {"type": ["string", "Long"]}}}}),
+            "unknown-type",
+            "/properties/x/items/type/1",
+        ),
+        (json!({"properties": {"x": {"type": 5}}}), "malformed", "/properties/x/type"),
+        (json!({"properties": {"x": {"type": ["string", null]}}}), "malformed", "/properties/x/type/1"),
+        (json!({"type": "Object", "properties": {}}), "unknown-type", "/type"),
+        (json!({"type": ["dict", "any"]}), "unknown-type", "/type/1"),
+        (
+            json!({"$defs": {"A": {"type": "String"}}, "properties": {"a": {"$ref": "#/$defs/A"}}}),
+            "unknown-type",
+            "/$defs/A/type",
+        ),
+    ] {
+        let o = SelfContainedOptions::new();
+        for try_plain in [true, false] {
+            let e = inline(&schema, "t", &o, try_plain).unwrap_err();
+            assert_eq!((e.kind(), e.pointer()), (kind, pointer), "{schema}: {e}");
+        }
+        let e = self_contained_input_schema_owned(schema.clone(), "t").unwrap_err();
+        assert_eq!((e.kind(), e.pointer()), (kind, pointer), "{schema}: {e}");
+    }
+    // A name in a definition nothing refers to is not in the output, and not refused.
+    let unused = json!({"$defs": {"U": {"type": "any"}}, "properties": {"a": {"type": "string"}}});
+    assert!(run(unused).is_ok());
 }
