@@ -112,19 +112,52 @@ impl JsonType {
     /// assert_eq!(JsonType::read("integer"), Some(JsonType::Integer));
     /// assert_eq!(JsonType::read("any"), None);
     /// ```
+    #[inline]
     pub fn read(name: &str) -> Option<JsonType> {
-        match name {
-            "dict" => Some(JsonType::Object),
-            "float" => Some(JsonType::Number),
-            "tuple" => Some(JsonType::Array),
-            other => other.parse().ok(),
-        }
+        Self::read_spelling(name).map(|(t, _)| t)
     }
 
     /// Whether `name` is one of the foreign spellings [`JsonType::read`] accepts besides the seven
     /// JSON Schema names (`dict`, `float`, `tuple`).
+    #[inline]
     pub fn is_foreign_spelling(name: &str) -> bool {
-        matches!(name, "dict" | "float" | "tuple")
+        matches!(Self::read_spelling(name), Some((_, Spelling::Foreign)))
+    }
+
+    /// [`JsonType::read`], saying whether `name` is the JSON Schema name or a foreign spelling:
+    /// the one list of names, which `read`, `is_foreign_spelling` and `FromStr` take theirs from.
+    ///
+    /// A `match` on the length first, as in [`crate::walk::keyword_shape`]: every schema's `type`
+    /// is read through here, and each name then costs a word comparison or two, not a string
+    /// comparison per candidate.
+    #[inline(always)]
+    pub(crate) fn read_spelling(name: &str) -> Option<(JsonType, Spelling)> {
+        use Spelling::{Foreign, Json};
+        Some(match name.len() {
+            4 => match name {
+                "null" => (JsonType::Null, Json),
+                "dict" => (JsonType::Object, Foreign),
+                _ => return None,
+            },
+            5 => match name {
+                "array" => (JsonType::Array, Json),
+                "float" => (JsonType::Number, Foreign),
+                "tuple" => (JsonType::Array, Foreign),
+                _ => return None,
+            },
+            6 => match name {
+                "object" => (JsonType::Object, Json),
+                "string" => (JsonType::String, Json),
+                "number" => (JsonType::Number, Json),
+                _ => return None,
+            },
+            7 => match name {
+                "integer" => (JsonType::Integer, Json),
+                "boolean" => (JsonType::Boolean, Json),
+                _ => return None,
+            },
+            _ => return None,
+        })
     }
 
     /// The type of a JSON value (`Integer` for a number without a fractional part that serde_json
@@ -160,17 +193,20 @@ impl FromStr for JsonType {
     type Err = UnknownJsonType;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(match s {
-            "object" => JsonType::Object,
-            "array" => JsonType::Array,
-            "string" => JsonType::String,
-            "number" => JsonType::Number,
-            "integer" => JsonType::Integer,
-            "boolean" => JsonType::Boolean,
-            "null" => JsonType::Null,
-            other => return Err(UnknownJsonType(other.to_owned())),
-        })
+        match JsonType::read_spelling(s) {
+            Some((t, Spelling::Json)) => Ok(t),
+            _ => Err(UnknownJsonType(s.to_owned())),
+        }
     }
+}
+
+/// How a name [`JsonType::read`] accepts is spelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Spelling {
+    /// The JSON Schema name (`number`).
+    Json,
+    /// A foreign spelling of it (`float`).
+    Foreign,
 }
 
 /// The one JSON type `prop` declares, or `None` when it declares no single one.
@@ -268,6 +304,24 @@ fn is_null_member(member: &Value) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn read_is_the_seven_json_names_and_the_three_python_spellings() {
+        for t in JsonType::ALL {
+            assert_eq!(JsonType::read(t.as_str()), Some(t));
+            assert!(!JsonType::is_foreign_spelling(t.as_str()));
+        }
+        for (name, t) in [("dict", JsonType::Object), ("float", JsonType::Number), ("tuple", JsonType::Array)]
+        {
+            assert_eq!(JsonType::read(name), Some(t));
+            assert!(JsonType::is_foreign_spelling(name));
+            assert!(name.parse::<JsonType>().is_err());
+        }
+        for name in ["", "any", "Object", "nul", "nulls", "integers", "Float", "list", "int"] {
+            assert_eq!(JsonType::read(name), None, "{name}");
+            assert!(!JsonType::is_foreign_spelling(name));
+        }
+    }
 
     #[test]
     fn json_type_round_trips_through_its_name() {

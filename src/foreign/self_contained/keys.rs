@@ -87,7 +87,7 @@ pub(super) enum TypeNames {
 }
 
 /// What a `type` value names. A list is read name by name.
-#[inline]
+#[inline(always)]
 pub(super) fn type_names(v: &Value) -> TypeNames {
     match v {
         Value::String(name) => name_kind(name),
@@ -109,11 +109,11 @@ pub(super) fn type_names(v: &Value) -> TypeNames {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn name_kind(name: &str) -> TypeNames {
-    match JsonType::read(name) {
-        Some(t) if t.as_str() == name => TypeNames::Json,
-        Some(_) => TypeNames::Foreign,
+    match JsonType::read_spelling(name) {
+        Some((_, Spelling::Json)) => TypeNames::Json,
+        Some((_, Spelling::Foreign)) => TypeNames::Foreign,
         None => TypeNames::Bad,
     }
 }

@@ -53,6 +53,7 @@
 //! - `tests.rs`: unit tests and laws over all of it.
 
 use super::JsonType;
+use super::declared_type::Spelling;
 use super::error::ForeignSchemaError as Error;
 use crate::canonical;
 use crate::pointer::Pointer;
