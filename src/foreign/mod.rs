@@ -59,7 +59,10 @@
 //!   kept, as `type: [X, "null"]` when nothing else in `X` constrains `null`, else as
 //!   `anyOf: [X, {"type": "null"}]`. A `type` beside the union that refuses `null` makes the
 //!   `null` member dead, and the union becomes its member. A union of two or more real members
-//!   is kept whole; an untyped field stays untyped.
+//!   is kept whole; an untyped field stays untyped. A `oneOf` keeps its exactly-one meaning: it
+//!   is collapsed only where `null` matches one member alone (a single null member, and a real
+//!   member whose `type`, `enum` or `const` leaves `null` out); `oneOf: [{"type": ["integer",
+//!   "null"]}, {"type": "null"}]` refuses `null`, and is kept whole where `null` stays.
 //! - A recursive definition is expanded until it recurs; the point of recursion keeps the
 //!   definition's JSON type (inferred through references and unions when it has no `type`) and
 //!   reads "Node: the same shape as the Node that contains it.", after the field's own

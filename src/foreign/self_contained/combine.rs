@@ -119,6 +119,9 @@ pub(super) fn push_all_of(m: &mut Map<String, Value>, member: Value) {
 ///
 /// A union (`anyOf`, else `oneOf`) of one real object member and `null` members: where a `type`
 /// beside it already refuses `null`, the `null` members are dead and the union becomes the member.
+/// A `oneOf` is collapsed only where `null` matches exactly one member (one null member, and a
+/// real member that certainly refuses `null`, [`refuses_null`]); else it is kept whole, since
+/// `oneOf` refuses a value two members accept.
 /// Otherwise, where the value may be left out (`Optional`), `null` is dropped with its
 /// `default: null`; where it must be received (`Required`), the union is kept in its simplest
 /// form: the member with `"null"` added to its `type` list when nothing else in it constrains
@@ -149,6 +152,13 @@ pub(super) fn collapse(node: Value, ctx: Ctx) -> Value {
         Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
         Some(_) => return Value::Object(m),
     };
+    // `oneOf` accepts a value that exactly one member accepts: `null` is accepted only while one
+    // member alone admits it. Where a second null member, or a real member that may admit
+    // `null` too, makes `null` match twice, the input refuses `null`, and any collapse would
+    // accept it: the union is kept whole.
+    if key == "oneOf" && null_allowed && (nulls > 1 || !refuses_null(&members[real])) {
+        return Value::Object(m);
+    }
     if null_allowed && ctx == Ctx::Required {
         if m.contains_key("type") {
             return Value::Object(m);
@@ -187,6 +197,22 @@ pub(super) fn collapse(node: Value, ctx: Ctx) -> Value {
     }
     drop_null_default(&mut m);
     combine(m, member)
+}
+
+/// Whether a schema certainly refuses `null`: its `type` leaves `null` out, or (untyped) its
+/// `enum` or `const` holds no `null`. Anything else may admit `null`, as far as this reads.
+pub(super) fn refuses_null(member: &Value) -> bool {
+    let Value::Object(m) = member else { return false };
+    match m.get("type") {
+        Some(Value::String(t)) => return t != "null",
+        Some(Value::Array(ts)) => return !ts.iter().any(|t| t == "null"),
+        _ => {}
+    }
+    match (m.get("const"), m.get("enum")) {
+        (Some(c), _) => !c.is_null(),
+        (None, Some(Value::Array(values))) => !values.iter().any(Value::is_null),
+        _ => false,
+    }
 }
 
 /// A union's members in one pass: how many `is_null` says are null (it gets each member's index),
