@@ -7,7 +7,8 @@
 //!
 //! - [`self_contained_input_schema`] inlines every local `$ref` and collapses optional unions, so
 //!   a reader handed one schema per tool sees a nested model as the object it is. The result is
-//!   always `type: "object"` with `properties` and `required`.
+//!   always `type: "object"` with `properties` and `required` (which draft-04 forbids to be
+//!   empty: under it, an empty `required` is left out).
 //!   [`self_contained_input_schema_owned`] gives the same answer for a schema handed over by
 //!   value, rewriting one without references in place instead of copying it.
 //! - [`declared_type`] answers the narrower question a normaliser asks: which single
@@ -48,8 +49,13 @@
 //!   `#/properties/a/items`), percent-decoded then `~`-decoded; `$defs` and `definitions` are
 //!   separate namespaces. A reference outside the document, to nothing, or with a bad escape is an
 //!   error naming the tool, the pointer and the reference.
-//! - The keywords beside a `$ref` combine with the definition so the result accepts exactly what
-//!   the input did: the site's annotations (`description`, `default`, ...) win, `required` lists
+//! - The input's `$schema` says how a `$ref` is read. Up to draft-07 (`$schema` of draft-07, -06,
+//!   -04 or -03), a schema holding `$ref` is the reference alone, as those drafts say: the
+//!   keywords beside it are ignored, so the output is the definition with the site's annotations
+//!   (which decide nothing), and what the draft ignores is neither checked nor kept. From
+//!   2019-09 on, and with no `$schema`, the keywords beside a `$ref` apply too.
+//! - The keywords beside a `$ref` (where the draft applies them) combine with the definition so
+//!   the result accepts exactly what the input did: the site's annotations (`description`, `default`, ...) win, `required` lists
 //!   are joined, and where both sides constrain the same family of keywords differently the
 //!   site's go into an `allOf` member.
 //! - An optional union (`anyOf`/`oneOf` of one real member and `null`, the `null` possibly behind

@@ -269,8 +269,9 @@ pub(super) fn drop_null_default(m: &mut Map<String, Value>) {
 /// The JSON type(s) of a definition, for its recursion points: its own `type` as written, else
 /// inferred through references, unions (`anyOf`/`oneOf`: every member's), `allOf` (the first
 /// typed member's), `const` and `enum`. `None` when nothing says.
-pub(super) fn infer_type(root: &Value, node: &Value, budget: usize) -> Option<Value> {
-    if let Some(t @ (Value::String(_) | Value::Array(_))) = node.get("type") {
+pub(super) fn infer_type(root: &Value, node: &Value, budget: usize, legacy: bool) -> Option<Value> {
+    let reference_alone = legacy && node.get("$ref").is_some();
+    if !reference_alone && let Some(t @ (Value::String(_) | Value::Array(_))) = node.get("type") {
         let mut t = t.clone();
         if type_names(&t) == TypeNames::Foreign {
             rewrite_type_names(&mut t);
@@ -279,7 +280,7 @@ pub(super) fn infer_type(root: &Value, node: &Value, budget: usize) -> Option<Va
     }
     let mut types = Vec::new();
     let mut seen = Vec::new();
-    collect_types(root, node, budget, &mut seen, &mut types)?;
+    collect_types(root, node, budget, legacy, &mut seen, &mut types)?;
     match types.len() {
         0 => None,
         1 => types.pop(),
@@ -291,6 +292,7 @@ pub(super) fn collect_types<'v>(
     root: &'v Value,
     node: &'v Value,
     budget: usize,
+    legacy: bool,
     seen: &mut Vec<*const Value>,
     out: &mut Vec<Value>,
 ) -> Option<()> {
@@ -307,7 +309,10 @@ pub(super) fn collect_types<'v>(
         }
     };
     let Value::Object(m) = node else { return None };
+    // Under draft-07 and earlier, a `$ref` is read alone: its target says the type.
+    let reference_alone = legacy && m.contains_key("$ref");
     match m.get("type") {
+        _ if reference_alone => {}
         Some(Value::String(t)) => {
             add(t, out);
             return Some(());
@@ -326,18 +331,21 @@ pub(super) fn collect_types<'v>(
             return None;
         }
         seen.push(target);
-        return collect_types(root, target, budget, seen, out);
+        return collect_types(root, target, budget, legacy, seen, out);
+    }
+    if reference_alone {
+        return None;
     }
     for key in ["anyOf", "oneOf"] {
         if let Some(Value::Array(members)) = m.get(key) {
             for member in members {
-                collect_types(root, member, budget, seen, out)?;
+                collect_types(root, member, budget, legacy, seen, out)?;
             }
             return Some(());
         }
     }
     if let Some(Value::Array(members)) = m.get("allOf") {
-        return members.iter().find_map(|x| collect_types(root, x, budget, seen, out));
+        return members.iter().find_map(|x| collect_types(root, x, budget, legacy, seen, out));
     }
     if let Some(c) = m.get("const") {
         add(crate::foreign::JsonType::of(c).as_str(), out);

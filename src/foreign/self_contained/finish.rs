@@ -85,7 +85,9 @@ pub(super) fn check_root_type(t: Option<&Value>, tool: &str) -> Result<(), Error
     }
 }
 
-/// The root's final shape: `type: "object"`, `properties`, `required`, no description.
+/// The root's final shape: `type: "object"`, `properties`, `required`, no description. Under a
+/// `$schema` of draft-04 (or -03), which forbids an empty `required`, an empty `required` is left
+/// out instead: nothing required is said by its absence.
 ///
 /// What it removes, replaces or refuses is freed without recursion ([`drop_any_depth`]): a
 /// value taken by [`self_contained_input_schema_owned`] may nest past any depth under keywords
@@ -125,6 +127,7 @@ pub(super) fn finish_root(root: &mut Map<String, Value>, tool: &str) -> Result<(
     // (checked to say object first; the string is kept when it already is); a malformed
     // `properties` is reported after that check, as a `null` one and a missing one are replaced.
     let (mut typed, mut described, mut required) = (false, false, false);
+    let mut empty_required_allowed = true;
     // Whether `properties` is a map (`Ok(false)`: missing or `null`), or what it is instead.
     let mut properties: Result<bool, &'static str> = Ok(false);
     for (key, v) in root.iter_mut() {
@@ -137,6 +140,10 @@ pub(super) fn finish_root(root: &mut Map<String, Value>, tool: &str) -> Result<(
                 }
             }
             "description" => described = true,
+            "$schema" => {
+                empty_required_allowed =
+                    !matches!(v, Value::String(uri) if !Draft::named(uri).allows_empty_required());
+            }
             "properties" => {
                 properties = match v {
                     Value::Null => Ok(false),
@@ -161,7 +168,11 @@ pub(super) fn finish_root(root: &mut Map<String, Value>, tool: &str) -> Result<(
     if described && let Some(d) = root.remove("description") {
         drop_any_depth(d);
     }
-    if !required {
+    if !empty_required_allowed {
+        if root.get("required").and_then(Value::as_array).is_some_and(Vec::is_empty) {
+            root.remove("required");
+        }
+    } else if !required {
         root.insert("required".to_owned(), Value::Array(Vec::new()));
     }
     Ok(())

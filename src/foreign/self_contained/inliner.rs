@@ -187,6 +187,9 @@ pub(super) struct Inliner<'v, 'o> {
     /// With [`Self::checking`]: a bound of the [`json_bound`] of everything
     /// [`Self::construct`] has built, accumulated as it builds (see [`OBJECT_SLACK`]).
     pub(super) built_bound: u64,
+    /// The root's `$schema` declares a draft whose `$ref` ignores its siblings (draft-07 and
+    /// earlier): an object holding `$ref` is read as the reference alone.
+    pub(super) legacy: bool,
 }
 
 impl<'v, 'o> Inliner<'v, 'o> {
@@ -206,6 +209,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             checking: false,
             objects_left: 0,
             built_bound: 0,
+            legacy: Draft::of(root).ref_ignores_siblings(),
         }
     }
 
@@ -348,7 +352,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 scalar => scalar_size::<true>(scalar),
             });
         };
-        let keys = Keys::sized_exactly(map);
+        let keys = Keys::sized_exactly(map, self.legacy);
         self.targets[owner].objects += 1;
         // Definitions are neither sized nor scanned where they stand: the root's that no reference
         // reaches are checked apart (`Self::definitions_nesting_within`), any other's with the
@@ -661,8 +665,12 @@ impl<'v, 'o> Inliner<'v, 'o> {
             return Err(self.too_large(self.work.saturating_mul(2)));
         }
         let mut own: Vec<(&'v str, u64)> = Vec::new();
+        let reference_alone = self.legacy && map.contains_key("$ref");
         for (key, value) in map {
             if dropped(key) || key == "type" || (key == "default" && value.is_null()) {
+                continue;
+            }
+            if reference_alone && !kept_beside_legacy_ref(key) {
                 continue;
             }
             let entry = string_len(key) + 2;
@@ -680,7 +688,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
         }
         m.top.clone_from(&own);
         let mut result = Ok(());
-        walk::for_each_child_where(node, not_definitions, |step, child| {
+        let keep = |keyword: &str| not_definitions(keyword) && !reference_alone;
+        walk::for_each_child_where(node, keep, |step, child| {
             if result.is_err() {
                 return;
             }
@@ -762,8 +771,9 @@ impl<'v, 'o> Inliner<'v, 'o> {
         }
         match member.get("$ref").and_then(Value::as_str).and_then(|r| self.by_reference.get(r)) {
             Some(t) => {
-                member.as_object().is_some_and(|m| m.keys().all(|k| k == "$ref" || is_annotation(k)))
-                    && is_null_member(self.targets[t].node)
+                let alone =
+                    |m: &Map<String, Value>| self.legacy || m.keys().all(|k| k == "$ref" || is_annotation(k));
+                member.as_object().is_some_and(alone) && is_null_member(self.targets[t].node)
             }
             None => false,
         }
@@ -785,7 +795,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             {
                 nesting_within(self.root, self.tool, self.options)?;
             }
-            let inferred = infer_type(self.root, self.targets[t].node, self.options.max_depth);
+            let inferred = infer_type(self.root, self.targets[t].node, self.options.max_depth, self.legacy);
             match inferred {
                 Some(ty) => self.targets[t].recursion_type = Some(ty),
                 None => {
@@ -819,7 +829,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         level: usize,
     ) -> Result<(), Error> {
         let (Value::Object(map), Value::Object(copy)) = (node, &mut *out) else { return Ok(()) };
-        let keys = Keys::of(map);
+        let keys = Keys::of(map, self.legacy);
         for (present, key) in [
             (keys.title, "title"),
             (keys.reference.is_some(), "$ref"),
@@ -829,6 +839,10 @@ impl<'v, 'o> Inliner<'v, 'o> {
             if present {
                 copy.remove(key);
             }
+        }
+        if self.legacy && keys.reference.is_some() {
+            // The reference alone: what the draft ignores beside it is not in the output.
+            copy.retain(|key, _| kept_beside_legacy_ref(key));
         }
         // Names, as written: checked to be strings by discovery (or the survey).
         let required: &'v [Value] = match keys.required {
@@ -881,7 +895,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             }
             return copy_value(node, self.checking);
         };
-        let keys = if self.checking { Keys::sized(map) } else { Keys::of(map) };
+        let keys = if self.checking { Keys::sized(map, self.legacy) } else { Keys::of(map, self.legacy) };
         if self.checking {
             // Without discovery: its checks here, and a bound on the objects built. The error
             // only sends the schema to the four steps (see `build_in_one_walk`).
@@ -907,8 +921,14 @@ impl<'v, 'o> Inliner<'v, 'o> {
         };
         // Without discovery, what is dropped unread must not nest deep either (see `copy_value`).
         let (checking, root) = (self.checking, std::ptr::eq(node, self.root));
+        let reference_alone = self.legacy && keys.reference.is_some();
         let mut unread_deep = false;
         let keep = |key: &str, v: &Value| {
+            if reference_alone && !kept_beside_legacy_ref(key) {
+                // Ignored by the draft, and never read: how deep it nests is unchecked.
+                unread_deep |= checking && matches!(v, Value::Array(_) | Value::Object(_));
+                return false;
+            }
             if !dropped(key) {
                 return true;
             }

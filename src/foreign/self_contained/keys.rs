@@ -228,16 +228,18 @@ pub(super) struct Keys<'v> {
 
 impl<'v> Keys<'v> {
     /// The keys of a schema object, in one pass rather than a map lookup per keyword; the checks
-    /// then run in a fixed order, whatever the map's iteration order.
+    /// then run in a fixed order, whatever the map's iteration order. With `legacy` (a draft
+    /// whose `$ref` ignores its siblings, [`Draft::ref_ignores_siblings`]), an object holding
+    /// `$ref` reads as the reference alone ([`Keys::reference_alone`]).
     #[inline]
-    pub(super) fn of(map: &'v Map<String, Value>) -> Self {
-        Self::read::<false, false>(map)
+    pub(super) fn of(map: &'v Map<String, Value>, legacy: bool) -> Self {
+        Self::read::<false, false>(map, legacy)
     }
 
     /// [`Self::of`], with [`Keys::bound`] too.
     #[inline]
-    pub(super) fn sized(map: &'v Map<String, Value>) -> Self {
-        Self::read::<true, false>(map)
+    pub(super) fn sized(map: &'v Map<String, Value>, legacy: bool) -> Self {
+        Self::read::<true, false>(map, legacy)
     }
 
     /// [`Self::sized`] with every string counted at its exact escaped size rather than six bytes
@@ -245,12 +247,15 @@ impl<'v> Keys<'v> {
     /// decide whether the measure may be left out ([`Inliner::expansion_fits`]): a large schema
     /// of plain text is bounded near its real size instead of six times over it.
     #[inline]
-    pub(super) fn sized_exactly(map: &'v Map<String, Value>) -> Self {
-        Self::read::<true, true>(map)
+    pub(super) fn sized_exactly(map: &'v Map<String, Value>, legacy: bool) -> Self {
+        Self::read::<true, true>(map, legacy)
     }
 
     #[inline]
-    pub(super) fn read<const SIZED: bool, const EXACT: bool>(map: &'v Map<String, Value>) -> Self {
+    pub(super) fn read<const SIZED: bool, const EXACT: bool>(
+        map: &'v Map<String, Value>,
+        legacy: bool,
+    ) -> Self {
         let mut keys = Keys {
             required: None,
             reference: None,
@@ -320,6 +325,46 @@ impl<'v> Keys<'v> {
             // Braces, and a comma between entries.
             keys.bound = keys.bound.saturating_add(2 + kept.saturating_sub(1));
         }
+        if legacy && keys.reference.is_some() {
+            keys.reference_alone::<SIZED, EXACT>(map);
+        }
         keys
+    }
+
+    /// The keys of an object holding `$ref` under a draft that ignores the reference's siblings
+    /// (draft-07 and earlier): only what [`kept_beside_legacy_ref`] keeps is read (annotations,
+    /// `$schema`, the definition maps, which are still checked), so the object has no children,
+    /// no `required`, no `type` and no union. Its bound counts what is kept; a value left unread
+    /// that is an array or an object counts as [`Keys::deep`], since no walk has measured how
+    /// deep it nests.
+    #[cold]
+    fn reference_alone<const SIZED: bool, const EXACT: bool>(&mut self, map: &'v Map<String, Value>) {
+        self.required = None;
+        self.union = false;
+        self.type_value = None;
+        self.type_list = false;
+        self.type_names = TypeNames::Json;
+        self.children = false;
+        if !SIZED {
+            return;
+        }
+        let mut kept = 0u64;
+        let mut bound = 0u64;
+        for (key, v) in map {
+            if !kept_beside_legacy_ref(key) {
+                self.deep |= matches!(v, Value::Array(_) | Value::Object(_));
+                continue;
+            }
+            if dropped(key) {
+                continue;
+            }
+            kept += 1;
+            let value = match v {
+                Value::Array(_) | Value::Object(_) => size_at::<EXACT>(v, 0, &mut self.deep),
+                scalar => scalar_size::<EXACT>(scalar),
+            };
+            bound = bound.saturating_add(key_size::<EXACT>(key) + 1).saturating_add(value);
+        }
+        self.bound = bound.saturating_add(2 + kept.saturating_sub(1));
     }
 }

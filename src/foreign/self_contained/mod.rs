@@ -54,6 +54,7 @@
 
 use super::JsonType;
 use super::declared_type::Spelling;
+use super::draft::{Draft, kept_beside_legacy_ref};
 use super::error::ForeignSchemaError as Error;
 use crate::canonical;
 use crate::pointer::Pointer;
@@ -361,7 +362,7 @@ fn build_general(
     options: &SelfContainedOptions,
     builder: Builder,
 ) -> Result<(Value, Option<u64>), Error> {
-    check_root_type(schema.get("type"), tool_name)?;
+    check_root_type(root_type_as_read(schema), tool_name)?;
     if builder == Builder::OneWalk
         && let Some(done) = build_in_one_walk(schema, tool_name, options)
     {
@@ -410,6 +411,16 @@ fn build_general(
     };
     inliner.build(schema, &mut out, Ctx::Optional, &[], &Trail::Root, 0)?;
     Ok((out, bound))
+}
+
+/// The root's `type` as the input's draft reads it: none where the root holds a `$ref` under a
+/// draft that ignores the reference's siblings (the output's root is then the target's, which
+/// [`finish`] checks).
+fn root_type_as_read(schema: &Value) -> Option<&Value> {
+    match schema.get("$ref") {
+        Some(_) if Draft::of(schema).ref_ignores_siblings() => None,
+        _ => schema.get("type"),
+    }
 }
 
 /// The most schema objects [`build_in_one_walk`] builds before it leaves the schema to the four

@@ -258,7 +258,8 @@ pub(super) fn rewrite_in_place(
     options: &SelfContainedOptions,
 ) -> Result<(), Error> {
     let Value::Object(map) = out else { return Ok(()) };
-    let keys = Keys::of(map);
+    // Without references, the draft's reading of `$ref` changes nothing.
+    let keys = Keys::of(map, false);
     let dropped = [
         (keys.title, "title"),
         (keys.reference.is_some(), "$ref"),

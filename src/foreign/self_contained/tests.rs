@@ -82,8 +82,9 @@ fn arb_root() -> impl Strategy<Value = Value> {
         prop::collection::vec(arb_schema(), 0..4),
         prop::option::of(arb_schema()),
         prop::collection::vec(0usize..4, 0..3),
+        prop_oneof![Just(None), Just(Some(DRAFT_07)), Just(Some(DRAFT_04))],
     )
-        .prop_map(|(props, a, required)| {
+        .prop_map(|(props, a, required, draft)| {
             let properties: Map<String, Value> =
                 props.into_iter().enumerate().map(|(n, p)| (format!("p{n}"), p)).collect();
             let required: Vec<Value> = required.into_iter().map(|n| json!(format!("p{n}"))).collect();
@@ -91,6 +92,10 @@ fn arb_root() -> impl Strategy<Value = Value> {
                 json!({"type": "object", "title": "Root", "properties": properties, "required": required});
             if let Some(a) = a {
                 root["$defs"] = json!({ "A": a });
+            }
+            // A draft whose `$ref` ignores its siblings, and (draft-04) forbids an empty `required`.
+            if let Some(draft) = draft {
+                root["$schema"] = json!(draft);
             }
             root
         })
@@ -1032,4 +1037,111 @@ fn a_name_that_is_no_type_is_refused_at_its_pointer_on_every_path() {
     // A name in a definition nothing refers to is not in the output, and not refused.
     let unused = json!({"$defs": {"U": {"type": "any"}}, "properties": {"a": {"type": "string"}}});
     assert!(run(unused).is_ok());
+}
+
+/// `schema` under each `$schema` in `drafts`, made self-contained on every path that can take it
+/// (the plain path where it has no reference, each builder of the general path); asserts they
+/// agree and returns the answer.
+fn on_every_path(schema: &Value) -> Result<Value, Error> {
+    let o = SelfContainedOptions::new();
+    let answer = inline(schema, "t", &o, true);
+    assert_eq!(inline(schema, "t", &o, false), answer, "{schema}");
+    for builder in [Builder::Copy, Builder::Construct, Builder::OneWalk] {
+        let built = build_root_as(schema, "t", &o, false, builder)
+            .and_then(|(built, bound)| finish_within_budget(built, bound, "t", &o));
+        assert_eq!(built, answer, "{builder:?}: {schema}");
+    }
+    assert_eq!(self_contained_input_schema_owned(schema.clone(), "t"), answer, "{schema}");
+    answer
+}
+
+const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
+const DRAFT_04: &str = "http://json-schema.org/draft-04/schema#";
+
+#[test]
+fn under_draft_07_and_earlier_a_reference_is_its_target_alone_on_every_path() {
+    let site = json!({"$ref": "#/definitions/Pos", "maximum": 10, "description": "how far",
+        "properties": {"x": {"$ref": "#/definitions/Missing"}}, "required": ["x"], "type": "Widget"});
+    let defs = json!({"Pos": {"type": "integer", "minimum": 0, "description": "a position"}});
+    for draft in [
+        DRAFT_07,
+        DRAFT_04,
+        "http://json-schema.org/draft-06/schema",
+        "https://json-schema.org/draft-03/schema#",
+    ] {
+        let schema =
+            json!({"$schema": draft, "definitions": defs, "properties": {"p": site}, "required": ["p"]});
+        let out = on_every_path(&schema).unwrap();
+        // The siblings are ignored, the broken ones included; the site's annotation stays.
+        assert_eq!(
+            out["properties"]["p"],
+            json!({"type": "integer", "minimum": 0, "description": "how far"}),
+            "{draft}"
+        );
+    }
+    // 2020-12, or no `$schema`: the siblings apply, and the broken ones are refused.
+    let schema = json!({"definitions": defs, "properties": {"p": site}});
+    assert_eq!(on_every_path(&schema).unwrap_err().kind(), "unknown-type");
+    let mut site = site;
+    site["type"] = json!("integer");
+    let schema = json!({"definitions": defs, "properties": {"p": site}});
+    assert_eq!(on_every_path(&schema).unwrap_err().kind(), "missing-reference");
+}
+
+#[test]
+fn a_legacy_reference_reads_its_target_for_a_recursion_type_and_ignores_what_is_beside_it() {
+    // `Node` is a reference whose ignored sibling says `string`: its recursion points are typed
+    // by the target, an object.
+    let schema = json!({
+        "$schema": DRAFT_07,
+        "definitions": {
+            "Node": {"$ref": "#/definitions/Body", "type": "string"},
+            "Body": {"type": "object", "properties": {"next": {"$ref": "#/definitions/Node"}}}
+        },
+        "properties": {"n": {"$ref": "#/definitions/Node"}}
+    });
+    let out = on_every_path(&schema).unwrap();
+    assert_eq!(out["properties"]["n"]["properties"]["next"]["type"], "object", "{out}");
+    // An ignored sibling may nest past any depth: no walk reads it, and none overflows.
+    let answer = std::thread::Builder::new()
+        .stack_size(256 * 1024 * 1024)
+        .spawn(move || {
+            // Built without `json!`, which would serialise (recursively) what it nests.
+            let mut deep = json!({"type": "string"});
+            for _ in 0..3000 {
+                let mut wrapper = Map::new();
+                wrapper.insert("items".into(), deep);
+                deep = Value::Object(wrapper);
+            }
+            let mut schema = json!({"$schema": DRAFT_07, "definitions": {"A": {"type": "integer"}},
+                "properties": {"a": {"$ref": "#/definitions/A"}}});
+            schema["properties"]["a"]["not"] = deep;
+            let answer = on_every_path(&schema).map_err(|e| e.kind());
+            walk::drop_any_depth(schema);
+            answer
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(answer, Err("malformed"), "a value nested that deep is refused, as anywhere else");
+}
+
+#[test]
+fn under_draft_04_an_empty_required_is_left_out() {
+    for (schema, required) in [
+        (json!({"$schema": DRAFT_04, "properties": {"q": {"type": "string"}}}), None),
+        (json!({"$schema": DRAFT_04, "properties": {"q": {"type": "string"}}, "required": []}), None),
+        (
+            json!({"$schema": DRAFT_04, "properties": {"q": {"type": "string"}}, "required": ["q"]}),
+            Some(json!(["q"])),
+        ),
+        (json!({"$schema": DRAFT_07, "properties": {"q": {"type": "string"}}}), Some(json!([]))),
+        (json!({"properties": {"q": {"type": "string"}}}), Some(json!([]))),
+    ] {
+        let out = on_every_path(&schema).unwrap();
+        assert_eq!(out.get("required"), required.as_ref(), "{schema}");
+        assert_eq!(out["properties"], json!({"q": {"type": "string"}}));
+        // A fixed point: made self-contained again, nothing changes.
+        assert_eq!(run(out.clone()).unwrap(), out);
+    }
 }
