@@ -26,7 +26,7 @@ use serde_json::Value;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Draft {
     /// `http://json-schema.org/draft-03/schema#` or `draft-04`: `$ref` ignores its siblings, `id`
-    /// is the base-URI keyword, `required` may not be empty.
+    /// (not `$id`) is the base-URI keyword, `required` may not be empty.
     Draft04,
     /// `draft-06` or `draft-07`: `$ref` ignores its siblings.
     Draft07,
@@ -62,10 +62,10 @@ impl Draft {
         self != Draft::Modern
     }
 
-    /// Whether `id` (not only `$id`) sets a base URI (draft-04 and earlier).
+    /// The keyword that sets a base URI: `id` up to draft-04, `$id` from draft-06 on.
     #[inline]
-    pub(crate) fn id_is_a_keyword(self) -> bool {
-        self == Draft::Draft04
+    pub(crate) fn id_keyword(self) -> &'static str {
+        if self == Draft::Draft04 { "id" } else { "$id" }
     }
 
     /// Whether `required` may be an empty list (draft-06 on).
@@ -85,8 +85,9 @@ pub(crate) fn kept_beside_legacy_ref(key: &str) -> bool {
 }
 
 /// Whether a schema object's `$id` (or, under draft-04, `id`) changes the base URI that the
-/// references under it resolve against: a string with more than a fragment (`"#foo"` under
-/// draft-06/07 names an anchor, `""` is the current base).
+/// references at and under it resolve against: a string with more than a fragment (`"#foo"`
+/// under draft-06/07 names an anchor, `""` is the current base). A value that is no string is
+/// no URI, and changes nothing.
 #[inline]
 pub(crate) fn changes_base(id: &Value) -> bool {
     matches!(id, Value::String(s) if !s.is_empty() && !s.starts_with('#'))

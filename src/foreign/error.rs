@@ -58,6 +58,43 @@ pub enum ForeignSchemaError {
         /// Why it cannot be followed.
         reason: RefError,
     },
+    /// A `$ref` inside a subschema whose `$id` (draft-04: `id`) changes the base URI it resolves
+    /// against: it means a place in that resource, which this crate does not resolve. Inlining it
+    /// against the document's root instead would change what the schema accepts.
+    #[error(
+        "tool `{tool}`: cannot inline `$ref` `{reference}` at `{pointer}`: the `$id` `{id}` at or \
+         around it makes it resolve against that URI, not against this document's root, which is \
+         the only base references are resolved against here; move what it points at into the \
+         root's `$defs` and remove that `$id`"
+    )]
+    ScopedReference {
+        /// The tool.
+        tool: String,
+        /// Where the `$ref` is.
+        pointer: String,
+        /// The reference, as written.
+        reference: String,
+        /// The `$id` that changes its base.
+        id: String,
+    },
+    /// A `$dynamicRef` (2020-12) or `$recursiveRef` (2019-09): which schema it means is decided
+    /// while validating, by the schemas it is reached through, so no self-contained copy can
+    /// hold it.
+    #[error(
+        "tool `{tool}`: cannot inline `{keyword}` `{reference}` at `{pointer}`: a dynamic \
+         reference is resolved while validating, through the schemas it is reached from, so it has \
+         no one target to inline; write a `$ref` to the definition it means"
+    )]
+    DynamicReference {
+        /// The tool.
+        tool: String,
+        /// Where the keyword is.
+        pointer: String,
+        /// `$dynamicRef` or `$recursiveRef`.
+        keyword: &'static str,
+        /// Its value, as written (JSON text where it is not a string).
+        reference: String,
+    },
     /// A `type` names no JSON Schema type (`"any"`, `"String"`, `"long"`): only the seven JSON
     /// types, and BFCL's Python spellings `dict`, `float` and `tuple` (read as `object`,
     /// `number` and `array`), are type names.
@@ -126,6 +163,8 @@ impl ForeignSchemaError {
             | ForeignSchemaError::RootNotObject { tool, .. }
             | ForeignSchemaError::Malformed { tool, .. }
             | ForeignSchemaError::Reference { tool, .. }
+            | ForeignSchemaError::ScopedReference { tool, .. }
+            | ForeignSchemaError::DynamicReference { tool, .. }
             | ForeignSchemaError::UnknownType { tool, .. }
             | ForeignSchemaError::UntypedRecursion { tool, .. }
             | ForeignSchemaError::TooLarge { tool, .. }
@@ -140,6 +179,8 @@ impl ForeignSchemaError {
             | ForeignSchemaError::RootNotObject { pointer, .. }
             | ForeignSchemaError::Malformed { pointer, .. }
             | ForeignSchemaError::Reference { pointer, .. }
+            | ForeignSchemaError::ScopedReference { pointer, .. }
+            | ForeignSchemaError::DynamicReference { pointer, .. }
             | ForeignSchemaError::UnknownType { pointer, .. }
             | ForeignSchemaError::UntypedRecursion { pointer, .. }
             | ForeignSchemaError::TooLarge { pointer, .. }
@@ -151,6 +192,8 @@ impl ForeignSchemaError {
     pub fn reference(&self) -> Option<&str> {
         match self {
             ForeignSchemaError::Reference { reference, .. }
+            | ForeignSchemaError::ScopedReference { reference, .. }
+            | ForeignSchemaError::DynamicReference { reference, .. }
             | ForeignSchemaError::UntypedRecursion { reference, .. } => Some(reference),
             _ => None,
         }
@@ -166,6 +209,8 @@ impl ForeignSchemaError {
             ForeignSchemaError::Reference { reason: RefError::External(_), .. } => "external-reference",
             ForeignSchemaError::Reference { reason: RefError::Missing(_), .. } => "missing-reference",
             ForeignSchemaError::Reference { .. } => "malformed-reference",
+            ForeignSchemaError::ScopedReference { .. } => "scoped-reference",
+            ForeignSchemaError::DynamicReference { .. } => "dynamic-reference",
             ForeignSchemaError::UnknownType { .. } => "unknown-type",
             ForeignSchemaError::UntypedRecursion { .. } => "untyped-recursion",
             ForeignSchemaError::TooLarge { .. } => "too-large",

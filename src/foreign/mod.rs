@@ -49,6 +49,13 @@
 //!   `#/properties/a/items`), percent-decoded then `~`-decoded; `$defs` and `definitions` are
 //!   separate namespaces. A reference outside the document, to nothing, or with a bad escape is an
 //!   error naming the tool, the pointer and the reference.
+//! - References resolve against the document's root only, so what would resolve elsewhere is
+//!   refused, naming the pointer: a `$ref` at or under a subschema whose `$id` (draft-04: `id`)
+//!   changes the base URI (it means a place in that resource, `{"$id":
+//!   "http://example.com/sub", "$defs": {...}, "$ref": "#/$defs/X"}` its own `X`); a reference
+//!   to an anchor (`#name`, not a JSON pointer); a `$dynamicRef` or `$recursiveRef`, whose
+//!   target is decided while validating. The root's `$id`, an `$id` that is only a fragment, and
+//!   an `$id` with no reference under it change nothing and stay as written.
 //! - The input's `$schema` says how a `$ref` is read. Up to draft-07 (`$schema` of draft-07, -06,
 //!   -04 or -03), a schema holding `$ref` is the reference alone, as those drafts say: the
 //!   keywords beside it are ignored, so the output is the definition with the site's annotations

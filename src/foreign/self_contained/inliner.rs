@@ -34,6 +34,10 @@ pub(super) struct Target<'v> {
     pub(super) memo: Option<Measure<'v>>,
     /// The `type` its recursion points carry, once inferred.
     pub(super) recursion_type: Option<Value>,
+    /// The innermost `$id` that changes the base URI among the objects on the way to it from the
+    /// root ([`Keys::scope`]; the root's own does not count): the references in its subtree
+    /// resolve against that, not the root, and are refused.
+    pub(super) scope: Option<&'v str>,
 }
 
 impl<'v> Target<'v> {
@@ -51,6 +55,7 @@ impl<'v> Target<'v> {
             on_stack: false,
             memo: None,
             recursion_type: None,
+            scope: None,
         })
     }
 }
@@ -190,6 +195,8 @@ pub(super) struct Inliner<'v, 'o> {
     /// The root's `$schema` declares a draft whose `$ref` ignores its siblings (draft-07 and
     /// earlier): an object holding `$ref` is read as the reference alone.
     pub(super) legacy: bool,
+    /// The input's draft ([`Draft::of`]), which [`Keys`] reads each object by.
+    pub(super) draft: Draft,
 }
 
 impl<'v, 'o> Inliner<'v, 'o> {
@@ -210,6 +217,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             objects_left: 0,
             built_bound: 0,
             legacy: Draft::of(root).ref_ignores_siblings(),
+            draft: Draft::of(root),
         }
     }
 
@@ -324,7 +332,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
             let level = self.targets[next].level;
             let pointer = std::mem::take(&mut self.targets[next].pointer);
             let trail = if next == 0 { Trail::Root } else { Trail::Target(&pointer) };
-            let result = self.scan(node, &trail, level, next);
+            let scope = self.targets[next].scope;
+            let result = self.scan(node, &trail, level, next, scope);
             self.targets[next].pointer = pointer;
             self.targets[next].bound = result?;
             next += 1;
@@ -335,13 +344,15 @@ impl<'v, 'o> Inliner<'v, 'o> {
     /// Scans `node`, in the subtree of target `owner`, at `level`: checks it, registers the
     /// targets of its references as edges of `owner`, notes how deep it sits in `owner`; returns
     /// a bound of its compact size without the keywords the output drops, every string at its
-    /// exact size ([`Keys::sized_exactly`]).
+    /// exact size ([`Keys::sized_exactly`]). `scope` is the `$id` the objects around it set
+    /// ([`Target::scope`]): a reference under one is refused ([`Error::ScopedReference`]).
     pub(super) fn scan(
         &mut self,
         node: &'v Value,
         trail: &Trail<'_>,
         level: usize,
         owner: usize,
+        scope: Option<&'v str>,
     ) -> Result<u64, Error> {
         let depth = level - self.targets[owner].level;
         self.targets[owner].height = self.targets[owner].height.max(depth);
@@ -352,7 +363,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 scalar => scalar_size::<true>(scalar),
             });
         };
-        let keys = Keys::sized_exactly(map, self.legacy);
+        let keys = Keys::sized_exactly(map, self.draft);
         self.targets[owner].objects += 1;
         // Definitions are neither sized nor scanned where they stand: the root's that no reference
         // reaches are checked apart (`Self::definitions_nesting_within`), any other's with the
@@ -360,8 +371,13 @@ impl<'v, 'o> Inliner<'v, 'o> {
         let nested_definitions = (keys.defs || keys.definitions) && !std::ptr::eq(node, self.root);
         self.deep |= keys.deep || nested_definitions;
         self.check(&keys, trail)?;
+        // An object's own `$id` sets the base of its own `$ref` too; the root's is the document's.
+        let scope = if std::ptr::eq(node, self.root) { scope } else { keys.scope.or(scope) };
         let reference = keys.reference;
         if let Some(r) = reference {
+            if let Some(id) = scope {
+                return Err(self.scoped_reference(r, id, trail));
+            }
             let target = self.resolve(r, trail, level + 1)?;
             self.targets[owner].edges.push((target, depth));
         }
@@ -373,7 +389,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
                     return;
                 }
                 result = self.descend(trail, step, level).and_then(|child_trail| {
-                    self.scan(child, &child_trail, level + 1, owner).map(|b| bound = bound.saturating_add(b))
+                    self.scan(child, &child_trail, level + 1, owner, scope)
+                        .map(|b| bound = bound.saturating_add(b))
                 });
             });
             result?;
@@ -452,7 +469,43 @@ impl<'v, 'o> Inliner<'v, 'o> {
         {
             return Err(type_error(v, trail, self.tool));
         }
+        if let Some((keyword, v)) = keys.dynamic {
+            return Err(Error::DynamicReference {
+                tool: self.tool.to_owned(),
+                pointer: Trail::Key(trail, keyword).render(),
+                keyword,
+                reference: v.as_str().map_or_else(|| canonical::to_string(v), str::to_owned),
+            });
+        }
         Ok(())
+    }
+
+    /// The error for a `$ref` (`r`) at `trail` under the base-changing `$id` `id`.
+    pub(super) fn scoped_reference(&self, r: &Value, id: &str, trail: &Trail<'_>) -> Error {
+        Error::ScopedReference {
+            tool: self.tool.to_owned(),
+            pointer: trail.render(),
+            reference: r.as_str().map_or_else(|| canonical::to_string(r), str::to_owned),
+            id: id.to_owned(),
+        }
+    }
+
+    /// The innermost base-changing `$id` among the objects a pointer (`tokens`, from the root)
+    /// passes on its way to its target, the root and the target left out (the target's own is
+    /// read when it is scanned).
+    fn scope_on_the_way(&self, tokens: &[String]) -> Option<&'v str> {
+        let mut scope = None;
+        let mut cur = self.root;
+        let keyword = self.draft.id_keyword();
+        for tok in tokens.iter().take(tokens.len().saturating_sub(1)) {
+            cur = refs::lookup(cur, std::slice::from_ref(tok))?;
+            if let Some(id) = cur.get(keyword)
+                && changes_base(id)
+            {
+                scope = id.as_str();
+            }
+        }
+        scope
     }
 
     /// The target of a `$ref` value, registering it the first time as reached at `level`.
@@ -510,7 +563,12 @@ impl<'v, 'o> Inliner<'v, 'o> {
                         (Cow::Owned(pointer.as_str().to_owned()), name)
                     }
                 };
-                self.register(node, pointer, name, level)
+                let t = self.register(node, pointer, name, level);
+                // `#/$defs/Name` passes the root and its definition map only: no scope.
+                if plain.is_none() {
+                    self.targets[t].scope = self.scope_on_the_way(&tokens);
+                }
+                t
             }
         };
         self.by_reference.insert(reference.as_str(), t);
@@ -829,7 +887,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         level: usize,
     ) -> Result<(), Error> {
         let (Value::Object(map), Value::Object(copy)) = (node, &mut *out) else { return Ok(()) };
-        let keys = Keys::of(map, self.legacy);
+        let keys = Keys::of(map, self.draft);
         for (present, key) in [
             (keys.title, "title"),
             (keys.reference.is_some(), "$ref"),
@@ -895,12 +953,14 @@ impl<'v, 'o> Inliner<'v, 'o> {
             }
             return copy_value(node, self.checking);
         };
-        let keys = if self.checking { Keys::sized(map, self.legacy) } else { Keys::of(map, self.legacy) };
+        let keys = if self.checking { Keys::sized(map, self.draft) } else { Keys::of(map, self.draft) };
         if self.checking {
             // Without discovery: its checks here, and a bound on the objects built. The error
             // only sends the schema to the four steps (see `build_in_one_walk`).
             self.check(&keys, trail)?;
-            if self.objects_left == 0 {
+            // An `$id` below the root may set the base of a reference under it: discovery,
+            // which carries the scope, judges that.
+            if self.objects_left == 0 || (keys.scope.is_some() && !std::ptr::eq(node, self.root)) {
                 return Err(one_walk_gives_up());
             }
             self.objects_left -= 1;
@@ -956,6 +1016,9 @@ impl<'v, 'o> Inliner<'v, 'o> {
         }
         if let Some(r) = keys.reference {
             let t = self.resolve(r, trail, level + 1)?;
+            if self.checking && self.targets[t].scope.is_some() {
+                return Err(one_walk_gives_up());
+            }
             return self.expand_site::<true>(t, r, copy, ctx, required, extra_required, trail, level);
         }
         let out = Value::Object(copy);

@@ -217,6 +217,11 @@ pub(super) struct Keys<'v> {
     pub(super) type_names: TypeNames,
     /// A keyword that may hold subschemas is there, besides `$defs` and `definitions`.
     pub(super) children: bool,
+    /// An `$id` (under draft-04, `id`) that changes the base URI the references at and under
+    /// this object resolve against ([`changes_base`]): the value.
+    pub(super) scope: Option<&'v str>,
+    /// A `$dynamicRef` or `$recursiveRef` (2019-09 on): the keyword and its value.
+    pub(super) dynamic: Option<(&'static str, &'v Value)>,
     /// From [`Keys::sized`]: a [`json_bound`] of the object without the keywords the output
     /// drops and without the subschemas the walkers visit (their own bounds add to it); from
     /// [`Keys::sized_exactly`], the same with every string at its exact size.
@@ -228,18 +233,19 @@ pub(super) struct Keys<'v> {
 
 impl<'v> Keys<'v> {
     /// The keys of a schema object, in one pass rather than a map lookup per keyword; the checks
-    /// then run in a fixed order, whatever the map's iteration order. With `legacy` (a draft
-    /// whose `$ref` ignores its siblings, [`Draft::ref_ignores_siblings`]), an object holding
-    /// `$ref` reads as the reference alone ([`Keys::reference_alone`]).
+    /// then run in a fixed order, whatever the map's iteration order. `draft` is the input's
+    /// ([`Draft::of`]): under one whose `$ref` ignores its siblings, an object holding `$ref`
+    /// reads as the reference alone ([`Keys::reference_alone`]); it also says which keyword sets
+    /// a base URI ([`Keys::scope`]).
     #[inline]
-    pub(super) fn of(map: &'v Map<String, Value>, legacy: bool) -> Self {
-        Self::read::<false, false>(map, legacy)
+    pub(super) fn of(map: &'v Map<String, Value>, draft: Draft) -> Self {
+        Self::read::<false, false>(map, draft)
     }
 
     /// [`Self::of`], with [`Keys::bound`] too.
     #[inline]
-    pub(super) fn sized(map: &'v Map<String, Value>, legacy: bool) -> Self {
-        Self::read::<true, false>(map, legacy)
+    pub(super) fn sized(map: &'v Map<String, Value>, draft: Draft) -> Self {
+        Self::read::<true, false>(map, draft)
     }
 
     /// [`Self::sized`] with every string counted at its exact escaped size rather than six bytes
@@ -247,14 +253,14 @@ impl<'v> Keys<'v> {
     /// decide whether the measure may be left out ([`Inliner::expansion_fits`]): a large schema
     /// of plain text is bounded near its real size instead of six times over it.
     #[inline]
-    pub(super) fn sized_exactly(map: &'v Map<String, Value>, legacy: bool) -> Self {
-        Self::read::<true, true>(map, legacy)
+    pub(super) fn sized_exactly(map: &'v Map<String, Value>, draft: Draft) -> Self {
+        Self::read::<true, true>(map, draft)
     }
 
     #[inline]
     pub(super) fn read<const SIZED: bool, const EXACT: bool>(
         map: &'v Map<String, Value>,
-        legacy: bool,
+        draft: Draft,
     ) -> Self {
         let mut keys = Keys {
             required: None,
@@ -269,6 +275,8 @@ impl<'v> Keys<'v> {
             type_list: false,
             type_names: TypeNames::Json,
             children: false,
+            scope: None,
+            dynamic: None,
             bound: 0,
             deep: false,
         };
@@ -304,6 +312,15 @@ impl<'v> Keys<'v> {
                     }
                 }
                 "anyOf" | "oneOf" => keys.union = true,
+                "$id" | "id" if key == draft.id_keyword() => {
+                    if changes_base(v) {
+                        keys.scope = v.as_str();
+                    }
+                }
+                "$dynamicRef" | "$recursiveRef" if draft == Draft::Modern => {
+                    keys.dynamic =
+                        Some((if key == "$dynamicRef" { "$dynamicRef" } else { "$recursiveRef" }, v));
+                }
                 _ => {}
             }
             let shape = walk::keyword_shape(key);
@@ -325,7 +342,7 @@ impl<'v> Keys<'v> {
             // Braces, and a comma between entries.
             keys.bound = keys.bound.saturating_add(2 + kept.saturating_sub(1));
         }
-        if legacy && keys.reference.is_some() {
+        if draft.ref_ignores_siblings() && keys.reference.is_some() {
             keys.reference_alone::<SIZED, EXACT>(map);
         }
         keys
@@ -345,6 +362,8 @@ impl<'v> Keys<'v> {
         self.type_list = false;
         self.type_names = TypeNames::Json;
         self.children = false;
+        // An `$id` beside the `$ref` is ignored too: it does not change the reference's base.
+        self.scope = None;
         if !SIZED {
             return;
         }

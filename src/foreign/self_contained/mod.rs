@@ -54,7 +54,7 @@
 
 use super::JsonType;
 use super::declared_type::Spelling;
-use super::draft::{Draft, kept_beside_legacy_ref};
+use super::draft::{Draft, changes_base, kept_beside_legacy_ref};
 use super::error::ForeignSchemaError as Error;
 use crate::canonical;
 use crate::pointer::Pointer;

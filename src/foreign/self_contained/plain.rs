@@ -65,7 +65,8 @@ pub(super) fn survey(node: &Value, level: usize, max_depth: usize) -> Option<Sur
 /// What [`survey`] does with a key of a schema object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Role {
-    /// `$ref`, `$defs`, `definitions`: the general path must read the schema.
+    /// `$ref`, `$defs`, `definitions`, `$dynamicRef`, `$recursiveRef`: the general path must read
+    /// the schema.
     Stop,
     /// Dropped from the output.
     Title,
@@ -113,9 +114,13 @@ pub(super) fn survey_role(key: &str) -> Role {
             _ => Role::Value,
         },
         11 => match key {
-            "definitions" => Role::Stop,
+            "definitions" | "$dynamicRef" => Role::Stop,
             "prefixItems" => Role::Children(Array),
             _ => Role::Value,
+        },
+        13 => match key {
+            "$recursiveRef" => Role::Stop,
+            _ => walk::keyword_shape(key).map_or(Role::Value, Role::Children),
         },
         _ => walk::keyword_shape(key).map_or(Role::Value, Role::Children),
     }
@@ -258,8 +263,8 @@ pub(super) fn rewrite_in_place(
     options: &SelfContainedOptions,
 ) -> Result<(), Error> {
     let Value::Object(map) = out else { return Ok(()) };
-    // Without references, the draft's reading of `$ref` changes nothing.
-    let keys = Keys::of(map, false);
+    // Without references, the draft's reading of `$ref` and `$id` changes nothing.
+    let keys = Keys::of(map, Draft::Modern);
     let dropped = [
         (keys.title, "title"),
         (keys.reference.is_some(), "$ref"),

@@ -204,6 +204,9 @@ fn the_survey_sorts_every_key_as_the_walker_does() {
     }
     let others = [
         ("$ref", Role::Stop),
+        ("$dynamicRef", Role::Stop),
+        ("$recursiveRef", Role::Stop),
+        ("$id", Role::Value),
         ("title", Role::Title),
         ("required", Role::Required),
         ("type", Role::Type),
@@ -1144,4 +1147,102 @@ fn under_draft_04_an_empty_required_is_left_out() {
         // A fixed point: made self-contained again, nothing changes.
         assert_eq!(run(out.clone()).unwrap(), out);
     }
+}
+
+#[test]
+fn a_reference_under_an_id_that_changes_its_base_is_refused_on_every_path() {
+    let sub =
+        json!({"$id": "http://example.com/sub", "$defs": {"X": {"type": "integer"}}, "$ref": "#/$defs/X"});
+    for (schema, pointer, id) in [
+        // The shape: the property's own `$id` sets the base of its own `$ref`.
+        (
+            json!({"$defs": {"X": {"type": "string"}}, "properties": {"a": sub.clone()}}),
+            "/properties/a",
+            "http://example.com/sub",
+        ),
+        // An `$id` around it, two levels up.
+        (
+            json!({"$defs": {"X": {"type": "string"}}, "properties": {"a": {"$id": "sub.json", "items": {"items": {"$ref": "#/$defs/X"}}}}}),
+            "/properties/a/items/items",
+            "sub.json",
+        ),
+        // Inside a definition with its own `$id`, reached through the root's `$defs`.
+        (
+            json!({"$defs": {"D": {"$id": "urn:d", "properties": {"x": {"$ref": "#/$defs/X"}}}, "X": {"type": "string"}}, "properties": {"d": {"$ref": "#/$defs/D"}}}),
+            "/$defs/D/properties/x",
+            "urn:d",
+        ),
+        // A target whose way from the root passes an `$id` (the object holding it is not itself
+        // referred to).
+        (
+            json!({"$defs": {"X": {"type": "string"}}, "properties": {
+                "d": {"$id": "urn:d", "properties": {"x": {"$ref": "#/$defs/X"}}},
+                "e": {"$ref": "#/properties/d/properties/x"}}}),
+            "/properties/d/properties/x",
+            "urn:d",
+        ),
+    ] {
+        let e = on_every_path(&schema).unwrap_err();
+        assert_eq!((e.kind(), e.pointer()), ("scoped-reference", pointer), "{schema}: {e}");
+        assert!(e.to_string().contains(&format!("`$id` `{id}`")), "{e}");
+    }
+    // A pointer into a subschema with an `$id`: the reference sites inside resolve against it.
+    let schema = json!({"$defs": {"X": {"type": "string"}}, "properties": {
+        "d": {"properties": {"inner": {"$id": "urn:d", "properties": {"x": {"$ref": "#/$defs/X"}}}}},
+        "e": {"$ref": "#/properties/d/properties/inner/properties/x"}}});
+    assert_eq!(on_every_path(&schema).unwrap_err().kind(), "scoped-reference");
+    // The root's `$id` is the document's base; an `$id` that is a fragment (an anchor under
+    // draft-07) or empty changes no base; an `$id` with no reference under it is harmless.
+    for schema in [
+        json!({"$id": "http://example.com/root", "$defs": {"X": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/X"}}}),
+        json!({"$defs": {"X": {"type": "string"}}, "properties": {"a": {"$id": "#anchor", "items": {"$ref": "#/$defs/X"}}}}),
+        json!({"$defs": {"X": {"type": "string"}}, "properties": {"a": {"$id": "", "items": {"$ref": "#/$defs/X"}}}}),
+        json!({"$defs": {"X": {"$id": "urn:x", "type": "string"}}, "properties": {"a": {"$ref": "#/$defs/X"}}}),
+    ] {
+        assert!(on_every_path(&schema).is_ok(), "{schema}");
+    }
+    // Draft-04 spells it `id`; under draft-07 `id` is no keyword, and an `$id` beside a `$ref`
+    // is ignored with the rest of the reference's siblings.
+    let old = |draft: &str, key: &str| {
+        let mut a = json!({"items": {"$ref": "#/definitions/X"}});
+        a[key] = json!("urn:a");
+        json!({"$schema": draft, "definitions": {"X": {"type": "string"}}, "properties": {"a": a}})
+    };
+    assert_eq!(on_every_path(&old(DRAFT_04, "id")).unwrap_err().kind(), "scoped-reference");
+    assert!(on_every_path(&old(DRAFT_04, "$id")).is_ok());
+    assert!(on_every_path(&old(DRAFT_07, "id")).is_ok());
+    assert_eq!(on_every_path(&old(DRAFT_07, "$id")).unwrap_err().kind(), "scoped-reference");
+    let beside = json!({"$schema": DRAFT_07, "definitions": {"X": {"type": "string"}},
+        "properties": {"a": {"$id": "urn:a", "$ref": "#/definitions/X"}}});
+    assert_eq!(on_every_path(&beside).unwrap()["properties"]["a"], json!({"type": "string"}));
+}
+
+#[test]
+fn dynamic_references_and_anchor_references_are_refused() {
+    let o = SelfContainedOptions::new();
+    for (schema, kind, pointer) in [
+        (
+            json!({"properties": {"t": {"$dynamicRef": "#node"}}}),
+            "dynamic-reference",
+            "/properties/t/$dynamicRef",
+        ),
+        (
+            json!({"$defs": {"N": {"$dynamicAnchor": "node", "type": "object"}}, "properties": {"t": {"items": {"$recursiveRef": "#"}}}}),
+            "dynamic-reference",
+            "/properties/t/items/$recursiveRef",
+        ),
+        (
+            json!({"$defs": {"N": {"$anchor": "node", "type": "object"}}, "properties": {"t": {"$ref": "#node"}}}),
+            "malformed-reference",
+            "/properties/t",
+        ),
+    ] {
+        let e = on_every_path(&schema).unwrap_err();
+        assert_eq!((e.kind(), e.pointer()), (kind, pointer), "{schema}: {e}");
+        assert_eq!(inline(&schema, "t", &o, true).unwrap_err(), e);
+    }
+    // Before 2019-09 they are no keywords: passed through as any unknown keyword is.
+    let schema =
+        json!({"$schema": DRAFT_07, "properties": {"t": {"type": "object", "$dynamicRef": "#node"}}});
+    assert_eq!(on_every_path(&schema).unwrap()["properties"]["t"]["$dynamicRef"], "#node");
 }
