@@ -66,8 +66,14 @@
 //!   are joined, and where both sides constrain the same family of keywords differently the
 //!   site's go into an `allOf` member.
 //! - An optional union (`anyOf`/`oneOf` of one real member and `null`, the `null` possibly behind
-//!   a `$ref`; or `type: [X, "null"]`) loses its `null` where the value may be left out (a
-//!   property not in `required`, or the root), together with `default: null`. Where `null` is a
+//!   a `$ref`; or `type: [X, "null"]`) loses its `null` where the value may be left out (the
+//!   root, or a property nothing may require), together with `default: null`. A property may be
+//!   required by its object's `required`, by the `required` of the object's `allOf`, `anyOf` or
+//!   `oneOf` members, of an object whose `allOf` member it is in, or of a reference site around
+//!   it; and by anything that is not read: `if`/`then`/`else`, `not`, `dependentRequired`,
+//!   `dependentSchemas`, `dependencies`, `minProperties`, a `$ref` beside it, or a member holding
+//!   one of these, a `$ref` or a union of its own. Where any of these may require it, the
+//!   property keeps its `null`. Where `null` is a
 //!   value the code must receive (a required property, array items, map values) the union is
 //!   kept, as `type: [X, "null"]` when nothing else in `X` constrains `null`, else as
 //!   `anyOf: [X, {"type": "null"}]`. A `type` beside the union that refuses `null` makes the

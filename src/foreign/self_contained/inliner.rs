@@ -882,7 +882,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         node: &'v Value,
         out: &mut Value,
         ctx: Ctx,
-        extra_required: &[&'v str],
+        around: Around<'_, 'v>,
         trail: &Trail<'_>,
         level: usize,
     ) -> Result<(), Error> {
@@ -907,15 +907,18 @@ impl<'v, 'o> Inliner<'v, 'o> {
             Some(Value::Array(names)) => names,
             _ => &[],
         };
+        let parts = Parts::gather(map, &keys, required, around);
         if keys.children {
-            let names = Required::new(required, extra_required);
+            let names = parts.as_ref().map_or_else(|| around.required(required), Parts::required);
+            let around_child = |step| parts.as_ref().map_or(Around::NONE, |p| p.around(step));
             walk::zip_children_mut(
                 map,
                 copy,
                 |key| !dropped(key),
                 |step, child, child_out| {
                     let child_trail = self.descend(trail, step, level)?;
-                    self.build(child, child_out, names.ctx_of(step, ctx), &[], &child_trail, level + 1)
+                    let (ctx, around) = (names.ctx_of(step, ctx), around_child(step));
+                    self.build(child, child_out, ctx, around, &child_trail, level + 1)
                 },
             )?;
         }
@@ -927,7 +930,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
         if let Some(r) = keys.reference {
             let t = self.resolve(r, trail, level + 1)?;
             let site = std::mem::take(copy);
-            *out = self.expand_site::<false>(t, r, site, ctx, required, extra_required, trail, level)?;
+            let target_around = parts.as_ref().map_or(around, Parts::around_target);
+            *out = self.expand_site::<false>(t, r, site, ctx, target_around, trail, level)?;
             return Ok(());
         }
         if keys.union || keys.type_list {
@@ -943,7 +947,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         &mut self,
         node: &'v Value,
         ctx: Ctx,
-        extra_required: &[&'v str],
+        around: Around<'_, 'v>,
         trail: &Trail<'_>,
         level: usize,
     ) -> Result<Value, Error> {
@@ -971,7 +975,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             && keys.union
             && keys.type_value.is_none()
             && keys.reference.is_none()
-            && let Some(out) = self.optional_union(map, trail, level)?
+            && let Some(out) = self.optional_union(map, around, trail, level)?
         {
             return Ok(out);
         }
@@ -995,14 +999,16 @@ impl<'v, 'o> Inliner<'v, 'o> {
             unread_deep |= checking && may_nest_unread(key, v, root);
             false
         };
-        let names = Required::new(required, extra_required);
+        let parts = Parts::gather(map, &keys, required, around);
+        let names = parts.as_ref().map_or_else(|| around.required(required), Parts::required);
+        let around_child = |step| parts.as_ref().map_or(Around::NONE, |p| p.around(step));
         let copy = walk::copy_children(
             map,
             keep,
             |v| copy_value(v, checking),
             |step, child| {
                 let child_trail = self.descend(trail, step, level)?;
-                self.construct(child, names.ctx_of(step, ctx), &[], &child_trail, level + 1)
+                self.construct(child, names.ctx_of(step, ctx), around_child(step), &child_trail, level + 1)
             },
         )?;
         if unread_deep {
@@ -1019,7 +1025,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
             if self.checking && self.targets[t].scope.is_some() {
                 return Err(one_walk_gives_up());
             }
-            return self.expand_site::<true>(t, r, copy, ctx, required, extra_required, trail, level);
+            let target_around = parts.as_ref().map_or(around, Parts::around_target);
+            return self.expand_site::<true>(t, r, copy, ctx, target_around, trail, level);
         }
         let out = Value::Object(copy);
         Ok(if keys.union || keys.type_list { collapse(out, ctx) } else { out })
@@ -1030,10 +1037,12 @@ impl<'v, 'o> Inliner<'v, 'o> {
     /// field pydantic writes): its members built as `construct` builds them, then, where
     /// [`collapse`] would leave just the one real member (the union's own map emptied), that
     /// member, without the map around it ever built. `None`, having done nothing, for any other
-    /// node.
+    /// node. Each member sees `around` as [`Parts::around`] gives it to an `anyOf` member of an
+    /// object holding nothing else: `around` itself.
     pub(super) fn optional_union(
         &mut self,
         map: &'v Map<String, Value>,
+        around: Around<'_, 'v>,
         trail: &Trail<'_>,
         level: usize,
     ) -> Result<Option<Value>, Error> {
@@ -1072,7 +1081,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                     unbuilt |= 1 << i;
                     return Ok(Value::Null);
                 }
-                self.construct(child, Ctx::Optional, &[], &child_trail, level + 1)
+                self.construct(child, Ctx::Optional, around, &child_trail, level + 1)
             },
         )?;
         let is_unbuilt = |i: usize| i < 64 && unbuilt & (1 << i) != 0;
@@ -1082,7 +1091,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         }
         for (i, slot) in built.iter_mut().enumerate().filter(|(i, _)| is_unbuilt(*i)) {
             let child_trail = Trail::Child(trail, Step::Index("anyOf", i));
-            *slot = self.construct(&items[i], Ctx::Optional, &[], &child_trail, level + 1)?;
+            *slot = self.construct(&items[i], Ctx::Optional, around, &child_trail, level + 1)?;
         }
         let mut union = Map::new();
         union.insert("anyOf".to_owned(), Value::Array(built));
@@ -1093,7 +1102,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
     }
 
     /// The output for a reference site at `level` into target `t` (resolved from `r`), its own
-    /// keywords built into `site` (its `required` names in `required`): a recursion point when
+    /// keywords built into `site` (what it requires of the target in `target_around`,
+    /// [`Parts::around_target`]): a recursion point when
     /// `t` is being expanded, else `t`'s expansion (built with [`Self::construct`] when
     /// `CONSTRUCT`, else copied and rewritten by [`Self::build`]) combined with `site`.
     #[allow(clippy::too_many_arguments)]
@@ -1103,8 +1113,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         r: &'v Value,
         mut site: Map<String, Value>,
         ctx: Ctx,
-        required: &'v [Value],
-        extra_required: &[&'v str],
+        target_around: Around<'_, 'v>,
         trail: &Trail<'_>,
         level: usize,
     ) -> Result<Value, Error> {
@@ -1140,17 +1149,15 @@ impl<'v, 'o> Inliner<'v, 'o> {
         if level >= self.options.max_depth {
             return Err(self.too_deep(trail));
         }
-        let mut site_required = extra_required.to_vec();
-        site_required.extend(required.iter().filter_map(Value::as_str));
         self.set_on_stack(t, true);
         let target = self.targets[t].node;
         let pointer = std::mem::take(&mut self.targets[t].pointer);
         let target_trail = Trail::Target(&pointer);
         let built = if CONSTRUCT {
-            self.construct(target, ctx, &site_required, &target_trail, level + 1)
+            self.construct(target, ctx, target_around, &target_trail, level + 1)
         } else {
             let mut d = target.clone();
-            self.build(target, &mut d, ctx, &site_required, &target_trail, level + 1).map(|()| d)
+            self.build(target, &mut d, ctx, target_around, &target_trail, level + 1).map(|()| d)
         };
         self.targets[t].pointer = pointer;
         self.set_on_stack(t, false);

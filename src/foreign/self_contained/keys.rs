@@ -3,14 +3,17 @@
 
 use super::*;
 
-/// The names a schema object's `required` lists, with those its reference site adds for the
-/// definition it expands: asked once per property, so a long list is sorted once and searched
-/// (n log n for n properties and names), where scanning it for each property would take n × n.
+/// The names a schema object's `required` lists, with those its surroundings may require of the
+/// same value ([`Around`], [`Parts`]): asked once per property, so a long list is sorted once and
+/// searched (n log n for n properties and names), where scanning it for each property would take
+/// n × n. With `all`, something that cannot be read may require any property, so every property
+/// is taken as required.
 pub(super) struct Required<'a> {
     pub(super) listed: &'a [Value],
     pub(super) extra: &'a [&'a str],
     /// Every name, sorted, where there are more than [`Required::SCAN`]; else empty.
     pub(super) sorted: Vec<&'a str>,
+    pub(super) all: bool,
 }
 
 impl<'a> Required<'a> {
@@ -18,11 +21,11 @@ impl<'a> Required<'a> {
     pub(super) const SCAN: usize = 8;
 
     /// `listed` holds the object's `required` names, checked by discovery (or the survey) to be
-    /// strings; `extra` the reference site's.
+    /// strings; `extra` those its surroundings may require; `all`, whether anything else may.
     #[inline]
-    pub(super) fn new(listed: &'a [Value], extra: &'a [&'a str]) -> Self {
-        let many = listed.len() + extra.len() > Self::SCAN;
-        Required { listed, extra, sorted: if many { Self::sorted(listed, extra) } else { Vec::new() } }
+    pub(super) fn new(listed: &'a [Value], extra: &'a [&'a str], all: bool) -> Self {
+        let many = !all && listed.len() + extra.len() > Self::SCAN;
+        Required { listed, extra, sorted: if many { Self::sorted(listed, extra) } else { Vec::new() }, all }
     }
 
     #[inline(never)]
@@ -43,18 +46,228 @@ impl<'a> Required<'a> {
         }
     }
 
-    /// Where a child's value may be left out: a property is [`Ctx::Optional`] unless named here;
-    /// union and `allOf` members and `then`/`else` take their parent's context; anything else
-    /// must be received.
+    /// Where a child's value may be left out: a property is [`Ctx::Optional`] unless named here
+    /// (or `all`); union and `allOf` members and `then`/`else` take their parent's context;
+    /// anything else must be received.
     #[inline]
     pub(super) fn ctx_of(&self, step: Step<'_>, ctx: Ctx) -> Ctx {
         match step {
-            Step::Entry("properties", name) if self.names(name) => Ctx::Required,
+            Step::Entry("properties", name) if self.all || self.names(name) => Ctx::Required,
             Step::Entry("properties", _) => Ctx::Optional,
             Step::Index("allOf" | "anyOf" | "oneOf", _) | Step::Keyword("then" | "else") => ctx,
             _ => Ctx::Required,
         }
     }
+}
+
+/// What the surroundings of a schema object require of the value it describes, beyond the
+/// object's own `required`: names they may require (a reference site's, an enclosing object's
+/// whose `allOf` member this is, ...), and whether something that cannot be read (an
+/// `if`/`then`, a `dependentRequired`, a member holding a `$ref`) may require any property. A
+/// property is optional, and its `null` may be dropped, only where nothing may require it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Around<'a, 'v> {
+    pub(super) names: &'a [&'v str],
+    pub(super) unsure: bool,
+}
+
+impl<'a, 'v> Around<'a, 'v> {
+    /// Nothing around: a property's value, an array's items, a value of its own.
+    pub(super) const NONE: Around<'static, 'static> = Around { names: &[], unsure: false };
+
+    /// The [`Required`] of an object's properties where nothing in the object adds to this
+    /// ([`Parts::gather`] gave `None`).
+    #[inline]
+    pub(super) fn required(self, listed: &'a [Value]) -> Required<'a> {
+        Required::new(listed, self.names, self.unsure)
+    }
+}
+
+/// Keywords that may require a property of the object holding them, in a way this crate does
+/// not read: a condition (`if`, `then`, `else`, `not`), a dependency (`dependentRequired`,
+/// `dependentSchemas`, draft-07 `dependencies`), or a count (`minProperties`).
+#[inline]
+pub(super) fn may_require_unread(key: &str) -> bool {
+    matches!(
+        key,
+        "if" | "then"
+            | "else"
+            | "not"
+            | "dependentRequired"
+            | "dependentSchemas"
+            | "dependencies"
+            | "minProperties"
+    )
+}
+
+/// Whether a member of an object's `allOf`/`anyOf`/`oneOf` says, by its own `required` alone,
+/// which properties it requires: it holds nothing else that may require one (a reference, a
+/// union or `allOf` of its own, anything [`may_require_unread`]).
+fn readable_member(member: &Value) -> bool {
+    match member {
+        Value::Object(m) => m.keys().all(|k| {
+            !may_require_unread(k)
+                && !matches!(
+                    k.as_str(),
+                    "$ref" | "allOf" | "anyOf" | "oneOf" | "$dynamicRef" | "$recursiveRef"
+                )
+        }),
+        _ => true,
+    }
+}
+
+/// How the parts of one schema object see what is required of the value they all describe: its
+/// properties, its `allOf` members (whose constraints all hold), its `anyOf`/`oneOf` members
+/// (one of which holds), its conditional members, and the target of its `$ref`.
+pub(super) struct Parts<'v> {
+    /// Every name that may be required: the object's own, its surroundings', its `allOf`
+    /// members', then (from [`Parts::alternatives`] on) its `anyOf`/`oneOf` members'.
+    pub(super) names: Vec<&'v str>,
+    alternatives: usize,
+    /// The surroundings are unsure, or the object holds a keyword [`may_require_unread`].
+    base: bool,
+    /// The object holds a `$ref` whose siblings apply: its target may require any property.
+    reference: bool,
+    /// `allOf` members that are not [`readable_member`]s: how many, and the index of the last.
+    all_of_unread: (u32, usize),
+    /// `anyOf`/`oneOf` members that are not readable.
+    alternatives_unread: u32,
+}
+
+impl<'v> Parts<'v> {
+    /// The parts of the object `map` (its [`Keys`], its own `required` names `listed`), within
+    /// `around`. `None` where the object holds no member, no `$ref` and nothing
+    /// [`may_require_unread`]: its properties then see `listed` and `around` alone
+    /// ([`Around::required`]), and its children nothing ([`Around::NONE`]).
+    #[inline]
+    pub(super) fn gather(
+        map: &'v Map<String, Value>,
+        keys: &Keys<'v>,
+        listed: &'v [Value],
+        around: Around<'_, 'v>,
+    ) -> Option<Parts<'v>> {
+        if !(keys.union || keys.all_of || keys.unread_requirement || keys.reference.is_some()) {
+            return None;
+        }
+        Some(Self::read(map, keys, listed, around))
+    }
+
+    #[inline(never)]
+    fn read(
+        map: &'v Map<String, Value>,
+        keys: &Keys<'v>,
+        listed: &'v [Value],
+        around: Around<'_, 'v>,
+    ) -> Self {
+        let mut names: Vec<&'v str> = listed.iter().filter_map(Value::as_str).collect();
+        names.extend_from_slice(around.names);
+        let mut all_of_unread = (0, 0);
+        let members = |key: &str| map.get(key).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+        for (i, member) in members("allOf").iter().enumerate() {
+            if readable_member(member) {
+                names.extend(required_names(member));
+            } else {
+                all_of_unread = (all_of_unread.0 + 1, i);
+            }
+        }
+        let alternatives = names.len();
+        let mut alternatives_unread = 0;
+        for member in members("anyOf").iter().chain(members("oneOf")) {
+            if readable_member(member) {
+                names.extend(required_names(member));
+            } else {
+                alternatives_unread += 1;
+            }
+        }
+        Parts {
+            names,
+            alternatives,
+            base: around.unsure || keys.unread_requirement,
+            reference: keys.reference.is_some(),
+            all_of_unread,
+            alternatives_unread,
+        }
+    }
+
+    /// The [`Required`] of the object's own properties: every name any part may require, and
+    /// `all` where any part cannot be read.
+    #[inline]
+    pub(super) fn required(&self) -> Required<'_> {
+        let all = self.base || self.reference || self.all_of_unread.0 > 0 || self.alternatives_unread > 0;
+        Required::new(&[], &self.names, all)
+    }
+
+    /// What the child at `step` sees around it: an `allOf` member, what every other part requires
+    /// (an unreadable member does not make itself unsure); an `anyOf`/`oneOf` member, what the
+    /// parts that hold in every case require (the object's own, its `allOf` members', its
+    /// reference's); a conditional member, every name, unsure; any other child (a property's
+    /// value, items) describes another value, and sees nothing.
+    #[inline]
+    pub(super) fn around(&self, step: Step<'_>) -> Around<'_, 'v> {
+        let (unread, last) = self.all_of_unread;
+        match step {
+            Step::Index("allOf", i) => Around {
+                names: &self.names,
+                unsure: self.base
+                    || self.reference
+                    || self.alternatives_unread > 0
+                    || unread > u32::from(last == i && unread > 0),
+            },
+            Step::Index("anyOf" | "oneOf", _) => Around {
+                names: &self.names[..self.alternatives],
+                unsure: self.base || self.reference || unread > 0,
+            },
+            Step::Keyword("if" | "then" | "else" | "not")
+            | Step::Entry("dependentSchemas" | "dependencies", _) => {
+                Around { names: &self.names, unsure: true }
+            }
+            _ => Around::NONE,
+        }
+    }
+
+    /// These parts holding their own names, for a walk that rewrites the object they were read
+    /// from ([`rewrite_in_place`]).
+    pub(super) fn into_owned(self) -> OwnedParts {
+        let names = self.names.iter().map(|&name| name.to_owned()).collect();
+        OwnedParts { names, flags: Parts { names: Vec::new(), ..self } }
+    }
+
+    /// What the target of the object's `$ref` sees around it: as an `allOf` member would.
+    #[inline]
+    pub(super) fn around_target(&self) -> Around<'_, 'v> {
+        Around {
+            names: &self.names,
+            unsure: self.base || self.all_of_unread.0 > 0 || self.alternatives_unread > 0,
+        }
+    }
+}
+
+/// [`Parts`] that own their names ([`Parts::into_owned`]).
+pub(super) struct OwnedParts {
+    names: Vec<String>,
+    /// Every field but `names`.
+    flags: Parts<'static>,
+}
+
+impl OwnedParts {
+    /// The parts, their names borrowed from here.
+    pub(super) fn parts(&self) -> Parts<'_> {
+        let f = &self.flags;
+        Parts {
+            names: self.names.iter().map(String::as_str).collect(),
+            alternatives: f.alternatives,
+            base: f.base,
+            reference: f.reference,
+            all_of_unread: f.all_of_unread,
+            alternatives_unread: f.alternatives_unread,
+        }
+    }
+}
+
+/// The names a member's `required` lists (strings only: discovery checks the list where the
+/// member is walked).
+fn required_names(member: &Value) -> impl Iterator<Item = &str> {
+    member.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
 }
 
 /// One comparison of a name [`Required::names`] makes, passed through: under `cfg(test)` also
@@ -210,6 +423,10 @@ pub(super) struct Keys<'v> {
     pub(super) definitions: bool,
     /// `anyOf` or `oneOf` is there: [`collapse`] has a union to look at.
     pub(super) union: bool,
+    /// `allOf` is there.
+    pub(super) all_of: bool,
+    /// A keyword that may require a property in a way not read ([`may_require_unread`]).
+    pub(super) unread_requirement: bool,
     /// `type`, and whether it is a list ([`collapse`] may drop its `"null"`).
     pub(super) type_value: Option<&'v Value>,
     pub(super) type_list: bool,
@@ -271,6 +488,8 @@ impl<'v> Keys<'v> {
             defs: false,
             definitions: false,
             union: false,
+            all_of: false,
+            unread_requirement: false,
             type_value: None,
             type_list: false,
             type_names: TypeNames::Json,
@@ -312,6 +531,8 @@ impl<'v> Keys<'v> {
                     }
                 }
                 "anyOf" | "oneOf" => keys.union = true,
+                "allOf" => keys.all_of = true,
+                key if may_require_unread(key) => keys.unread_requirement = true,
                 "$id" | "id" if key == draft.id_keyword() => {
                     if changes_base(v) {
                         keys.scope = v.as_str();
@@ -358,6 +579,8 @@ impl<'v> Keys<'v> {
     fn reference_alone<const SIZED: bool, const EXACT: bool>(&mut self, map: &'v Map<String, Value>) {
         self.required = None;
         self.union = false;
+        self.all_of = false;
+        self.unread_requirement = false;
         self.type_value = None;
         self.type_list = false;
         self.type_names = TypeNames::Json;

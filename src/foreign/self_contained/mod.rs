@@ -350,7 +350,7 @@ fn build_plain(
     // general path, the type as written is checked first.
     check_root_type(schema.get("type"), tool_name)?;
     let mut out = schema.clone();
-    rewrite_in_place(&mut out, Ctx::Optional, &Trail::Root, 0, tool_name, options)?;
+    rewrite_in_place(&mut out, Ctx::Optional, Around::NONE, &Trail::Root, 0, tool_name, options)?;
     Ok((out, None))
 }
 
@@ -391,7 +391,7 @@ fn build_general(
     }
     if builder != Builder::Copy {
         // Built entry by entry, in key order: the order a map keeps without `preserve_order`.
-        let out = inliner.construct(schema, Ctx::Optional, &[], &Trail::Root, 0)?;
+        let out = inliner.construct(schema, Ctx::Optional, Around::NONE, &Trail::Root, 0)?;
         return Ok((out, bound));
     }
     // The root's copy leaves its definitions out: only the references into them reach them.
@@ -409,7 +409,7 @@ fn build_general(
         }
         other => other.clone(),
     };
-    inliner.build(schema, &mut out, Ctx::Optional, &[], &Trail::Root, 0)?;
+    inliner.build(schema, &mut out, Ctx::Optional, Around::NONE, &Trail::Root, 0)?;
     Ok((out, bound))
 }
 
@@ -452,7 +452,7 @@ fn build_in_one_walk(
     options: &SelfContainedOptions,
 ) -> Option<(Value, Option<u64>)> {
     let mut inliner = Inliner::for_one_walk(schema, tool_name, options);
-    let built = inliner.construct(schema, Ctx::Optional, &[], &Trail::Root, 0).ok()?;
+    let built = inliner.construct(schema, Ctx::Optional, Around::NONE, &Trail::Root, 0).ok()?;
     // The walk copied no value nesting deep (see `copy_value`) and left none unread but the root's
     // definitions that no reference reaches: `nesting_within` would pass if these do.
     inliner.definitions_nesting_within().ok()?;

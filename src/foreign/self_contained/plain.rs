@@ -242,7 +242,9 @@ pub(super) fn plain_in_place(schema: Value, tool_name: &str, options: &SelfConta
         let bound = Some(bound.saturating_add(FINISH_GROWTH));
         return Plain::Done(finish_within_budget(out, bound, tool_name, options));
     }
-    if let Err(e) = rewrite_in_place(&mut out, Ctx::Optional, &Trail::Root, 0, tool_name, options) {
+    if let Err(e) =
+        rewrite_in_place(&mut out, Ctx::Optional, Around::NONE, &Trail::Root, 0, tool_name, options)
+    {
         drop_any_depth(out);
         return Plain::Done(Err(e));
     }
@@ -257,6 +259,7 @@ pub(super) fn plain_in_place(schema: Value, tool_name: &str, options: &SelfConta
 pub(super) fn rewrite_in_place(
     out: &mut Value,
     ctx: Ctx,
+    around: Around<'_, '_>,
     trail: &Trail<'_>,
     level: usize,
     tool: &str,
@@ -272,6 +275,14 @@ pub(super) fn rewrite_in_place(
         (keys.definitions, "definitions"),
     ];
     let (children, collapsible) = (keys.children, keys.union || keys.type_list);
+    // What the object's parts require of each other, read before anything here is rewritten (the
+    // members' `required` lists are among the children): their names copied, where there are
+    // parts to read.
+    let listed = match &keys.required {
+        Some(Value::Array(names)) => names.as_slice(),
+        _ => &[],
+    };
+    let parts = Parts::gather(map, &keys, listed, around).map(Parts::into_owned);
     if keys.type_names == TypeNames::Foreign
         && let Some(t) = map.get_mut("type")
     {
@@ -289,7 +300,11 @@ pub(super) fn rewrite_in_place(
             Some(names @ Value::Array(_)) => std::mem::take(names),
             _ => Value::Null,
         };
-        let names = Required::new(required.as_array().map_or(&[], Vec::as_slice), &[]);
+        let parts = parts.as_ref().map(OwnedParts::parts);
+        let names = match &parts {
+            Some(parts) => parts.required(),
+            None => around.required(required.as_array().map_or(&[], Vec::as_slice)),
+        };
         let walked = walk::for_each_child_mut(out, |step, child| {
             let child_trail = Trail::Child(trail, step);
             if level >= options.max_depth {
@@ -299,7 +314,9 @@ pub(super) fn rewrite_in_place(
                     max_depth: options.max_depth,
                 });
             }
-            rewrite_in_place(child, names.ctx_of(step, ctx), &child_trail, level + 1, tool, options)
+            let around = parts.as_ref().map_or(Around::NONE, |p| p.around(step));
+            let ctx = names.ctx_of(step, ctx);
+            rewrite_in_place(child, ctx, around, &child_trail, level + 1, tool, options)
         });
         if let Value::Object(map) = &mut *out
             && let Some(slot) = map.get_mut("required")

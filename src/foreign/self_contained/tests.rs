@@ -68,6 +68,8 @@ fn arb_schema() -> impl Strategy<Value = Value> {
             ),
             inner.clone().prop_map(|i| json!({"type": "array", "items": i, "title": "List"})),
             inner.clone().prop_map(|i| json!({"allOf": [i, {"minProperties": 1}]})),
+            inner.clone().prop_map(|i| json!({"properties": {"o": i}, "allOf": [{"required": ["o"]}, {"properties": {"p": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}]})),
+            inner.clone().prop_map(|i| json!({"properties": {"o": i}, "if": {"required": ["o"]}, "then": {"required": ["p"]}})),
             inner
                 .clone()
                 .prop_map(|i| json!({"$ref": "#/$defs/A", "properties": {"c": i}, "required": ["c"]})),
@@ -323,7 +325,7 @@ proptest! {
     ) {
         let o = SelfContainedOptions::new();
         let mut inliner = Inliner::for_one_walk(&schema, "t", &o);
-        if let Ok(built) = inliner.construct(&schema, Ctx::Optional, &[], &Trail::Root, 0) {
+        if let Ok(built) = inliner.construct(&schema, Ctx::Optional, Around::NONE, &Trail::Root, 0) {
             let accumulated = inliner.built_bound;
             prop_assert!(accumulated >= json_bound(&built), "{accumulated} < {}", json_bound(&built));
             if let Ok(out) = finish(built, "t") {
@@ -795,7 +797,7 @@ proptest! {
         let listed: Vec<Value> = listed.iter().map(|n| json!(format!("p{n}"))).collect();
         let extra: Vec<String> = extra.iter().map(|n| format!("p{n}")).collect();
         let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
-        let required = Required::new(&listed, &extra);
+        let required = Required::new(&listed, &extra, false);
         prop_assert_eq!(required.sorted.is_empty(), listed.len() + extra.len() <= Required::SCAN);
         for n in 0..26 {
             let name = format!("p{n}");
@@ -876,7 +878,7 @@ fn the_accumulated_bound_covers_what_combining_and_collapsing_add() {
                 json!({"$defs": defs, "type": "object", "properties": {"p": shape}, "required": required});
             let o = SelfContainedOptions::new();
             let mut inliner = Inliner::for_one_walk(&schema, "t", &o);
-            let built = inliner.construct(&schema, Ctx::Optional, &[], &Trail::Root, 0).unwrap();
+            let built = inliner.construct(&schema, Ctx::Optional, Around::NONE, &Trail::Root, 0).unwrap();
             assert!(inliner.built_bound >= json_bound(&built), "{schema}");
             assert_eq!(Ok(finish(built, "t").unwrap()), run(schema.clone()), "{schema}");
         }
