@@ -88,16 +88,87 @@ impl<'a, 'v> Around<'a, 'v> {
 /// `dependentSchemas`, draft-07 `dependencies`), or a count (`minProperties`).
 #[inline]
 pub(super) fn may_require_unread(key: &str) -> bool {
-    matches!(
-        key,
-        "if" | "then"
-            | "else"
-            | "not"
-            | "dependentRequired"
-            | "dependentSchemas"
-            | "dependencies"
-            | "minProperties"
-    )
+    key_role(key) == KeyRole::UnreadRequirement
+}
+
+/// What [`Keys::read`] does with a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum KeyRole {
+    Defs,
+    Definitions,
+    Ref,
+    Title,
+    Required,
+    Type,
+    /// `anyOf`, `oneOf`.
+    Union,
+    AllOf,
+    /// A keyword [`may_require_unread`].
+    UnreadRequirement,
+    /// `$id` or `id`: which one sets a base URI depends on the draft.
+    Id(&'static str),
+    /// `$dynamicRef` or `$recursiveRef`.
+    Dynamic(&'static str),
+    Other,
+}
+
+/// The [`KeyRole`] of a key: a `match` on the length first, as in [`survey_role`], so that each
+/// key of a schema object costs a comparison or two. A unit test checks it against the names.
+#[inline(always)]
+pub(super) fn key_role(key: &str) -> KeyRole {
+    use KeyRole::*;
+    match key.len() {
+        2 => match key {
+            "if" => UnreadRequirement,
+            "id" => Id("id"),
+            _ => Other,
+        },
+        3 => match key {
+            "not" => UnreadRequirement,
+            "$id" => Id("$id"),
+            _ => Other,
+        },
+        4 => match key {
+            "type" => Type,
+            "$ref" => Ref,
+            "then" | "else" => UnreadRequirement,
+            _ => Other,
+        },
+        5 => match key {
+            "title" => Title,
+            "anyOf" | "oneOf" => Union,
+            "allOf" => AllOf,
+            "$defs" => Defs,
+            _ => Other,
+        },
+        8 => match key {
+            "required" => Required,
+            _ => Other,
+        },
+        11 => match key {
+            "definitions" => Definitions,
+            "$dynamicRef" => Dynamic("$dynamicRef"),
+            _ => Other,
+        },
+        12 => match key {
+            "dependencies" => UnreadRequirement,
+            _ => Other,
+        },
+        13 => match key {
+            "minProperties" => UnreadRequirement,
+            "$recursiveRef" => Dynamic("$recursiveRef"),
+            _ => Other,
+        },
+        16 => match key {
+            "dependentSchemas" => UnreadRequirement,
+            _ => Other,
+        },
+        17 => match key {
+            "dependentRequired" => UnreadRequirement,
+            _ => Other,
+        },
+        _ => Other,
+    }
 }
 
 /// Whether a member of an object's `allOf`/`anyOf`/`oneOf` says, by its own `required` alone,
@@ -162,8 +233,11 @@ impl<'v> Parts<'v> {
         let mut names: Vec<&'v str> = listed.iter().filter_map(Value::as_str).collect();
         names.extend_from_slice(around.names);
         let mut all_of_unread = (0, 0);
-        let members = |key: &str| map.get(key).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
-        for (i, member) in members("allOf").iter().enumerate() {
+        let members = |key: &str, present: bool| match present {
+            true => map.get(key).and_then(Value::as_array).map_or(&[][..], Vec::as_slice),
+            false => &[][..],
+        };
+        for (i, member) in members("allOf", keys.all_of).iter().enumerate() {
             if readable_member(member) {
                 names.extend(required_names(member));
             } else {
@@ -172,7 +246,7 @@ impl<'v> Parts<'v> {
         }
         let alternatives = names.len();
         let mut alternatives_unread = 0;
-        for member in members("anyOf").iter().chain(members("oneOf")) {
+        for member in members("anyOf", keys.union).iter().chain(members("oneOf", keys.union)) {
             if readable_member(member) {
                 names.extend(required_names(member));
             } else {
@@ -501,28 +575,29 @@ impl<'v> Keys<'v> {
         };
         let mut kept = 0u64;
         for (key, v) in map {
-            match key.as_str() {
-                "$defs" => {
+            match key_role(key) {
+                KeyRole::Other => {}
+                KeyRole::Defs => {
                     keys.defs = true;
                     keys.defs_value = Some(v);
                     continue;
                 }
-                "definitions" => {
+                KeyRole::Definitions => {
                     keys.definitions = true;
                     keys.definitions_value = Some(v);
                     continue;
                 }
-                "$ref" => {
+                KeyRole::Ref => {
                     keys.reference = Some(v);
                     continue;
                 }
-                "title" => {
+                KeyRole::Title => {
                     keys.title = true;
                     keys.deep |= SIZED && matches!(v, Value::Array(_) | Value::Object(_));
                     continue;
                 }
-                "required" => keys.required = Some(v),
-                "type" => {
+                KeyRole::Required => keys.required = Some(v),
+                KeyRole::Type => {
                     keys.type_value = Some(v);
                     keys.type_list = v.is_array();
                     keys.type_names = type_names(v);
@@ -530,19 +605,19 @@ impl<'v> Keys<'v> {
                         keys.bound = keys.bound.saturating_add(type_names_growth(v));
                     }
                 }
-                "anyOf" | "oneOf" => keys.union = true,
-                "allOf" => keys.all_of = true,
-                key if may_require_unread(key) => keys.unread_requirement = true,
-                "$id" | "id" if key == draft.id_keyword() => {
-                    if changes_base(v) {
+                KeyRole::Union => keys.union = true,
+                KeyRole::AllOf => keys.all_of = true,
+                KeyRole::UnreadRequirement => keys.unread_requirement = true,
+                KeyRole::Id(keyword) => {
+                    if keyword == draft.id_keyword() && changes_base(v) {
                         keys.scope = v.as_str();
                     }
                 }
-                "$dynamicRef" | "$recursiveRef" if draft == Draft::Modern => {
-                    keys.dynamic =
-                        Some((if key == "$dynamicRef" { "$dynamicRef" } else { "$recursiveRef" }, v));
+                KeyRole::Dynamic(keyword) => {
+                    if draft == Draft::Modern {
+                        keys.dynamic = Some((keyword, v));
+                    }
                 }
-                _ => {}
             }
             let shape = walk::keyword_shape(key);
             keys.children |= shape.is_some();

@@ -336,15 +336,19 @@ fn build_root_as(
 /// copy, rewritten where the survey found something to rewrite.
 fn build_plain(
     schema: &Value,
-    Survey { bound, rewrite }: Survey,
+    Survey { bound, rewrite, rename }: Survey,
     tool_name: &str,
     options: &SelfContainedOptions,
 ) -> Result<(Value, Option<u64>), Error> {
     // The survey has bounded the subschema depth, and every other value's nesting: the
     // (recursive) clone is safe.
     if !rewrite {
-        // The output is the input as `finish` leaves it.
-        return Ok((schema.clone(), Some(bound.saturating_add(FINISH_GROWTH))));
+        // The output is the input as `finish` leaves it, its foreign type names renamed.
+        let mut out = schema.clone();
+        if rename {
+            rename_in_place(&mut out);
+        }
+        return Ok((out, Some(bound.saturating_add(FINISH_GROWTH))));
     }
     // A rewrite may change the root's `type` (an optional root's `null` dropped): as on the
     // general path, the type as written is checked first.

@@ -7,8 +7,9 @@ use super::*;
 /// discovery makes on each schema object (`required` a list of strings, `$defs` and
 /// `definitions` maps, `type` names [`JsonType::read`] reads), the depth budget before each
 /// descent, whether [`rewrite_in_place`] has anything to rewrite (a keyword the output drops, a
-/// union or a `type` list [`collapse`] may change, a foreign type spelling below the root), and
-/// a [`json_bound`] of the output before [`finish`].
+/// union or a `type` list [`collapse`] may change, a foreign type spelling in a list), else
+/// whether [`rename_in_place`] has (a foreign type name standing alone below the root), and a
+/// [`json_bound`] of the output before [`finish`].
 ///
 /// `None` wherever the plain path cannot vouch for the schema: a `$ref`, a failed check, a descent
 /// past `max_depth`, or a value the recursive clone must not copy without a nesting check (one
@@ -23,9 +24,9 @@ use super::*;
 #[inline]
 pub(super) fn survey(node: &Value, level: usize, max_depth: usize) -> Option<Survey> {
     let Value::Object(map) = node else {
-        return Some(Survey { bound: json_bound(node), rewrite: false });
+        return Some(Survey { bound: json_bound(node), rewrite: false, rename: false });
     };
-    let mut found = Survey { bound: 0, rewrite: false };
+    let mut found = Survey { bound: 0, rewrite: false, rename: false };
     let mut kept = 0u64;
     for (key, v) in map {
         let value = match survey_role(key) {
@@ -39,9 +40,11 @@ pub(super) fn survey(node: &Value, level: usize, max_depth: usize) -> Option<Sur
             Role::Type => {
                 match type_names(v) {
                     TypeNames::Json => found.rewrite |= v.is_array(),
-                    // The root's `type` is `finish`'s to write (as `"object"`): a root `"dict"`
-                    // alone (every BFCL schema) needs no rewrite.
-                    TypeNames::Foreign => found.rewrite |= level > 0 || v.is_array(),
+                    // A name alone is renamed ([`rename_in_place`]); a list may also lose its
+                    // `"null"`. The root's `type` is `finish`'s to write (as `"object"`): a root
+                    // `"dict"` alone (every BFCL schema) needs nothing.
+                    TypeNames::Foreign if v.is_array() => found.rewrite = true,
+                    TypeNames::Foreign => found.rename |= level > 0,
                     // The general path names the error.
                     TypeNames::Bad => return None,
                 }
@@ -182,6 +185,7 @@ pub(super) fn survey_member(v: &Value, level: usize, max_depth: usize, found: &m
     }
     let below = survey(v, level + 1, max_depth)?;
     found.rewrite |= below.rewrite;
+    found.rename |= below.rename;
     Some(below.bound)
 }
 
@@ -229,7 +233,7 @@ pub(super) fn plain_in_place(schema: Value, tool_name: &str, options: &SelfConta
         }
         Ok(found)
     });
-    let Survey { bound, rewrite } = match checked {
+    let Survey { bound, rewrite, rename } = match checked {
         Ok(survey) => survey,
         Err(e) => {
             drop_any_depth(schema);
@@ -238,7 +242,11 @@ pub(super) fn plain_in_place(schema: Value, tool_name: &str, options: &SelfConta
     };
     let mut out = schema;
     if !rewrite {
-        // As `build_plain`: the output is the input as `finish` leaves it.
+        // As `build_plain`: the output is the input as `finish` leaves it, its foreign type names
+        // renamed.
+        if rename {
+            rename_in_place(&mut out);
+        }
         let bound = Some(bound.saturating_add(FINISH_GROWTH));
         return Plain::Done(finish_within_budget(out, bound, tool_name, options));
     }
@@ -332,10 +340,30 @@ pub(super) fn rewrite_in_place(
     Ok(())
 }
 
+/// [`rewrite_in_place`] where the only thing to rewrite is a foreign type name standing alone
+/// (`"type": "float"`): each such name written as its JSON name, nothing else read. It runs
+/// after [`survey`] has bounded the depth, so its recursion is safe. The survey's bound still
+/// holds: it counts six bytes for each byte of a string, more than any JSON name.
+pub(super) fn rename_in_place(out: &mut Value) {
+    let Value::Object(map) = out else { return };
+    if let Some(t @ Value::String(_)) = map.get_mut("type")
+        && type_names(t) == TypeNames::Foreign
+    {
+        rewrite_type_names(t);
+    }
+    let _ = walk::for_each_child_mut(out, |_, child| {
+        rename_in_place(child);
+        Ok::<(), std::convert::Infallible>(())
+    });
+}
+
 /// What [`survey`] finds below a node.
 pub(super) struct Survey {
     /// A [`json_bound`] of the node without the keywords the output drops.
     pub(super) bound: u64,
+    /// Whether the only thing to rewrite (where `rewrite` is unset) is a foreign type name
+    /// standing alone below the root ([`rename_in_place`]).
+    pub(super) rename: bool,
     /// Whether [`rewrite_in_place`] has anything to rewrite: a keyword the output drops, or a
     /// union or a `type` list [`collapse`] may change.
     pub(super) rewrite: bool,

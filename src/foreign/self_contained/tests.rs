@@ -1006,10 +1006,22 @@ fn python_spellings_become_json_type_names_at_every_schema_position_on_every_pat
         let (out, _) = build_root_as(&schema, "t", &o, false, builder).unwrap();
         assert_eq!(out["properties"]["t"], tree, "{builder:?}");
     }
-    // A bare root `dict` needs no rewrite below the root: the plain path copies it.
+    // A bare root `dict` needs no rewrite below the root: the plain path copies it. A name alone
+    // below it is renamed, without the rewrite's walk, and the survey's bound still holds.
     let bfcl = json!({"type": "dict", "properties": {"q": {"type": "string"}}});
-    assert!(!survey(&bfcl, 0, 8).unwrap().rewrite);
+    let found = survey(&bfcl, 0, 8).unwrap();
+    assert!(!found.rewrite && !found.rename);
     assert_eq!(run(bfcl).unwrap()["type"], "object");
+    let bfcl = json!({"type": "dict", "properties": {"q": {"type": "float"}, "r": {"type": "tuple", "items": {"type": "dict"}}}});
+    let found = survey(&bfcl, 0, 8).unwrap();
+    assert!(!found.rewrite && found.rename);
+    let (out, bound) = build_plain(&bfcl, found, "t", &o).unwrap();
+    assert_eq!(
+        out["properties"],
+        json!({"q": {"type": "number"}, "r": {"type": "array", "items": {"type": "object"}}})
+    );
+    assert!(bound.unwrap() >= json_len(&finish(out, "t").unwrap()));
+    assert!(survey(&json!({"properties": {"q": {"type": ["float", "null"]}}}), 0, 8).unwrap().rewrite);
 }
 
 #[test]
@@ -1247,4 +1259,44 @@ fn dynamic_references_and_anchor_references_are_refused() {
     let schema =
         json!({"$schema": DRAFT_07, "properties": {"t": {"type": "object", "$dynamicRef": "#node"}}});
     assert_eq!(on_every_path(&schema).unwrap()["properties"]["t"]["$dynamicRef"], "#node");
+}
+
+#[test]
+fn key_role_reads_every_key_it_names_and_nothing_else() {
+    use KeyRole::*;
+    let named = [
+        ("$defs", Defs),
+        ("definitions", Definitions),
+        ("$ref", Ref),
+        ("title", Title),
+        ("required", Required),
+        ("type", Type),
+        ("anyOf", Union),
+        ("oneOf", Union),
+        ("allOf", AllOf),
+        ("if", UnreadRequirement),
+        ("then", UnreadRequirement),
+        ("else", UnreadRequirement),
+        ("not", UnreadRequirement),
+        ("dependentRequired", UnreadRequirement),
+        ("dependentSchemas", UnreadRequirement),
+        ("dependencies", UnreadRequirement),
+        ("minProperties", UnreadRequirement),
+        ("$id", Id("$id")),
+        ("id", Id("id")),
+        ("$dynamicRef", Dynamic("$dynamicRef")),
+        ("$recursiveRef", Dynamic("$recursiveRef")),
+    ];
+    for (key, role) in named {
+        assert_eq!(key_role(key), role, "{key}");
+    }
+    for &(keyword, _) in walk::KEYWORDS {
+        if !named.iter().any(|(k, _)| *k == keyword) {
+            assert_eq!(key_role(keyword), Other, "{keyword}");
+        }
+    }
+    for key in ["", "i", "ids", "Type", "enum", "items", "maxProperties", "requires", "$refs", "description"]
+    {
+        assert_eq!(key_role(key), Other, "{key}");
+    }
 }
