@@ -368,31 +368,28 @@ pub(super) enum TypeNames {
     /// Some name is a foreign spelling (`dict`, `float`, `tuple`) the output writes as the JSON
     /// name it stands for ([`rewrite_type_names`]).
     Foreign,
-    /// A name that is no type (`any`, `String`), or a value that is neither a name nor a list of
-    /// names: an error ([`type_error`]).
+    /// A name that is no type (`any`, `String`): an error ([`type_error`]).
     Bad,
 }
 
-/// What a `type` value names. A list is read name by name.
+/// What a `type` value names. A list is read name by name. A value that is no name (`5`, a
+/// list's `null`) is left as written: this reads names only.
 #[inline(always)]
 pub(super) fn type_names(v: &Value) -> TypeNames {
     match v {
         Value::String(name) => name_kind(name),
         Value::Array(names) => {
             let mut kind = TypeNames::Json;
-            for name in names {
-                match name {
-                    Value::String(name) => match name_kind(name) {
-                        TypeNames::Bad => return TypeNames::Bad,
-                        TypeNames::Foreign => kind = TypeNames::Foreign,
-                        TypeNames::Json => {}
-                    },
-                    _ => return TypeNames::Bad,
+            for name in names.iter().filter_map(Value::as_str) {
+                match name_kind(name) {
+                    TypeNames::Bad => return TypeNames::Bad,
+                    TypeNames::Foreign => kind = TypeNames::Foreign,
+                    TypeNames::Json => {}
                 }
             }
             kind
         }
-        _ => TypeNames::Bad,
+        _ => TypeNames::Json,
     }
 }
 
@@ -448,9 +445,8 @@ pub(super) fn rewrite_type_names(v: &mut Value) {
 }
 
 /// The error for a `type` value [`type_names`] found [`TypeNames::Bad`], at `trail` (the schema
-/// object holding it): the first name that is no type, at its own pointer
-/// ([`Error::UnknownType`]), or a value that is neither a name nor a list of names
-/// ([`Error::Malformed`]).
+/// object holding it): the first name that is no type, at its own pointer (`.../type`, or
+/// `.../type/1` in a list).
 pub(super) fn type_error(v: &Value, trail: &Trail<'_>, tool: &str) -> Error {
     let at = Trail::Key(trail, "type");
     let unknown = |name: &str, pointer: String| Error::UnknownType {
@@ -458,30 +454,17 @@ pub(super) fn type_error(v: &Value, trail: &Trail<'_>, tool: &str) -> Error {
         pointer,
         name: name.to_owned(),
     };
-    let malformed = |pointer: String, found: &Value| Error::Malformed {
-        tool: tool.to_owned(),
-        pointer,
-        message: format!(
-            "`type` must be a type name (`\"string\"`) or a list of them (`[\"string\", \"null\"]`), \
-             found {}",
-            canonical::to_string(found)
-        ),
-    };
-    match v {
-        Value::String(name) => unknown(name, at.render()),
-        Value::Array(names) => {
-            for (i, name) in names.iter().enumerate() {
-                let index = i.to_string();
-                let pointer = || Trail::Key(&at, &index).render();
-                match name {
-                    Value::String(s) if JsonType::read(s).is_none() => return unknown(s, pointer()),
-                    Value::String(_) => {}
-                    other => return malformed(pointer(), other),
-                }
-            }
-            malformed(at.render(), v)
-        }
-        other => malformed(at.render(), other),
+    let first_unknown = v.as_array().and_then(|names| {
+        names.iter().enumerate().find_map(|(i, name)| match name {
+            Value::String(s) if JsonType::read(s).is_none() => Some((i, s)),
+            _ => None,
+        })
+    });
+    match (v, first_unknown) {
+        (_, Some((i, name))) => unknown(name, Trail::Key(&at, &i.to_string()).render()),
+        (Value::String(name), None) => unknown(name, at.render()),
+        // `type_names` found no name that is no type: not reached.
+        (other, None) => unknown(&canonical::to_string(other), at.render()),
     }
 }
 
