@@ -62,9 +62,9 @@
 //!   (which decide nothing), and what the draft ignores is neither checked nor kept. From
 //!   2019-09 on, and with no `$schema`, the keywords beside a `$ref` apply too.
 //! - The keywords beside a `$ref` (where the draft applies them) combine with the definition so
-//!   the result accepts exactly what the input did: the site's annotations (`description`, `default`, ...) win, `required` lists
-//!   are joined, and where both sides constrain the same family of keywords differently the
-//!   site's go into an `allOf` member.
+//!   the result accepts exactly what the input did: the site's annotations (`description`,
+//!   `default`, ...) win, `required` lists are joined, and where both sides constrain the same
+//!   family of keywords differently the site's go into an `allOf` member.
 //! - An optional union (`anyOf`/`oneOf` of one real member and `null`, the `null` possibly behind
 //!   a `$ref`; or `type: [X, "null"]`) loses its `null` where the value may be left out (the
 //!   root, or a property nothing may require), together with `default: null`. A property may be
@@ -73,9 +73,9 @@
 //!   it; and by anything that is not read: `if`/`then`/`else`, `not`, `dependentRequired`,
 //!   `dependentSchemas`, `dependencies`, `minProperties`, a `$ref` beside it, or a member holding
 //!   one of these, a `$ref` or a union of its own. Where any of these may require it, the
-//!   property keeps its `null`. Where `null` is a
-//!   value the code must receive (a required property, array items, map values) the union is
-//!   kept, as `type: [X, "null"]` when nothing else in `X` constrains `null`, else as
+//!   property keeps its `null`. Where `null` is a value the code must receive (a required
+//!   property, array items, map values) the union is kept, as `type: [X, "null"]` when nothing
+//!   else in `X` constrains `null`, else as
 //!   `anyOf: [X, {"type": "null"}]`. A `type` beside the union that refuses `null` makes the
 //!   `null` member dead, and the union becomes its member. A union of two or more real members
 //!   is kept whole; an untyped field stays untyped. A `oneOf` keeps its exactly-one meaning: it
@@ -85,8 +85,8 @@
 //! - A recursive definition is expanded until it recurs; the point of recursion keeps the
 //!   definition's JSON type (inferred through references and unions when it has no `type`) and
 //!   reads "Node: the same shape as the Node that contains it.", after the field's own
-//!   description (a wording that needs no article, whose choice depends on how a name sounds). No inferable type is an error: the point must not accept
-//!   anything.
+//!   description (a wording that needs no article, whose choice depends on how a name sounds).
+//!   No inferable type is an error: the point must not accept anything.
 //! - Titles and the root's description are dropped, and so are `$defs`/`definitions`.
 //! - The root must be an object schema: an array, string, `null` or `true` root, or a root
 //!   `type` other than `"object"` (or `"dict"`, the Python spelling BFCL writes), is an error;

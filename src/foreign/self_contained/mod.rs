@@ -144,8 +144,9 @@ impl Default for SelfContainedOptions {
 ///
 /// # Errors
 /// A [`ForeignSchemaError`](crate::ForeignSchemaError) naming the tool and the JSON pointer: the
-/// root is not an object schema, a keyword is malformed, a reference cannot be followed, a
-/// recursion point has no type, or a budget would be passed.
+/// root is not an object schema, a keyword is malformed, a type name is no JSON type, a reference
+/// cannot be followed (or would resolve against a nested `$id`, or is dynamic), a recursion point
+/// has no type, or a budget would be passed.
 pub fn self_contained_input_schema(schema: &Value, tool_name: &str) -> Result<Value, Error> {
     self_contained_input_schema_with(schema, tool_name, &SelfContainedOptions::new())
 }
