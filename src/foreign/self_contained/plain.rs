@@ -37,19 +37,27 @@ pub(super) fn survey(node: &Value, level: usize, max_depth: usize) -> Option<Sur
                 continue;
             }
             Role::Required => names_bound(v)?,
-            Role::Type => {
-                match type_names(v) {
-                    TypeNames::Json => found.rewrite |= v.is_array(),
-                    // A name alone is renamed ([`rename_in_place`]); a list may also lose its
-                    // `"null"`. The root's `type` is `finish`'s to write (as `"object"`): a root
-                    // `"dict"` alone (every BFCL schema) needs nothing.
-                    TypeNames::Foreign if v.is_array() => found.rewrite = true,
-                    TypeNames::Foreign => found.rename |= level > 0,
-                    // The general path names the error.
-                    TypeNames::Bad => return None,
+            Role::Type => match v {
+                // A name alone is renamed ([`rename_in_place`]); the root's `type` is `finish`'s
+                // to write (as `"object"`): a root `"dict"` alone (every BFCL schema) needs
+                // nothing. A name that is no type: the general path names the error.
+                Value::String(name) => {
+                    match JsonType::read_spelling(name) {
+                        Some((_, Spelling::Json)) => {}
+                        Some((_, Spelling::Foreign)) => found.rename |= level > 0,
+                        None => return None,
+                    }
+                    scalar_size::<false>(v)
                 }
-                bound_beside(v)?
-            }
+                // A list may lose its `"null"`, and is rewritten.
+                _ => {
+                    found.rewrite |= v.is_array();
+                    if type_names(v) == TypeNames::Bad {
+                        return None;
+                    }
+                    bound_beside(v)?
+                }
+            },
             Role::Union => {
                 found.rewrite = true;
                 survey_keyword(Shape::Array, v, level, max_depth, &mut found)?
