@@ -234,7 +234,8 @@ fn refs_in(schema: &Value, max_depth: usize) -> Result<Vec<String>, String> {
 /// Law (`self_contained_input_schema`): on any JSON, under the default budgets and tiny ones, a
 /// result or a typed error naming the tool (never a panic). An output has no `$ref` at any schema
 /// position and no `$defs`/`definitions`, is an object schema with `type: "object"`, object
-/// `properties` and array `required`, nests within the depth budget, is a fixed point (making it
+/// `properties` and array `required` (absent instead of empty under draft-04), nests within the
+/// depth budget, is a fixed point (making it
 /// self-contained again changes nothing), does not depend on the input's key order, and is what
 /// the owned variant gives for the same input (the same value, or the same error).
 pub fn self_contained(data: &[u8]) -> Verdict {
@@ -272,9 +273,16 @@ pub fn self_contained(data: &[u8]) -> Verdict {
                 continue;
             }
         };
+        // Draft-04 (and -03) forbid an empty `required`: under them it may be left out.
+        let draft_04 = out.get("$schema").and_then(Value::as_str).is_some_and(|s| {
+            s.contains("json-schema.org/draft-04/") || s.contains("json-schema.org/draft-03/")
+        });
         let shape_ok = out.get("type") == Some(&Value::String("object".into()))
             && out.get("properties").is_some_and(Value::is_object)
-            && out.get("required").is_some_and(Value::is_array);
+            && match out.get("required") {
+                Some(required) => required.is_array(),
+                None => draft_04,
+            };
         if !shape_ok {
             return Err(format!(
                 "{where_}: output is not an object schema with properties and required: {out}"

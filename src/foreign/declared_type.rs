@@ -27,13 +27,20 @@
 //! # How it works
 //! One loop, no recursion, so no input can overflow the stack. At each step the current schema
 //! answers with its `type` when that is one type name, or a list holding one type besides
-//! `"null"`. Otherwise a string `$ref` is followed (any local JSON pointer, `$defs` and
+//! `"null"`, the name read by [`JsonType::read`] (BFCL's `dict`, `float` and `tuple` are
+//! `object`, `number` and `array`; `any`, `String` or `long` is no JSON type, so `None`).
+//! Otherwise a string `$ref` is followed (any local JSON pointer, `$defs` and
 //! `definitions` kept apart, percent and `~` escapes decoded); a reference already followed on
 //! this path ends the walk with `None`, as does one that cannot be resolved. Otherwise an `anyOf`
 //! (or, when that is absent or empty, a `oneOf`) with exactly one member that is not
 //! `{"type": "null"}` continues with that member. Anything else is `None`. Every step counts
 //! against [`MAX_HOPS`].
+//!
+//! Where the root's `$schema` declares draft-07 or earlier, a schema holding `$ref` is its
+//! reference alone (those drafts ignore the keywords beside `$ref`): the reference is followed
+//! first, and one that cannot be is `None`, whatever `type` stands beside it.
 
+use super::draft::Draft;
 use serde_json::Value;
 use std::fmt;
 use std::str::FromStr;
@@ -105,19 +112,52 @@ impl JsonType {
     /// assert_eq!(JsonType::read("integer"), Some(JsonType::Integer));
     /// assert_eq!(JsonType::read("any"), None);
     /// ```
+    #[inline]
     pub fn read(name: &str) -> Option<JsonType> {
-        match name {
-            "dict" => Some(JsonType::Object),
-            "float" => Some(JsonType::Number),
-            "tuple" => Some(JsonType::Array),
-            other => other.parse().ok(),
-        }
+        Self::read_spelling(name).map(|(t, _)| t)
     }
 
     /// Whether `name` is one of the foreign spellings [`JsonType::read`] accepts besides the seven
     /// JSON Schema names (`dict`, `float`, `tuple`).
+    #[inline]
     pub fn is_foreign_spelling(name: &str) -> bool {
-        matches!(name, "dict" | "float" | "tuple")
+        matches!(Self::read_spelling(name), Some((_, Spelling::Foreign)))
+    }
+
+    /// [`JsonType::read`], saying whether `name` is the JSON Schema name or a foreign spelling:
+    /// the one list of names, which `read`, `is_foreign_spelling` and `FromStr` take theirs from.
+    ///
+    /// A `match` on the length first, as in [`crate::walk::keyword_shape`]: every schema's `type`
+    /// is read through here, and each name then costs a word comparison or two, not a string
+    /// comparison per candidate.
+    #[inline(always)]
+    pub(crate) fn read_spelling(name: &str) -> Option<(JsonType, Spelling)> {
+        use Spelling::{Foreign, Json};
+        Some(match name.len() {
+            4 => match name {
+                "null" => (JsonType::Null, Json),
+                "dict" => (JsonType::Object, Foreign),
+                _ => return None,
+            },
+            5 => match name {
+                "array" => (JsonType::Array, Json),
+                "float" => (JsonType::Number, Foreign),
+                "tuple" => (JsonType::Array, Foreign),
+                _ => return None,
+            },
+            6 => match name {
+                "object" => (JsonType::Object, Json),
+                "string" => (JsonType::String, Json),
+                "number" => (JsonType::Number, Json),
+                _ => return None,
+            },
+            7 => match name {
+                "integer" => (JsonType::Integer, Json),
+                "boolean" => (JsonType::Boolean, Json),
+                _ => return None,
+            },
+            _ => return None,
+        })
     }
 
     /// The type of a JSON value (`Integer` for a number without a fractional part that serde_json
@@ -153,17 +193,20 @@ impl FromStr for JsonType {
     type Err = UnknownJsonType;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(match s {
-            "object" => JsonType::Object,
-            "array" => JsonType::Array,
-            "string" => JsonType::String,
-            "number" => JsonType::Number,
-            "integer" => JsonType::Integer,
-            "boolean" => JsonType::Boolean,
-            "null" => JsonType::Null,
-            other => return Err(UnknownJsonType(other.to_owned())),
-        })
+        match JsonType::read_spelling(s) {
+            Some((t, Spelling::Json)) => Ok(t),
+            _ => Err(UnknownJsonType(s.to_owned())),
+        }
     }
+}
+
+/// How a name [`JsonType::read`] accepts is spelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Spelling {
+    /// The JSON Schema name (`number`).
+    Json,
+    /// A foreign spelling of it (`float`).
+    Foreign,
 }
 
 /// The one JSON type `prop` declares, or `None` when it declares no single one.
@@ -171,27 +214,46 @@ impl FromStr for JsonType {
 /// `root` is the whole schema, against which `prop`'s local references are resolved. Reads
 /// through a nullable type list (`["array", "null"]` is `array`), an optional union
 /// (`anyOf: [X, {"type": "null"}]` is `X`'s type) and local references (a chain of them, into
-/// `$defs`, `definitions` or anywhere in `root`). `None` for a union of two or more real types, a
-/// type name that is not a JSON type (`"dict"`), a reference outside the document, to nothing or
-/// back to one already followed, and anything malformed. Never panics, never errors.
+/// `$defs`, `definitions` or anywhere in `root`). Type names are read by [`JsonType::read`]:
+/// `"dict"` is [`JsonType::Object`], `"float"` [`JsonType::Number`], `"tuple"`
+/// [`JsonType::Array`]. `None` for a union of two or more real types, a type name that is no
+/// JSON type (`"any"`, `"String"`), a reference outside the document, to nothing or back to one
+/// already followed, and anything malformed. Under draft-07 and earlier (the root's `$schema`), a
+/// `$ref` is read alone, as those drafts read it. Never panics, never errors.
+///
+/// ```
+/// use serde_json::json;
+/// use toolschema::{declared_type, JsonType};
+/// let bfcl = json!({"type": "dict", "properties": {
+///     "ratio": {"type": "float"}, "pair": {"type": "tuple"}, "x": {"type": "any"}}});
+/// let p = &bfcl["properties"];
+/// assert_eq!(declared_type(&p["ratio"], &bfcl), Some(JsonType::Number));
+/// assert_eq!(declared_type(&p["pair"], &bfcl), Some(JsonType::Array));
+/// assert_eq!(declared_type(&p["x"], &bfcl), None);
+/// ```
 pub fn declared_type(prop: &Value, root: &Value) -> Option<JsonType> {
     let mut cur = prop;
     // References followed on this path, by the address of their target: a cycle ends the walk.
     let mut followed: Vec<*const Value> = Vec::new();
+    let legacy = Draft::of(root).ref_ignores_siblings();
     for _ in 0..MAX_HOPS {
         let Value::Object(map) = cur else { return None };
+        let reference = map.get("$ref");
+        // Up to draft-07 a `$ref` ignores the keywords beside it: its target alone answers.
+        let reference_alone = legacy && reference.is_some();
         match map.get("type") {
-            Some(Value::String(t)) => return t.parse().ok(),
+            _ if reference_alone => {}
+            Some(Value::String(t)) => return JsonType::read(t),
             Some(Value::Array(types)) => {
                 let mut real = types.iter().filter(|t| t.as_str() != Some("null"));
                 return match (real.next(), real.next()) {
-                    (Some(Value::String(t)), None) => t.parse().ok(),
+                    (Some(Value::String(t)), None) => JsonType::read(t),
                     _ => None,
                 };
             }
             _ => {}
         }
-        if let Some(Value::String(reference)) = map.get("$ref") {
+        if let Some(Value::String(reference)) = reference {
             let target = crate::refs::resolve(root, reference)?;
             let address: *const Value = target;
             if !followed.contains(&address) {
@@ -201,6 +263,9 @@ pub fn declared_type(prop: &Value, root: &Value) -> Option<JsonType> {
             }
             // A reference already followed: the reference implementation falls through to the
             // union below, which for a cycle finds nothing or the same cycle again.
+        }
+        if reference_alone {
+            return None;
         }
         let members = match (map.get("anyOf"), map.get("oneOf")) {
             (Some(Value::Array(m)), _) if !m.is_empty() => m,
@@ -241,6 +306,24 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn read_is_the_seven_json_names_and_the_three_python_spellings() {
+        for t in JsonType::ALL {
+            assert_eq!(JsonType::read(t.as_str()), Some(t));
+            assert!(!JsonType::is_foreign_spelling(t.as_str()));
+        }
+        for (name, t) in [("dict", JsonType::Object), ("float", JsonType::Number), ("tuple", JsonType::Array)]
+        {
+            assert_eq!(JsonType::read(name), Some(t));
+            assert!(JsonType::is_foreign_spelling(name));
+            assert!(name.parse::<JsonType>().is_err());
+        }
+        for name in ["", "any", "Object", "nul", "nulls", "integers", "Float", "list", "int"] {
+            assert_eq!(JsonType::read(name), None, "{name}");
+            assert!(!JsonType::is_foreign_spelling(name));
+        }
+    }
+
+    #[test]
     fn json_type_round_trips_through_its_name() {
         for t in JsonType::ALL {
             assert_eq!(t.as_str().parse::<JsonType>(), Ok(t));
@@ -277,6 +360,56 @@ mod tests {
         assert_eq!(declared_type(&json!({"$ref": "#/$defs/a%20b"}), &root), Some(JsonType::Array));
         assert_eq!(declared_type(&json!({"$ref": "#/$defs/a%20b/items"}), &root), Some(JsonType::Boolean));
         assert_eq!(declared_type(&json!({"$ref": "#/definitions/Y"}), &root), None);
+    }
+
+    #[test]
+    fn bfcl_python_spellings_read_as_json_types_and_other_names_as_none() {
+        let root = json!({"$defs": {"D": {"type": "dict"}}});
+        for (t, want) in [
+            ("dict", Some(JsonType::Object)),
+            ("float", Some(JsonType::Number)),
+            ("tuple", Some(JsonType::Array)),
+            ("object", Some(JsonType::Object)),
+            ("any", None),
+            ("String", None),
+            ("long", None),
+            ("Dict", None),
+        ] {
+            assert_eq!(declared_type(&json!({"type": t}), &root), want, "{t}");
+            assert_eq!(declared_type(&json!({"type": [t, "null"]}), &root), want, "[{t}, null]");
+            let optional = json!({"anyOf": [{"type": t}, {"type": "null"}]});
+            assert_eq!(declared_type(&optional, &root), want, "anyOf [{t}, null]");
+        }
+        assert_eq!(declared_type(&json!({"$ref": "#/$defs/D"}), &root), Some(JsonType::Object));
+    }
+
+    #[test]
+    fn under_draft_07_and_earlier_a_reference_is_read_alone() {
+        let prop = json!({"$ref": "#/definitions/Pos", "type": "string"});
+        let defs = json!({"Pos": {"type": "integer", "minimum": 0}});
+        for (schema, want) in [
+            (
+                json!({"$schema": "http://json-schema.org/draft-07/schema#", "definitions": defs}),
+                Some(JsonType::Integer),
+            ),
+            (
+                json!({"$schema": "http://json-schema.org/draft-04/schema#", "definitions": defs}),
+                Some(JsonType::Integer),
+            ),
+            (
+                json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "definitions": defs}),
+                Some(JsonType::String),
+            ),
+            (json!({"definitions": defs}), Some(JsonType::String)),
+        ] {
+            assert_eq!(declared_type(&prop, &schema), want, "{schema}");
+        }
+        // The reference cannot be followed: draft-07 has nothing else to read.
+        let draft07 = json!({"$schema": "http://json-schema.org/draft-07/schema#"});
+        assert_eq!(declared_type(&prop, &draft07), None);
+        let cycle = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": {"A": {"$ref": "#/definitions/A", "type": "string"}}});
+        assert_eq!(declared_type(&json!({"$ref": "#/definitions/A"}), &cycle), None);
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //!
 //! - [`self_contained_input_schema`] inlines every local `$ref` and collapses optional unions, so
 //!   a reader handed one schema per tool sees a nested model as the object it is. The result is
-//!   always `type: "object"` with `properties` and `required`.
+//!   always `type: "object"` with `properties` and `required` (which draft-04 forbids to be
+//!   empty: under it, an empty `required` is left out).
 //!   [`self_contained_input_schema_owned`] gives the same answer for a schema handed over by
 //!   value, rewriting one without references in place instead of copying it.
 //! - [`declared_type`] answers the narrower question a normaliser asks: which single
@@ -48,28 +49,56 @@
 //!   `#/properties/a/items`), percent-decoded then `~`-decoded; `$defs` and `definitions` are
 //!   separate namespaces. A reference outside the document, to nothing, or with a bad escape is an
 //!   error naming the tool, the pointer and the reference.
-//! - The keywords beside a `$ref` combine with the definition so the result accepts exactly what
-//!   the input did: the site's annotations (`description`, `default`, ...) win, `required` lists
-//!   are joined, and where both sides constrain the same family of keywords differently the
-//!   site's go into an `allOf` member.
+//! - References resolve against the document's root only, so what would resolve elsewhere is
+//!   refused, naming the pointer: a `$ref` at or under a subschema whose `$id` (draft-04: `id`)
+//!   changes the base URI (it means a place in that resource, `{"$id":
+//!   "http://example.com/sub", "$defs": {...}, "$ref": "#/$defs/X"}` its own `X`); a reference
+//!   to an anchor (`#name`, not a JSON pointer); a `$dynamicRef` or `$recursiveRef`, whose
+//!   target is decided while validating. The root's `$id`, an `$id` that is only a fragment, and
+//!   an `$id` with no reference under it change nothing and stay as written.
+//! - The input's `$schema` says how a `$ref` is read. Up to draft-07 (`$schema` of draft-07, -06,
+//!   -04 or -03), a schema holding `$ref` is the reference alone, as those drafts say: the
+//!   keywords beside it are ignored, so the output is the definition with the site's annotations
+//!   (which decide nothing), and what the draft ignores is neither checked nor kept. From
+//!   2019-09 on, and with no `$schema`, the keywords beside a `$ref` apply too.
+//! - The keywords beside a `$ref` (where the draft applies them) combine with the definition so
+//!   the result accepts exactly what the input did: the site's annotations (`description`,
+//!   `default`, ...) win, `required` lists are joined, and where both sides constrain the same
+//!   family of keywords differently the site's go into an `allOf` member.
 //! - An optional union (`anyOf`/`oneOf` of one real member and `null`, the `null` possibly behind
-//!   a `$ref`; or `type: [X, "null"]`) loses its `null` where the value may be left out (a
-//!   property not in `required`, or the root), together with `default: null`. Where `null` is a
-//!   value the code must receive (a required property, array items, map values) the union is
-//!   kept, as `type: [X, "null"]` when nothing else in `X` constrains `null`, else as
+//!   a `$ref`; or `type: [X, "null"]`) loses its `null` where the value may be left out (the
+//!   root, or a property nothing may require), together with `default: null`. A property may be
+//!   required by its object's `required`, by the `required` of the object's `allOf`, `anyOf` or
+//!   `oneOf` members, of an object whose `allOf` member it is in, or of a reference site around
+//!   it; and by anything that is not read: `if`/`then`/`else`, `not`, `dependentRequired`,
+//!   `dependentSchemas`, `dependencies`, `minProperties`, a `$ref` beside it, or a member holding
+//!   one of these, a `$ref` or a union of its own. Where any of these may require it, the
+//!   property keeps its `null`. Where `null` is a value the code must receive (a required
+//!   property, array items, map values) the union is kept, as `type: [X, "null"]` when nothing
+//!   else in `X` constrains `null`, else as
 //!   `anyOf: [X, {"type": "null"}]`. A `type` beside the union that refuses `null` makes the
 //!   `null` member dead, and the union becomes its member. A union of two or more real members
-//!   is kept whole; an untyped field stays untyped.
+//!   is kept whole; an untyped field stays untyped. A `oneOf` keeps its exactly-one meaning: it
+//!   is collapsed only where `null` matches one member alone (a single null member, and a real
+//!   member whose `type`, `enum` or `const` leaves `null` out); `oneOf: [{"type": ["integer",
+//!   "null"]}, {"type": "null"}]` refuses `null`, and is kept whole where `null` stays.
 //! - A recursive definition is expanded until it recurs; the point of recursion keeps the
 //!   definition's JSON type (inferred through references and unions when it has no `type`) and
-//!   reads "A Node: the same shape as the Node that contains it." ("An" before a vowel), after
-//!   the field's own description. No inferable type is an error: the point must not accept
-//!   anything.
+//!   reads "Node: the same shape as the Node that contains it.", after the field's own
+//!   description (a wording that needs no article, whose choice depends on how a name sounds).
+//!   No inferable type is an error: the point must not accept anything.
 //! - Titles and the root's description are dropped, and so are `$defs`/`definitions`.
 //! - The root must be an object schema: an array, string, `null` or `true` root, or a root
 //!   `type` other than `"object"` (or `"dict"`, the Python spelling BFCL writes), is an error;
 //!   `required` that is not a list of strings, `$defs` that is not a map and a non-string `$ref`
 //!   are errors too.
+//! - Type names follow one rule, [`JsonType::read`]: only the seven JSON types are types, and
+//!   the Python spellings BFCL writes, `dict`, `float` and `tuple`, are written in the output as
+//!   `object`, `number` and `array`, wherever a `type` (or a member of a `type` list) stands in
+//!   the output. Any other name (`any`, `String`, `long`) is an error naming the tool, the
+//!   pointer and the name, with what to write instead: read as some type, it would be a guess,
+//!   and passed through, no validator loads the schema. (A definition nothing refers to is not
+//!   in the output, and is not checked.)
 //!
 //! # How it works, and what it costs
 //! Inlining a DAG of shared definitions can grow exponentially (40 definitions each using the
@@ -93,6 +122,7 @@
 //! [`declared_type`] is a loop, not a recursion, with a hop budget ([`MAX_HOPS`]).
 
 mod declared_type;
+mod draft;
 mod error;
 mod self_contained;
 

@@ -3,12 +3,11 @@
 
 use super::*;
 
-/// "An" before a vowel, "A" otherwise.
-pub(super) fn article(name: &str) -> &'static str {
-    match name.chars().next() {
-        Some(c) if "AEIOUaeiou".contains(c) => "An",
-        _ => "A",
-    }
+/// The note a recursion point carries: `Node: the same shape as the Node that contains it.`,
+/// worded to need no article (which would depend on how the name sounds, not how it is spelled:
+/// "a User", "an Hour").
+pub(super) fn recursion_note(name: &str) -> String {
+    format!("{name}: the same shape as the {name} that contains it.")
 }
 
 /// Whether a schema accepts only `null`: `type` `"null"` (or `["null"]`) and nothing but
@@ -120,6 +119,9 @@ pub(super) fn push_all_of(m: &mut Map<String, Value>, member: Value) {
 ///
 /// A union (`anyOf`, else `oneOf`) of one real object member and `null` members: where a `type`
 /// beside it already refuses `null`, the `null` members are dead and the union becomes the member.
+/// A `oneOf` is collapsed only where `null` matches exactly one member (one null member, and a
+/// real member that certainly refuses `null`, [`refuses_null`]); else it is kept whole, since
+/// `oneOf` refuses a value two members accept.
 /// Otherwise, where the value may be left out (`Optional`), `null` is dropped with its
 /// `default: null`; where it must be received (`Required`), the union is kept in its simplest
 /// form: the member with `"null"` added to its `type` list when nothing else in it constrains
@@ -150,6 +152,13 @@ pub(super) fn collapse(node: Value, ctx: Ctx) -> Value {
         Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
         Some(_) => return Value::Object(m),
     };
+    // `oneOf` accepts a value that exactly one member accepts: `null` is accepted only while one
+    // member alone admits it. Where a second null member, or a real member that may admit
+    // `null` too, makes `null` match twice, the input refuses `null`, and any collapse would
+    // accept it: the union is kept whole.
+    if key == "oneOf" && null_allowed && (nulls > 1 || !refuses_null(&members[real])) {
+        return Value::Object(m);
+    }
     if null_allowed && ctx == Ctx::Required {
         if m.contains_key("type") {
             return Value::Object(m);
@@ -188,6 +197,22 @@ pub(super) fn collapse(node: Value, ctx: Ctx) -> Value {
     }
     drop_null_default(&mut m);
     combine(m, member)
+}
+
+/// Whether a schema certainly refuses `null`: its `type` leaves `null` out, or (untyped) its
+/// `enum` or `const` holds no `null`. Anything else may admit `null`, as far as this reads.
+pub(super) fn refuses_null(member: &Value) -> bool {
+    let Value::Object(m) = member else { return false };
+    match m.get("type") {
+        Some(Value::String(t)) => return t != "null",
+        Some(Value::Array(ts)) => return !ts.iter().any(|t| t == "null"),
+        _ => {}
+    }
+    match (m.get("const"), m.get("enum")) {
+        (Some(c), _) => !c.is_null(),
+        (None, Some(Value::Array(values))) => !values.iter().any(Value::is_null),
+        _ => false,
+    }
 }
 
 /// A union's members in one pass: how many `is_null` says are null (it gets each member's index),
@@ -244,13 +269,18 @@ pub(super) fn drop_null_default(m: &mut Map<String, Value>) {
 /// The JSON type(s) of a definition, for its recursion points: its own `type` as written, else
 /// inferred through references, unions (`anyOf`/`oneOf`: every member's), `allOf` (the first
 /// typed member's), `const` and `enum`. `None` when nothing says.
-pub(super) fn infer_type(root: &Value, node: &Value, budget: usize) -> Option<Value> {
-    if let Some(t @ (Value::String(_) | Value::Array(_))) = node.get("type") {
-        return Some(t.clone());
+pub(super) fn infer_type(root: &Value, node: &Value, budget: usize, legacy: bool) -> Option<Value> {
+    let reference_alone = legacy && node.get("$ref").is_some();
+    if !reference_alone && let Some(t @ (Value::String(_) | Value::Array(_))) = node.get("type") {
+        let mut t = t.clone();
+        if type_names(&t) == TypeNames::Foreign {
+            rewrite_type_names(&mut t);
+        }
+        return Some(t);
     }
     let mut types = Vec::new();
     let mut seen = Vec::new();
-    collect_types(root, node, budget, &mut seen, &mut types)?;
+    collect_types(root, node, budget, legacy, &mut seen, &mut types)?;
     match types.len() {
         0 => None,
         1 => types.pop(),
@@ -262,17 +292,27 @@ pub(super) fn collect_types<'v>(
     root: &'v Value,
     node: &'v Value,
     budget: usize,
+    legacy: bool,
     seen: &mut Vec<*const Value>,
     out: &mut Vec<Value>,
 ) -> Option<()> {
     let budget = budget.checked_sub(1)?;
     let add = |t: &str, out: &mut Vec<Value>| {
+        // A foreign spelling as the JSON name it stands for; the node holding a name that is no
+        // type is refused where it is checked, so what is added here never reaches an output.
+        let t: &str = match JsonType::read(t) {
+            Some(json) => json.as_str(),
+            None => t,
+        };
         if !out.iter().any(|o| o == t) {
             out.push(Value::String(t.to_owned()));
         }
     };
     let Value::Object(m) = node else { return None };
+    // Under draft-07 and earlier, a `$ref` is read alone: its target says the type.
+    let reference_alone = legacy && m.contains_key("$ref");
     match m.get("type") {
+        _ if reference_alone => {}
         Some(Value::String(t)) => {
             add(t, out);
             return Some(());
@@ -291,18 +331,21 @@ pub(super) fn collect_types<'v>(
             return None;
         }
         seen.push(target);
-        return collect_types(root, target, budget, seen, out);
+        return collect_types(root, target, budget, legacy, seen, out);
+    }
+    if reference_alone {
+        return None;
     }
     for key in ["anyOf", "oneOf"] {
         if let Some(Value::Array(members)) = m.get(key) {
             for member in members {
-                collect_types(root, member, budget, seen, out)?;
+                collect_types(root, member, budget, legacy, seen, out)?;
             }
             return Some(());
         }
     }
     if let Some(Value::Array(members)) = m.get("allOf") {
-        return members.iter().find_map(|x| collect_types(root, x, budget, seen, out));
+        return members.iter().find_map(|x| collect_types(root, x, budget, legacy, seen, out));
     }
     if let Some(c) = m.get("const") {
         add(crate::foreign::JsonType::of(c).as_str(), out);

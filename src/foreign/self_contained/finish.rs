@@ -57,29 +57,37 @@ pub(super) fn describe(v: &Value) -> &'static str {
     }
 }
 
-/// Whether a root `type` says object: `"object"`, `"dict"` (the Python spelling BFCL writes), or
-/// a list that includes `"object"` (an optional root collapses to it).
+/// Whether a root `type` says object, as [`JsonType::read`] reads it: `"object"`, `"dict"` (the
+/// Python spelling BFCL writes), or a list that includes one of them (an optional root collapses
+/// to it).
 pub(super) fn root_type_ok(t: &Value) -> bool {
+    let object = |t: &Value| t.as_str().and_then(JsonType::read) == Some(JsonType::Object);
     match t {
-        Value::String(s) => s == "object" || s == "dict",
-        Value::Array(ts) => ts.iter().any(|t| t == "object"),
-        _ => false,
+        Value::Array(ts) => ts.iter().any(object),
+        t => object(t),
     }
 }
 
+/// The root's `type`, checked before anything else: a name that is no type (or a value that is
+/// no name) is [`type_error`]'s error, a type other than object [`Error::RootNotObject`].
 #[inline]
 pub(super) fn check_root_type(t: Option<&Value>, tool: &str) -> Result<(), Error> {
     match t {
-        Some(t) if !root_type_ok(t) => Err(Error::RootNotObject {
-            tool: tool.to_owned(),
-            pointer: String::new(),
-            found: canonical::to_string(t),
+        Some(t) if !root_type_ok(t) => Err(match type_names(t) {
+            TypeNames::Bad => type_error(t, &Trail::Root, tool),
+            _ => Error::RootNotObject {
+                tool: tool.to_owned(),
+                pointer: String::new(),
+                found: canonical::to_string(t),
+            },
         }),
         _ => Ok(()),
     }
 }
 
-/// The root's final shape: `type: "object"`, `properties`, `required`, no description.
+/// The root's final shape: `type: "object"`, `properties`, `required`, no description. Under a
+/// `$schema` of draft-04 (or -03), which forbids an empty `required`, an empty `required` is left
+/// out instead: nothing required is said by its absence.
 ///
 /// What it removes, replaces or refuses is freed without recursion ([`drop_any_depth`]): a
 /// value taken by [`self_contained_input_schema_owned`] may nest past any depth under keywords
@@ -119,6 +127,7 @@ pub(super) fn finish_root(root: &mut Map<String, Value>, tool: &str) -> Result<(
     // (checked to say object first; the string is kept when it already is); a malformed
     // `properties` is reported after that check, as a `null` one and a missing one are replaced.
     let (mut typed, mut described, mut required) = (false, false, false);
+    let mut empty_required_allowed = true;
     // Whether `properties` is a map (`Ok(false)`: missing or `null`), or what it is instead.
     let mut properties: Result<bool, &'static str> = Ok(false);
     for (key, v) in root.iter_mut() {
@@ -131,6 +140,10 @@ pub(super) fn finish_root(root: &mut Map<String, Value>, tool: &str) -> Result<(
                 }
             }
             "description" => described = true,
+            "$schema" => {
+                empty_required_allowed =
+                    !matches!(v, Value::String(uri) if !Draft::named(uri).allows_empty_required());
+            }
             "properties" => {
                 properties = match v {
                     Value::Null => Ok(false),
@@ -155,7 +168,11 @@ pub(super) fn finish_root(root: &mut Map<String, Value>, tool: &str) -> Result<(
     if described && let Some(d) = root.remove("description") {
         drop_any_depth(d);
     }
-    if !required {
+    if !empty_required_allowed {
+        if root.get("required").and_then(Value::as_array).is_some_and(Vec::is_empty) {
+            root.remove("required");
+        }
+    } else if !required {
         root.insert("required".to_owned(), Value::Array(Vec::new()));
     }
     Ok(())

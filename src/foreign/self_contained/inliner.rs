@@ -34,6 +34,10 @@ pub(super) struct Target<'v> {
     pub(super) memo: Option<Measure<'v>>,
     /// The `type` its recursion points carry, once inferred.
     pub(super) recursion_type: Option<Value>,
+    /// The innermost `$id` that changes the base URI among the objects on the way to it from the
+    /// root ([`Keys::scope`]; the root's own does not count): the references in its subtree
+    /// resolve against that, not the root, and are refused.
+    pub(super) scope: Option<&'v str>,
 }
 
 impl<'v> Target<'v> {
@@ -51,6 +55,7 @@ impl<'v> Target<'v> {
             on_stack: false,
             memo: None,
             recursion_type: None,
+            scope: None,
         })
     }
 }
@@ -187,6 +192,11 @@ pub(super) struct Inliner<'v, 'o> {
     /// With [`Self::checking`]: a bound of the [`json_bound`] of everything
     /// [`Self::construct`] has built, accumulated as it builds (see [`OBJECT_SLACK`]).
     pub(super) built_bound: u64,
+    /// The root's `$schema` declares a draft whose `$ref` ignores its siblings (draft-07 and
+    /// earlier): an object holding `$ref` is read as the reference alone.
+    pub(super) legacy: bool,
+    /// The input's draft ([`Draft::of`]), which [`Keys`] reads each object by.
+    pub(super) draft: Draft,
 }
 
 impl<'v, 'o> Inliner<'v, 'o> {
@@ -206,6 +216,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
             checking: false,
             objects_left: 0,
             built_bound: 0,
+            legacy: Draft::of(root).ref_ignores_siblings(),
+            draft: Draft::of(root),
         }
     }
 
@@ -320,7 +332,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
             let level = self.targets[next].level;
             let pointer = std::mem::take(&mut self.targets[next].pointer);
             let trail = if next == 0 { Trail::Root } else { Trail::Target(&pointer) };
-            let result = self.scan(node, &trail, level, next);
+            let scope = self.targets[next].scope;
+            let result = self.scan(node, &trail, level, next, scope);
             self.targets[next].pointer = pointer;
             self.targets[next].bound = result?;
             next += 1;
@@ -331,13 +344,15 @@ impl<'v, 'o> Inliner<'v, 'o> {
     /// Scans `node`, in the subtree of target `owner`, at `level`: checks it, registers the
     /// targets of its references as edges of `owner`, notes how deep it sits in `owner`; returns
     /// a bound of its compact size without the keywords the output drops, every string at its
-    /// exact size ([`Keys::sized_exactly`]).
+    /// exact size ([`Keys::sized_exactly`]). `scope` is the `$id` the objects around it set
+    /// ([`Target::scope`]): a reference under one is refused ([`Error::ScopedReference`]).
     pub(super) fn scan(
         &mut self,
         node: &'v Value,
         trail: &Trail<'_>,
         level: usize,
         owner: usize,
+        scope: Option<&'v str>,
     ) -> Result<u64, Error> {
         let depth = level - self.targets[owner].level;
         self.targets[owner].height = self.targets[owner].height.max(depth);
@@ -348,7 +363,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 scalar => scalar_size::<true>(scalar),
             });
         };
-        let keys = Keys::sized_exactly(map);
+        let keys = Keys::sized_exactly(map, self.draft);
         self.targets[owner].objects += 1;
         // Definitions are neither sized nor scanned where they stand: the root's that no reference
         // reaches are checked apart (`Self::definitions_nesting_within`), any other's with the
@@ -356,8 +371,13 @@ impl<'v, 'o> Inliner<'v, 'o> {
         let nested_definitions = (keys.defs || keys.definitions) && !std::ptr::eq(node, self.root);
         self.deep |= keys.deep || nested_definitions;
         self.check(&keys, trail)?;
+        // An object's own `$id` sets the base of its own `$ref` too; the root's is the document's.
+        let scope = if std::ptr::eq(node, self.root) { scope } else { keys.scope.or(scope) };
         let reference = keys.reference;
         if let Some(r) = reference {
+            if let Some(id) = scope {
+                return Err(self.scoped_reference(r, id, trail));
+            }
             let target = self.resolve(r, trail, level + 1)?;
             self.targets[owner].edges.push((target, depth));
         }
@@ -369,7 +389,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
                     return;
                 }
                 result = self.descend(trail, step, level).and_then(|child_trail| {
-                    self.scan(child, &child_trail, level + 1, owner).map(|b| bound = bound.saturating_add(b))
+                    self.scan(child, &child_trail, level + 1, owner, scope)
+                        .map(|b| bound = bound.saturating_add(b))
                 });
             });
             result?;
@@ -414,7 +435,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
     }
 
     /// The checks discovery makes on a schema object before its children, in a fixed order:
-    /// `$defs` and `definitions` are maps, `required` a list of strings.
+    /// `$defs` and `definitions` are maps, `required` a list of strings, `type` a type name or a
+    /// list of them ([`type_names`]).
     pub(super) fn check(&self, keys: &Keys<'v>, trail: &Trail<'_>) -> Result<(), Error> {
         let (defs, definitions, required) = (keys.defs_value, keys.definitions_value, keys.required);
         for (key, v) in [("$defs", defs), ("definitions", definitions)] {
@@ -442,7 +464,48 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 ),
             ));
         }
+        if keys.type_names == TypeNames::Bad
+            && let Some(v) = keys.type_value
+        {
+            return Err(type_error(v, trail, self.tool));
+        }
+        if let Some((keyword, v)) = keys.dynamic {
+            return Err(Error::DynamicReference {
+                tool: self.tool.to_owned(),
+                pointer: Trail::Key(trail, keyword).render(),
+                keyword,
+                reference: v.as_str().map_or_else(|| canonical::to_string(v), str::to_owned),
+            });
+        }
         Ok(())
+    }
+
+    /// The error for a `$ref` (`r`) at `trail` under the base-changing `$id` `id`.
+    pub(super) fn scoped_reference(&self, r: &Value, id: &str, trail: &Trail<'_>) -> Error {
+        Error::ScopedReference {
+            tool: self.tool.to_owned(),
+            pointer: trail.render(),
+            reference: r.as_str().map_or_else(|| canonical::to_string(r), str::to_owned),
+            id: id.to_owned(),
+        }
+    }
+
+    /// The innermost base-changing `$id` among the objects a pointer (`tokens`, from the root)
+    /// passes on its way to its target, the root and the target left out (the target's own is
+    /// read when it is scanned).
+    fn scope_on_the_way(&self, tokens: &[String]) -> Option<&'v str> {
+        let mut scope = None;
+        let mut cur = self.root;
+        let keyword = self.draft.id_keyword();
+        for tok in tokens.iter().take(tokens.len().saturating_sub(1)) {
+            cur = refs::lookup(cur, std::slice::from_ref(tok))?;
+            if let Some(id) = cur.get(keyword)
+                && changes_base(id)
+            {
+                scope = id.as_str();
+            }
+        }
+        scope
     }
 
     /// The target of a `$ref` value, registering it the first time as reached at `level`.
@@ -500,7 +563,12 @@ impl<'v, 'o> Inliner<'v, 'o> {
                         (Cow::Owned(pointer.as_str().to_owned()), name)
                     }
                 };
-                self.register(node, pointer, name, level)
+                let t = self.register(node, pointer, name, level);
+                // `#/$defs/Name` passes the root and its definition map only: no scope.
+                if plain.is_none() {
+                    self.targets[t].scope = self.scope_on_the_way(&tokens);
+                }
+                t
             }
         };
         self.by_reference.insert(reference.as_str(), t);
@@ -655,8 +723,12 @@ impl<'v, 'o> Inliner<'v, 'o> {
             return Err(self.too_large(self.work.saturating_mul(2)));
         }
         let mut own: Vec<(&'v str, u64)> = Vec::new();
+        let reference_alone = self.legacy && map.contains_key("$ref");
         for (key, value) in map {
             if dropped(key) || key == "type" || (key == "default" && value.is_null()) {
+                continue;
+            }
+            if reference_alone && !kept_beside_legacy_ref(key) {
                 continue;
             }
             let entry = string_len(key) + 2;
@@ -674,7 +746,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
         }
         m.top.clone_from(&own);
         let mut result = Ok(());
-        walk::for_each_child_where(node, not_definitions, |step, child| {
+        let keep = |keyword: &str| not_definitions(keyword) && !reference_alone;
+        walk::for_each_child_where(node, keep, |step, child| {
             if result.is_err() {
                 return;
             }
@@ -756,8 +829,9 @@ impl<'v, 'o> Inliner<'v, 'o> {
         }
         match member.get("$ref").and_then(Value::as_str).and_then(|r| self.by_reference.get(r)) {
             Some(t) => {
-                member.as_object().is_some_and(|m| m.keys().all(|k| k == "$ref" || is_annotation(k)))
-                    && is_null_member(self.targets[t].node)
+                let alone =
+                    |m: &Map<String, Value>| self.legacy || m.keys().all(|k| k == "$ref" || is_annotation(k));
+                member.as_object().is_some_and(alone) && is_null_member(self.targets[t].node)
             }
             None => false,
         }
@@ -779,7 +853,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             {
                 nesting_within(self.root, self.tool, self.options)?;
             }
-            let inferred = infer_type(self.root, self.targets[t].node, self.options.max_depth);
+            let inferred = infer_type(self.root, self.targets[t].node, self.options.max_depth, self.legacy);
             match inferred {
                 Some(ty) => self.targets[t].recursion_type = Some(ty),
                 None => {
@@ -808,12 +882,12 @@ impl<'v, 'o> Inliner<'v, 'o> {
         node: &'v Value,
         out: &mut Value,
         ctx: Ctx,
-        extra_required: &[&'v str],
+        around: Around<'_, 'v>,
         trail: &Trail<'_>,
         level: usize,
     ) -> Result<(), Error> {
         let (Value::Object(map), Value::Object(copy)) = (node, &mut *out) else { return Ok(()) };
-        let keys = Keys::of(map);
+        let keys = Keys::of(map, self.draft);
         for (present, key) in [
             (keys.title, "title"),
             (keys.reference.is_some(), "$ref"),
@@ -824,27 +898,40 @@ impl<'v, 'o> Inliner<'v, 'o> {
                 copy.remove(key);
             }
         }
+        if self.legacy && keys.reference.is_some() {
+            // The reference alone: what the draft ignores beside it is not in the output.
+            copy.retain(|key, _| kept_beside_legacy_ref(key));
+        }
         // Names, as written: checked to be strings by discovery (or the survey).
         let required: &'v [Value] = match keys.required {
             Some(Value::Array(names)) => names,
             _ => &[],
         };
+        let parts = Parts::gather(map, &keys, required, around);
         if keys.children {
-            let names = Required::new(required, extra_required);
+            let names = parts.as_ref().map_or_else(|| around.required(required), Parts::required);
+            let around_child = |step| parts.as_ref().map_or(Around::NONE, |p| p.around(step));
             walk::zip_children_mut(
                 map,
                 copy,
                 |key| !dropped(key),
                 |step, child, child_out| {
                     let child_trail = self.descend(trail, step, level)?;
-                    self.build(child, child_out, names.ctx_of(step, ctx), &[], &child_trail, level + 1)
+                    let (ctx, around) = (names.ctx_of(step, ctx), around_child(step));
+                    self.build(child, child_out, ctx, around, &child_trail, level + 1)
                 },
             )?;
+        }
+        if keys.type_names == TypeNames::Foreign
+            && let Some(t) = copy.get_mut("type")
+        {
+            rewrite_type_names(t);
         }
         if let Some(r) = keys.reference {
             let t = self.resolve(r, trail, level + 1)?;
             let site = std::mem::take(copy);
-            *out = self.expand_site::<false>(t, r, site, ctx, required, extra_required, trail, level)?;
+            let target_around = parts.as_ref().map_or(around, Parts::around_target);
+            *out = self.expand_site::<false>(t, r, site, ctx, target_around, trail, level)?;
             return Ok(());
         }
         if keys.union || keys.type_list {
@@ -860,7 +947,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         &mut self,
         node: &'v Value,
         ctx: Ctx,
-        extra_required: &[&'v str],
+        around: Around<'_, 'v>,
         trail: &Trail<'_>,
         level: usize,
     ) -> Result<Value, Error> {
@@ -870,12 +957,14 @@ impl<'v, 'o> Inliner<'v, 'o> {
             }
             return copy_value(node, self.checking);
         };
-        let keys = if self.checking { Keys::sized(map) } else { Keys::of(map) };
+        let keys = if self.checking { Keys::sized(map, self.draft) } else { Keys::of(map, self.draft) };
         if self.checking {
             // Without discovery: its checks here, and a bound on the objects built. The error
             // only sends the schema to the four steps (see `build_in_one_walk`).
             self.check(&keys, trail)?;
-            if self.objects_left == 0 {
+            // An `$id` below the root may set the base of a reference under it: discovery,
+            // which carries the scope, judges that.
+            if self.objects_left == 0 || (keys.scope.is_some() && !std::ptr::eq(node, self.root)) {
                 return Err(one_walk_gives_up());
             }
             self.objects_left -= 1;
@@ -886,7 +975,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             && keys.union
             && keys.type_value.is_none()
             && keys.reference.is_none()
-            && let Some(out) = self.optional_union(map, trail, level)?
+            && let Some(out) = self.optional_union(map, around, trail, level)?
         {
             return Ok(out);
         }
@@ -896,30 +985,48 @@ impl<'v, 'o> Inliner<'v, 'o> {
         };
         // Without discovery, what is dropped unread must not nest deep either (see `copy_value`).
         let (checking, root) = (self.checking, std::ptr::eq(node, self.root));
+        let reference_alone = self.legacy && keys.reference.is_some();
         let mut unread_deep = false;
         let keep = |key: &str, v: &Value| {
+            if reference_alone && !kept_beside_legacy_ref(key) {
+                // Ignored by the draft, and never read: how deep it nests is unchecked.
+                unread_deep |= checking && matches!(v, Value::Array(_) | Value::Object(_));
+                return false;
+            }
             if !dropped(key) {
                 return true;
             }
             unread_deep |= checking && may_nest_unread(key, v, root);
             false
         };
-        let names = Required::new(required, extra_required);
+        let parts = Parts::gather(map, &keys, required, around);
+        let names = parts.as_ref().map_or_else(|| around.required(required), Parts::required);
+        let around_child = |step| parts.as_ref().map_or(Around::NONE, |p| p.around(step));
         let copy = walk::copy_children(
             map,
             keep,
             |v| copy_value(v, checking),
             |step, child| {
                 let child_trail = self.descend(trail, step, level)?;
-                self.construct(child, names.ctx_of(step, ctx), &[], &child_trail, level + 1)
+                self.construct(child, names.ctx_of(step, ctx), around_child(step), &child_trail, level + 1)
             },
         )?;
         if unread_deep {
             return Err(one_walk_gives_up());
         }
+        let mut copy = copy;
+        if keys.type_names == TypeNames::Foreign
+            && let Some(t) = copy.get_mut("type")
+        {
+            rewrite_type_names(t);
+        }
         if let Some(r) = keys.reference {
             let t = self.resolve(r, trail, level + 1)?;
-            return self.expand_site::<true>(t, r, copy, ctx, required, extra_required, trail, level);
+            if self.checking && self.targets[t].scope.is_some() {
+                return Err(one_walk_gives_up());
+            }
+            let target_around = parts.as_ref().map_or(around, Parts::around_target);
+            return self.expand_site::<true>(t, r, copy, ctx, target_around, trail, level);
         }
         let out = Value::Object(copy);
         Ok(if keys.union || keys.type_list { collapse(out, ctx) } else { out })
@@ -930,10 +1037,12 @@ impl<'v, 'o> Inliner<'v, 'o> {
     /// field pydantic writes): its members built as `construct` builds them, then, where
     /// [`collapse`] would leave just the one real member (the union's own map emptied), that
     /// member, without the map around it ever built. `None`, having done nothing, for any other
-    /// node.
+    /// node. Each member sees `around` as [`Parts::around`] gives it to an `anyOf` member of an
+    /// object holding nothing else: `around` itself.
     pub(super) fn optional_union(
         &mut self,
         map: &'v Map<String, Value>,
+        around: Around<'_, 'v>,
         trail: &Trail<'_>,
         level: usize,
     ) -> Result<Option<Value>, Error> {
@@ -972,7 +1081,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
                     unbuilt |= 1 << i;
                     return Ok(Value::Null);
                 }
-                self.construct(child, Ctx::Optional, &[], &child_trail, level + 1)
+                self.construct(child, Ctx::Optional, around, &child_trail, level + 1)
             },
         )?;
         let is_unbuilt = |i: usize| i < 64 && unbuilt & (1 << i) != 0;
@@ -982,7 +1091,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         }
         for (i, slot) in built.iter_mut().enumerate().filter(|(i, _)| is_unbuilt(*i)) {
             let child_trail = Trail::Child(trail, Step::Index("anyOf", i));
-            *slot = self.construct(&items[i], Ctx::Optional, &[], &child_trail, level + 1)?;
+            *slot = self.construct(&items[i], Ctx::Optional, around, &child_trail, level + 1)?;
         }
         let mut union = Map::new();
         union.insert("anyOf".to_owned(), Value::Array(built));
@@ -993,7 +1102,8 @@ impl<'v, 'o> Inliner<'v, 'o> {
     }
 
     /// The output for a reference site at `level` into target `t` (resolved from `r`), its own
-    /// keywords built into `site` (its `required` names in `required`): a recursion point when
+    /// keywords built into `site` (what it requires of the target in `target_around`,
+    /// [`Parts::around_target`]): a recursion point when
     /// `t` is being expanded, else `t`'s expansion (built with [`Self::construct`] when
     /// `CONSTRUCT`, else copied and rewritten by [`Self::build`]) combined with `site`.
     #[allow(clippy::too_many_arguments)]
@@ -1003,8 +1113,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
         r: &'v Value,
         mut site: Map<String, Value>,
         ctx: Ctx,
-        required: &'v [Value],
-        extra_required: &[&'v str],
+        target_around: Around<'_, 'v>,
         trail: &Trail<'_>,
         level: usize,
     ) -> Result<Value, Error> {
@@ -1017,7 +1126,7 @@ impl<'v, 'o> Inliner<'v, 'o> {
             self.recursion_point_type(t, r, trail)?;
             let ty = self.targets[t].recursion_type.clone();
             let name = &self.targets[t].name;
-            let note = format!("{} {name}: the same shape as the {name} that contains it.", article(name));
+            let note = recursion_note(name);
             let description = match site.remove("description") {
                 Some(Value::String(own)) if !own.is_empty() => format!("{own} {note}"),
                 _ => note,
@@ -1040,17 +1149,15 @@ impl<'v, 'o> Inliner<'v, 'o> {
         if level >= self.options.max_depth {
             return Err(self.too_deep(trail));
         }
-        let mut site_required = extra_required.to_vec();
-        site_required.extend(required.iter().filter_map(Value::as_str));
         self.set_on_stack(t, true);
         let target = self.targets[t].node;
         let pointer = std::mem::take(&mut self.targets[t].pointer);
         let target_trail = Trail::Target(&pointer);
         let built = if CONSTRUCT {
-            self.construct(target, ctx, &site_required, &target_trail, level + 1)
+            self.construct(target, ctx, target_around, &target_trail, level + 1)
         } else {
             let mut d = target.clone();
-            self.build(target, &mut d, ctx, &site_required, &target_trail, level + 1).map(|()| d)
+            self.build(target, &mut d, ctx, target_around, &target_trail, level + 1).map(|()| d)
         };
         self.targets[t].pointer = pointer;
         self.set_on_stack(t, false);

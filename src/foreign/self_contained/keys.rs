@@ -3,14 +3,17 @@
 
 use super::*;
 
-/// The names a schema object's `required` lists, with those its reference site adds for the
-/// definition it expands: asked once per property, so a long list is sorted once and searched
-/// (n log n for n properties and names), where scanning it for each property would take n × n.
+/// The names a schema object's `required` lists, with those its surroundings may require of the
+/// same value ([`Around`], [`Parts`]): asked once per property, so a long list is sorted once and
+/// searched (n log n for n properties and names), where scanning it for each property would take
+/// n × n. With `all`, something that cannot be read may require any property, so every property
+/// is taken as required.
 pub(super) struct Required<'a> {
     pub(super) listed: &'a [Value],
     pub(super) extra: &'a [&'a str],
     /// Every name, sorted, where there are more than [`Required::SCAN`]; else empty.
     pub(super) sorted: Vec<&'a str>,
+    pub(super) all: bool,
 }
 
 impl<'a> Required<'a> {
@@ -18,11 +21,11 @@ impl<'a> Required<'a> {
     pub(super) const SCAN: usize = 8;
 
     /// `listed` holds the object's `required` names, checked by discovery (or the survey) to be
-    /// strings; `extra` the reference site's.
+    /// strings; `extra` those its surroundings may require; `all`, whether anything else may.
     #[inline]
-    pub(super) fn new(listed: &'a [Value], extra: &'a [&'a str]) -> Self {
-        let many = listed.len() + extra.len() > Self::SCAN;
-        Required { listed, extra, sorted: if many { Self::sorted(listed, extra) } else { Vec::new() } }
+    pub(super) fn new(listed: &'a [Value], extra: &'a [&'a str], all: bool) -> Self {
+        let many = !all && listed.len() + extra.len() > Self::SCAN;
+        Required { listed, extra, sorted: if many { Self::sorted(listed, extra) } else { Vec::new() }, all }
     }
 
     #[inline(never)]
@@ -43,18 +46,302 @@ impl<'a> Required<'a> {
         }
     }
 
-    /// Where a child's value may be left out: a property is [`Ctx::Optional`] unless named here;
-    /// union and `allOf` members and `then`/`else` take their parent's context; anything else
-    /// must be received.
+    /// Where a child's value may be left out: a property is [`Ctx::Optional`] unless named here
+    /// (or `all`); union and `allOf` members and `then`/`else` take their parent's context;
+    /// anything else must be received.
     #[inline]
     pub(super) fn ctx_of(&self, step: Step<'_>, ctx: Ctx) -> Ctx {
         match step {
-            Step::Entry("properties", name) if self.names(name) => Ctx::Required,
+            Step::Entry("properties", name) if self.all || self.names(name) => Ctx::Required,
             Step::Entry("properties", _) => Ctx::Optional,
             Step::Index("allOf" | "anyOf" | "oneOf", _) | Step::Keyword("then" | "else") => ctx,
             _ => Ctx::Required,
         }
     }
+}
+
+/// What the surroundings of a schema object require of the value it describes, beyond the
+/// object's own `required`: names they may require (a reference site's, an enclosing object's
+/// whose `allOf` member this is, ...), and whether something that cannot be read (an
+/// `if`/`then`, a `dependentRequired`, a member holding a `$ref`) may require any property. A
+/// property is optional, and its `null` may be dropped, only where nothing may require it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Around<'a, 'v> {
+    pub(super) names: &'a [&'v str],
+    pub(super) unsure: bool,
+}
+
+impl<'a, 'v> Around<'a, 'v> {
+    /// Nothing around: a property's value, an array's items, a value of its own.
+    pub(super) const NONE: Around<'static, 'static> = Around { names: &[], unsure: false };
+
+    /// The [`Required`] of an object's properties where nothing in the object adds to this
+    /// ([`Parts::gather`] gave `None`).
+    #[inline]
+    pub(super) fn required(self, listed: &'a [Value]) -> Required<'a> {
+        Required::new(listed, self.names, self.unsure)
+    }
+}
+
+/// Keywords that may require a property of the object holding them, in a way this crate does
+/// not read: a condition (`if`, `then`, `else`, `not`), a dependency (`dependentRequired`,
+/// `dependentSchemas`, draft-07 `dependencies`), or a count (`minProperties`).
+#[inline]
+pub(super) fn may_require_unread(key: &str) -> bool {
+    key_role(key) == KeyRole::UnreadRequirement
+}
+
+/// What [`Keys::read`] does with a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum KeyRole {
+    Defs,
+    Definitions,
+    Ref,
+    Title,
+    Required,
+    Type,
+    /// `anyOf`, `oneOf`.
+    Union,
+    AllOf,
+    /// A keyword [`may_require_unread`].
+    UnreadRequirement,
+    /// `$id` or `id`: which one sets a base URI depends on the draft.
+    Id(&'static str),
+    /// `$dynamicRef` or `$recursiveRef`.
+    Dynamic(&'static str),
+    Other,
+}
+
+/// The [`KeyRole`] of a key: a `match` on the length first, as in [`survey_role`], so that each
+/// key of a schema object costs a comparison or two. A unit test checks it against the names.
+#[inline(always)]
+pub(super) fn key_role(key: &str) -> KeyRole {
+    use KeyRole::*;
+    match key.len() {
+        2 => match key {
+            "if" => UnreadRequirement,
+            "id" => Id("id"),
+            _ => Other,
+        },
+        3 => match key {
+            "not" => UnreadRequirement,
+            "$id" => Id("$id"),
+            _ => Other,
+        },
+        4 => match key {
+            "type" => Type,
+            "$ref" => Ref,
+            "then" | "else" => UnreadRequirement,
+            _ => Other,
+        },
+        5 => match key {
+            "title" => Title,
+            "anyOf" | "oneOf" => Union,
+            "allOf" => AllOf,
+            "$defs" => Defs,
+            _ => Other,
+        },
+        8 => match key {
+            "required" => Required,
+            _ => Other,
+        },
+        11 => match key {
+            "definitions" => Definitions,
+            "$dynamicRef" => Dynamic("$dynamicRef"),
+            _ => Other,
+        },
+        12 => match key {
+            "dependencies" => UnreadRequirement,
+            _ => Other,
+        },
+        13 => match key {
+            "minProperties" => UnreadRequirement,
+            "$recursiveRef" => Dynamic("$recursiveRef"),
+            _ => Other,
+        },
+        16 => match key {
+            "dependentSchemas" => UnreadRequirement,
+            _ => Other,
+        },
+        17 => match key {
+            "dependentRequired" => UnreadRequirement,
+            _ => Other,
+        },
+        _ => Other,
+    }
+}
+
+/// Whether a member of an object's `allOf`/`anyOf`/`oneOf` says, by its own `required` alone,
+/// which properties it requires: it holds nothing else that may require one (a reference, a
+/// union or `allOf` of its own, anything [`may_require_unread`]).
+fn readable_member(member: &Value) -> bool {
+    match member {
+        Value::Object(m) => m.keys().all(|k| {
+            !may_require_unread(k)
+                && !matches!(
+                    k.as_str(),
+                    "$ref" | "allOf" | "anyOf" | "oneOf" | "$dynamicRef" | "$recursiveRef"
+                )
+        }),
+        _ => true,
+    }
+}
+
+/// How the parts of one schema object see what is required of the value they all describe: its
+/// properties, its `allOf` members (whose constraints all hold), its `anyOf`/`oneOf` members
+/// (one of which holds), its conditional members, and the target of its `$ref`.
+pub(super) struct Parts<'v> {
+    /// Every name that may be required: the object's own, its surroundings', its `allOf`
+    /// members', then (from [`Parts::alternatives`] on) its `anyOf`/`oneOf` members'.
+    pub(super) names: Vec<&'v str>,
+    alternatives: usize,
+    /// The surroundings are unsure, or the object holds a keyword [`may_require_unread`].
+    base: bool,
+    /// The object holds a `$ref` whose siblings apply: its target may require any property.
+    reference: bool,
+    /// `allOf` members that are not [`readable_member`]s: how many, and the index of the last.
+    all_of_unread: (u32, usize),
+    /// `anyOf`/`oneOf` members that are not readable.
+    alternatives_unread: u32,
+}
+
+impl<'v> Parts<'v> {
+    /// The parts of the object `map` (its [`Keys`], its own `required` names `listed`), within
+    /// `around`. `None` where the object holds no member, no `$ref` and nothing
+    /// [`may_require_unread`]: its properties then see `listed` and `around` alone
+    /// ([`Around::required`]), and its children nothing ([`Around::NONE`]).
+    #[inline]
+    pub(super) fn gather(
+        map: &'v Map<String, Value>,
+        keys: &Keys<'v>,
+        listed: &'v [Value],
+        around: Around<'_, 'v>,
+    ) -> Option<Parts<'v>> {
+        if !(keys.union || keys.all_of || keys.unread_requirement || keys.reference.is_some()) {
+            return None;
+        }
+        Some(Self::read(map, keys, listed, around))
+    }
+
+    #[inline(never)]
+    fn read(
+        map: &'v Map<String, Value>,
+        keys: &Keys<'v>,
+        listed: &'v [Value],
+        around: Around<'_, 'v>,
+    ) -> Self {
+        let mut names: Vec<&'v str> = listed.iter().filter_map(Value::as_str).collect();
+        names.extend_from_slice(around.names);
+        let mut all_of_unread = (0, 0);
+        let members = |key: &str, present: bool| match present {
+            true => map.get(key).and_then(Value::as_array).map_or(&[][..], Vec::as_slice),
+            false => &[][..],
+        };
+        for (i, member) in members("allOf", keys.all_of).iter().enumerate() {
+            if readable_member(member) {
+                names.extend(required_names(member));
+            } else {
+                all_of_unread = (all_of_unread.0 + 1, i);
+            }
+        }
+        let alternatives = names.len();
+        let mut alternatives_unread = 0;
+        for member in members("anyOf", keys.union).iter().chain(members("oneOf", keys.union)) {
+            if readable_member(member) {
+                names.extend(required_names(member));
+            } else {
+                alternatives_unread += 1;
+            }
+        }
+        Parts {
+            names,
+            alternatives,
+            base: around.unsure || keys.unread_requirement,
+            reference: keys.reference.is_some(),
+            all_of_unread,
+            alternatives_unread,
+        }
+    }
+
+    /// The [`Required`] of the object's own properties: every name any part may require, and
+    /// `all` where any part cannot be read.
+    #[inline]
+    pub(super) fn required(&self) -> Required<'_> {
+        let all = self.base || self.reference || self.all_of_unread.0 > 0 || self.alternatives_unread > 0;
+        Required::new(&[], &self.names, all)
+    }
+
+    /// What the child at `step` sees around it: an `allOf` member, what every other part requires
+    /// (an unreadable member does not make itself unsure); an `anyOf`/`oneOf` member, what the
+    /// parts that hold in every case require (the object's own, its `allOf` members', its
+    /// reference's); a conditional member, every name, unsure; any other child (a property's
+    /// value, items) describes another value, and sees nothing.
+    #[inline]
+    pub(super) fn around(&self, step: Step<'_>) -> Around<'_, 'v> {
+        let (unread, last) = self.all_of_unread;
+        match step {
+            Step::Index("allOf", i) => Around {
+                names: &self.names,
+                unsure: self.base
+                    || self.reference
+                    || self.alternatives_unread > 0
+                    || unread > u32::from(last == i && unread > 0),
+            },
+            Step::Index("anyOf" | "oneOf", _) => Around {
+                names: &self.names[..self.alternatives],
+                unsure: self.base || self.reference || unread > 0,
+            },
+            Step::Keyword("if" | "then" | "else" | "not")
+            | Step::Entry("dependentSchemas" | "dependencies", _) => {
+                Around { names: &self.names, unsure: true }
+            }
+            _ => Around::NONE,
+        }
+    }
+
+    /// These parts holding their own names, for a walk that rewrites the object they were read
+    /// from ([`rewrite_in_place`]).
+    pub(super) fn into_owned(self) -> OwnedParts {
+        let names = self.names.iter().map(|&name| name.to_owned()).collect();
+        OwnedParts { names, flags: Parts { names: Vec::new(), ..self } }
+    }
+
+    /// What the target of the object's `$ref` sees around it: as an `allOf` member would.
+    #[inline]
+    pub(super) fn around_target(&self) -> Around<'_, 'v> {
+        Around {
+            names: &self.names,
+            unsure: self.base || self.all_of_unread.0 > 0 || self.alternatives_unread > 0,
+        }
+    }
+}
+
+/// [`Parts`] that own their names ([`Parts::into_owned`]).
+pub(super) struct OwnedParts {
+    names: Vec<String>,
+    /// Every field but `names`.
+    flags: Parts<'static>,
+}
+
+impl OwnedParts {
+    /// The parts, their names borrowed from here.
+    pub(super) fn parts(&self) -> Parts<'_> {
+        let f = &self.flags;
+        Parts {
+            names: self.names.iter().map(String::as_str).collect(),
+            alternatives: f.alternatives,
+            base: f.base,
+            reference: f.reference,
+            all_of_unread: f.all_of_unread,
+            alternatives_unread: f.alternatives_unread,
+        }
+    }
+}
+
+/// The names a member's `required` lists (strings only: discovery checks the list where the
+/// member is walked).
+fn required_names(member: &Value) -> impl Iterator<Item = &str> {
+    member.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
 }
 
 /// One comparison of a name [`Required::names`] makes, passed through: under `cfg(test)` also
@@ -73,6 +360,114 @@ thread_local! {
     pub(super) static NAME_COMPARISONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
+/// What a `type` value names, as [`JsonType::read`] reads each name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum TypeNames {
+    /// JSON Schema type names only: the output keeps them as written.
+    Json,
+    /// Some name is a foreign spelling (`dict`, `float`, `tuple`) the output writes as the JSON
+    /// name it stands for ([`rewrite_type_names`]).
+    Foreign,
+    /// A name that is no type (`any`, `String`): an error ([`type_error`]).
+    Bad,
+}
+
+/// What a `type` value names. A list is read name by name. A value that is no name (`5`, a
+/// list's `null`) is left as written: this reads names only.
+#[inline(always)]
+pub(super) fn type_names(v: &Value) -> TypeNames {
+    match v {
+        Value::String(name) => name_kind(name),
+        Value::Array(names) => {
+            let mut kind = TypeNames::Json;
+            for name in names.iter().filter_map(Value::as_str) {
+                match name_kind(name) {
+                    TypeNames::Bad => return TypeNames::Bad,
+                    TypeNames::Foreign => kind = TypeNames::Foreign,
+                    TypeNames::Json => {}
+                }
+            }
+            kind
+        }
+        _ => TypeNames::Json,
+    }
+}
+
+#[inline(always)]
+fn name_kind(name: &str) -> TypeNames {
+    match JsonType::read_spelling(name) {
+        Some((_, Spelling::Json)) => TypeNames::Json,
+        Some((_, Spelling::Foreign)) => TypeNames::Foreign,
+        None => TypeNames::Bad,
+    }
+}
+
+/// The most bytes [`rewrite_type_names`] adds to a `type` value's compact size: two for each
+/// name it rewrites (`"dict"` to `"object"`; `"float"` to `"number"` adds one, `"tuple"` to
+/// `"array"` none). A list it rewrites loses its duplicates, which only shrinks it.
+pub(super) fn type_names_growth(v: &Value) -> u64 {
+    match v {
+        Value::String(name) => 2 * u64::from(JsonType::is_foreign_spelling(name)),
+        Value::Array(names) => {
+            2 * names.iter().filter(|n| n.as_str().is_some_and(JsonType::is_foreign_spelling)).count() as u64
+        }
+        _ => 0,
+    }
+}
+
+/// A `type` value with every foreign spelling written as the JSON name [`JsonType::read`] reads
+/// it as (`"float"` becomes `"number"`); a list then keeps the first of each name, since
+/// `["float", "number"]` would otherwise name `number` twice, which JSON Schema forbids. Called
+/// only on a value [`type_names`] found [`TypeNames::Foreign`].
+pub(super) fn rewrite_type_names(v: &mut Value) {
+    let json_name = |name: &mut Value| {
+        if let Value::String(s) = name
+            && let Some(t) = JsonType::read(s)
+            && t.as_str() != s
+        {
+            *s = t.as_str().to_owned();
+        }
+    };
+    match v {
+        Value::Array(names) => {
+            names.iter_mut().for_each(json_name);
+            let mut seen: Vec<Value> = Vec::with_capacity(names.len());
+            names.retain(|name| {
+                let first = !seen.contains(name);
+                if first {
+                    seen.push(name.clone());
+                }
+                first
+            });
+        }
+        name => json_name(name),
+    }
+}
+
+/// The error for a `type` value [`type_names`] found [`TypeNames::Bad`], at `trail` (the schema
+/// object holding it): the first name that is no type, at its own pointer (`.../type`, or
+/// `.../type/1` in a list).
+pub(super) fn type_error(v: &Value, trail: &Trail<'_>, tool: &str) -> Error {
+    let at = Trail::Key(trail, "type");
+    let unknown = |name: &str, pointer: String| Error::UnknownType {
+        tool: tool.to_owned(),
+        pointer,
+        name: name.to_owned(),
+    };
+    let first_unknown = v.as_array().and_then(|names| {
+        names.iter().enumerate().find_map(|(i, name)| match name {
+            Value::String(s) if JsonType::read(s).is_none() => Some((i, s)),
+            _ => None,
+        })
+    });
+    match (v, first_unknown) {
+        (_, Some((i, name))) => unknown(name, Trail::Key(&at, &i.to_string()).render()),
+        (Value::String(name), None) => unknown(name, at.render()),
+        // `type_names` found no name that is no type: not reached.
+        (other, None) => unknown(&canonical::to_string(other), at.render()),
+    }
+}
+
 /// The keywords of a schema object that [`Inliner::build`] reads besides its children.
 pub(super) struct Keys<'v> {
     pub(super) required: Option<&'v Value>,
@@ -85,11 +480,22 @@ pub(super) struct Keys<'v> {
     pub(super) definitions: bool,
     /// `anyOf` or `oneOf` is there: [`collapse`] has a union to look at.
     pub(super) union: bool,
+    /// `allOf` is there.
+    pub(super) all_of: bool,
+    /// A keyword that may require a property in a way not read ([`may_require_unread`]).
+    pub(super) unread_requirement: bool,
     /// `type`, and whether it is a list ([`collapse`] may drop its `"null"`).
     pub(super) type_value: Option<&'v Value>,
     pub(super) type_list: bool,
+    /// What the `type` names ([`TypeNames::Json`] where there is none).
+    pub(super) type_names: TypeNames,
     /// A keyword that may hold subschemas is there, besides `$defs` and `definitions`.
     pub(super) children: bool,
+    /// An `$id` (under draft-04, `id`) that changes the base URI the references at and under
+    /// this object resolve against ([`changes_base`]): the value.
+    pub(super) scope: Option<&'v str>,
+    /// A `$dynamicRef` or `$recursiveRef` (2019-09 on): the keyword and its value.
+    pub(super) dynamic: Option<(&'static str, &'v Value)>,
     /// From [`Keys::sized`]: a [`json_bound`] of the object without the keywords the output
     /// drops and without the subschemas the walkers visit (their own bounds add to it); from
     /// [`Keys::sized_exactly`], the same with every string at its exact size.
@@ -101,16 +507,19 @@ pub(super) struct Keys<'v> {
 
 impl<'v> Keys<'v> {
     /// The keys of a schema object, in one pass rather than a map lookup per keyword; the checks
-    /// then run in a fixed order, whatever the map's iteration order.
+    /// then run in a fixed order, whatever the map's iteration order. `draft` is the input's
+    /// ([`Draft::of`]): under one whose `$ref` ignores its siblings, an object holding `$ref`
+    /// reads as the reference alone ([`Keys::reference_alone`]); it also says which keyword sets
+    /// a base URI ([`Keys::scope`]).
     #[inline]
-    pub(super) fn of(map: &'v Map<String, Value>) -> Self {
-        Self::read::<false, false>(map)
+    pub(super) fn of(map: &'v Map<String, Value>, draft: Draft) -> Self {
+        Self::read::<false, false>(map, draft)
     }
 
     /// [`Self::of`], with [`Keys::bound`] too.
     #[inline]
-    pub(super) fn sized(map: &'v Map<String, Value>) -> Self {
-        Self::read::<true, false>(map)
+    pub(super) fn sized(map: &'v Map<String, Value>, draft: Draft) -> Self {
+        Self::read::<true, false>(map, draft)
     }
 
     /// [`Self::sized`] with every string counted at its exact escaped size rather than six bytes
@@ -118,12 +527,15 @@ impl<'v> Keys<'v> {
     /// decide whether the measure may be left out ([`Inliner::expansion_fits`]): a large schema
     /// of plain text is bounded near its real size instead of six times over it.
     #[inline]
-    pub(super) fn sized_exactly(map: &'v Map<String, Value>) -> Self {
-        Self::read::<true, true>(map)
+    pub(super) fn sized_exactly(map: &'v Map<String, Value>, draft: Draft) -> Self {
+        Self::read::<true, true>(map, draft)
     }
 
     #[inline]
-    pub(super) fn read<const SIZED: bool, const EXACT: bool>(map: &'v Map<String, Value>) -> Self {
+    pub(super) fn read<const SIZED: bool, const EXACT: bool>(
+        map: &'v Map<String, Value>,
+        draft: Draft,
+    ) -> Self {
         let mut keys = Keys {
             required: None,
             reference: None,
@@ -133,41 +545,62 @@ impl<'v> Keys<'v> {
             defs: false,
             definitions: false,
             union: false,
+            all_of: false,
+            unread_requirement: false,
             type_value: None,
             type_list: false,
+            type_names: TypeNames::Json,
             children: false,
+            scope: None,
+            dynamic: None,
             bound: 0,
             deep: false,
         };
         let mut kept = 0u64;
         for (key, v) in map {
-            match key.as_str() {
-                "$defs" => {
+            match key_role(key) {
+                KeyRole::Other => {}
+                KeyRole::Defs => {
                     keys.defs = true;
                     keys.defs_value = Some(v);
                     continue;
                 }
-                "definitions" => {
+                KeyRole::Definitions => {
                     keys.definitions = true;
                     keys.definitions_value = Some(v);
                     continue;
                 }
-                "$ref" => {
+                KeyRole::Ref => {
                     keys.reference = Some(v);
                     continue;
                 }
-                "title" => {
+                KeyRole::Title => {
                     keys.title = true;
                     keys.deep |= SIZED && matches!(v, Value::Array(_) | Value::Object(_));
                     continue;
                 }
-                "required" => keys.required = Some(v),
-                "type" => {
+                KeyRole::Required => keys.required = Some(v),
+                KeyRole::Type => {
                     keys.type_value = Some(v);
                     keys.type_list = v.is_array();
+                    keys.type_names = type_names(v);
+                    if SIZED && keys.type_names == TypeNames::Foreign {
+                        keys.bound = keys.bound.saturating_add(type_names_growth(v));
+                    }
                 }
-                "anyOf" | "oneOf" => keys.union = true,
-                _ => {}
+                KeyRole::Union => keys.union = true,
+                KeyRole::AllOf => keys.all_of = true,
+                KeyRole::UnreadRequirement => keys.unread_requirement = true,
+                KeyRole::Id(keyword) => {
+                    if keyword == draft.id_keyword() && changes_base(v) {
+                        keys.scope = v.as_str();
+                    }
+                }
+                KeyRole::Dynamic(keyword) => {
+                    if draft == Draft::Modern {
+                        keys.dynamic = Some((keyword, v));
+                    }
+                }
             }
             let shape = walk::keyword_shape(key);
             keys.children |= shape.is_some();
@@ -188,6 +621,50 @@ impl<'v> Keys<'v> {
             // Braces, and a comma between entries.
             keys.bound = keys.bound.saturating_add(2 + kept.saturating_sub(1));
         }
+        if draft.ref_ignores_siblings() && keys.reference.is_some() {
+            keys.reference_alone::<SIZED, EXACT>(map);
+        }
         keys
+    }
+
+    /// The keys of an object holding `$ref` under a draft that ignores the reference's siblings
+    /// (draft-07 and earlier): only what [`kept_beside_legacy_ref`] keeps is read (annotations,
+    /// `$schema`, the definition maps, which are still checked), so the object has no children,
+    /// no `required`, no `type` and no union. Its bound counts what is kept; a value left unread
+    /// that is an array or an object counts as [`Keys::deep`], since no walk has measured how
+    /// deep it nests.
+    #[cold]
+    fn reference_alone<const SIZED: bool, const EXACT: bool>(&mut self, map: &'v Map<String, Value>) {
+        self.required = None;
+        self.union = false;
+        self.all_of = false;
+        self.unread_requirement = false;
+        self.type_value = None;
+        self.type_list = false;
+        self.type_names = TypeNames::Json;
+        self.children = false;
+        // An `$id` beside the `$ref` is ignored too: it does not change the reference's base.
+        self.scope = None;
+        if !SIZED {
+            return;
+        }
+        let mut kept = 0u64;
+        let mut bound = 0u64;
+        for (key, v) in map {
+            if !kept_beside_legacy_ref(key) {
+                self.deep |= matches!(v, Value::Array(_) | Value::Object(_));
+                continue;
+            }
+            if dropped(key) {
+                continue;
+            }
+            kept += 1;
+            let value = match v {
+                Value::Array(_) | Value::Object(_) => size_at::<EXACT>(v, 0, &mut self.deep),
+                scalar => scalar_size::<EXACT>(scalar),
+            };
+            bound = bound.saturating_add(key_size::<EXACT>(key) + 1).saturating_add(value);
+        }
+        self.bound = bound.saturating_add(2 + kept.saturating_sub(1));
     }
 }

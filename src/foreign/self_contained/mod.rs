@@ -52,6 +52,9 @@
 //! - `size.rs`: compact sizes, exact and bounded, without writing the JSON;
 //! - `tests.rs`: unit tests and laws over all of it.
 
+use super::JsonType;
+use super::declared_type::Spelling;
+use super::draft::{Draft, changes_base, kept_beside_legacy_ref};
 use super::error::ForeignSchemaError as Error;
 use crate::canonical;
 use crate::pointer::Pointer;
@@ -141,8 +144,9 @@ impl Default for SelfContainedOptions {
 ///
 /// # Errors
 /// A [`ForeignSchemaError`](crate::ForeignSchemaError) naming the tool and the JSON pointer: the
-/// root is not an object schema, a keyword is malformed, a reference cannot be followed, a
-/// recursion point has no type, or a budget would be passed.
+/// root is not an object schema, a keyword is malformed, a type name is no JSON type, a reference
+/// cannot be followed (or would resolve against a nested `$id`, or is dynamic), a recursion point
+/// has no type, or a budget would be passed.
 pub fn self_contained_input_schema(schema: &Value, tool_name: &str) -> Result<Value, Error> {
     self_contained_input_schema_with(schema, tool_name, &SelfContainedOptions::new())
 }
@@ -333,21 +337,25 @@ fn build_root_as(
 /// copy, rewritten where the survey found something to rewrite.
 fn build_plain(
     schema: &Value,
-    Survey { bound, rewrite }: Survey,
+    Survey { bound, rewrite, rename }: Survey,
     tool_name: &str,
     options: &SelfContainedOptions,
 ) -> Result<(Value, Option<u64>), Error> {
     // The survey has bounded the subschema depth, and every other value's nesting: the
     // (recursive) clone is safe.
     if !rewrite {
-        // The output is the input as `finish` leaves it.
-        return Ok((schema.clone(), Some(bound.saturating_add(FINISH_GROWTH))));
+        // The output is the input as `finish` leaves it, its foreign type names renamed.
+        let mut out = schema.clone();
+        if rename {
+            rename_in_place(&mut out);
+        }
+        return Ok((out, Some(bound.saturating_add(FINISH_GROWTH))));
     }
     // A rewrite may change the root's `type` (an optional root's `null` dropped): as on the
     // general path, the type as written is checked first.
     check_root_type(schema.get("type"), tool_name)?;
     let mut out = schema.clone();
-    rewrite_in_place(&mut out, Ctx::Optional, &Trail::Root, 0, tool_name, options)?;
+    rewrite_in_place(&mut out, Ctx::Optional, Around::NONE, &Trail::Root, 0, tool_name, options)?;
     Ok((out, None))
 }
 
@@ -359,7 +367,7 @@ fn build_general(
     options: &SelfContainedOptions,
     builder: Builder,
 ) -> Result<(Value, Option<u64>), Error> {
-    check_root_type(schema.get("type"), tool_name)?;
+    check_root_type(root_type_as_read(schema), tool_name)?;
     if builder == Builder::OneWalk
         && let Some(done) = build_in_one_walk(schema, tool_name, options)
     {
@@ -388,7 +396,7 @@ fn build_general(
     }
     if builder != Builder::Copy {
         // Built entry by entry, in key order: the order a map keeps without `preserve_order`.
-        let out = inliner.construct(schema, Ctx::Optional, &[], &Trail::Root, 0)?;
+        let out = inliner.construct(schema, Ctx::Optional, Around::NONE, &Trail::Root, 0)?;
         return Ok((out, bound));
     }
     // The root's copy leaves its definitions out: only the references into them reach them.
@@ -406,8 +414,18 @@ fn build_general(
         }
         other => other.clone(),
     };
-    inliner.build(schema, &mut out, Ctx::Optional, &[], &Trail::Root, 0)?;
+    inliner.build(schema, &mut out, Ctx::Optional, Around::NONE, &Trail::Root, 0)?;
     Ok((out, bound))
+}
+
+/// The root's `type` as the input's draft reads it: none where the root holds a `$ref` under a
+/// draft that ignores the reference's siblings (the output's root is then the target's, which
+/// [`finish`] checks).
+fn root_type_as_read(schema: &Value) -> Option<&Value> {
+    match schema.get("$ref") {
+        Some(_) if Draft::of(schema).ref_ignores_siblings() => None,
+        _ => schema.get("type"),
+    }
 }
 
 /// The most schema objects [`build_in_one_walk`] builds before it leaves the schema to the four
@@ -439,7 +457,7 @@ fn build_in_one_walk(
     options: &SelfContainedOptions,
 ) -> Option<(Value, Option<u64>)> {
     let mut inliner = Inliner::for_one_walk(schema, tool_name, options);
-    let built = inliner.construct(schema, Ctx::Optional, &[], &Trail::Root, 0).ok()?;
+    let built = inliner.construct(schema, Ctx::Optional, Around::NONE, &Trail::Root, 0).ok()?;
     // The walk copied no value nesting deep (see `copy_value`) and left none unread but the root's
     // definitions that no reference reaches: `nesting_within` would pass if these do.
     inliner.definitions_nesting_within().ok()?;

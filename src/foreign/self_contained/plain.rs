@@ -5,9 +5,11 @@ use super::*;
 
 /// The plain path's one walk before it copies anything, on a schema it can take: every check
 /// discovery makes on each schema object (`required` a list of strings, `$defs` and
-/// `definitions` maps), the depth budget before each descent, whether [`rewrite_in_place`] has
-/// anything to rewrite (a keyword the output drops, a union or a `type` list [`collapse`] may
-/// change), and a [`json_bound`] of the output before [`finish`].
+/// `definitions` maps, `type` names [`JsonType::read`] reads), the depth budget before each
+/// descent, whether [`rewrite_in_place`] has anything to rewrite (a keyword the output drops, a
+/// union or a `type` list [`collapse`] may change, a foreign type spelling in a list), else
+/// whether [`rename_in_place`] has (a foreign type name standing alone below the root), and a
+/// [`json_bound`] of the output before [`finish`].
 ///
 /// `None` wherever the plain path cannot vouch for the schema: a `$ref`, a failed check, a descent
 /// past `max_depth`, or a value the recursive clone must not copy without a nesting check (one
@@ -22,9 +24,9 @@ use super::*;
 #[inline]
 pub(super) fn survey(node: &Value, level: usize, max_depth: usize) -> Option<Survey> {
     let Value::Object(map) = node else {
-        return Some(Survey { bound: json_bound(node), rewrite: false });
+        return Some(Survey { bound: json_bound(node), rewrite: false, rename: false });
     };
-    let mut found = Survey { bound: 0, rewrite: false };
+    let mut found = Survey { bound: 0, rewrite: false, rename: false };
     let mut kept = 0u64;
     for (key, v) in map {
         let value = match survey_role(key) {
@@ -35,10 +37,27 @@ pub(super) fn survey(node: &Value, level: usize, max_depth: usize) -> Option<Sur
                 continue;
             }
             Role::Required => names_bound(v)?,
-            Role::Type => {
-                found.rewrite |= v.is_array();
-                bound_beside(v)?
-            }
+            Role::Type => match v {
+                // A name alone is renamed ([`rename_in_place`]); the root's `type` is `finish`'s
+                // to write (as `"object"`): a root `"dict"` alone (every BFCL schema) needs
+                // nothing. A name that is no type: the general path names the error.
+                Value::String(name) => {
+                    match JsonType::read_spelling(name) {
+                        Some((_, Spelling::Json)) => {}
+                        Some((_, Spelling::Foreign)) => found.rename |= level > 0,
+                        None => return None,
+                    }
+                    scalar_size::<false>(v)
+                }
+                // A list may lose its `"null"`, and is rewritten.
+                _ => {
+                    found.rewrite |= v.is_array();
+                    if type_names(v) == TypeNames::Bad {
+                        return None;
+                    }
+                    bound_beside(v)?
+                }
+            },
             Role::Union => {
                 found.rewrite = true;
                 survey_keyword(Shape::Array, v, level, max_depth, &mut found)?
@@ -57,7 +76,8 @@ pub(super) fn survey(node: &Value, level: usize, max_depth: usize) -> Option<Sur
 /// What [`survey`] does with a key of a schema object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Role {
-    /// `$ref`, `$defs`, `definitions`: the general path must read the schema.
+    /// `$ref`, `$defs`, `definitions`, `$dynamicRef`, `$recursiveRef`: the general path must read
+    /// the schema.
     Stop,
     /// Dropped from the output.
     Title,
@@ -105,9 +125,13 @@ pub(super) fn survey_role(key: &str) -> Role {
             _ => Role::Value,
         },
         11 => match key {
-            "definitions" => Role::Stop,
+            "definitions" | "$dynamicRef" => Role::Stop,
             "prefixItems" => Role::Children(Array),
             _ => Role::Value,
+        },
+        13 => match key {
+            "$recursiveRef" => Role::Stop,
+            _ => walk::keyword_shape(key).map_or(Role::Value, Role::Children),
         },
         _ => walk::keyword_shape(key).map_or(Role::Value, Role::Children),
     }
@@ -169,6 +193,7 @@ pub(super) fn survey_member(v: &Value, level: usize, max_depth: usize, found: &m
     }
     let below = survey(v, level + 1, max_depth)?;
     found.rewrite |= below.rewrite;
+    found.rename |= below.rename;
     Some(below.bound)
 }
 
@@ -216,7 +241,7 @@ pub(super) fn plain_in_place(schema: Value, tool_name: &str, options: &SelfConta
         }
         Ok(found)
     });
-    let Survey { bound, rewrite } = match checked {
+    let Survey { bound, rewrite, rename } = match checked {
         Ok(survey) => survey,
         Err(e) => {
             drop_any_depth(schema);
@@ -225,11 +250,17 @@ pub(super) fn plain_in_place(schema: Value, tool_name: &str, options: &SelfConta
     };
     let mut out = schema;
     if !rewrite {
-        // As `build_plain`: the output is the input as `finish` leaves it.
+        // As `build_plain`: the output is the input as `finish` leaves it, its foreign type names
+        // renamed.
+        if rename {
+            rename_in_place(&mut out);
+        }
         let bound = Some(bound.saturating_add(FINISH_GROWTH));
         return Plain::Done(finish_within_budget(out, bound, tool_name, options));
     }
-    if let Err(e) = rewrite_in_place(&mut out, Ctx::Optional, &Trail::Root, 0, tool_name, options) {
+    if let Err(e) =
+        rewrite_in_place(&mut out, Ctx::Optional, Around::NONE, &Trail::Root, 0, tool_name, options)
+    {
         drop_any_depth(out);
         return Plain::Done(Err(e));
     }
@@ -244,13 +275,15 @@ pub(super) fn plain_in_place(schema: Value, tool_name: &str, options: &SelfConta
 pub(super) fn rewrite_in_place(
     out: &mut Value,
     ctx: Ctx,
+    around: Around<'_, '_>,
     trail: &Trail<'_>,
     level: usize,
     tool: &str,
     options: &SelfContainedOptions,
 ) -> Result<(), Error> {
     let Value::Object(map) = out else { return Ok(()) };
-    let keys = Keys::of(map);
+    // Without references, the draft's reading of `$ref` and `$id` changes nothing.
+    let keys = Keys::of(map, Draft::Modern);
     let dropped = [
         (keys.title, "title"),
         (keys.reference.is_some(), "$ref"),
@@ -258,6 +291,19 @@ pub(super) fn rewrite_in_place(
         (keys.definitions, "definitions"),
     ];
     let (children, collapsible) = (keys.children, keys.union || keys.type_list);
+    // What the object's parts require of each other, read before anything here is rewritten (the
+    // members' `required` lists are among the children): their names copied, where there are
+    // parts to read.
+    let listed = match &keys.required {
+        Some(Value::Array(names)) => names.as_slice(),
+        _ => &[],
+    };
+    let parts = Parts::gather(map, &keys, listed, around).map(Parts::into_owned);
+    if keys.type_names == TypeNames::Foreign
+        && let Some(t) = map.get_mut("type")
+    {
+        rewrite_type_names(t);
+    }
     for (present, key) in dropped {
         if present && let Some(v) = map.remove(key) {
             drop_any_depth(v);
@@ -270,7 +316,11 @@ pub(super) fn rewrite_in_place(
             Some(names @ Value::Array(_)) => std::mem::take(names),
             _ => Value::Null,
         };
-        let names = Required::new(required.as_array().map_or(&[], Vec::as_slice), &[]);
+        let parts = parts.as_ref().map(OwnedParts::parts);
+        let names = match &parts {
+            Some(parts) => parts.required(),
+            None => around.required(required.as_array().map_or(&[], Vec::as_slice)),
+        };
         let walked = walk::for_each_child_mut(out, |step, child| {
             let child_trail = Trail::Child(trail, step);
             if level >= options.max_depth {
@@ -280,7 +330,9 @@ pub(super) fn rewrite_in_place(
                     max_depth: options.max_depth,
                 });
             }
-            rewrite_in_place(child, names.ctx_of(step, ctx), &child_trail, level + 1, tool, options)
+            let around = parts.as_ref().map_or(Around::NONE, |p| p.around(step));
+            let ctx = names.ctx_of(step, ctx);
+            rewrite_in_place(child, ctx, around, &child_trail, level + 1, tool, options)
         });
         if let Value::Object(map) = &mut *out
             && let Some(slot) = map.get_mut("required")
@@ -296,10 +348,30 @@ pub(super) fn rewrite_in_place(
     Ok(())
 }
 
+/// [`rewrite_in_place`] where the only thing to rewrite is a foreign type name standing alone
+/// (`"type": "float"`): each such name written as its JSON name, nothing else read. It runs
+/// after [`survey`] has bounded the depth, so its recursion is safe. The survey's bound still
+/// holds: it counts six bytes for each byte of a string, more than any JSON name.
+pub(super) fn rename_in_place(out: &mut Value) {
+    let Value::Object(map) = out else { return };
+    if let Some(t @ Value::String(_)) = map.get_mut("type")
+        && type_names(t) == TypeNames::Foreign
+    {
+        rewrite_type_names(t);
+    }
+    let _ = walk::for_each_child_mut(out, |_, child| {
+        rename_in_place(child);
+        Ok::<(), std::convert::Infallible>(())
+    });
+}
+
 /// What [`survey`] finds below a node.
 pub(super) struct Survey {
     /// A [`json_bound`] of the node without the keywords the output drops.
     pub(super) bound: u64,
+    /// Whether the only thing to rewrite (where `rewrite` is unset) is a foreign type name
+    /// standing alone below the root ([`rename_in_place`]).
+    pub(super) rename: bool,
     /// Whether [`rewrite_in_place`] has anything to rewrite: a keyword the output drops, or a
     /// union or a `type` list [`collapse`] may change.
     pub(super) rewrite: bool,
