@@ -24,10 +24,11 @@
 //!   properties that use `anyOf` or a type array. They are checked here per schema: a request with
 //!   several tools must add them up.
 //!
-//! **`u32` and every unsigned integer cannot be expressed.** schemars writes `minimum: 0` for
-//! `u8`..`u64` and `usize` (and `minimum`/`maximum` for `u8`, `u16`, `i8`, `i16`). Dropping the bound
-//! would let the model send a negative number the code then refuses, so each one is an error naming
-//! the field; its hint is to use `i64` and check the range in code. Likewise fixed-size arrays
+//! **No Rust integer type can be expressed.** The pipeline's `integer-bounds` pass gives every
+//! integer the `minimum`/`maximum` serde enforces (`u8`..`u128`, `i8`..`i128`, `usize`, `isize`).
+//! Dropping a bound would let the model send a number the code then refuses, so each one is an
+//! error naming the field; its hint is to take a `serde_json::Number` and check the range in
+//! code. Likewise fixed-size arrays
 //! (`[T; N]`: `minItems`/`maxItems`), sets (`uniqueItems`), `char` (string lengths) and maps.
 //!
 //! ```
@@ -36,7 +37,7 @@
 //! let schema = json!({"properties": {"n": {"type": "integer", "minimum": 0}}, "required": ["n"], "type": "object"});
 //! let errors = apply(&ANTHROPIC_STRICT, schema, &AdaptContext::new(128, Some("Args"))).unwrap_err();
 //! assert_eq!(errors.as_slice()[0].field(), Some("Args.n"));
-//! assert!(errors.to_string().contains("i64"));
+//! assert!(errors.to_string().contains("serde_json::Number"));
 //! ```
 //!
 //! # How it works
@@ -114,9 +115,9 @@ impl SchemaDialect for AnthropicStrict {
     fn hint(&self, keyword: &str) -> Option<String> {
         match keyword {
             "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => Some(
-                "Anthropic strict mode enforces no numeric bounds, and schemars gives every unsigned integer \
-                 (`u8`..`u64`, `usize`) `minimum: 0` (and `u8`/`u16`/`i8`/`i16` a `maximum`); dropping the bound \
-                 would let the model send values the code refuses: use `i64` and check the range in code"
+                "Anthropic strict mode enforces no numeric bounds, and dropping the bound would let the model \
+                 send values the code refuses (a Rust integer type's range is such a bound): take a \
+                 `serde_json::Number` and check the range in code"
                     .into(),
             ),
             "maxItems" => Some("array lengths cannot be expressed (`[T; N]` fixes one): use `Vec<T>` and check the length in code".into()),
