@@ -433,6 +433,25 @@ mod tests {
     }
 
     #[test]
+    fn a_doubling_graph_of_variants_is_refused_before_its_copies_grow() {
+        // Each content holds two variants over the next: 2^30 copies if nothing stopped it.
+        let mut defs = serde_json::Map::new();
+        for i in 0..30 {
+            let next = site(&format!("D{}", i + 1));
+            defs.insert(
+                format!("D{i}"),
+                json!({"type": "object", "additionalProperties": {"type": "string"},
+                       "properties": {"l": {"oneOf": [next.clone()]}, "r": {"oneOf": [next]}}}),
+            );
+        }
+        defs.insert("D30".into(), json!({"type": "object", "additionalProperties": {"type": "string"}}));
+        let s = json!({"oneOf": [site("D0")], "$defs": defs});
+        let err = run(s).unwrap_err();
+        assert!(matches!(err, SchemaGenerationError::Unrepresentable { .. }), "{err}");
+        assert!(err.to_string().contains("1024"), "{err}");
+    }
+
+    #[test]
     fn a_cycle_of_variants_stops_at_the_budget() {
         // `A`'s copy holds a variant over `A`: each merge writes another one, one level deeper.
         let s = json!({
