@@ -78,10 +78,11 @@ impl Pass for MergeTags {
     }
 
     fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
-        if !cx.from_rust {
+        // FindTags, in the pipeline's first walk, found none (taken: a context serves one schema).
+        if !cx.from_rust || cx.tag_sites.take() == Some(false) {
             return Ok(());
         }
-        // A look without copying first: nearly every schema has no such variant.
+        // A look without copying first: nearly every variant judges no undeclared key.
         let mut needed = false;
         let walked = crate::walk::visit_objects(schema, cx.max_depth, &mut |_, node| {
             needed = needed || (is_tag_site(node) && !matches!(plan(node, schema), Plan::Leave));
@@ -186,7 +187,7 @@ enum Plan<'r> {
 /// Whether `node` is schemars' spelling of an internally tagged newtype variant: a `$ref` beside
 /// `properties` that are all tags (`const`), with nothing else but `type`, `required` and
 /// annotations.
-fn is_tag_site(node: &Map<String, Value>) -> bool {
+pub(super) fn is_tag_site(node: &Map<String, Value>) -> bool {
     let (Some(Value::String(_)), Some(Value::Object(props))) =
         (super::member(node, "$ref"), super::member(node, "properties"))
     else {

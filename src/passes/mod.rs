@@ -10,6 +10,8 @@ mod integer_bounds;
 pub use integer_bounds::IntegerBounds;
 mod map_keys;
 pub use map_keys::{MapKey, MapKeys, SIGNED_KEY, UNSIGNED_KEY, key_names};
+mod find_tags;
+pub use find_tags::FindTags;
 mod check_nesting;
 pub use check_nesting::CheckNesting;
 mod merge_tags;
