@@ -55,20 +55,22 @@ impl fmt::Display for FieldSuffix<'_> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SchemaGenerationError {
-    /// A position where a value must be present accepts any JSON value (`true`, `{}`, or a schema
-    /// with only annotations), as `serde_json::Value` generates.
+    /// A position where the model must send a value accepts any JSON value (`true`, `{}`, or a
+    /// schema with only annotations), as `serde_json::Value` generates (see
+    /// [`RejectAny`](crate::passes::RejectAny)).
     #[error(
-        "schema at `{pointer}`{} accepts any value ({position}); a model can send anything there \
-         and the code has no shape to check it against: declare a type instead (a struct, an enum, \
-         or a map such as `HashMap<String, T>`), or make the field optional",
-        FieldSuffix(field)
+        "schema at `{pointer}`{} accepts any value ({position}), and the model must send one there \
+         with no shape to go by: {}",
+        FieldSuffix(field),
+        untyped_fix(position)
     )]
     UntypedAny {
         /// JSON pointer of the untyped schema.
         pointer: String,
         /// Rust field path, where known.
         field: Option<String>,
-        /// Why a value is required there (`the root`, `a required property`, `array items`, ...).
+        /// Why a value must be sent there: `the root`, `a required property`, `a tuple element`,
+        /// `array items` or `map values` (a minimum count asks for them), `a union member`.
         position: &'static str,
     },
     /// An `exclude` name that is not a property of the root object.
@@ -122,6 +124,18 @@ pub enum SchemaGenerationError {
         /// What is wrong.
         message: String,
     },
+    /// serde reads this part of the type in a way no schema here can state exactly (an
+    /// internally tagged variant whose content judges keys it does not declare, in a way the tag
+    /// cannot be merged into; see [`MergeTags`](crate::passes::MergeTags)).
+    #[error("schema at `{pointer}`{} cannot state exactly what serde reads: {reason}", FieldSuffix(field))]
+    Unrepresentable {
+        /// Where.
+        pointer: String,
+        /// Rust field path, where known.
+        field: Option<String>,
+        /// What serde reads, why the schema cannot say it, and the fix.
+        reason: String,
+    },
     /// schemars could not produce a schema (its `Schema` did not convert to JSON).
     #[error("schemars could not generate a schema for `{type_name}`: {message}")]
     Schemars {
@@ -138,6 +152,7 @@ impl SchemaGenerationError {
         match self {
             SchemaGenerationError::UntypedAny { pointer, .. }
             | SchemaGenerationError::TooDeep { pointer, .. }
+            | SchemaGenerationError::Unrepresentable { pointer, .. }
             | SchemaGenerationError::Malformed { pointer, .. } => Some(pointer),
             SchemaGenerationError::UnknownExclude { .. } => Some("/properties"),
             SchemaGenerationError::ExcludeOnNonObject { .. } | SchemaGenerationError::TooLarge { .. } => {
@@ -151,9 +166,29 @@ impl SchemaGenerationError {
     pub fn field(&self) -> Option<&str> {
         match self {
             SchemaGenerationError::UntypedAny { field, .. }
-            | SchemaGenerationError::TooDeep { field, .. } => field.as_deref(),
+            | SchemaGenerationError::TooDeep { field, .. }
+            | SchemaGenerationError::Unrepresentable { field, .. } => field.as_deref(),
             _ => None,
         }
+    }
+}
+
+/// The fix for an [`SchemaGenerationError::UntypedAny`] at `position`.
+fn untyped_fix(position: &str) -> &'static str {
+    match position {
+        "a required property" => {
+            "declare a type instead (a struct, an enum, or a map such as `HashMap<String, T>`), or \
+             make the field optional (`Option<T>`)"
+        }
+        "a union member" => {
+            "declare a type instead for this variant (a struct or a typed newtype), or remove it: with \
+             it the whole value may be anything"
+        }
+        "a tuple element" => "declare a type instead for this element",
+        "array items" | "map values" => {
+            "declare a type instead for the entries, or let the collection be empty"
+        }
+        _ => "declare a type instead (a struct with named fields)",
     }
 }
 
@@ -165,7 +200,8 @@ fn list_or_none(names: &[String]) -> String {
     }
 }
 
-/// One thing a dialect cannot express, found at declaration time.
+/// One thing a dialect cannot express, found when the schema is built (`SchemaOptions::check`
+/// builds every tool at start-up).
 ///
 /// A dialect never loosens a schema to make it fit a provider: where it cannot keep the meaning it
 /// reports one of these, and [`schema_for`](crate::schema_for) fails with all of them.

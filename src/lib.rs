@@ -44,6 +44,8 @@ pub use foreign::{
 pub use hash::{SchemaHash, schema_hash};
 pub use passes::{DocWarning, DocWarningKind};
 pub use restore::{ArgumentsError, RestorePlan};
+#[cfg(feature = "schemars")]
+pub use schema::{CheckErrors, Tools};
 #[cfg(feature = "hash")]
 pub use schema::{PropertyOrder, SchemaOptions, ToolSchema};
 
@@ -67,8 +69,10 @@ pub use schema::{PropertyOrder, SchemaOptions, ToolSchema};
 /// [`Error::Generation`] when the type cannot be described (an untyped `serde_json::Value` where
 /// a value is required, nesting past the depth budget); with the default dialect there are no
 /// capability errors.
+///
+/// `T` must be `'static`: the cache is keyed by its `TypeId` (see [`SchemaOptions::schema_for`]).
 #[cfg(feature = "schemars")]
-pub fn schema_for<T: schemars::JsonSchema + ?Sized>() -> Result<ToolSchema, Error> {
+pub fn schema_for<T: schemars::JsonSchema + ?Sized + 'static>() -> Result<ToolSchema, Error> {
     static DEFAULT: SchemaOptions = SchemaOptions::new();
     DEFAULT.schema_for::<T>()
 }

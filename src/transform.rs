@@ -1,10 +1,13 @@
 //! The pipeline's passes that cannot fail, as [`schemars::transform::Transform`]s, for code that
 //! keeps its own [`SchemaSettings`](schemars::generate::SchemaSettings).
 //!
-//! [`DropTitles`], [`MergeDocs`], [`PruneDefs`], [`SortRequired`] and [`SortKeys`] implement
-//! `Transform`, so they can be added to `SchemaSettings::transforms` and run as schemars generates
-//! each root schema (definitions included). [`Exclude`](crate::passes::Exclude) needs options and
-//! [`RejectAny`](crate::passes::RejectAny) exists to refuse, so neither is offered: run those
+//! [`DropTitles`], [`MergeDocs`], [`PruneDefs`], [`SortRequired`], [`SortKeys`], [`IntegerBounds`]
+//! and [`MapKeys`] implement `Transform`, so they can be added to `SchemaSettings::transforms` and
+//! run as schemars generates each root schema (definitions included); a schema schemars generates
+//! is a Rust type's, so the last two write what serde reads
+//! ([`PassContext::from_rust`](crate::pipeline::PassContext::from_rust)).
+//! [`Exclude`](crate::passes::Exclude) needs options, and [`RejectAny`](crate::passes::RejectAny)
+//! and [`MergeTags`](crate::passes::MergeTags) may refuse, so none of them is offered: run those
 //! through [`SchemaOptions::from_schemars`](crate::SchemaOptions::from_schemars).
 //!
 //! ```
@@ -30,16 +33,19 @@
 //! here; the pipeline reports them. [`DropTitles`] removes the root `title` that
 //! `from_schemars` would take as the type name for error paths.
 
-use crate::passes::{DropTitles, MergeDocs, PruneDefs, SortKeys, SortRequired};
+use crate::passes::{DropTitles, IntegerBounds, MapKeys, MergeDocs, PruneDefs, SortKeys, SortRequired};
 use crate::pipeline::{Pass, PassContext};
 use schemars::Schema;
 use schemars::transform::Transform;
 
-/// Runs `pass` over `schema`, leaving it unchanged if the pass refuses.
+/// Runs `pass` over `schema` (a Rust type's, as schemars generates it), leaving it unchanged if
+/// the pass refuses.
 fn run(pass: &dyn Pass, schema: &mut Schema) {
     let before = std::mem::take(schema);
     let mut value = before.clone().to_value();
-    if pass.run(&mut value, &mut PassContext::new(None)).is_ok()
+    let mut cx = PassContext::new(None);
+    cx.from_rust = true;
+    if pass.run(&mut value, &mut cx).is_ok()
         && let Ok(done) = Schema::try_from(value)
     {
         *schema = done;
@@ -58,7 +64,7 @@ macro_rules! transforms {
     )*};
 }
 
-transforms!(DropTitles, MergeDocs, PruneDefs, SortRequired, SortKeys);
+transforms!(DropTitles, MergeDocs, PruneDefs, SortRequired, SortKeys, IntegerBounds, MapKeys);
 
 #[cfg(test)]
 mod tests {
@@ -97,6 +103,21 @@ mod tests {
             schema["$defs"].get("Trip").is_some()
                 || schema["properties"]["leg"].to_string().contains("\"#\"")
         );
+    }
+
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Counts {
+        by_day: std::collections::BTreeMap<u16, u32>,
+    }
+
+    #[test]
+    fn the_passes_that_write_what_serde_reads_run_as_transforms_too() {
+        let settings = SchemaSettings::draft2020_12().with_transform(IntegerBounds).with_transform(MapKeys);
+        let schema = settings.into_generator().into_root_schema_for::<Counts>().to_value();
+        let by_day = &schema["properties"]["by_day"];
+        assert_eq!(by_day["propertyNames"], json!({"pattern": crate::passes::UNSIGNED_KEY}));
+        assert_eq!(by_day["patternProperties"][r"^\d+$"]["maximum"], json!(u32::MAX));
     }
 
     #[test]

@@ -48,6 +48,16 @@ fn shuffled(value: &Value, salt: u64) -> Value {
     }
 }
 
+/// The pipeline as for a Rust type's schema (`from_schemars`: the passes that write what serde
+/// reads run), on any value schemars' `Schema` holds (an object or a boolean).
+fn as_rust(
+    options: &SchemaOptions,
+    schema: &Value,
+) -> Option<Result<toolschema::ToolSchema, toolschema::Error>> {
+    let schema = schemars::Schema::try_from(schema.clone()).ok()?;
+    Some(options.from_schemars(schema))
+}
+
 /// Definition names a generated schema refers to, some needing pointer escapes.
 const DEF_NAMES: [&str; 4] = ["A", "B", "a/b", "~t"];
 
@@ -84,6 +94,11 @@ fn arb_leaf() -> BoxedStrategy<Value> {
         1 => arb_ref().prop_map(|r| json!({"$ref": r, "description": "Sibling."})),
         1 => Just(json!({"type": 5, "items": "x", "required": "name", "properties": []})),
         1 => Just(json!({"nullable": true, "type": "string"})),
+        1 => prop_oneof![Just("uint32"), Just("int16"), Just("int128"), Just("uint"), Just("float")]
+            .prop_map(|f| json!({"type": ["integer", "null"], "format": f})),
+        // schemars' spelling of an internally tagged newtype variant.
+        1 => arb_ref().prop_map(|r| json!({"$ref": r, "type": "object", "required": ["t"],
+                                           "properties": {"t": {"type": "string", "const": "V"}}})),
     ]
     .boxed()
 }
@@ -113,6 +128,7 @@ fn arb_schema_like() -> BoxedStrategy<Value> {
             1 => vec(inner.clone(), 1..3).prop_map(|m| json!({"type": "array", "prefixItems": m, "items": false})),
             1 => vec(inner.clone(), 1..3).prop_map(|m| json!({"type": "array", "items": m})),
             1 => inner.clone().prop_map(|v| json!({"type": "object", "additionalProperties": v})),
+            1 => inner.clone().prop_map(|v| json!({"type": "object", "additionalProperties": false, "patternProperties": {"^-?\\d+$": v}})),
             2 => vec(inner.clone(), 1..4).prop_map(|m| json!({"anyOf": m})),
             1 => vec(inner.clone(), 1..3).prop_map(|m| json!({"oneOf": m})),
             1 => vec(inner.clone(), 1..3).prop_map(|m| json!({"allOf": m})),
@@ -181,6 +197,18 @@ fn every_dialect_is_idempotent_on_generated_schemas() {
             })?;
             prop_assert_eq!(once.as_value(), twice.as_value(), "{}", d.name());
             prop_assert_eq!(once.hash(), twice.hash(), "{}", d.name());
+            // And as a Rust type's schema, with the passes that write what serde reads.
+            if let Some(Ok(once)) = as_rust(&options, &schema) {
+                let twice =
+                    as_rust(&options, once.as_value()).into_iter().flatten().next().ok_or_else(|| {
+                        TestCaseError::fail(format!(
+                            "{} (as Rust): second run refused\n{}",
+                            d.name(),
+                            once.as_value()
+                        ))
+                    })?;
+                prop_assert_eq!(once.as_value(), twice.as_value(), "{} (as Rust)", d.name());
+            }
         }
         Ok(())
     });
@@ -209,6 +237,22 @@ fn the_pipeline_equals_its_passes_run_one_by_one() {
             .map(|t| t.as_value().clone())
             .map_err(|e| e.to_string());
         prop_assert_eq!(pipeline, one_by_one);
+        // As a Rust type's schema (`from_schemars` takes the root `title` as the type's name).
+        let title = schema.get("title").and_then(Value::as_str).map(str::to_owned);
+        let one_by_one = {
+            let mut s = schema.clone();
+            let mut cx = PassContext::new(title.as_deref());
+            cx.from_rust = true;
+            PASSES
+                .iter()
+                .try_for_each(|pass| pass.run(&mut s, &mut cx))
+                .map(|()| s)
+                .map_err(|e| e.to_string())
+        };
+        if let Some(pipeline) = as_rust(&SchemaOptions::new(), &schema) {
+            let pipeline = pipeline.map(|t| t.as_value().clone()).map_err(|e| e.to_string());
+            prop_assert_eq!(pipeline, one_by_one, "as a Rust type's schema");
+        }
         Ok(())
     });
 }
@@ -221,15 +265,19 @@ fn every_dialect_ignores_input_key_order() {
     let same = |input: &Value, salt: u64| -> Result<(), TestCaseError> {
         for &d in dialect::builtin() {
             let options = SchemaOptions::new().dialect(d);
-            let a = options.normalize(input.clone());
-            let b = options.normalize(shuffled(input, salt));
-            match (&a, &b) {
-                (Ok(a), Ok(b)) => {
-                    prop_assert_eq!(a.as_value(), b.as_value(), "{}", d.name());
-                    prop_assert_eq!(a.hash(), b.hash(), "{}", d.name());
+            for (a, b) in [
+                (Some(options.normalize(input.clone())), Some(options.normalize(shuffled(input, salt)))),
+                (as_rust(&options, input), as_rust(&options, &shuffled(input, salt))),
+            ] {
+                let (Some(a), Some(b)) = (a, b) else { continue };
+                match (&a, &b) {
+                    (Ok(a), Ok(b)) => {
+                        prop_assert_eq!(a.as_value(), b.as_value(), "{}", d.name());
+                        prop_assert_eq!(a.hash(), b.hash(), "{}", d.name());
+                    }
+                    (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string(), "{}", d.name()),
+                    _ => return Err(TestCaseError::fail(format!("{}: {a:?} vs {b:?}", d.name()))),
                 }
-                (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string(), "{}", d.name()),
-                _ => return Err(TestCaseError::fail(format!("{}: {a:?} vs {b:?}", d.name()))),
             }
         }
         Ok(())

@@ -90,6 +90,49 @@ mod types {
     }
 
     #[derive(Deserialize, JsonSchema)]
+    #[serde(tag = "t")]
+    pub enum Op {
+        Scale { factor: i32 },
+        Rename { to: String },
+    }
+
+    /// `#[serde(flatten)] Option<Op>`: schemars writes `anyOf: [{oneOf: ..}, {}]` beside the
+    /// struct's own keywords.
+    #[derive(Deserialize, JsonSchema)]
+    pub struct FlattenedOptionalEnum {
+        pub id: u32,
+        #[serde(flatten)]
+        pub op: Option<Op>,
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    pub struct UntypedCollections {
+        pub items: Vec<Option<Value>>,
+        pub meta: HashMap<String, Option<Value>>,
+        #[serde(flatten)]
+        pub rest: BTreeMap<String, Value>,
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    pub struct AnyUnionItems {
+        pub settings: Vec<AnyUnion>,
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    pub struct WithT {
+        pub t: String,
+        #[serde(flatten)]
+        pub rest: BTreeMap<String, u8>,
+    }
+
+    /// Serde takes the tag `t` out before it reads `WithT`, which then has no `t`.
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(tag = "t")]
+    pub enum TagClash {
+        V(WithT),
+    }
+
+    #[derive(Deserialize, JsonSchema)]
     pub struct Point {
         pub x: i32,
         pub y: i32,
@@ -110,6 +153,10 @@ fn rust(name: &str, options: &SchemaOptions) -> Result<ToolSchema, Error> {
         "Deep" => options.schema_for::<Deep>(),
         "Call" => options.schema_for::<Call>(),
         "Point" => options.schema_for::<Point>(),
+        "FlattenedOptionalEnum" => options.schema_for::<FlattenedOptionalEnum>(),
+        "UntypedCollections" => options.schema_for::<UntypedCollections>(),
+        "AnyUnionItems" => options.schema_for::<AnyUnionItems>(),
+        "TagClash" => options.schema_for::<TagClash>(),
         "String" => options.schema_for::<String>(),
         other => panic!("rejections.json names unknown Rust type `{other}`: add it to `rust()`"),
     }
@@ -166,6 +213,7 @@ fn variant(e: &SchemaGenerationError) -> &'static str {
         SchemaGenerationError::TooLarge { .. } => "TooLarge",
         SchemaGenerationError::TooDeep { .. } => "TooDeep",
         SchemaGenerationError::Malformed { .. } => "Malformed",
+        SchemaGenerationError::Unrepresentable { .. } => "Unrepresentable",
         SchemaGenerationError::Schemars { .. } => "Schemars",
         _ => "unknown",
     }
@@ -238,7 +286,15 @@ fn the_table_covers_every_error_variant_the_pipeline_raises() {
     // `Schemars` is not here: schemars' `Schema` always converts to JSON, so no input reaches it.
     assert_eq!(
         seen,
-        ["ExcludeOnNonObject", "Malformed", "TooDeep", "TooLarge", "UnknownExclude", "UntypedAny"]
+        [
+            "ExcludeOnNonObject",
+            "Malformed",
+            "TooDeep",
+            "TooLarge",
+            "UnknownExclude",
+            "Unrepresentable",
+            "UntypedAny"
+        ]
     );
 }
 
@@ -250,5 +306,8 @@ fn every_untyped_position_the_pass_knows_is_in_the_table() {
         .collect();
     positions.sort();
     positions.dedup();
-    assert_eq!(positions, ["a required property", "a union member", "array items", "map values", "the root"]);
+    assert_eq!(
+        positions,
+        ["a required property", "a tuple element", "a union member", "array items", "map values", "the root"]
+    );
 }

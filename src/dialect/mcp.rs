@@ -67,12 +67,27 @@ pub(crate) fn root_is_object(dialect: &str, schema: &Value) -> Result<(), Vec<Ca
     if schema.get("type") == Some(&Value::String("object".into())) {
         return Ok(());
     }
+    // A union of objects at the root is a struct that flattens an enum (or an enum of structs):
+    // wrapping it in a struct is the fix only for the latter, naming the enum's field for both.
+    let union_of_objects = ["anyOf", "oneOf"].iter().any(|k| {
+        schema.get(*k).and_then(Value::as_array).is_some_and(|members| {
+            !members.is_empty()
+                && members.iter().all(|m| m.get("type") == Some(&Value::String("object".into())))
+        })
+    });
+    let hint = if union_of_objects {
+        "the root is a union of objects (an enum, or a struct that flattens one): put the enum in a \
+         named field of a struct, e.g. `struct Args { op: Op }` (in a struct, instead of \
+         `#[serde(flatten)]`)"
+    } else {
+        "wrap the value in a struct with one named field, e.g. `struct Args { value: T }`"
+    };
     Err(vec![unsupported(
         dialect,
         "type",
         "",
         "the root schema must be `\"type\": \"object\"` (tool arguments are a JSON object)",
-        Some("wrap the value in a struct with one named field, e.g. `struct Args { value: T }`".into()),
+        Some(hint.into()),
     )])
 }
 
@@ -87,8 +102,18 @@ mod tests {
         let obj = json!({"$defs": {"A": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/A"}}, "type": "object"});
         assert_eq!(MCP.adapt(obj.clone(), &cx).unwrap(), obj);
         for root in [json!({"type": ["object", "null"]}), json!({"oneOf": []}), json!({"enum": ["a"]})] {
-            assert_eq!(MCP.adapt(root, &cx).unwrap_err()[0].pointer(), "");
+            let errors = MCP.adapt(root, &cx).unwrap_err();
+            assert_eq!(errors[0].pointer(), "");
+            assert!(errors[0].to_string().contains("wrap the value in a struct"), "{}", errors[0]);
         }
+        // Regression (issue 17): a struct that flattens an enum is a struct already.
+        let flattened = json!({"anyOf": [
+            {"type": "object", "properties": {"id": {"type": "integer"}, "A": {"type": "integer"}}, "required": ["A", "id"]},
+            {"type": "object", "properties": {"id": {"type": "integer"}, "B": {"type": "string"}}, "required": ["B", "id"]}
+        ]});
+        let error = &MCP.adapt(flattened, &cx).unwrap_err()[0];
+        assert!(!error.to_string().contains("wrap the value"), "{error}");
+        assert!(error.to_string().contains("put the enum in a named field"), "{error}");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! step. [`apply`] runs `adapt`, then scans every schema position of the result for forbidden
 //! keywords and reports each hit as a [`CapabilityError`] naming the dialect, the keyword and the
 //! JSON pointer. A dialect may restructure or tighten a schema; it never loosens it, and what it
-//! cannot express is an error at declaration time, not a rewrite the provider would accept and the
+//! cannot express is an error when the schema is built, not a rewrite the provider would accept and the
 //! code would not.
 //!
 //! Nothing about the built-in dialects is privileged: any type can implement [`SchemaDialect`].

@@ -839,7 +839,7 @@ impl Engine<'_> {
         match kw {
             "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
                 "use the reversible mode (the default), which states the bound in the description and checks it on restore; \
-                 or use `i64` and check the range in code"
+                 or take a `serde_json::Number` and check the range in code (every Rust integer type has its range as bounds)"
                     .into()
             }
             "minItems" | "maxItems" => {
@@ -1015,7 +1015,12 @@ impl Engine<'_> {
         let props = m.get("properties").and_then(Value::as_object).unwrap_or(&empty);
         let additional = m.get("additionalProperties");
         let patterns = m.get("patternProperties").and_then(Value::as_object).filter(|p| !p.is_empty());
-        let map_like = matches!(additional, Some(Value::Object(_))) || patterns.is_some();
+        // `additionalProperties: true` said outright beside named properties is a map of further
+        // keys the reader takes (`#[serde(flatten)] rest: BTreeMap<String, Value>`, pydantic's
+        // `extra="allow"`); left out, it is a struct that ignores them, and closing it is exact.
+        let map_like = matches!(additional, Some(Value::Object(_)))
+            || additional == Some(&Value::Bool(true)) && !props.is_empty()
+            || patterns.is_some();
         if map_like {
             if props.is_empty() {
                 self.map(m, additional, patterns, nullable, out, node, notes, ptr, depth);
@@ -1112,7 +1117,7 @@ impl Engine<'_> {
         let mut closed = additional == Some(&Value::Bool(false));
         if map_like && let Some(value) = additional {
             // Named properties and a map of further keys (`#[serde(flatten)]` of a map).
-            let (entries, plan) = self.entries(
+            let (entries, plan, keys) = self.entries(
                 &serde_json::json!({"type": "string"}),
                 value,
                 ptr,
@@ -1142,7 +1147,7 @@ impl Engine<'_> {
                 // Always required (an empty list for none): the object stays closable in every
                 // provider's terms.
                 out_required.push(Value::String(EXTRA.into()));
-                node.decode = Decode::ExtraEntries(EXTRA.into(), props.keys().cloned().collect());
+                node.decode = Decode::ExtraEntries(EXTRA.into(), props.keys().cloned().collect(), keys);
                 node.rest = plan;
             }
             closed = true;
@@ -1234,9 +1239,17 @@ impl Engine<'_> {
                 match k.as_str() {
                     "type" if v == "string" => {}
                     "pattern" if key.get("pattern").is_none() => key["pattern"] = v.clone(),
-                    "minLength" | "maxLength" | "enum" | "format" | "pattern"
-                        if key.get(k).is_none() || k != "pattern" =>
+                    // Two patterns on one key: exact only where the names' pattern admits nothing
+                    // the key pattern refuses (an integer-keyed map: schemars' `^\d+$` and the
+                    // serde spelling map-keys writes beside it).
+                    "pattern"
+                        if v.as_str()
+                            .zip(key.get("pattern").and_then(Value::as_str))
+                            .is_some_and(|(names, keys)| digits_within(names, keys)) =>
                     {
+                        key["pattern"] = v.clone();
+                    }
+                    "minLength" | "maxLength" | "enum" | "format" => {
                         key[k.as_str()] = v.clone();
                     }
                     _ if is_annotation(k) => {}
@@ -1262,7 +1275,7 @@ impl Engine<'_> {
         ) {
             return;
         }
-        let (entries, plan) = self.entries(
+        let (entries, plan, keys) = self.entries(
             &key,
             value,
             ptr,
@@ -1284,7 +1297,7 @@ impl Engine<'_> {
                 node.checks.extend(found);
             }
         }
-        node.decode = Decode::Entries;
+        node.decode = Decode::Entries(keys);
         node.rest = plan;
         let _ = nullable;
         // The caller writes `type: object`; this node is an array now.
@@ -1292,7 +1305,8 @@ impl Engine<'_> {
         out.insert(MAP_MARK.into(), Value::Bool(true));
     }
 
-    /// `{"type": "array", "items": {"key": K, "value": V}}`.
+    /// `{"type": "array", "items": {"key": K, "value": V}}`, the value's plan, and the checks a
+    /// key must pass that the provider could not enforce.
     fn entries(
         &mut self,
         key: &Value,
@@ -1300,9 +1314,12 @@ impl Engine<'_> {
         ptr: &mut Pointer,
         depth: usize,
         keyword: &str,
-    ) -> Built {
+    ) -> (Value, Option<NodeId>, Vec<Check>) {
+        let mark = ptr.push("propertyNames");
+        let (key_out, key_plan) = self.schema(key, ptr, depth + 1);
+        ptr.truncate(mark);
+        let key_checks = key_plan.map(|id| self.nodes[id].checks.clone()).unwrap_or_default();
         let mark = ptr.push(keyword);
-        let (key_out, _) = self.schema(key, &mut Pointer::root(), depth + 1);
         let (value_out, plan) = self.schema(value, ptr, depth + 1);
         ptr.truncate(mark);
         let mut entry = Map::new();
@@ -1318,7 +1335,7 @@ impl Engine<'_> {
             }
         }
         let out = serde_json::json!({"type": "array", "items": entry});
-        (out, plan)
+        (out, plan, key_checks)
     }
 
     /// The array keywords of a schema whose type is `array`. Returns `true` when the array was
@@ -1598,6 +1615,52 @@ fn accepts_anything(schema: &Value, root: &Value) -> bool {
     false
 }
 
+/// Whether every string `names` matches is matched by `keys`, for `keys` one of schemars' two
+/// integer-key patterns (`^\d+$`, `^-?\d+$`): `names` is anchored, spells only digits (and a
+/// minus sign where `keys` allows one), and needs a digit. Conservative: `false` when unsure.
+fn digits_within(names: &str, keys: &str) -> bool {
+    let signed = match keys {
+        "^\\d+$" => false,
+        "^-?\\d+$" => true,
+        _ => return false,
+    };
+    let Some(body) = names.strip_prefix('^').and_then(|n| n.strip_suffix('$')) else { return false };
+    // Digit classes (`[0-9]`, `[1-9]`, `\d`) stand for one digit each.
+    let mut rest = String::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '[' => {
+                let class: String = chars.by_ref().take_while(|c| *c != ']').collect();
+                let digits = class.chars().all(|c| c.is_ascii_digit() || c == '-')
+                    && !class.starts_with('-')
+                    && !class.ends_with('-');
+                if !digits {
+                    return false;
+                }
+                rest.push('0');
+            }
+            '\\' if chars.peek() == Some(&'d') => {
+                chars.next();
+                rest.push('0');
+            }
+            other => rest.push(other),
+        }
+    }
+    let allowed = |c: char| c.is_ascii_digit() || "()?:|*+{},".contains(c) || signed && c == '-';
+    // Every alternative must start (after a sign) with a digit that is not optional: not
+    // followed by `*`, `?` or `{0`.
+    let needs_digit = |part: &str| {
+        let part = part.strip_prefix("-?").or_else(|| part.strip_prefix('-')).unwrap_or(part);
+        let mut cs = part.chars();
+        let first_is_digit = cs.next().is_some_and(|c| c.is_ascii_digit());
+        let after: String = cs.take(2).collect();
+        first_is_digit && !after.starts_with('*') && !after.starts_with('?') && !after.starts_with("{0")
+    };
+    let parts_have_digits = rest.trim_start_matches("(?:").trim_end_matches(')').split('|').all(needs_digit);
+    rest.chars().all(allowed) && parts_have_digits
+}
+
 /// `{"type": "null"}` (and annotations): a union branch Gemini writes as `nullable`.
 fn is_null_only(branch: &Value) -> bool {
     branch.as_object().is_some_and(|m| {
@@ -1851,4 +1914,102 @@ fn prune(mut nodes: Vec<Node>, root: Option<NodeId>) -> (Vec<Node>, Option<NodeI
         }
     }
     (nodes, keep(root))
+}
+
+/// The plan of a dialect that changes no shape: it only turns an integral float (`1.0`) into the
+/// integer where the schema declares `integer`, which JSON Schema accepts and serde refuses.
+/// Built from the schema as it is (references followed through one node per definition), and
+/// only when a caller first restores arguments under it.
+pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
+    struct Build<'v> {
+        root: &'v Value,
+        nodes: Vec<Node>,
+        slots: HashMap<&'v str, NodeId>,
+        work: Vec<(&'v Value, NodeId)>,
+        max_depth: usize,
+    }
+    impl<'v> Build<'v> {
+        fn node(&mut self, s: &'v Value, depth: usize) -> Option<NodeId> {
+            let Value::Object(m) = s else { return None };
+            if depth > self.max_depth {
+                return None;
+            }
+            let mut node = Node::default();
+            if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+                let target = crate::refs::resolve(self.root, r)?;
+                let id = match self.slots.get(r) {
+                    Some(id) => *id,
+                    None => {
+                        self.nodes.push(Node::default());
+                        let id = self.nodes.len() - 1;
+                        self.slots.insert(r, id);
+                        self.work.push((target, id));
+                        id
+                    }
+                };
+                node.target = Some(id);
+            }
+            node.integer = m.get("type").is_some_and(|t| {
+                let names = type_names(t);
+                names.contains("integer") && !names.contains("number")
+            });
+            if let Some(Value::Object(props)) = m.get("properties") {
+                for (name, p) in props {
+                    if let Some(child) = self.node(p, depth + 1) {
+                        node.props.push(Prop {
+                            name: name.clone(),
+                            node: Some(child),
+                            null_is_absent: false,
+                            default: None,
+                        });
+                    }
+                }
+                node.props.sort_by(|a, b| a.name.cmp(&b.name));
+            }
+            node.rest = m.get("additionalProperties").and_then(|a| self.node(a, depth + 1));
+            node.items = m.get("items").and_then(|i| self.node(i, depth + 1));
+            if let Some(Value::Array(prefix)) = m.get("prefixItems") {
+                node.prefix = prefix.iter().map(|p| self.node(p, depth + 1)).collect();
+            }
+            for k in ["anyOf", "oneOf"] {
+                for b in m.get(k).and_then(Value::as_array).into_iter().flatten() {
+                    if let Some(child) = self.node(b, depth + 1) {
+                        // Integral floats only: taking one branch for another keeps the value
+                        // valid, so no branch needs telling apart.
+                        let mut shape = shape_of(b, self.root);
+                        shape.values = None;
+                        node.union.push((shape, child));
+                    }
+                }
+            }
+            self.nodes.push(node);
+            Some(self.nodes.len() - 1)
+        }
+    }
+    let mut b = Build { root: schema, nodes: Vec::new(), slots: HashMap::new(), work: Vec::new(), max_depth };
+    let root = b.node(schema, 0);
+    while let Some((target, id)) = b.work.pop() {
+        let inner = b.node(target, 0);
+        b.nodes[id].target = inner;
+    }
+    let (nodes, root) = prune(b.nodes, root);
+    RestorePlan::from_parts(nodes, root, Vec::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_serde_spelling_of_an_integer_key_is_within_schemars_key_pattern() {
+        assert!(digits_within("^(?:0|[1-9][0-9]*)$", "^\\d+$"));
+        assert!(digits_within("^(?:0|-?[1-9][0-9]*)$", "^-?\\d+$"));
+        assert!(digits_within("^(?:0|[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$", "^\\d+$"));
+        // A sign the key pattern refuses, a letter, no anchor, an optional-only digit: unsure.
+        assert!(!digits_within("^(?:0|-?[1-9][0-9]*)$", "^\\d+$"));
+        assert!(!digits_within("^[a-z]+$", "^\\d+$"));
+        assert!(!digits_within("(?:0|[1-9][0-9]*)", "^\\d+$"));
+        assert!(!digits_within("^[0-9]*$", "^\\d+$"));
+        assert!(!digits_within("^0$", "^x$"));
+    }
 }

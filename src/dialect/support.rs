@@ -369,23 +369,33 @@ pub(crate) fn combine_ref_site(site: Map<String, Value>, target: Value) -> Value
     }
 }
 
-/// The bounds of schemars' integer `format`s that fit in a JSON number serde_json holds exactly.
-pub(crate) fn integer_format_bounds(format: &str) -> Option<(i64, u64)> {
-    Some(match format {
-        "int8" => (i8::MIN.into(), 127),
-        "int16" => (i16::MIN.into(), 32_767),
-        "int32" => (i32::MIN.into(), 2_147_483_647),
-        "int64" | "int" => (i64::MIN, i64::MAX as u64),
-        "uint8" => (0, u8::MAX.into()),
-        "uint16" => (0, u16::MAX.into()),
-        "uint32" => (0, u32::MAX.into()),
-        "uint64" | "uint" => (0, u64::MAX),
+/// The range serde reads for each of schemars' integer `format`s, as JSON numbers: `int8` to
+/// `int64` and `uint8` to `uint64` exactly; `int`/`uint` (`isize`/`usize`) as their 64-bit range;
+/// `int128`/`uint128` as doubles, since serde_json holds no wider integer: `-2^127` is exact,
+/// and each maximum is the nearest double above the type's (`2^127`, `2^128`), the one integer
+/// there being the only value the bound lets through that serde refuses.
+pub(crate) fn integer_format_bounds(format: &str) -> Option<(serde_json::Number, serde_json::Number)> {
+    use serde_json::Number;
+    let (lo, hi): (Number, Number) = match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" | "int" => (i64::MIN.into(), i64::MAX.into()),
+        "uint8" => (0.into(), u8::MAX.into()),
+        "uint16" => (0.into(), u16::MAX.into()),
+        "uint32" => (0.into(), u32::MAX.into()),
+        "uint64" | "uint" => (0.into(), u64::MAX.into()),
+        "int128" => (Number::from_f64(-(2f64.powi(127)))?, Number::from_f64(2f64.powi(127))?),
+        "uint128" => (0.into(), Number::from_f64(2f64.powi(128))?),
         _ => return None,
-    })
+    };
+    Some((lo, hi))
 }
 
-/// Replaces an integer `format` the dialect does not know by the `minimum`/`maximum` it implies,
-/// keeping any bound already tighter. Sound: serde refuses every value outside the format's range.
+/// Writes the `minimum`/`maximum` an integer `format` implies (see [`integer_format_bounds`]),
+/// keeping any bound already tighter; the `format` stays. Sound: serde refuses every value
+/// outside the format's range. Used by the `integer-bounds` pass and by dialects that drop
+/// `format`.
 pub(crate) fn format_as_bounds(map: &mut Map<String, Value>) {
     let Some((lo, hi)) = map.get("format").and_then(Value::as_str).and_then(integer_format_bounds) else {
         return;
@@ -393,13 +403,14 @@ pub(crate) fn format_as_bounds(map: &mut Map<String, Value>) {
     if !map.get("type").is_some_and(|t| type_names(t).contains("integer")) {
         return;
     }
-    let tighter_min = |v: &Value| v.as_f64().is_some_and(|m| m >= lo as f64);
-    let tighter_max = |v: &Value| v.as_f64().is_some_and(|m| m <= hi as f64);
+    let (lo_f, hi_f) = (lo.as_f64().unwrap_or(f64::MIN), hi.as_f64().unwrap_or(f64::MAX));
+    let tighter_min = |v: &Value| v.as_f64().is_some_and(|m| m >= lo_f);
+    let tighter_max = |v: &Value| v.as_f64().is_some_and(|m| m <= hi_f);
     if !map.get("minimum").is_some_and(tighter_min) {
-        map.insert("minimum".into(), Value::from(lo));
+        map.insert("minimum".into(), Value::Number(lo));
     }
     if !map.get("maximum").is_some_and(tighter_max) {
-        map.insert("maximum".into(), Value::from(hi));
+        map.insert("maximum".into(), Value::Number(hi));
     }
 }
 

@@ -1,4 +1,4 @@
-//! [`RejectAny`]: refuses an untyped schema wherever a value must be present.
+//! [`RejectAny`]: refuses an untyped schema wherever the model must send a value.
 
 use super::{AddressSet, address};
 use crate::error::SchemaGenerationError;
@@ -9,23 +9,31 @@ use serde_json::{Map, Value};
 use std::cell::Cell;
 
 /// Refuses a schema that accepts any value (`true`, `{}`, or one with only annotations, as
-/// `serde_json::Value` generates) wherever a value must be present: the root, a required property,
-/// array items (`items`, `prefixItems`, `additionalItems`), map values (`additionalProperties`,
-/// `patternProperties`) and union members (`anyOf`, `oneOf`), at any depth, including through a
+/// `serde_json::Value` generates) wherever the model must send a value: the root, a required
+/// property, a tuple element (`prefixItems` within `minItems`), array items or map values that a
+/// minimum count (`minItems`, `minProperties`) asks for, and the member of a union that is all
+/// such a position says (`anyOf: [X, {}]` accepts anything), at any depth, including through a
 /// `$ref` to an untyped definition.
 ///
-/// A schema that accepts anything tells the model nothing, and the model's answer cannot be checked
-/// against it: the code receives whatever comes. The fix is a declared type: a struct, an enum, or
-/// a map such as `HashMap<String, T>`.
+/// There the model must invent a value with no shape to go by, and the code receives whatever
+/// comes. The fix is a declared type: a struct, an enum, or a map such as `HashMap<String, T>`.
 ///
-/// The walk enters each root definition through the first `$ref` that uses it, so an error inside a
-/// definition carries the definition's pointer and the field path of the way there
+/// Where the model may send nothing, an untyped schema is what the type declares and passes:
+/// an optional property (`Option<Value>`), the values of a map (`HashMap<String, Value>`, a
+/// flattened `BTreeMap<String, Value>`), the items of an array (`Vec<Value>`,
+/// `Vec<Option<Value>>`): serde reads any value there, and the collection may be empty. So does a
+/// union member beside other constraints: `#[serde(flatten)] op: Option<Op>` is written
+/// `{"type": "object", .., "anyOf": [{"oneOf": [..]}, {}]}`, an object with or without an `Op`
+/// in it, which is what serde reads.
+///
+/// The walk enters each root definition through the first `$ref` that uses it (and once more from
+/// a place that must hold a value, if the first need not), so an error inside a definition
+/// carries the definition's pointer and the field path of the way there
 /// (`Itinerary.stops[].extra`); the depth budget counts levels along that way. Definitions no
-/// reference reaches are judged where they stand.
+/// reference reaches are judged where they stand, as places that must hold a value.
 ///
-/// An untyped *optional* property is allowed (leaving it out is always valid, and a caller may
-/// genuinely pass opaque data through), and is written in one canonical spelling: `{}` with the
-/// property's annotations (`description`, `default`, ...) kept and nothing else.
+/// An untyped *optional* property is written in one canonical spelling: `{}` with the property's
+/// annotations (`description`, `default`, ...) kept and nothing else.
 ///
 /// ```
 /// # use serde_json::json;
@@ -34,6 +42,8 @@ use std::cell::Cell;
 /// let err = toolschema::passes::RejectAny.run(&mut s, &mut PassContext::new(Some("Call"))).unwrap_err();
 /// assert_eq!(err.pointer(), Some("/properties/extra"));
 /// assert_eq!(err.field(), Some("Call.extra"));
+/// let mut s = json!({"type": "object", "properties": {"extra": {"type": "array", "items": true}}, "required": ["extra"]});
+/// assert!(toolschema::passes::RejectAny.run(&mut s, &mut PassContext::new(Some("Call"))).is_ok());
 /// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RejectAny;
@@ -226,17 +236,28 @@ fn map_index(map: &str) -> usize {
     usize::from(map != DEF_MAPS[0])
 }
 
-/// Why a value must be present at a child position, or `None` if it need not be.
-fn position(step: Step<'_>, required: &[Value]) -> Option<&'static str> {
+/// Why the model must send a value at a child position, or `None` if it may send none there.
+///
+/// `keys` are the parent's; `union_must`: the parent itself must hold a value and accepts anything
+/// but for its union (so a member that accepts anything makes the parent accept anything).
+fn position(step: Step<'_>, keys: &Keys<'_>, union_must: bool) -> Option<&'static str> {
+    let min_items = keys.min_items.unwrap_or(0);
     match step {
-        Step::Entry("properties", name) => {
-            required.iter().any(|r| r.as_str() == Some(name)).then_some("a required property")
+        Step::Entry("properties", name) => keys
+            .required
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|r| r.as_str() == Some(name)))
+            .then_some("a required property"),
+        // A tuple element the array must have.
+        Step::Index("items" | "prefixItems", i) => (min_items > i as u64).then_some("a tuple element"),
+        // Items past the tuple's, when the array must have some.
+        Step::Keyword("items" | "additionalItems") => {
+            (min_items > keys.tuple_len as u64).then_some("array items")
         }
-        Step::Keyword("items")
-        | Step::Index("items" | "prefixItems", _)
-        | Step::Keyword("additionalItems") => Some("array items"),
-        Step::Keyword("additionalProperties") | Step::Entry("patternProperties", _) => Some("map values"),
-        Step::Index("anyOf" | "oneOf", _) => Some("a union member"),
+        Step::Keyword("additionalProperties") | Step::Entry("patternProperties", _) => {
+            (keys.min_properties.unwrap_or(0) > keys.declared as u64).then_some("map values")
+        }
+        Step::Index("anyOf" | "oneOf", _) => union_must.then_some("a union member"),
         _ => None,
     }
 }
@@ -321,7 +342,8 @@ fn judge<'a>(
             let Some(depth) = Depth::new(cx.max_depth).descend() else {
                 return Err(cx.too_deep(ptr.as_str().to_owned()));
             };
-            walk.check(def, &mut ptr.clone(), &mut ptr, depth)?;
+            // Where it stands, its position is unknown: judged as one that must hold a value.
+            walk.check(def, &mut ptr.clone(), &mut ptr, depth, true)?;
         }
     }
     Ok(walk)
@@ -363,9 +385,16 @@ fn judge_root<'a>(
     fast: bool,
 ) -> Result<Walk<'a, 'a>, SchemaGenerationError> {
     let schema = doc.root;
-    let mut walk =
-        Walk { doc, cx, optional_untyped: Vec::new(), entered: doc.entered_set(), fast, plain_refs: true };
-    walk.check(schema, &mut Pointer::root(), &mut Pointer::root(), Depth::new(cx.max_depth))?;
+    let mut walk = Walk {
+        doc,
+        cx,
+        optional_untyped: Vec::new(),
+        entered: doc.entered_set(),
+        entered_must: AddressSet::default(),
+        fast,
+        plain_refs: true,
+    };
+    walk.check(schema, &mut Pointer::root(), &mut Pointer::root(), Depth::new(cx.max_depth), true)?;
     Ok(walk)
 }
 
@@ -401,16 +430,42 @@ struct Keys<'a> {
     required: Option<&'a Value>,
     /// Has a `type`: then the schema constrains, whatever else it holds.
     typed: bool,
+    /// Has `anyOf` or `oneOf`.
+    union: bool,
+    min_items: Option<u64>,
+    min_properties: Option<u64>,
+    /// The length of `prefixItems` (or of a draft-7 `items` array): the tuple's elements.
+    tuple_len: usize,
+    /// The number of `properties`.
+    declared: usize,
 }
 
 impl<'a> Keys<'a> {
     fn of(map: &'a Map<String, Value>) -> Self {
-        let mut keys = Keys { reference: None, required: None, typed: false };
+        let mut keys = Keys {
+            reference: None,
+            required: None,
+            typed: false,
+            union: false,
+            min_items: None,
+            min_properties: None,
+            tuple_len: 0,
+            declared: 0,
+        };
         for (key, value) in map {
             match key.as_str() {
                 "$ref" => keys.reference = Some(value),
                 "required" => keys.required = Some(value),
                 "type" => keys.typed = true,
+                "anyOf" | "oneOf" => keys.union = true,
+                "minItems" => keys.min_items = value.as_u64(),
+                "minProperties" => keys.min_properties = value.as_u64(),
+                "prefixItems" | "items" => {
+                    if let Value::Array(items) = value {
+                        keys.tuple_len = items.len();
+                    }
+                }
+                "properties" => keys.declared = value.as_object().map_or(0, Map::len),
                 _ => {}
             }
         }
@@ -430,6 +485,8 @@ struct Walk<'a, 'c> {
     /// Root definitions already entered, by address (a set, so a schema with many definitions is
     /// not scanned once per reference).
     entered: AddressSet,
+    /// Those of them entered from a place where a value must be sent.
+    entered_must: AddressSet,
     /// No pointers; give up at the first error or optional untyped property (see [`judge`]).
     fast: bool,
     /// Every `$ref` met names a root definition exactly (`#/<map>/<name>`): then the definitions
@@ -439,16 +496,17 @@ struct Walk<'a, 'c> {
 
 impl<'a> Walk<'a, '_> {
     /// `ptr` is where `node` is in the document; `path` is the way there from the root through
-    /// references, for the Rust field path.
+    /// references, for the Rust field path; `must`: the model must send a value where `node` is.
     fn check(
         &mut self,
         node: &'a Value,
         ptr: &mut Pointer,
         path: &mut Pointer,
         depth: Depth,
+        must: bool,
     ) -> Result<(), SchemaGenerationError> {
         let Value::Object(map) = node else { return Ok(()) };
-        self.check_object(node, Keys::of(map), ptr, path, depth)
+        self.check_object(node, Keys::of(map), ptr, path, depth, must)
     }
 
     /// [`Walk::check`] of an object whose [`Keys`] are known.
@@ -459,6 +517,7 @@ impl<'a> Walk<'a, '_> {
         ptr: &mut Pointer,
         path: &mut Pointer,
         depth: Depth,
+        must: bool,
     ) -> Result<(), SchemaGenerationError> {
         let def = match keys.reference {
             Some(Value::String(reference)) => {
@@ -468,11 +527,17 @@ impl<'a> Walk<'a, '_> {
             }
             _ => None,
         };
+        // A definition is entered once, or twice when a later use must hold a value and the
+        // first need not: its union members are judged by that.
         if let Some((def_map, name)) = def
             && let Some(Value::String(reference)) = keys.reference
             && let Some((key, target)) = self.doc.named(reference, def_map, name.as_ref())
-            && self.entered.insert(address(target))
+            && (self.entered.insert(address(target))
+                || (must && !self.entered_must.contains(&address(target))))
         {
+            if must {
+                self.entered_must.insert(address(target));
+            }
             let name = key.as_str();
             let mut real = Pointer::root();
             if !self.fast {
@@ -480,9 +545,10 @@ impl<'a> Walk<'a, '_> {
                 real.push(name);
             }
             let next = depth.descend().ok_or_else(|| self.too_deep(&real, path))?;
-            self.check(target, &mut real, path, next)?;
+            self.check(target, &mut real, path, next, must)?;
         }
-        let required: &[Value] = keys.required.and_then(Value::as_array).map_or(&[], Vec::as_slice);
+        // A member of a union that is all this node says (`anyOf: [X, {}]`) makes it accept anything.
+        let union_must = must && keys.union && !keys.typed && accepts_anything(node, self.doc);
         let at_root = std::ptr::eq(node, self.doc.root);
         let mut result = Ok(());
         crate::walk::for_each_child(node, |step, child| {
@@ -490,23 +556,25 @@ impl<'a> Walk<'a, '_> {
                 return;
             }
             if self.fast {
-                result = self.check_child(step, child, required, ptr, path, depth);
+                result = self.check_child(step, child, &keys, union_must, ptr, path, depth);
                 return;
             }
             let mark = step.push_onto(ptr);
             let path_mark = step.push_onto(path);
-            result = self.check_child(step, child, required, ptr, path, depth);
+            result = self.check_child(step, child, &keys, union_must, ptr, path, depth);
             ptr.truncate(mark);
             path.truncate(path_mark);
         });
         result
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn check_child(
         &mut self,
         step: Step<'_>,
         child: &'a Value,
-        required: &[Value],
+        parent: &Keys<'_>,
+        union_must: bool,
         ptr: &mut Pointer,
         path: &mut Pointer,
         depth: Depth,
@@ -514,7 +582,8 @@ impl<'a> Walk<'a, '_> {
         // One look at the child's keys serves the questions below and the walk into it.
         let keys = child.as_object().map(Keys::of);
         let typed = keys.as_ref().is_some_and(|k| k.typed);
-        match position(step, required) {
+        let why = position(step, parent, union_must);
+        match why {
             Some(why) if !typed && is_untyped(child, self.doc) => {
                 if self.fast {
                     return Err(gave_up());
@@ -535,7 +604,7 @@ impl<'a> Walk<'a, '_> {
         }
         let next = depth.descend().ok_or_else(|| self.too_deep(ptr, path))?;
         match keys {
-            Some(keys) => self.check_object(child, keys, ptr, path, next),
+            Some(keys) => self.check_object(child, keys, ptr, path, next, why.is_some()),
             None => Ok(()),
         }
     }
@@ -587,13 +656,18 @@ mod tests {
             (json!(true), "", "T"),
             (json!({"description": "anything"}), "", "T"),
             (json!({"properties": {"a": {}}, "required": ["a"]}), "/properties/a", "T.a"),
-            (json!({"items": true}), "/items", "T[]"),
-            (json!({"prefixItems": [{"type": "string"}, {}]}), "/prefixItems/1", "T.1"),
-            (json!({"additionalProperties": true}), "/additionalProperties", "T{}"),
-            (json!({"patternProperties": {"^x": {}}}), "/patternProperties/^x", "T{}"),
+            (json!({"items": true, "minItems": 1}), "/items", "T[]"),
+            (json!({"prefixItems": [{"type": "string"}, {}], "minItems": 2}), "/prefixItems/1", "T.1"),
+            (json!({"additionalProperties": true, "minProperties": 1}), "/additionalProperties", "T{}"),
+            (json!({"patternProperties": {"^x": {}}, "minProperties": 1}), "/patternProperties/^x", "T{}"),
             (json!({"anyOf": [{"type": "string"}, true]}), "/anyOf/1", "T"),
             (
-                json!({"properties": {"s": {"items": {"$ref": "#/$defs/V"}}}, "$defs": {"V": true}}),
+                json!({"properties": {"u": {"anyOf": [{"type": "string"}, {}]}}, "required": ["u"]}),
+                "/properties/u/anyOf/1",
+                "T.u",
+            ),
+            (
+                json!({"properties": {"s": {"items": {"$ref": "#/$defs/V"}, "minItems": 1}}, "$defs": {"V": true}}),
                 "/properties/s/items",
                 "T.s[]",
             ),
@@ -601,6 +675,39 @@ mod tests {
         for (schema, pointer, field) in table {
             assert_eq!(err_at(schema.clone()), (pointer.to_owned(), field.to_owned()), "{schema}");
         }
+    }
+
+    // Regression (issue 17): where the model may send nothing, an untyped schema is what the type
+    // declares (`Vec<Value>`, `HashMap<String, Option<Value>>`, a flattened map of `Value`, a
+    // flattened `Option<Op>`), and passes unchanged.
+    #[test]
+    fn untyped_schemas_where_the_model_may_send_nothing_pass_unchanged() {
+        for s in [
+            json!({"type": "object", "properties": {"v": {"type": "array", "items": true}}, "required": ["v"]}),
+            json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": true}}, "required": ["m"]}),
+            json!({"type": "object", "properties": {"id": {"type": "integer"}}, "additionalProperties": true, "required": ["id"]}),
+            json!({"type": "array", "prefixItems": [{"type": "string"}, {}], "minItems": 1}),
+            json!({"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"],
+                   "anyOf": [{"oneOf": [{"type": "object", "properties": {"t": {"const": "A"}}, "required": ["t"]}]}, {}]}),
+            json!({"type": "array", "items": {"anyOf": [{"type": "string"}, {}]}}),
+            json!({"type": "array", "items": {"$ref": "#/$defs/U"}, "$defs": {"U": {"anyOf": [{"type": "string"}, {}]}}}),
+        ] {
+            let mut v = s.clone();
+            RejectAny.run(&mut v, &mut PassContext::new(Some("T"))).unwrap_or_else(|e| panic!("{s}: {e}"));
+            assert_eq!(v, s);
+        }
+    }
+
+    // A definition first reached where nothing must be sent is judged again where something must.
+    #[test]
+    fn a_union_definition_used_twice_is_judged_by_the_use_that_must_hold_a_value() {
+        let s = json!({
+            "type": "object",
+            "properties": {"many": {"type": "array", "items": {"$ref": "#/$defs/U"}}, "one": {"$ref": "#/$defs/U"}},
+            "required": ["many", "one"],
+            "$defs": {"U": {"anyOf": [{"type": "string"}, {}]}}
+        });
+        assert_eq!(err_at(s), ("/$defs/U/anyOf/1".to_owned(), "T.one".to_owned()));
     }
 
     // Regression: the content vocabulary only annotates in 2020-12, so a schema made of it accepts any
@@ -649,9 +756,10 @@ mod tests {
 
     #[test]
     fn a_definition_no_reference_reaches_is_still_judged_under_its_own_name() {
-        let s = json!({"$ref": "other.json", "$defs": {"Lost": {"items": {}}}});
+        let s =
+            json!({"$ref": "other.json", "$defs": {"Lost": {"properties": {"x": {}}, "required": ["x"]}}});
         let e = RejectAny.run(&mut s.clone(), &mut PassContext::new(Some("T"))).unwrap_err();
-        assert_eq!((e.pointer(), e.field()), (Some("/$defs/Lost/items"), Some("Lost[]")));
+        assert_eq!((e.pointer(), e.field()), (Some("/$defs/Lost/properties/x"), Some("Lost.x")));
     }
 
     #[test]

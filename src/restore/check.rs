@@ -207,19 +207,45 @@ pub(crate) fn short(value: &Value) -> String {
     if text.chars().count() <= 40 { text } else { format!("{} of {} bytes", super::kind(value), text.len()) }
 }
 
-/// Compares two JSON numbers by value: exactly for integers, as `f64` otherwise.
+/// Compares two JSON numbers by value, exactly: integers as integers, a float against an integer
+/// by the float's exact value (`1.8446744073709552e19`, which is 2^64, is above `u64::MAX`).
 pub(crate) fn cmp(a: &Number, b: &Number) -> std::cmp::Ordering {
     use std::cmp::Ordering;
-    match (a.as_i64(), a.as_u64(), b.as_i64(), b.as_u64()) {
-        (Some(x), _, Some(y), _) => x.cmp(&y),
-        (_, Some(x), _, Some(y)) => x.cmp(&y),
-        // One is a u64 beyond i64 and the other a negative i64.
-        (Some(_), None, None, Some(_)) => Ordering::Less,
-        (None, Some(_), Some(_), None) => Ordering::Greater,
-        _ => {
+    match (int_of(a), int_of(b)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        (Some(x), None) => cmp_int_float(x, b.as_f64().unwrap_or(f64::NAN)),
+        (None, Some(y)) => cmp_int_float(y, a.as_f64().unwrap_or(f64::NAN)).reverse(),
+        (None, None) => {
             let (x, y) = (a.as_f64().unwrap_or(f64::NAN), b.as_f64().unwrap_or(f64::NAN));
             x.partial_cmp(&y).unwrap_or(Ordering::Equal)
         }
+    }
+}
+
+/// A JSON integer as an `i128`, which holds every `i64` and `u64`.
+fn int_of(n: &Number) -> Option<i128> {
+    n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))
+}
+
+/// An integer against a float, by the float's exact value.
+fn cmp_int_float(x: i128, f: f64) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    if f.is_nan() {
+        return Ordering::Equal;
+    }
+    // Every `i128` lies strictly within ±2^127; a float outside decides at once.
+    const LIMIT: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+    if f >= LIMIT {
+        return Ordering::Less;
+    }
+    if f < -LIMIT {
+        return Ordering::Greater;
+    }
+    // Within that range `f.floor()` is an integer an `i128` holds exactly.
+    let whole = f.floor() as i128;
+    match x.cmp(&whole) {
+        Ordering::Equal if f.fract() != 0.0 => Ordering::Less,
+        other => other,
     }
 }
 
@@ -269,6 +295,11 @@ mod tests {
         assert!(Check::Maximum(i64::MAX.into()).passes(&json!(i64::MAX)));
         assert!(!Check::Maximum(i64::MAX.into()).passes(&json!(u64::MAX)));
         assert!(Check::Minimum(i64::MIN.into()).passes(&json!(u64::MAX)));
+        // 2^64 as a float is above `u64::MAX`, though `u64::MAX as f64` rounds to it.
+        assert!(!Check::Maximum(u64::MAX.into()).passes(&json!(18_446_744_073_709_551_616.0)));
+        assert!(Check::Minimum(1.into()).passes(&json!(1.0)));
+        assert!(!Check::Minimum(2.into()).passes(&json!(1.5)));
+        assert!(Check::Maximum(2.into()).passes(&json!(1.5)));
         assert!(Check::MultipleOf(Number::from_f64(0.5).unwrap()).passes(&json!(1.5)));
         assert!(!Check::MultipleOf(3.into()).passes(&json!(7)));
         assert!(Check::ExclusiveMaximum(1.into()).passes(&json!(0.5)));

@@ -166,11 +166,12 @@ pub(crate) enum Decode {
     None,
     /// `{"<key>": x}` stands for `x`.
     Unwrap(String),
-    /// `[{"key": k, "value": v}, ...]` stands for `{k: v, ...}`.
-    Entries,
+    /// `[{"key": k, "value": v}, ...]` stands for `{k: v, ...}`; each key must pass the checks
+    /// (the map's key constraints the provider could not enforce).
+    Entries(Vec<Check>),
     /// An object whose property `<key>` holds entries to merge into it; the names are the
     /// object's declared properties (the keys that stay outside the entries).
-    ExtraEntries(String, Vec<String>),
+    ExtraEntries(String, Vec<String>, Vec<Check>),
     /// A string of JSON text (only strings are decoded; `null` beside it stays).
     JsonText(TypeSet),
     /// Strings that stand for other JSON values.
@@ -533,8 +534,8 @@ impl Encode<'_> {
         match (&node.decode, value) {
             (Decode::None, v) => v,
             (Decode::Unwrap(key), v) => Value::Object(Map::from_iter([(key.clone(), v)])),
-            (Decode::Entries, Value::Object(m)) => Value::Array(entries_of(m)),
-            (Decode::ExtraEntries(key, declared), Value::Object(m)) => {
+            (Decode::Entries(_), Value::Object(m)) => Value::Array(entries_of(m)),
+            (Decode::ExtraEntries(key, declared, _), Value::Object(m)) => {
                 let (mut own, extra): (Map<String, Value>, Map<String, Value>) =
                     m.into_iter().partition(|(k, _)| declared.contains(k));
                 own.insert(key.clone(), Value::Array(entries_of(extra)));
@@ -696,15 +697,17 @@ impl Run<'_> {
                 self.fault(format!("must be an object with the one key `{key}`, got {}", check::short(&v)));
                 v
             }
-            (Decode::Entries, Value::Array(entries)) => Value::Object(self.entries(entries, Map::new())),
-            (Decode::ExtraEntries(key, _), Value::Object(mut m)) => {
+            (Decode::Entries(keys), Value::Array(entries)) => {
+                Value::Object(self.entries(entries, Map::new(), keys))
+            }
+            (Decode::ExtraEntries(key, _, keys), Value::Object(mut m)) => {
                 let Some(extra) = m.remove(key) else { return Value::Object(m) };
                 let Value::Array(entries) = extra else {
                     self.fault(format!("`{key}` must be a list of {{\"key\", \"value\"}} entries"));
                     return Value::Object(m);
                 };
                 let before = self.faults.len();
-                let out = self.entries(entries, m);
+                let out = self.entries(entries, m, keys);
                 self.below(before, || Seg::Key(key.clone()));
                 Value::Object(out)
             }
@@ -750,8 +753,13 @@ impl Run<'_> {
         }
     }
 
-    /// Rebuilds an object from `{"key", "value"}` entries, added to `into`.
-    fn entries(&mut self, entries: Vec<Value>, mut into: Map<String, Value>) -> Map<String, Value> {
+    /// Rebuilds an object from `{"key", "value"}` entries, added to `into`, each key checked.
+    fn entries(
+        &mut self,
+        entries: Vec<Value>,
+        mut into: Map<String, Value>,
+        checks: &[Check],
+    ) -> Map<String, Value> {
         for (i, entry) in entries.into_iter().enumerate() {
             let before = self.faults.len();
             match entry {
@@ -764,6 +772,14 @@ impl Run<'_> {
                             (_, v) => value = v,
                         }
                     }
+                    let key_value = Value::String(key);
+                    let before_key = self.faults.len();
+                    for check in checks.iter().filter(|c| !c.passes(&key_value)) {
+                        let message = check.failure(&key_value);
+                        self.fault(message);
+                    }
+                    self.below(before_key, || Seg::Key("key".into()));
+                    let Value::String(key) = key_value else { unreachable!("made a string above") };
                     if into.contains_key(&key) {
                         self.fault(format!("repeats the key `{key}`; each key may appear once"));
                     } else {
@@ -827,7 +843,7 @@ mod tests {
     #[test]
     fn entries_rebuild_a_map_and_a_repeated_key_is_a_fault() {
         let p = plan(vec![
-            Node { decode: Decode::Entries, rest: Some(1), ..Node::default() },
+            Node { decode: Decode::Entries(Vec::new()), rest: Some(1), ..Node::default() },
             Node { integer: true, ..Node::default() },
         ]);
         let got = p.restore(json!([{"key": "a", "value": 1.0}, {"key": "b", "value": 2}])).unwrap();
@@ -856,7 +872,7 @@ mod tests {
         let shape = Shape { types: Some(TypeSet::of_type(&json!("array"))), ..Shape::default() };
         let p = plan(vec![
             Node { union: vec![(shape, 1)], ..Node::default() },
-            Node { decode: Decode::Entries, ..Node::default() },
+            Node { decode: Decode::Entries(Vec::new()), ..Node::default() },
         ]);
         assert_eq!(p.restore(json!([{"key": "k", "value": 1}])).unwrap(), json!({"k": 1}));
         assert_eq!(p.restore(json!(null)).unwrap(), json!(null));

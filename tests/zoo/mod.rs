@@ -154,9 +154,10 @@ pub fn validator(schema: &Value) -> jsonschema::Validator {
 }
 
 /// Small edits of a JSON value, for "whatever the schema accepts, serde parses" checks: every
-/// object key removed, a foreign key added to every object, every leaf replaced by values of the
-/// other JSON types, every array emptied, extended by a copy of its first element and truncated.
-/// Deterministic; at most a few dozen mutants per value.
+/// object key removed, a foreign key added to every object, a digit key respelled with a leading
+/// zero (`"7"` as `"07"`), every leaf replaced by values of the other JSON types and by integers
+/// just past 32 and 64 bits, every array emptied, extended by a copy of its first element and
+/// truncated. Deterministic; at most a few dozen mutants per value.
 pub fn mutants(value: &Value) -> Vec<Value> {
     let mut out = Vec::new();
     let mut paths = Vec::new();
@@ -168,6 +169,8 @@ pub fn mutants(value: &Value) -> Vec<Value> {
         serde_json::json!(-1),
         serde_json::json!(1.5),
         serde_json::json!(300),
+        serde_json::json!(4_294_967_296_u64),
+        serde_json::json!(9_223_372_036_854_775_808_u64),
         serde_json::json!(""),
         serde_json::json!("x"),
         serde_json::json!([]),
@@ -189,6 +192,15 @@ pub fn mutants(value: &Value) -> Vec<Value> {
                     target.insert("zz_unknown".into(), serde_json::json!(1));
                 }
                 out.push(m);
+                if let Some((key, v)) =
+                    map.iter().find(|(k, _)| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+                {
+                    let mut m = value.clone();
+                    if let Some(Value::Object(target)) = get_mut(&mut m, path) {
+                        target.insert(format!("0{key}"), v.clone());
+                    }
+                    out.push(m);
+                }
             }
             Value::Array(items) => {
                 let mut m = value.clone();
@@ -1017,6 +1029,169 @@ zoo_type!(
         .prop_map(|(title, meta)| TitleField { title, meta })
 );
 
+/// The content of an internally tagged variant that collects unknown keys in a flattened map.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+pub struct Extra {
+    pub id: u8,
+    #[serde(flatten)]
+    pub rest: BTreeMap<String, u8>,
+}
+
+/// An internally tagged enum whose newtype variants hold a struct that flattens a map
+/// (`{"t": "Open", "id": 1, "x": 2}`: serde takes the tag out before the map collects the rest),
+/// and a struct that judges nothing it does not declare.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+#[serde(tag = "t")]
+pub enum TaggedOverMap {
+    Open(Extra),
+    Plain(Purchase),
+}
+
+/// Tagged variants over flattened maps, as a field (so that every dialect with an object root
+/// sees them).
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+pub struct TaggedMaps {
+    pub entry: TaggedOverMap,
+    pub more: Vec<TaggedOverMap>,
+}
+
+fn tagged_over_map() -> BoxedStrategy<TaggedOverMap> {
+    prop_oneof![
+        (any::<u8>(), btree_map("[a-h]{1,4}", any::<u8>(), 0..3))
+            .prop_map(|(id, rest)| TaggedOverMap::Open(Extra { id, rest })),
+        (short_string(), any::<u16>())
+            .prop_map(|(sku, quantity)| TaggedOverMap::Plain(Purchase { sku, quantity })),
+    ]
+    .boxed()
+}
+
+zoo_type!(
+    TaggedMaps,
+    "internal_enum_over_flattened_map",
+    (tagged_over_map(), vec(tagged_over_map(), 0..3)).prop_map(|(entry, more)| TaggedMaps { entry, more })
+);
+
+/// Integers of every width serde reads, with the ranges schemars writes only as a `format`.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+pub struct WideIntegers {
+    pub count: u32,
+    pub total: u64,
+    pub delta: i64,
+    pub huge: i128,
+    pub vast: u128,
+    pub offset: isize,
+    pub index: usize,
+    pub positive: std::num::NonZeroU32,
+}
+
+zoo_type!(
+    WideIntegers,
+    "integer_ranges",
+    (
+        (any::<u32>(), any::<u64>(), any::<i64>()),
+        // serde_json holds integers in 64 bits: wider values do not serialise to a `Value`.
+        (any::<i64>().prop_map(i128::from), any::<u64>().prop_map(u128::from)),
+        (any::<isize>(), any::<usize>(), any::<std::num::NonZeroU32>()),
+    )
+        .prop_map(|((count, total, delta), (huge, vast), (offset, index, positive))| WideIntegers {
+            count,
+            total,
+            delta,
+            huge,
+            vast,
+            offset,
+            index,
+            positive
+        })
+);
+
+/// Maps whose keys are not strings: serde reads a key `"7"` as the integer 7, never `"07"`. The
+/// key type of a `char` or `bool` map is lost in schemars' output, so those name it
+/// (`toolschema::passes::key_names`).
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+pub struct KeyedMaps {
+    pub by_byte: BTreeMap<u8, String>,
+    pub by_offset: BTreeMap<i16, bool>,
+    #[schemars(extend("propertyNames" = toolschema::passes::key_names::<u8>()))]
+    pub by_shelf: BTreeMap<u8, u32>,
+    #[schemars(extend("propertyNames" = toolschema::passes::key_names::<char>()))]
+    pub by_letter: BTreeMap<char, u32>,
+    #[schemars(extend("propertyNames" = toolschema::passes::key_names::<bool>()))]
+    pub by_flag: BTreeMap<bool, String>,
+}
+
+zoo_type!(
+    KeyedMaps,
+    "integer_keyed_maps",
+    (
+        btree_map(any::<u8>(), short_string(), 0..3),
+        btree_map(any::<i16>(), any::<bool>(), 0..3),
+        btree_map(any::<u8>(), any::<u32>(), 0..3),
+        btree_map(any::<char>(), any::<u32>(), 0..3),
+        btree_map(any::<bool>(), short_string(), 0..2),
+    )
+        .prop_map(|(by_byte, by_offset, by_shelf, by_letter, by_flag)| KeyedMaps {
+            by_byte,
+            by_offset,
+            by_shelf,
+            by_letter,
+            by_flag
+        })
+);
+
+/// Positions that hold any JSON value by the type's own declaration: the items of a list, the
+/// values of a map, the keys a flattened map collects. The model may send none of them.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+pub struct Passthrough {
+    pub id: u8,
+    pub items: Vec<Option<Value>>,
+    pub meta: HashMap<String, Option<Value>>,
+    #[serde(flatten)]
+    pub rest: BTreeMap<String, Value>,
+}
+
+zoo_type!(
+    Passthrough,
+    "untyped_by_declaration",
+    (
+        any::<u8>(),
+        vec(proptest::option::of(arb_json()), 0..3),
+        hash_map("[a-z]{1,3}", proptest::option::of(arb_json()), 0..3),
+        btree_map("[a-h]{1,4}", arb_json(), 0..3),
+    )
+        .prop_map(|(id, items, meta, rest)| Passthrough { id, items, meta, rest })
+);
+
+/// What an optional flattened operation does.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Operation {
+    Scale { factor: i32 },
+    Rename { to: String },
+}
+
+/// A request with an optional operation flattened into it: serde reads the operation when its
+/// keys are there and valid, and `None` otherwise, so any object with an `id` is read.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+pub struct FlattenedOption {
+    pub id: u32,
+    #[serde(flatten)]
+    pub operation: Option<Operation>,
+}
+
+zoo_type!(
+    FlattenedOption,
+    "flatten_optional_enum",
+    (
+        any::<u32>(),
+        proptest::option::of(prop_oneof![
+            any::<i32>().prop_map(|factor| Operation::Scale { factor }),
+            short_string().prop_map(|to| Operation::Rename { to }),
+        ])
+    )
+        .prop_map(|(id, operation)| FlattenedOption { id, operation })
+);
+
 // ---------------------------------------------------------------------------------------------
 // The registry.
 
@@ -1064,6 +1239,11 @@ macro_rules! for_each_zoo_type {
             $crate::zoo::Order,
             $crate::zoo::Job,
             $crate::zoo::TitleField,
+            $crate::zoo::TaggedMaps,
+            $crate::zoo::WideIntegers,
+            $crate::zoo::KeyedMaps,
+            $crate::zoo::Passthrough,
+            $crate::zoo::FlattenedOption,
         }
     };
 }

@@ -1,0 +1,718 @@
+//! What a schema promises against what serde reads, on the shapes an independent run of unseen
+//! types found wrong (issue 17), and the boundary of that promise: the values every schema here
+//! accepts and serde refuses, whatever the schema says (README, "Guarantees").
+//!
+//! - the per-type cache tells apart types that share a `type_name`;
+//! - integer formats become the bounds serde enforces, in every dialect;
+//! - map keys are spelled as serde reads them (`propertyNames`), exactly where the key type is
+//!   named (`passes::key_names`);
+//! - `SchemaOptions::check` builds every tool of a program at once;
+//! - each known gap between JSON Schema and serde is shown: the schema accepts the value AND serde
+//!   refuses it, so the test fails if either side changes.
+//!
+//! The zoo types `internal_enum_over_flattened_map`, `integer_ranges`, `integer_keyed_maps`,
+//! `untyped_by_declaration` and `flatten_optional_enum` carry these shapes through the property
+//! tests of every dialect (`tests/props.rs`, `tests/dialects.rs`, `tests/laws.rs`).
+
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, TestRunner};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use toolschema::dialect::{self, SchemaDialect};
+use toolschema::passes::{MapKey, SIGNED_KEY, UNSIGNED_KEY, key_names};
+use toolschema::{Error, SchemaOptions, schema_for};
+
+fn validator(schema: &Value) -> jsonschema::Validator {
+    jsonschema::draft202012::new(schema)
+        .unwrap_or_else(|e| panic!("not a draft 2020-12 schema: {e}\n{schema:#}"))
+}
+
+/// Whether a dialect's schema lets `value` through to the code: its encoding in the provider's
+/// terms (`RestorePlan::encode`) is accepted, and restore maps it back without a fault (restore
+/// checks what the provider could not enforce). `Some(restored)` when it does.
+fn sends(schema: &toolschema::ToolSchema, value: &Value) -> Option<Value> {
+    let sent = schema.plan().encode(value.clone());
+    if !validator(schema.as_value()).is_valid(&sent) {
+        return None;
+    }
+    schema.restore(sent).ok()
+}
+
+/// The dialects whose output is JSON Schema (the Gemini ones write OpenAPI's `nullable`).
+fn json_schema_dialects() -> impl Iterator<Item = &'static dyn SchemaDialect> {
+    dialect::builtin().iter().copied().filter(|d| !d.name().starts_with("gemini"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cache: one entry per type, not per `type_name`.
+
+/// What registration macros write: a trait implemented inside `const _: () = { .. };`.
+trait Tool {
+    fn schema() -> Result<toolschema::ToolSchema, Error>;
+    fn rust_name() -> &'static str;
+}
+
+struct First;
+struct Second;
+
+const _: () = {
+    #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct Args {
+        count: u8,
+    }
+    impl Tool for First {
+        fn schema() -> Result<toolschema::ToolSchema, Error> {
+            schema_for::<Args>()
+        }
+        fn rust_name() -> &'static str {
+            std::any::type_name::<Args>()
+        }
+    }
+};
+
+const _: () = {
+    #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct Args {
+        name: String,
+    }
+    impl Tool for Second {
+        fn schema() -> Result<toolschema::ToolSchema, Error> {
+            schema_for::<Args>()
+        }
+        fn rust_name() -> &'static str {
+            std::any::type_name::<Args>()
+        }
+    }
+};
+
+/// The one property of a schema's root.
+fn only_property(schema: &toolschema::ToolSchema) -> String {
+    let props = schema.as_value()["properties"].as_object().expect("an object schema");
+    assert_eq!(props.len(), 1, "{}", schema.canonical_json());
+    props.keys().next().unwrap().clone()
+}
+
+// Regression (issue 17): the cache was keyed by `type_name`, and the second `Args` got the first
+// one's schema.
+#[test]
+fn two_types_in_const_blocks_that_share_a_type_name_get_their_own_schemas() {
+    assert_eq!(First::rust_name(), Second::rust_name(), "the hazard this test is about");
+    assert_eq!(only_property(&First::schema().unwrap()), "count");
+    assert_eq!(only_property(&Second::schema().unwrap()), "name");
+    // And again, from the cache.
+    assert_eq!(only_property(&First::schema().unwrap()), "count");
+    assert_eq!(only_property(&Second::schema().unwrap()), "name");
+}
+
+#[test]
+fn two_types_in_two_closures_of_one_function_get_their_own_schemas() {
+    let first = || {
+        #[derive(Deserialize, JsonSchema)]
+        #[allow(dead_code)]
+        struct Args {
+            count: u8,
+        }
+        (std::any::type_name::<Args>(), schema_for::<Args>().unwrap())
+    };
+    let second = || {
+        #[derive(Deserialize, JsonSchema)]
+        #[allow(dead_code)]
+        struct Args {
+            name: String,
+        }
+        (std::any::type_name::<Args>(), schema_for::<Args>().unwrap())
+    };
+    let (a, b) = (first(), second());
+    assert_eq!(a.0, b.0, "the hazard this test is about");
+    assert_eq!((only_property(&a.1), only_property(&b.1)), ("count".to_owned(), "name".to_owned()));
+    assert_eq!(only_property(&first().1), "count");
+}
+
+#[test]
+fn two_types_in_sibling_blocks_get_their_own_schemas() {
+    let a = {
+        #[derive(Deserialize, JsonSchema)]
+        #[allow(dead_code)]
+        struct Args {
+            count: u8,
+        }
+        (std::any::type_name::<Args>(), schema_for::<Args>().unwrap())
+    };
+    let b = {
+        #[derive(Deserialize, JsonSchema)]
+        #[allow(dead_code)]
+        struct Args {
+            name: String,
+        }
+        (std::any::type_name::<Args>(), schema_for::<Args>().unwrap())
+    };
+    assert_eq!(a.0, b.0, "the hazard this test is about");
+    assert_eq!((only_property(&a.1), only_property(&b.1)), ("count".to_owned(), "name".to_owned()));
+}
+
+#[test]
+fn the_uncached_build_gives_the_cached_schema_without_storing_it() {
+    #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct Borrowed<'a> {
+        word: &'a str,
+    }
+    // A generic function without a `'static` bound cannot call `schema_for`; it can call this.
+    fn generic<T: JsonSchema>() -> Result<toolschema::ToolSchema, Error> {
+        SchemaOptions::new().schema_for_uncached::<T>()
+    }
+    let uncached = generic::<Borrowed<'_>>().unwrap();
+    let cached = schema_for::<Borrowed<'static>>().unwrap();
+    assert_eq!(uncached.canonical_json(), cached.canonical_json());
+    let again = generic::<Borrowed<'_>>().unwrap();
+    assert!(!std::ptr::eq(uncached.as_value(), again.as_value()), "an uncached build is built each time");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Integer formats are bounds.
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Widths {
+    a: u32,
+    b: i64,
+    c: u64,
+    d: i8,
+    e: usize,
+}
+
+// Regression (issue 17): `u32` accepted 4294967296 and `i64` 9223372036854775808.
+#[test]
+fn every_integer_is_bounded_by_its_range_in_every_dialect() {
+    let at_max = json!({"a": u32::MAX, "b": i64::MAX, "c": u64::MAX, "d": 127, "e": u64::MAX});
+    let at_min = json!({"a": 0, "b": i64::MIN, "c": 0, "d": -128, "e": 0});
+    let past = [
+        ("a", json!(4_294_967_296_u64)),
+        ("a", json!(-1)),
+        ("b", json!(9_223_372_036_854_775_808_u64)),
+        ("c", json!(-1)),
+        ("c", json!(18_446_744_073_709_551_616.0)),
+        ("d", json!(128)),
+        ("d", json!(-129)),
+        ("e", json!(-1)),
+    ];
+    let mut checked = Vec::new();
+    for d in json_schema_dialects() {
+        let schema = SchemaOptions::new().dialect(d).schema_for::<Widths>().unwrap();
+        for ok in [&at_max, &at_min] {
+            assert!(sends(&schema, ok).is_some(), "{} refuses {ok}", d.name());
+            assert!(serde_json::from_value::<Widths>(ok.clone()).is_ok());
+        }
+        for (field, n) in &past {
+            let mut value = at_max.clone();
+            value[*field] = n.clone();
+            // Refused by the provider's schema, or (Anthropic, which enforces no bound) by restore.
+            assert!(sends(&schema, &value).is_none(), "{} accepts {value}", d.name());
+            assert!(serde_json::from_value::<Widths>(value).is_err());
+        }
+        checked.push(d.name().to_owned());
+    }
+    assert_eq!(
+        checked,
+        [
+            "json-schema",
+            "strict-subset",
+            "inline-refs",
+            "openai-strict",
+            "anthropic-strict",
+            "mcp",
+            "mcp-self-contained"
+        ]
+    );
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Wide {
+    huge: i128,
+    vast: u128,
+}
+
+#[test]
+fn wide_integers_get_the_nearest_double_bounds_in_every_dialect_openai_strict_included() {
+    for d in json_schema_dialects().filter(|d| d.name() != "anthropic-strict") {
+        let schema = SchemaOptions::new().dialect(d).schema_for::<Wide>().unwrap();
+        let props = &schema.as_value()["properties"];
+        assert_eq!(props["huge"]["minimum"], json!(-(2f64.powi(127))), "{}", d.name());
+        assert_eq!(props["huge"]["maximum"], json!(2f64.powi(127)), "{}", d.name());
+        assert_eq!(props["vast"]["maximum"], json!(2f64.powi(128)), "{}", d.name());
+        let v = validator(schema.as_value());
+        let text = |h: &str, u: &str| format!(r#"{{"huge": {h}, "vast": {u}}}"#);
+        let parse = |t: &str| serde_json::from_str::<Value>(t).unwrap();
+        let max = text(&i128::MAX.to_string(), &u128::MAX.to_string());
+        assert!(v.is_valid(&parse(&max)), "{}", d.name());
+        assert!(serde_json::from_str::<Wide>(&max).is_ok());
+        // (Beyond the bounds by more than a double's rounding: a validator that reads numbers as
+        // doubles, as this one does, cannot tell `2^127 + 1` from `2^127`.)
+        for past in [text("-1.8e38", "0"), text("1.8e38", "0"), text("0", "3.5e38"), text("0", "-1")] {
+            assert!(!v.is_valid(&parse(&past)), "{} accepts {past}", d.name());
+            assert!(serde_json::from_str::<Wide>(&past).is_err());
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Map keys as serde reads them.
+
+/// A validator of objects whose property names `names` (a `propertyNames` schema) judges.
+fn names_validator(names: &Value) -> jsonschema::Validator {
+    validator(&json!({"type": "object", "propertyNames": names}))
+}
+
+/// Whether `names` (from [`names_validator`]) accepts `key` as a property name.
+fn names_accept(names: &jsonschema::Validator, key: &str) -> bool {
+    let mut object = serde_json::Map::new();
+    object.insert(key.to_owned(), json!(1));
+    names.is_valid(&Value::Object(object))
+}
+
+/// Whether serde_json reads `{key: 1}` as a `BTreeMap<K, u8>`. A panic counts as a refusal:
+/// serde_json 1.0.154 panics while it words the error for a `bool` key that is not ASCII
+/// (`{"é": 1}`), a bug of its own; `key_names::<bool>()` refuses such keys.
+fn serde_reads_key<K: DeserializeOwned + Ord>(key: &str) -> bool {
+    let text = format!("{{{}: 1}}", serde_json::to_string(key).unwrap());
+    std::panic::catch_unwind(|| serde_json::from_str::<BTreeMap<K, u8>>(&text).is_ok()).unwrap_or(false)
+}
+
+/// Keys at and around every integer type's edges, and spellings serde refuses.
+fn edge_keys() -> Vec<String> {
+    let mut keys: Vec<String> = [
+        "0", "-0", "00", "01", "+1", "-01", " 1", "1 ", "", "-", "1e2", "0x1", "1.0", "\u{661}", "\u{ff11}",
+        "a", "ab", "true", "false", "True", "é", "😂", "\n",
+    ]
+    .iter()
+    .map(|k| (*k).to_owned())
+    .collect();
+    let edges: [(i128, u128); 6] = [
+        (i8::MIN.into(), u8::MAX.into()),
+        (i16::MIN.into(), u16::MAX.into()),
+        (i32::MIN.into(), u32::MAX.into()),
+        (i64::MIN.into(), u64::MAX.into()),
+        (i128::MIN, u128::MAX),
+        (i8::MAX.into(), i128::MAX as u128),
+    ];
+    for (lo, hi) in edges {
+        keys.push(lo.to_string());
+        keys.push(hi.to_string());
+        keys.push(format!("{}", (lo as f64) * 10.0).replace(".0", "").replace('e', "0"));
+        if let Some(below) = lo.checked_sub(1) {
+            keys.push(below.to_string());
+        } else {
+            keys.push("-170141183460469231731687303715884105729".to_owned());
+        }
+        match hi.checked_add(1) {
+            Some(above) => keys.push(above.to_string()),
+            None => keys.push("340282366920938463463374607431768211456".to_owned()),
+        }
+        keys.push(hi.saturating_sub(1).to_string());
+        keys.push((lo + 1).to_string());
+        keys.push(format!("0{hi}"));
+    }
+    keys
+}
+
+/// `key_names::<K>()` accepts exactly the keys serde_json reads as a `K`: at every edge, and on
+/// random digit strings.
+fn key_names_are_exact<K: MapKey + DeserializeOwned + Ord>() {
+    let names = key_names::<K>();
+    let v = names_validator(&names);
+    let mut keys = edge_keys();
+    let mut runner = TestRunner::new(Config { cases: 1, ..Config::default() });
+    let strategy = "-?[0-9]{1,40}";
+    for _ in 0..256 {
+        keys.push(strategy.new_tree(&mut runner).unwrap().current());
+    }
+    for key in &keys {
+        assert_eq!(
+            names_accept(&v, key),
+            serde_reads_key::<K>(key),
+            "`{}` key {key:?} with {names}",
+            std::any::type_name::<K>()
+        );
+    }
+}
+
+#[test]
+fn key_names_accept_exactly_what_serde_reads_for_every_key_type() {
+    key_names_are_exact::<u8>();
+    key_names_are_exact::<u16>();
+    key_names_are_exact::<u32>();
+    key_names_are_exact::<u64>();
+    key_names_are_exact::<u128>();
+    key_names_are_exact::<usize>();
+    key_names_are_exact::<i8>();
+    key_names_are_exact::<i16>();
+    key_names_are_exact::<i32>();
+    key_names_are_exact::<i64>();
+    key_names_are_exact::<i128>();
+    key_names_are_exact::<isize>();
+    key_names_are_exact::<char>();
+    key_names_are_exact::<bool>();
+    key_names_are_exact::<String>();
+}
+
+// The pattern the MapKeys pass writes, knowing only "unsigned" or "signed": every key serde reads
+// for some width passes, and every key it refuses serde refuses for every width.
+#[test]
+fn the_pass_writes_the_spellings_serde_reads_for_any_integer_width() {
+    let unsigned = names_validator(&json!({"pattern": UNSIGNED_KEY}));
+    let signed = names_validator(&json!({"pattern": SIGNED_KEY}));
+    for key in edge_keys() {
+        let some_unsigned = serde_reads_key::<u8>(&key)
+            || serde_reads_key::<u16>(&key)
+            || serde_reads_key::<u32>(&key)
+            || serde_reads_key::<u64>(&key)
+            || serde_reads_key::<u128>(&key);
+        let some_signed = serde_reads_key::<i8>(&key)
+            || serde_reads_key::<i16>(&key)
+            || serde_reads_key::<i32>(&key)
+            || serde_reads_key::<i64>(&key)
+            || serde_reads_key::<i128>(&key);
+        if some_unsigned {
+            assert!(names_accept(&unsigned, &key), "{key:?}");
+        }
+        if !names_accept(&unsigned, &key) {
+            assert!(!some_unsigned, "{key:?}");
+        }
+        // The one exception, in the safe direction: serde_json reads `-0` as an `i128` key (as no
+        // narrower one) and never writes it; the pattern refuses it.
+        if some_signed && key != "-0" {
+            assert!(names_accept(&signed, &key), "{key:?}");
+        }
+        if !names_accept(&signed, &key) && key != "-0" {
+            assert!(!some_signed, "{key:?}");
+        }
+    }
+    for refused in ["01", "+1", "-0", "00", "\u{661}", " 1"] {
+        assert!(!names_accept(&unsigned, refused) && !names_accept(&signed, refused), "{refused:?}");
+    }
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct ByteKeys {
+    plain: BTreeMap<u8, u8>,
+    #[schemars(extend("propertyNames" = key_names::<u8>()))]
+    exact: BTreeMap<u8, u8>,
+}
+
+// Regression (issue 17): `BTreeMap<u8, _>` accepted the key `"01"`.
+#[test]
+fn a_map_with_integer_keys_refuses_the_spellings_serde_refuses_in_every_dialect_that_has_maps() {
+    let mut checked = Vec::new();
+    for d in json_schema_dialects() {
+        let Ok(schema) = SchemaOptions::new().dialect(d).schema_for::<ByteKeys>() else { continue };
+        for field in ["plain", "exact"] {
+            let with = |key: &str| {
+                let mut value = json!({"plain": {}, "exact": {}});
+                value[field][key] = json!(1);
+                value
+            };
+            assert!(sends(&schema, &with("255")).is_some(), "{}", d.name());
+            for key in ["01", "+1", "-0", "-1", "x"] {
+                assert!(sends(&schema, &with(key)).is_none(), "{} {field} accepts {key:?}", d.name());
+                assert!(serde_json::from_value::<ByteKeys>(with(key)).is_err());
+            }
+        }
+        // The exact names refuse what the pass cannot know.
+        assert!(sends(&schema, &json!({"plain": {}, "exact": {"256": 1}})).is_none(), "{}", d.name());
+        checked.push(d.name());
+    }
+    assert_eq!(
+        checked,
+        [
+            "json-schema",
+            "strict-subset",
+            "inline-refs",
+            "openai-strict",
+            "anthropic-strict",
+            "mcp",
+            "mcp-self-contained"
+        ]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Internally tagged variants over flattened maps.
+
+#[derive(Deserialize, serde::Serialize, JsonSchema, Debug, PartialEq)]
+struct Extra {
+    id: u8,
+    #[serde(flatten)]
+    rest: BTreeMap<String, u8>,
+}
+
+#[derive(Deserialize, serde::Serialize, JsonSchema, Debug, PartialEq)]
+#[serde(tag = "t")]
+enum Tagged {
+    V(Extra),
+}
+
+#[derive(Deserialize, serde::Serialize, JsonSchema, Debug, PartialEq)]
+struct Holder {
+    op: Tagged,
+}
+
+// Regression (issue 17): serde writes `{"id": 1, "t": "V"}`, and the schema checked the tag
+// against the map's values.
+#[test]
+fn serdes_own_output_of_a_tagged_variant_over_a_flattened_map_validates_in_every_dialect() {
+    let value = Holder { op: Tagged::V(Extra { id: 1, rest: BTreeMap::from([("x".to_owned(), 2)]) }) };
+    let json = serde_json::to_value(&value).unwrap();
+    assert_eq!(json, json!({"op": {"t": "V", "id": 1, "x": 2}}));
+    let mut checked = Vec::new();
+    for d in json_schema_dialects() {
+        let Ok(schema) = SchemaOptions::new().dialect(d).schema_for::<Holder>() else { continue };
+        assert_eq!(
+            sends(&schema, &json).as_ref(),
+            Some(&json),
+            "{} refuses {json}: {}",
+            d.name(),
+            schema.canonical_json()
+        );
+        // The map's values keep their type; the tag keeps its value.
+        assert!(sends(&schema, &json!({"op": {"t": "V", "id": 1, "x": "two"}})).is_none(), "{}", d.name());
+        assert!(sends(&schema, &json!({"op": {"t": "W", "id": 1}})).is_none(), "{}", d.name());
+        checked.push(d.name());
+    }
+    assert_eq!(
+        checked,
+        [
+            "json-schema",
+            "strict-subset",
+            "inline-refs",
+            "openai-strict",
+            "anthropic-strict",
+            "mcp",
+            "mcp-self-contained"
+        ]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every tool at once.
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Lookup {
+    word: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Tally {
+    counts: BTreeMap<String, u32>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Opaque {
+    blob: Value,
+}
+
+#[test]
+fn check_builds_every_tool_and_lists_every_failure() {
+    let schemas = SchemaOptions::new().check::<(Lookup, Tally)>().unwrap();
+    assert_eq!(schemas.iter().map(only_property).collect::<Vec<_>>(), ["word", "counts"]);
+    // Exact mode: a map has no form OpenAI takes without an encoding restore undoes.
+    let strict = SchemaOptions::new().dialect(&toolschema::OPENAI_STRICT).exact(true);
+    let err = strict.check::<(Lookup, Tally, Opaque)>().unwrap_err();
+    let failed: Vec<&str> =
+        err.failures().iter().map(|(name, _)| name.rsplit("::").next().unwrap()).collect();
+    assert_eq!(failed, ["Tally", "Opaque"]);
+    assert!(matches!(err.failures()[1].1, Error::Generation(_)), "{err}");
+    let text = err.to_string();
+    assert!(text.starts_with("2 of 3 tool schemas failed:\n- `"), "{text}");
+    assert!(text.contains("Tally") && text.contains("additionalProperties"), "{text}");
+    // A checked schema is cached: the later call is the same value.
+    let again = SchemaOptions::new().schema_for::<Lookup>().unwrap();
+    assert!(std::ptr::eq(again.as_value(), schemas[0].as_value()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The boundary: values every schema below accepts and serde refuses, whatever the schema says.
+
+/// Asserts that `text` reaches the code through exactly the `accepting` dialects among those that
+/// build `T` and whose output is JSON Schema (the provider's schema accepts it and restore maps it
+/// back without a fault), and that serde refuses what they hand over.
+fn boundary<T: JsonSchema + DeserializeOwned + 'static>(text: &str, accepting: &[&str]) {
+    let value: Value = serde_json::from_str(text).unwrap();
+    assert!(serde_json::from_str::<T>(text).is_err(), "serde reads {text}");
+    let mut accepted = Vec::new();
+    for d in json_schema_dialects() {
+        let Ok(schema) = SchemaOptions::new().dialect(d).schema_for::<T>() else { continue };
+        if let Some(restored) = sends(&schema, &value) {
+            assert!(
+                serde_json::from_value::<T>(restored.clone()).is_err(),
+                "{}: serde reads {restored}",
+                d.name()
+            );
+            accepted.push(d.name());
+        }
+    }
+    assert_eq!(accepted, accepting, "{text} as `{}`", std::any::type_name::<T>());
+}
+
+/// Open objects: the dialects that let undeclared keys through (a struct without
+/// `deny_unknown_fields` reads and drops them).
+const OPEN: &[&str] = &["json-schema", "inline-refs", "mcp", "mcp-self-contained"];
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Count {
+    n: u32,
+}
+
+// Restore closes this gap in every dialect: `1.0` where an integer is declared comes back as `1`.
+#[test]
+fn an_integral_float_passes_as_an_integer_and_restore_turns_it_into_one() {
+    let value = json!({"n": 1.0});
+    assert!(serde_json::from_value::<Count>(value.clone()).is_err());
+    for d in json_schema_dialects() {
+        let schema = SchemaOptions::new().dialect(d).schema_for::<Count>().unwrap();
+        assert!(validator(schema.as_value()).is_valid(&value), "{}", d.name());
+        let restored = schema.restore(value.clone()).unwrap();
+        assert!(restored["n"].is_u64(), "{}: {restored}", d.name());
+        assert!(serde_json::from_value::<Count>(restored).is_ok(), "{}", d.name());
+    }
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Aliased {
+    #[serde(alias = "count")]
+    n: u32,
+}
+
+#[test]
+fn a_field_and_its_alias_together_pass_open_objects_and_serde_refuses_the_duplicate() {
+    boundary::<Aliased>(r#"{"n": 1, "count": 2}"#, OPEN);
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Std {
+    r: Result<u8, String>,
+    d: std::time::Duration,
+    g: std::ops::Range<u8>,
+}
+
+#[test]
+fn extra_keys_inside_result_duration_and_range_pass_open_objects_and_serde_refuses_them() {
+    let fine = r#"{"r": {"Ok": 1}, "d": {"secs": 1, "nanos": 0}, "g": {"start": 1, "end": 2}}"#;
+    assert!(serde_json::from_str::<Std>(fine).is_ok());
+    boundary::<Std>(
+        r#"{"r": {"Ok": 1, "x": 1}, "d": {"secs": 1, "nanos": 0}, "g": {"start": 1, "end": 2}}"#,
+        OPEN,
+    );
+    boundary::<Std>(
+        r#"{"r": {"Ok": 1}, "d": {"secs": 1, "nanos": 0, "x": 1}, "g": {"start": 1, "end": 2}}"#,
+        OPEN,
+    );
+    boundary::<Std>(
+        r#"{"r": {"Ok": 1}, "d": {"secs": 1, "nanos": 0}, "g": {"start": 1, "end": 2, "x": 1}}"#,
+        OPEN,
+    );
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+#[serde(tag = "t", content = "c")]
+enum Adjacent {
+    Ping,
+    Text(String),
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Pinged {
+    m: Adjacent,
+}
+
+#[test]
+fn an_adjacently_tagged_unit_variant_with_content_passes_open_objects_and_serde_refuses_it() {
+    assert!(serde_json::from_str::<Pinged>(r#"{"m": {"t": "Ping", "c": null}}"#).is_ok());
+    boundary::<Pinged>(r#"{"m": {"t": "Ping", "c": 5}}"#, OPEN);
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+enum External {
+    A { x: u8 },
+    B(u8),
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct FlatExternal {
+    id: u8,
+    #[serde(flatten)]
+    e: External,
+}
+
+#[test]
+fn a_flattened_external_enum_with_a_second_variant_key_passes_and_serde_reads_the_first() {
+    // `oneOf` holds: only `B` matches. serde takes the first variant key it meets, `A`.
+    boundary::<FlatExternal>(r#"{"id": 1, "A": 7, "B": 2}"#, OPEN);
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Wider {
+    huge: i128,
+    vast: u128,
+}
+
+#[test]
+fn the_one_integer_at_a_128_bit_bound_passes_and_serde_refuses_it() {
+    let all = [
+        "json-schema",
+        "strict-subset",
+        "inline-refs",
+        "openai-strict",
+        "anthropic-strict",
+        "mcp",
+        "mcp-self-contained",
+    ];
+    boundary::<Wider>(r#"{"huge": 170141183460469231731687303715884105728, "vast": 0}"#, &all);
+    boundary::<Wider>(r#"{"huge": 0, "vast": 340282366920938463463374607431768211456}"#, &all);
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct UnnamedKeys {
+    bytes: BTreeMap<u8, u8>,
+    letters: BTreeMap<char, u8>,
+    flags: BTreeMap<bool, u8>,
+}
+
+#[test]
+fn keys_whose_type_schemars_does_not_write_pass_and_serde_refuses_them() {
+    // Every dialect: a map is entries where the provider has no maps, and the key's pattern is the
+    // same there.
+    let maps = [
+        "json-schema",
+        "strict-subset",
+        "inline-refs",
+        "openai-strict",
+        "anthropic-strict",
+        "mcp",
+        "mcp-self-contained",
+    ];
+    // Past the key type's range: every unsigned key gets one pattern.
+    boundary::<UnnamedKeys>(r#"{"bytes": {"256": 1}, "letters": {}, "flags": {}}"#, &maps);
+    // `char` and `bool` keys are written as `String` keys.
+    boundary::<UnnamedKeys>(r#"{"bytes": {}, "letters": {"ab": 1}, "flags": {}}"#, &maps);
+    boundary::<UnnamedKeys>(r#"{"bytes": {}, "letters": {}, "flags": {"yes": 1}}"#, &maps);
+}
