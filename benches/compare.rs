@@ -108,6 +108,11 @@ fn hash_rows(t: &mut Table) {
     let mut inputs: Vec<(String, Vec<Value>)> = common::SIZES
         .iter()
         .map(|&(label, size)| (format!("{label} schema"), vec![common::synthetic_schema(size)]))
+        .chain(
+            common::NUMBER_HEAVY_SIZES
+                .iter()
+                .map(|&(label, size)| (format!("{label} schema"), vec![common::number_heavy_schema(size)])),
+        )
         .collect();
     let corpus = common::public_corpus();
     if !corpus.is_empty() {
