@@ -3,9 +3,8 @@
 //!
 //! `cargo bench --bench compare` prints the table in Markdown: per row the fastest batch of each
 //! side, their ratio (the figure judged against the target) and, in brackets, the median of the
-//! per-round ratios. A filter runs the rows whose first
-//! column contains it: `-- "hash, corpus"`, `-- "first call"`, `-- schema_for`. `COMPARE_ROUNDS=81`
-//! for steadier figures (default 41).
+//! per-round ratios. A filter runs the rows whose first column contains it: `-- "hash, corpus"`,
+//! `-- "first call"`, `-- schema_for`. `COMPARE_ROUNDS=401` for steadier figures (default 101).
 
 mod common;
 #[cfg(feature = "schemars")]
