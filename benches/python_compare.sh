@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Cross-language comparison: self_contained_input_schema (Rust, this crate) against the Python
 # reference (PyPI 3tears-tool-schema) and peers, per schema over the same public corpus, in one run
-# so both see the same machine load. Target: at least 10x faster per schema than the reference.
+# so both see the same machine load. Target 3 is judged against the check-free floor instead (at
+# most 1.15x it, compare's corpus rows): the ratio to Python moves with the machine's Python, and
+# this script says where both stand against it on the day.
 #
 # Usage: benches/python_compare.sh
 #   PYTHON        a Python with the oracle tools installed (see ../shared/tools/oracle/setup.sh);
@@ -114,7 +116,7 @@ summary() {
       printf "\n%s against the reference%s over %d rounds: median %.1fx, range %.1fx to %.1fx%s.\n", who, what, n, m, v[0], v[n - 1], note
     }' "$1"
 }
-summary "$out/rounds.md" "" " (target: at least 10x)"
+summary "$out/rounds.md" "" ""
 summary "$out/rounds.md" "" " (no check at all: the cheapest known way to make the same Value)" 8 "the check-free floor"
 echo
 echo "Every round again, the reference timed in a process that imports only it (python_eighths.py),"

@@ -42,7 +42,11 @@
 //! each object's order is checked, and the object sorted when it is out of order. Strings are
 //! scanned 8 bytes at a time: a word test marks the bytes that need escaping, its lowest mark says
 //! where the next escape is, and the run before it is copied whole. f64 goes through `ryu-js`,
-//! which implements ECMAScript's `Number.prototype.toString` exactly.
+//! which implements ECMAScript's `Number.prototype.toString` exactly, except the two kinds schemas
+//! are full of, whose shortest digits are known without it: an integral value below 2^53 (`1e6`)
+//! is written as its integer, and one with at most six fraction digits and fifteen significant ones
+//! (`0.5`) from the integer nearest a million times it (the reason these are the same bytes is at
+//! `write_f64`).
 
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
@@ -527,13 +531,11 @@ fn write_quoted(bytes: &[u8], buf: &mut Vec<u8>, close: &[u8]) -> bool {
 
 fn write_number(n: &Number, buf: &mut Vec<u8>) {
     if let Some(u) = n.as_u64() {
-        let mut digits = itoa_buf();
-        buf.extend_from_slice(fmt_u64(u, &mut digits));
+        write_u64(u, buf);
     } else if let Some(i) = n.as_i64() {
         // Negative: as_u64 failed.
         buf.push(b'-');
-        let mut digits = itoa_buf();
-        buf.extend_from_slice(fmt_u64(i.unsigned_abs(), &mut digits));
+        write_u64(i.unsigned_abs(), buf);
     } else if let Some(f) = n.as_f64() {
         write_f64(f, buf);
     } else {
@@ -542,36 +544,142 @@ fn write_number(n: &Number, buf: &mut Vec<u8>) {
     }
 }
 
-fn itoa_buf() -> [u8; 20] {
-    [0; 20]
-}
+/// `00`, `01`, ..., `99`: decimal digits two at a time.
+static DIGIT_PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
 
-fn fmt_u64(mut u: u64, buf: &mut [u8; 20]) -> &[u8] {
+/// The decimal digits of `u`, at the end of `buf`.
+#[inline]
+fn u64_digits(mut u: u64, buf: &mut [u8; 20]) -> &[u8] {
     let mut i = buf.len();
-    loop {
+    while u >= 100 {
+        let pair = (u % 100) as usize * 2;
+        u /= 100;
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    }
+    if u >= 10 {
+        let pair = u as usize * 2;
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    } else {
         i -= 1;
-        buf[i] = b'0' + (u % 10) as u8;
-        u /= 10;
-        if u == 0 {
-            break;
-        }
+        buf[i] = b'0' + u as u8;
     }
     &buf[i..]
 }
+
+#[inline]
+fn write_u64(u: u64, out: &mut Vec<u8>) {
+    if u < 10 {
+        out.push(b'0' + u as u8);
+    } else {
+        out.extend_from_slice(u64_digits(u, &mut [0; 20]));
+    }
+}
+
+/// 2^53: every integer of smaller magnitude is an f64, and no two of them are the same f64.
+const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
 
 /// ECMAScript `Number.prototype.toString` for a finite f64.
 ///
 /// The shortest digits that round-trip, with ECMAScript's tie rule (the closer candidate, else the
 /// even one): `-1035849256835417.25` is `-1035849256835417.2`, as JavaScript and Python print it,
-/// where Rust's `{:e}` writes `…417.3`. `ryu-js` implements that algorithm exactly.
+/// where Rust's `{:e}` writes `…417.3`. `ryu-js` implements that algorithm exactly, and is the
+/// general path. The numbers schemas are full of take a shorter path to the same bytes (ryu's
+/// digit loop costs most on them, one division per digit it drops):
+/// - An integral value below 2^53 in magnitude (`1e6`, `255.0`) is written as that integer. No
+///   other integer is the same f64 there, and a decimal with fewer significant digits would be a
+///   multiple of ten, so another integer: its digits are the shortest.
+/// - A value with at most six fraction digits and fifteen significant ones (`0.5`, `-1.25`,
+///   `99.99`): [`write_short_decimal`].
 fn write_f64(f: f64, out: &mut Vec<u8>) {
-    if f == 0.0 || !f.is_finite() {
-        // serde_json never holds NaN or infinities; -0 is written as 0.
+    if f.abs() < EXACT_INTEGERS {
+        // Exact: |f| < 2^53, and `as` truncates toward zero.
+        let i = f as i64;
+        if i as f64 == f {
+            // -0 is written as 0.
+            if i < 0 {
+                out.push(b'-');
+            }
+            return write_u64(i.unsigned_abs(), out);
+        }
+        if write_short_decimal(f, out) {
+            return;
+        }
+    }
+    if !f.is_finite() {
+        // serde_json never holds NaN or infinities.
         out.push(b'0');
         return;
     }
     let mut buf = ryu_js::Buffer::new();
     out.extend_from_slice(buf.format_finite(f).as_bytes());
+}
+
+/// The fraction digits [`write_short_decimal`] looks for, as a power of ten.
+const SHORT_SCALE: f64 = 1e6;
+const SHORT_FRACTION_DIGITS: i32 = 6;
+
+/// Writes a finite, non-integral `f` below 2^53 in magnitude as ECMAScript does, when a decimal of
+/// at most six fraction digits and fifteen significant ones parses to it; says whether it did
+/// (otherwise it writes nothing).
+///
+/// Why these are ECMAScript's bytes: a decimal of at most 15 significant digits that parses to `f`
+/// is the only one. Two such decimals are at least 10^-15 of the smaller apart (both are
+/// multiples of 10^(E-14), 10^E the power of ten at or below the smaller), and the reals that
+/// round to `f` span at most one unit in its last place, 2^-52 of `f`. So it is the shortest
+/// decimal that parses to `f`, and no tie arises. The candidate is `m / 10^6`, `m` the integer
+/// nearest `f * 10^6`; it is checked exactly: `m` (below 10^15) and 10^6 are f64s, and IEEE
+/// division rounds `m / 10^6` correctly, as a parser of that decimal does. Its digits are `m`'s
+/// without their trailing zeros; at least one fraction digit stays (an integer below 2^53 parses
+/// to itself, and `f` is none), and the first digit sits at 10^-6 or above, where ECMAScript writes
+/// no exponent.
+#[inline]
+fn write_short_decimal(f: f64, out: &mut Vec<u8>) -> bool {
+    let scaled = (f * SHORT_SCALE).round();
+    if scaled.abs() >= 1e15 {
+        return false;
+    }
+    let m = scaled as i64;
+    if m == 0 || m as f64 / SHORT_SCALE != f {
+        return false;
+    }
+    let (mut digits, mut fraction) = (m.unsigned_abs(), SHORT_FRACTION_DIGITS);
+    while fraction > 0 && digits % 10 == 0 {
+        digits /= 10;
+        fraction -= 1;
+    }
+    if fraction == 0 {
+        // Not reached (see above); the general path writes integers too.
+        return false;
+    }
+    let mut buf = [0; 20];
+    let digits = u64_digits(digits, &mut buf);
+    if m < 0 {
+        out.push(b'-');
+    }
+    // Digits before the decimal point: at most 9 (`m` is below 10^15), at least -5.
+    let whole = digits.len() as i32 - fraction;
+    if whole > 0 {
+        let (int, frac) = digits.split_at(whole as usize);
+        out.extend_from_slice(int);
+        out.push(b'.');
+        out.extend_from_slice(frac);
+    } else {
+        out.extend_from_slice(b"0.");
+        out.extend_from_slice(b"00000".get(..whole.unsigned_abs() as usize).unwrap_or_default());
+        out.extend_from_slice(digits);
+    }
+    true
 }
 
 #[cfg(test)]
@@ -618,8 +726,43 @@ mod tests {
             ("0.1", "0.1"),
             ("100", "100"),
             ("-100", "-100"),
+            // Integral f64s below 2^53 (the integer path), and past it (the general path).
+            ("1e6", "1000000"),
+            ("-1e6", "-1000000"),
+            ("255.0", "255"),
+            ("9007199254740991.0", "9007199254740991"),
+            ("9007199254740993.0", "9007199254740992"),
+            ("4503599627370496.5", "4503599627370496"),
+            ("18446744073709551615.0", "18446744073709552000"),
+            // Short decimals (the six-fraction-digit path), and just past what it takes.
+            ("0.5", "0.5"),
+            ("-0.25", "-0.25"),
+            ("1.15", "1.15"),
+            ("99.99", "99.99"),
+            ("0.000001", "0.000001"),
+            ("-0.0000015", "-0.0000015"),
+            ("123456789.123456", "123456789.123456"),
+            ("1234567890.5", "1234567890.5"),
+            ("0.0000001", "1e-7"),
         ] {
             assert_eq!(num(input), want, "{input}");
+        }
+    }
+
+    #[test]
+    fn every_short_decimal_is_written_as_the_general_path_writes_it() {
+        // Every number of up to four digits with up to seven of them after the point, and its
+        // neighbouring f64s: the integer and short-decimal paths against `ryu-js` alone.
+        let general = |f: f64| ryu_js::Buffer::new().format_finite(f).to_owned();
+        for m in (-9_999i32..=9_999).filter(|&m| m != 0) {
+            for fraction in 0..=7 {
+                let f = f64::from(m) / 10f64.powi(fraction);
+                for f in [f.next_down(), f, f.next_up()] {
+                    let mut ours = Vec::new();
+                    write_f64(f, &mut ours);
+                    assert_eq!(String::from_utf8(ours).unwrap(), general(f), "{m}e-{fraction}");
+                }
+            }
         }
     }
 
@@ -776,6 +919,26 @@ mod tests {
         fn floats_match_an_independent_ecmascript_formatter(bits in any::<u64>()) {
             let f = f64::from_bits(bits);
             prop_assume!(f.is_finite());
+            let v = json!(f);
+            prop_assert_eq!(to_vec(&v), serde_json_canonicalizer::to_vec(&v).unwrap());
+        }
+
+        // Law: the integer and short-decimal paths write what the general path (ECMAScript's
+        // algorithm) writes: decimals of up to 16 digits with up to 8 fraction digits, integers
+        // past 2^53, and the f64s next to each.
+        #[test]
+        fn short_numbers_match_an_independent_ecmascript_formatter(
+            m in -(1i64 << 54)..(1i64 << 54),
+            shift in 0u32..40,
+            fraction in 0i32..9,
+            step in -1i32..2,
+        ) {
+            let f = (m >> shift) as f64 / 10f64.powi(fraction);
+            let f = match step {
+                -1 => f.next_down(),
+                1 => f.next_up(),
+                _ => f,
+            };
             let v = json!(f);
             prop_assert_eq!(to_vec(&v), serde_json_canonicalizer::to_vec(&v).unwrap());
         }

@@ -186,3 +186,38 @@ fn definition(i: usize) -> Value {
 
 /// The sizes the synthetic benches use, with their labels.
 pub const SIZES: &[(&str, usize)] = &[("1KB", 1_000), ("30KB", 30_000), ("1MB", 1_000_000)];
+
+/// A number-heavy tool schema of about `target` compact bytes: a root object of many properties
+/// (about 295 bytes each: 102 at 30 KB, 3,400 at 1 MB), each an array of objects whose fields
+/// carry float bounds (`"minimum": 0.5, "maximum": 1e6`, both f64, as a parser reads them) and
+/// string lengths (`"maxLength": 64`). It has four f64s and an integer per 295 bytes and no prose,
+/// where [`synthetic_schema`] has one f64 per 1,200 bytes and long descriptions: the canonical
+/// writer's number formatting shows here. Deterministic.
+pub fn number_heavy_schema(target: usize) -> Value {
+    let bounded = || json!({"type": "number", "minimum": 0.5, "maximum": 1e6});
+    let property = || {
+        json!({
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "label": {"type": "string", "maxLength": 64},
+                    "low": bounded(),
+                    "high": bounded(),
+                },
+                "required": ["label", "low", "high"],
+                "additionalProperties": false,
+            },
+        })
+    };
+    let each = serde_json::to_vec(&property()).map_or(1, |b| b.len()) + "\"field_0000\":,".len();
+    let mut props = Map::new();
+    for i in 0..target.div_ceil(each).max(1) {
+        props.insert(format!("field_{i:04}"), property());
+    }
+    json!({"type": "object", "properties": props, "additionalProperties": false})
+}
+
+/// The sizes the number-heavy benches use ([`number_heavy_schema`]), with their labels.
+pub const NUMBER_HEAVY_SIZES: &[(&str, usize)] =
+    &[("30KB number-heavy", 30_000), ("1MB number-heavy", 1_000_000)];
