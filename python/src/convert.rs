@@ -1,37 +1,38 @@
-//! Python objects to `serde_json::Value` and back, through pythonize.
+//! Python objects to `serde_json::Value` and back.
 //!
-//! `pythonize` walks the Python objects; the [`Seed`] here decides what each one becomes, so that
-//! nothing is changed silently on the way in:
+//! On the way in ([`to_value`]) nothing is changed silently:
 //!
-//! - `dict` (any mapping) becomes an object; every key must be a `str`.
-//! - `list` and `tuple` (any sequence) become arrays.
+//! - `dict` (and any other mapping) becomes an object; every key must be a `str`.
+//! - `list` and `tuple` become arrays.
 //! - `str`, `bool`, `None` and `int` become themselves; an `int` outside `-2**63 .. 2**64-1` is an
-//!   error (JSON numbers are not read past that here, and turning one into a float would change
-//!   its value).
+//!   error (turning it into a float would change its value).
 //! - `float` becomes a number; NaN and the infinities are an error (JSON has no such number, and
-//!   serde_json would turn them into `null`).
-//! - Anything else (`bytes`, a `set` (unordered: its order, and so a hash, would change from one
-//!   process to the next), a dataclass instance, a `datetime`, an arbitrary object) is an error
-//!   naming its type.
-//! - Nesting deeper than [`MAX_NESTING`] levels of containers is an error before the next level is
-//!   read: a self-referencing `dict` or a value 100,000 levels deep cannot overflow the stack.
-//!   A value nested deeper than [`SHALLOW`] levels (no real schema is) is read again on a thread
-//!   of its own with a large stack ([`to_value`]), so that the library, which takes values of
-//!   any depth, gives its own answer (a depth error naming its pointer, or for `declared_type`
-//!   an answer through 1,000 nested unions).
+//!   serde_json would make them `null`).
+//! - Anything else is an error naming its type: `bytes`, a `set` (unordered: its order, and so a
+//!   hash, would change from one process to the next), a dataclass instance, a `datetime`, any
+//!   other object (`json.dumps` refuses these too). A `str` with a lone surrogate is an error.
+//! - Nesting is counted before each level is entered. A value nested deeper than [`SHALLOW`]
+//!   levels (no real schema is) is read again on a thread of its own with a large stack, up to
+//!   [`MAX_NESTING`] levels, so that the library, which takes values of any depth, gives its own
+//!   answer (its depth error and pointer, or for `declared_type` an answer through 1,000 nested
+//!   unions). Past that (or for a `dict` that contains itself) it is an error.
 //!
-//! Every error carries the JSON pointer (RFC 6901) of the offending value. The pointer is built
-//! only when there is an error: each level adds its step as the error passes back through it.
+//! Every error carries the JSON pointer (RFC 6901) of the offending value; the pointer is built
+//! only when there is an error, each level adding its step as the error passes back through it.
 //!
-//! On the way out, [`to_python`] is `pythonize`: objects become `dict`s (keys in sorted order),
-//! arrays `list`s, numbers `int` or `float`.
+//! On the way out ([`to_python`]) objects become `dict`s (keys in sorted order), arrays `list`s,
+//! integers `int`, other numbers `float`.
+//!
+//! Both directions walk the objects with PyO3 directly rather than through a serde bridge
+//! (pythonize): over the shared corpus that bridge spent about five times as long reading a
+//! schema in (it looks up a dataclass attribute on every `dict`, raising and discarding an
+//! `AttributeError` each time), which alone cost as much as the whole reference function.
 
-use pyo3::exceptions::PyOverflowError;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pythonize::{Depythonizer, PythonizeError};
-use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
-use std::cell::{Cell, RefCell};
 use std::fmt;
 
 /// How deeply a converted value may nest (lists and dicts) at most: four times the corpus's
@@ -44,9 +45,13 @@ pub const MAX_NESTING: usize = 20_000;
 /// (`toolschema::walk::MAX_NESTING`), so real schemas never pay for the thread.
 pub const SHALLOW: usize = toolschema::walk::MAX_NESTING;
 
-/// The stack of the thread that reads a value nested past [`SHALLOW`]: reserved, touched only as
-/// deep as the value goes (a few hundred bytes per level).
+/// The stack of the thread that reads a value nested past [`SHALLOW`]: reserved, and touched only
+/// as deep as the value goes (about a hundred bytes per level).
 const DEEP_STACK: usize = 256 * 1024 * 1024;
+
+/// How deeply [`to_python`] nests: the library's outputs stay far inside it (their inputs are
+/// within 512 levels, and expansion is bounded by the depth budget).
+const MAX_OUTPUT_NESTING: usize = 4 * SHALLOW;
 
 /// Why a Python object is not JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,9 +62,9 @@ pub enum Fault {
     IntegerOutOfRange,
     /// A NaN or infinite `float`.
     NotFinite,
-    /// A type JSON has no value for.
+    /// A type JSON has no value for, or a `str` that is not Unicode.
     UnsupportedType,
-    /// Nesting past [`MAX_NESTING`].
+    /// Nesting past the limit.
     TooDeep,
 }
 
@@ -98,260 +103,21 @@ enum Step {
     Index(usize),
 }
 
-/// The state one conversion shares between its levels.
-struct State {
-    depth: Cell<usize>,
-    limit: usize,
-    /// The fault the seed itself found, with its message (pythonize's own errors leave it unset).
-    fault: RefCell<Option<(Fault, String)>>,
-    /// The steps from the offending value back up to the root, pushed while an error unwinds.
-    unwound: RefCell<Vec<Step>>,
+/// A fault, and the steps from the offending value back up to the root (pushed while unwinding).
+struct Fail {
+    fault: Fault,
+    message: String,
+    unwound: Vec<Step>,
 }
 
-impl State {
-    fn fail<E: de::Error>(&self, fault: Fault, message: String) -> E {
-        let error = E::custom(&message);
-        *self.fault.borrow_mut() = Some((fault, message));
-        error
-    }
-}
-
-#[derive(Clone, Copy)]
-struct Seed<'s>(&'s State);
-
-impl<'de> DeserializeSeed<'de> for Seed<'_> {
-    type Value = Value;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Seed<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
+impl Fail {
+    fn new(fault: Fault, message: String) -> Self {
+        Fail { fault, message, unwound: Vec::new() }
     }
 
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-
-    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Value, E> {
-        match i64::try_from(v) {
-            Ok(v) => Ok(Value::from(v)),
-            Err(_) => Err(self.0.fail(Fault::IntegerOutOfRange, out_of_range(v))),
-        }
-    }
-
-    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Value, E> {
-        match u64::try_from(v) {
-            Ok(v) => Ok(Value::from(v)),
-            Err(_) => Err(self.0.fail(Fault::IntegerOutOfRange, out_of_range(v))),
-        }
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
-        match Number::from_f64(v) {
-            Some(n) => Ok(Value::Number(n)),
-            None => Err(self.0.fail(
-                Fault::NotFinite,
-                format!("the float {v} has no JSON spelling (JSON numbers are finite)"),
-            )),
-        }
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<Value, E> {
-        Err(self.0.fail(
-            Fault::UnsupportedType,
-            "a bytes object has no JSON spelling; decode it to a str first".to_owned(),
-        ))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let state = self.0;
-        if reads_a_set::<A>() {
-            return Err(state.fail(
-                Fault::UnsupportedType,
-                "a set has no JSON spelling, and its order changes from one process to the next \
-                 (so would the hash); pass a sorted list"
-                    .to_owned(),
-            ));
-        }
-        let depth = enter::<A::Error>(state)?;
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        loop {
-            match seq.next_element_seed(self) {
-                Ok(Some(item)) => items.push(item),
-                Ok(None) => break,
-                Err(e) => {
-                    state.unwound.borrow_mut().push(Step::Index(items.len()));
-                    return Err(e);
-                }
-            }
-        }
-        state.depth.set(depth);
-        Ok(Value::Array(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let state = self.0;
-        if reads_a_dataclass::<A>() {
-            return Err(state.fail(
-                Fault::UnsupportedType,
-                "a dataclass instance is not JSON (json.dumps refuses it too); pass \
-                 dataclasses.asdict(value)"
-                    .to_owned(),
-            ));
-        }
-        let depth = enter::<A::Error>(state)?;
-        let mut out = Map::new();
-        while let Some(key) = map.next_key_seed(KeySeed(state))? {
-            match map.next_value_seed(self) {
-                Ok(value) => {
-                    out.insert(key, value);
-                }
-                Err(e) => {
-                    state.unwound.borrow_mut().push(Step::Key(key));
-                    return Err(e);
-                }
-            }
-        }
-        state.depth.set(depth);
-        Ok(Value::Object(out))
-    }
-}
-
-// pythonize reads a `set`/`frozenset` as a sequence and a dataclass instance as a map, through
-// the same visitor methods as a `list` and a `dict`; only the access type it hands over tells them
-// apart. Its name is the one signal there is (pythonize has no option to refuse them), and
-// `tests/test_conversion.py` fails if a pythonize upgrade renames it.
-fn reads_a_set<A>() -> bool {
-    std::any::type_name::<A>().contains("PySetAsSequence")
-}
-
-fn reads_a_dataclass<A>() -> bool {
-    std::any::type_name::<A>().contains("PyDataclassAccess")
-}
-
-/// One level deeper, or the depth error; returns the depth to restore on the way out.
-fn enter<E: de::Error>(state: &State) -> Result<usize, E> {
-    let depth = state.depth.get();
-    if depth >= state.limit {
-        return Err(state.fail(
-            Fault::TooDeep,
-            format!("it nests deeper than {} levels of lists and dicts (or contains itself)", state.limit),
-        ));
-    }
-    state.depth.set(depth + 1);
-    Ok(depth)
-}
-
-fn out_of_range(v: impl fmt::Display) -> String {
-    format!(
-        "the int {v} is outside the 64-bit range JSON numbers are read in here \
-         (-2**63 to 2**64-1); a float would change its value, so write it as a string"
-    )
-}
-
-/// A dict key: a `str`, or the error naming what it is.
-struct KeySeed<'s>(&'s State);
-
-impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
-    type Value = String;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeySeed<'_> {
-    type Value = String;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a str dict key")
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
-        Ok(v.to_owned())
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
-        Ok(v)
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<String, E> {
-        Err(self.key_error(&format!("the bool {}", if v { "True" } else { "False" })))
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<String, E> {
-        Err(self.key_error(&format!("the int {v}")))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<String, E> {
-        Err(self.key_error(&format!("the int {v}")))
-    }
-
-    fn visit_i128<E: de::Error>(self, v: i128) -> Result<String, E> {
-        Err(self.key_error(&format!("the int {v}")))
-    }
-
-    fn visit_u128<E: de::Error>(self, v: u128) -> Result<String, E> {
-        Err(self.key_error(&format!("the int {v}")))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<String, E> {
-        Err(self.key_error(&format!("the float {v}")))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<String, E> {
-        Err(self.key_error("None"))
-    }
-
-    fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<String, E> {
-        Err(self.key_error("a bytes object"))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
-        Err(self.key_error("a tuple or frozenset"))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
-        Err(self.key_error("a mapping"))
-    }
-}
-
-impl KeySeed<'_> {
-    fn key_error<E: de::Error>(&self, found: &str) -> E {
-        self.0.fail(
-            Fault::KeyNotString,
-            format!("a dict key is {found}, not a str; JSON object keys are strings"),
-        )
+    fn at(mut self, step: Step) -> Self {
+        self.unwound.push(step);
+        self
     }
 }
 
@@ -360,10 +126,32 @@ impl KeySeed<'_> {
 /// A value nested past [`SHALLOW`] levels is read again on a thread with a [`DEEP_STACK`] and a
 /// limit of [`MAX_NESTING`] (the GIL is handed to that thread meanwhile). If that thread cannot
 /// be started, the shallow limit's error stands.
-pub fn to_value(obj: &Bound<'_, PyAny>) -> Result<Value, ConvertError> {
+pub fn to_value(obj: &Bound<'_, PyAny>) -> Result<Json, ConvertError> {
     match convert(obj, SHALLOW) {
-        Err(e) if e.fault == Fault::TooDeep => to_value_deep(obj).unwrap_or(Err(e)),
-        other => other,
+        Err(e) if e.fault == Fault::TooDeep => match to_value_deep(obj) {
+            Some(Ok(value)) => Ok(Json { value, deep: true }),
+            Some(Err(e)) => Err(e),
+            None => Err(e),
+        },
+        other => other.map(|value| Json { value, deep: false }),
+    }
+}
+
+/// A converted value, and whether it nests past [`SHALLOW`] levels.
+pub struct Json {
+    /// The value.
+    pub value: Value,
+    /// Whether it came from the deep reading (then free it with [`free`]).
+    pub deep: bool,
+}
+
+/// Frees a value: one nested past [`SHALLOW`] levels without recursion (serde_json's `Drop`
+/// recurses once per level), any other as usual.
+pub fn free(value: Value, deep: bool) {
+    if deep {
+        toolschema::walk::drop_any_depth(value);
+    } else {
+        drop(value);
     }
 }
 
@@ -384,40 +172,379 @@ fn to_value_deep(obj: &Bound<'_, PyAny>) -> Option<Result<Value, ConvertError>> 
 }
 
 fn convert(obj: &Bound<'_, PyAny>, limit: usize) -> Result<Value, ConvertError> {
-    let state =
-        State { depth: Cell::new(0), limit, fault: RefCell::new(None), unwound: RefCell::new(Vec::new()) };
-    let result = Seed(&state).deserialize(&mut Depythonizer::from_object(obj));
-    result.map_err(|error| {
+    read(obj, limit).map_err(|fail| {
         let mut pointer = String::new();
-        for step in state.unwound.borrow().iter().rev() {
+        for step in fail.unwound.iter().rev() {
             pointer.push('/');
             match step {
                 Step::Key(key) => pointer.push_str(&key.replace('~', "~0").replace('/', "~1")),
                 Step::Index(i) => pointer.push_str(&i.to_string()),
             }
         }
-        let (fault, message) = match state.fault.take() {
-            Some(found) => found,
-            None => classify(obj.py(), error),
-        };
-        ConvertError { fault, pointer, message }
+        // Partial values were freed level by level as the error came back: no deep drop here.
+        ConvertError { fault: fail.fault, pointer, message: fail.message }
     })
 }
 
-/// A fault pythonize found itself: a type it cannot read, or an `int` too large for 128 bits.
-fn classify(py: Python<'_>, error: PythonizeError) -> (Fault, String) {
-    let error = PyErr::from(error);
-    if error.is_instance_of::<PyOverflowError>(py) {
-        return (Fault::IntegerOutOfRange, "an int outside the 64-bit range JSON numbers are read in here (-2**63 to 2**64-1); a float would change its value, so write it as a string".to_owned());
+/// One value; `budget` is the number of container levels still allowed.
+fn read(obj: &Bound<'_, PyAny>, budget: usize) -> Result<Value, Fail> {
+    // The common types first, by cheap type checks; `bool` before `int` (it is one).
+    if let Ok(s) = obj.cast::<PyString>() {
+        return text(s).map(Value::String);
     }
-    let text = error.value(py).str().map(|s| s.to_string()).unwrap_or_default();
-    (
-        Fault::UnsupportedType,
-        format!("{text}; JSON values are dict, list, tuple, str, int, float, bool and None"),
+    if let Ok(dict) = obj.cast::<PyDict>() {
+        let inner = enter(budget)?;
+        let mut map = Map::new();
+        for (k, v) in dict.iter() {
+            let key = key(&k)?;
+            match read(&v, inner) {
+                Ok(value) => {
+                    map.insert(key, value);
+                }
+                Err(fail) => return Err(fail.at(Step::Key(key))),
+            }
+        }
+        return Ok(Value::Object(map));
+    }
+    if let Ok(list) = obj.cast::<PyList>() {
+        let inner = enter(budget)?;
+        let mut items = Vec::with_capacity(list.len());
+        for (i, v) in list.iter().enumerate() {
+            items.push(read(&v, inner).map_err(|fail| fail.at(Step::Index(i)))?);
+        }
+        return Ok(Value::Array(items));
+    }
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if let Ok(int) = obj.cast::<PyInt>() {
+        if let Ok(v) = int.extract::<i64>() {
+            return Ok(Value::from(v));
+        }
+        if let Ok(v) = int.extract::<u64>() {
+            return Ok(Value::from(v));
+        }
+        let shown = obj.str().map(|s| s.to_string()).unwrap_or_else(|_| "with that many digits".to_owned());
+        return Err(Fail::new(
+            Fault::IntegerOutOfRange,
+            format!(
+                "the int {shown} is outside the 64-bit range JSON numbers are read in here \
+                 (-2**63 to 2**64-1); a float would change its value, so write it as a string"
+            ),
+        ));
+    }
+    if let Ok(float) = obj.cast::<PyFloat>() {
+        let v = float.value();
+        return Number::from_f64(v).map(Value::Number).ok_or_else(|| {
+            Fail::new(
+                Fault::NotFinite,
+                format!("the float {v} has no JSON spelling (JSON numbers are finite)"),
+            )
+        });
+    }
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        let inner = enter(budget)?;
+        let mut items = Vec::with_capacity(tuple.len());
+        for (i, v) in tuple.iter().enumerate() {
+            items.push(read(&v, inner).map_err(|fail| fail.at(Step::Index(i)))?);
+        }
+        return Ok(Value::Array(items));
+    }
+    if let Ok(mapping) = obj.cast::<PyMapping>() {
+        // Any other mapping (`types.MappingProxyType`, a custom `Mapping`): read as a dict is.
+        let inner = enter(budget)?;
+        let items = mapping.items().map_err(|e| unreadable(obj, &e))?;
+        let mut map = Map::new();
+        for item in items.iter() {
+            let (k, v) =
+                item.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>().map_err(|e| unreadable(obj, &e))?;
+            let key = key(&k)?;
+            match read(&v, inner) {
+                Ok(value) => {
+                    map.insert(key, value);
+                }
+                Err(fail) => return Err(fail.at(Step::Key(key))),
+            }
+        }
+        return Ok(Value::Object(map));
+    }
+    Err(Fail::new(Fault::UnsupportedType, unsupported(obj)))
+}
+
+/// The budget one level down, or the depth error.
+fn enter(budget: usize) -> Result<usize, Fail> {
+    budget.checked_sub(1).ok_or_else(|| {
+        Fail::new(Fault::TooDeep, "it nests too deep in lists and dicts (or contains itself)".to_owned())
+    })
+}
+
+fn text(s: &Bound<'_, PyString>) -> Result<String, Fail> {
+    match s.to_cow() {
+        Ok(s) => Ok(s.into_owned()),
+        Err(e) => Err(Fail::new(
+            Fault::UnsupportedType,
+            format!("a str that is not valid Unicode ({e}); JSON text is Unicode"),
+        )),
+    }
+}
+
+fn key(k: &Bound<'_, PyAny>) -> Result<String, Fail> {
+    match k.cast::<PyString>() {
+        Ok(s) => text(s),
+        Err(_) => Err(Fail::new(
+            Fault::KeyNotString,
+            format!("a dict key is {} ({}), not a str; JSON object keys are strings", repr(k), type_name(k)),
+        )),
+    }
+}
+
+fn unsupported(obj: &Bound<'_, PyAny>) -> String {
+    let name = type_name(obj);
+    let hint = match name.as_str() {
+        "set" | "frozenset" => {
+            "; a set has no order, so neither would the array (or the hash): pass a sorted list"
+        }
+        "bytes" | "bytearray" => "; decode it to a str",
+        _ if obj.hasattr("__dataclass_fields__").unwrap_or(false) => "; pass dataclasses.asdict(value)",
+        _ => "",
+    };
+    format!(
+        "a {name} has no JSON spelling (JSON values are dict, list, tuple, str, int, float, bool and None){hint}"
     )
+}
+
+fn unreadable(obj: &Bound<'_, PyAny>, e: &PyErr) -> Fail {
+    Fail::new(Fault::UnsupportedType, format!("a {} could not be read as a mapping: {e}", type_name(obj)))
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".to_owned())
+}
+
+fn repr(obj: &Bound<'_, PyAny>) -> String {
+    let mut shown = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".to_owned());
+    if shown.len() > 80 {
+        let cut = (0..=80).rev().find(|&i| shown.is_char_boundary(i)).unwrap_or(0);
+        shown.truncate(cut);
+        shown.push_str("...");
+    }
+    shown
 }
 
 /// Converts JSON to Python objects (`dict`, `list`, `str`, `int`, `float`, `bool`, `None`).
 pub fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
-    Ok(pythonize::pythonize(py, value)?)
+    write(py, value, MAX_OUTPUT_NESTING)
+}
+
+fn write<'py>(py: Python<'py>, value: &Value, budget: usize) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any()
+            } else {
+                // Neither integer form: serde_json holds it as a finite f64.
+                PyFloat::new(py, n.as_f64().unwrap_or_default()).into_any()
+            }
+        }
+        Value::String(s) => string(py, s).into_any(),
+        Value::Array(items) => {
+            let inner = out_budget(budget)?;
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(write(py, item, inner)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let inner = out_budget(budget)?;
+            let dict = PyDict::new(py);
+            for (k, v) in map {
+                dict.set_item(string(py, k), write(py, v, inner)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// The words JSON Schemas are mostly made of (keywords, type names): made into Python `str`s
+/// once per interpreter and shared, rather than decoded, hashed and freed again for every key.
+/// Python strings are immutable, so sharing them is invisible. [`word_index`] finds one.
+const WORDS: [&str; 48] = [
+    "$ref",
+    "additionalProperties",
+    "allOf",
+    "anyOf",
+    "array",
+    "boolean",
+    "const",
+    "contains",
+    "default",
+    "dependentRequired",
+    "description",
+    "else",
+    "enum",
+    "examples",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "format",
+    "if",
+    "integer",
+    "items",
+    "maxItems",
+    "maxLength",
+    "maxProperties",
+    "maximum",
+    "minItems",
+    "minLength",
+    "minProperties",
+    "minimum",
+    "multipleOf",
+    "not",
+    "null",
+    "number",
+    "object",
+    "oneOf",
+    "pattern",
+    "patternProperties",
+    "prefixItems",
+    "properties",
+    "propertyNames",
+    "readOnly",
+    "required",
+    "string",
+    "then",
+    "title",
+    "type",
+    "unevaluatedProperties",
+    "uniqueItems",
+    "writeOnly",
+];
+
+fn string<'py>(py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+    static CACHE: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+    match word_index(s) {
+        Some(i) => {
+            let cache = CACHE.get_or_init(py, || {
+                debug_assert!(WORDS.iter().enumerate().all(|(i, w)| word_index(w) == Some(i)));
+                WORDS.iter().map(|w| PyString::intern(py, w).unbind()).collect()
+            });
+            cache[i].bind(py).clone()
+        }
+        None => PyString::new(py, s),
+    }
+}
+
+/// The index of `s` in [`WORDS`]: the length first, so most strings (property names, prose)
+/// are turned away without a comparison.
+fn word_index(s: &str) -> Option<usize> {
+    let i = match s.len() {
+        2 => match s {
+            "if" => 17,
+            _ => return None,
+        },
+        3 => match s {
+            "not" => 29,
+            _ => return None,
+        },
+        4 => match s {
+            "$ref" => 0,
+            "else" => 11,
+            "enum" => 12,
+            "null" => 30,
+            "then" => 42,
+            "type" => 44,
+            _ => return None,
+        },
+        5 => match s {
+            "allOf" => 2,
+            "anyOf" => 3,
+            "array" => 4,
+            "const" => 6,
+            "items" => 19,
+            "oneOf" => 33,
+            "title" => 43,
+            _ => return None,
+        },
+        6 => match s {
+            "format" => 16,
+            "number" => 31,
+            "object" => 32,
+            "string" => 41,
+            _ => return None,
+        },
+        7 => match s {
+            "boolean" => 5,
+            "default" => 8,
+            "integer" => 18,
+            "maximum" => 23,
+            "minimum" => 27,
+            "pattern" => 34,
+            _ => return None,
+        },
+        8 => match s {
+            "contains" => 7,
+            "examples" => 13,
+            "maxItems" => 20,
+            "minItems" => 24,
+            "readOnly" => 39,
+            "required" => 40,
+            _ => return None,
+        },
+        9 => match s {
+            "maxLength" => 21,
+            "minLength" => 25,
+            "writeOnly" => 47,
+            _ => return None,
+        },
+        10 => match s {
+            "multipleOf" => 28,
+            "properties" => 37,
+            _ => return None,
+        },
+        11 => match s {
+            "description" => 10,
+            "prefixItems" => 36,
+            "uniqueItems" => 46,
+            _ => return None,
+        },
+        13 => match s {
+            "maxProperties" => 22,
+            "minProperties" => 26,
+            "propertyNames" => 38,
+            _ => return None,
+        },
+        16 => match s {
+            "exclusiveMaximum" => 14,
+            "exclusiveMinimum" => 15,
+            _ => return None,
+        },
+        17 => match s {
+            "dependentRequired" => 9,
+            "patternProperties" => 35,
+            _ => return None,
+        },
+        20 => match s {
+            "additionalProperties" => 1,
+            _ => return None,
+        },
+        21 => match s {
+            "unevaluatedProperties" => 45,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some(i)
+}
+
+fn out_budget(budget: usize) -> PyResult<usize> {
+    budget.checked_sub(1).ok_or_else(|| {
+        PyValueError::new_err(format!("the result nests deeper than {MAX_OUTPUT_NESTING} levels"))
+    })
 }

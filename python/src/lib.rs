@@ -16,13 +16,8 @@ use serde_json::Value;
 use toolschema::{DocWarningKind, SchemaOptions};
 
 /// Converts `obj`, raising `ConversionError` (about `tool`, where given) when it is not JSON.
-fn value_of(obj: &Bound<'_, PyAny>, tool: Option<&str>) -> PyResult<Value> {
+fn value_of(obj: &Bound<'_, PyAny>, tool: Option<&str>) -> PyResult<convert::Json> {
     convert::to_value(obj).map_err(|e| errors::conversion(obj.py(), &e, tool))
-}
-
-/// Frees a value on a thread without the GIL, without recursion (serde_json's `Drop` recurses).
-fn free(value: Value) {
-    toolschema::walk::drop_any_depth(value);
 }
 
 /// Makes a tool's input schema self-contained: every local ``$ref`` inlined, optional unions
@@ -53,16 +48,12 @@ fn self_contained_input_schema<'py>(
     schema: &Bound<'py, PyAny>,
     tool_name: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let value = value_of(schema, Some(tool_name))?;
+    let value = value_of(schema, Some(tool_name))?.value;
     // The owned variant rewrites a schema without references in place, and frees a refused one of
-    // any depth without recursion.
+    // any depth without recursion; what it returns is within the library's budgets.
     let result = py.detach(|| toolschema::self_contained_input_schema_owned(value, tool_name));
     match result {
-        Ok(out) => {
-            let obj = convert::to_python(py, &out);
-            free(out);
-            obj
-        }
+        Ok(out) => convert::to_python(py, &out),
         Err(e) => Err(errors::foreign(py, &e)),
     }
 }
@@ -87,11 +78,12 @@ fn declared_type(prop: &Bound<'_, PyAny>, schema: &Bound<'_, PyAny>) -> Option<&
     let prop = convert::to_value(prop).ok()?;
     // The root is read only through a `$ref`; a property without one answers without it, and
     // without the cost of converting the whole schema for each property.
-    let root = if mentions_ref(&prop) { convert::to_value(schema).ok() } else { None };
-    let answer = toolschema::declared_type(&prop, root.as_ref().unwrap_or(&Value::Null)).map(|t| t.as_str());
-    free(prop);
+    let root = if mentions_ref(&prop.value) { Some(convert::to_value(schema).ok()?) } else { None };
+    let answer = toolschema::declared_type(&prop.value, root.as_ref().map_or(&Value::Null, |r| &r.value))
+        .map(|t| t.as_str());
+    convert::free(prop.value, prop.deep);
     if let Some(root) = root {
-        free(root);
+        convert::free(root.value, root.deep);
     }
     answer
 }
@@ -127,10 +119,10 @@ fn mentions_ref(value: &Value) -> bool {
 ///     ConversionError: ``value`` holds a value that is not JSON.
 #[pyfunction]
 fn schema_hash(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
-    let value = value_of(value, None)?;
+    let json = value_of(value, None)?;
     Ok(py.detach(|| {
-        let hash = toolschema::schema_hash(&value).to_string();
-        free(value);
+        let hash = toolschema::schema_hash(&json.value).to_string();
+        convert::free(json.value, json.deep);
         hash
     }))
 }
@@ -148,10 +140,10 @@ fn schema_hash(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
 ///     ConversionError: ``value`` holds a value that is not JSON.
 #[pyfunction]
 fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
-    let value = value_of(value, None)?;
+    let json = value_of(value, None)?;
     Ok(py.detach(|| {
-        let text = toolschema::canonical::to_string(&value);
-        free(value);
+        let text = toolschema::canonical::to_string(&json.value);
+        convert::free(json.value, json.deep);
         text
     }))
 }
@@ -201,7 +193,9 @@ fn normalize(
     if let Some(max) = max_bytes {
         options = options.max_bytes(max);
     }
-    let value = value_of(schema, name)?;
+    // `normalize` frees a refused input of any depth without recursion; what it accepts is
+    // within its nesting budget.
+    let value = value_of(schema, name)?.value;
     match py.detach(|| options.normalize(value)) {
         Ok(inner) => Ok(ToolSchema { inner }),
         Err(e) => Err(errors::pipeline(py, &e, name)),
