@@ -317,13 +317,18 @@ impl DocWarning {
 }
 
 // ---- restore -------------------------------------------------------------------------------------
-// RESTORE: not here yet. `restore(...)` (issue 20) binds the library's restore plans for the
-// reversible provider adaptations, which are being built in the Rust library now. When that API
-// lands: a `#[pyfunction]` taking the `ToolSchema` (or its plan) and the model's arguments as a
-// dict, converting both with `value_of`, calling the library with the GIL released, and returning
-// the restored arguments (`convert::to_python`), its errors mapped in `errors.rs` as a new
-// `ToolSchemaError` subclass; then the stub in `toolschema/_native.pyi`, the re-export in
-// `toolschema/__init__.py`, and tests in `tests/test_restore.py`.
+// RESTORE: not here yet (issue 20). The library's restore plans (the inverse of a provider
+// dialect's reversible adaptation) are being built now; the work in progress gives
+// `toolschema::ToolSchema::restore(&self, args: Value) -> Result<Value, ArgumentsError>` and
+// `ToolSchema::adaptations()`. The binding, when that lands:
+// - `ToolSchema.restore(arguments)` in the `#[pymethods]` above: `value_of(arguments, None)`, the
+//   library call inside `py.detach` (the plan must stay `Send + Sync`, as `#[pyclass]` requires
+//   already), `convert::to_python` of the result; and `ToolSchema.adaptations` as a tuple;
+// - a module-level `restore(schema, arguments)` re-exported from `toolschema/__init__.py`;
+// - `ArgumentsError` as a `ToolSchemaError` subclass in `errors.rs` carrying every fault
+//   (pointer, message) in `faults`, its first pointer in `pointer`;
+// - stubs in `toolschema/_native.pyi` and `tests/test_restore.py` (a model's arguments under each
+//   provider dialect restored to what the pydantic model validates).
 // ---------------------------------------------------------------------------------------------------
 
 /// The native half of the `toolschema` Python package.

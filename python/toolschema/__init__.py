@@ -141,12 +141,14 @@ def annotations_of(obj: Callable[..., Any]) -> dict[str, Any]:
 
 
 def _names(exclude: Iterable[str]) -> list[str]:
+    """The ``exclude`` names as a list; one ``str`` is refused (it would be read letter by letter)."""
     if isinstance(exclude, str):
         raise TypeError('exclude takes a collection of names, not one str: write exclude=("ctx",)')
     return list(exclude)
 
 
 def _name_of(obj: Any) -> str:
+    """The name errors use for ``obj``: its ``__name__``, a partial's function's, or its type's."""
     for attr in ("__name__", "__qualname__"):
         value = getattr(obj, attr, None)
         if isinstance(value, str):
@@ -170,6 +172,7 @@ def _is_callable_tool(obj: Any) -> bool:
 
 
 def _error(cls: type[ToolSchemaError], message: str, *, tool: str, kind: str, pointer: str | None = None) -> ToolSchemaError:
+    """An exception of the hierarchy with its attributes set, as the native functions raise them."""
     err = cls(f"`{tool}`: {message}")
     err.tool = tool
     err.kind = kind
@@ -178,6 +181,7 @@ def _error(cls: type[ToolSchemaError], message: str, *, tool: str, kind: str, po
 
 
 def _type_schema(tp: Any, name: str) -> Any:
+    """``tp``'s JSON Schema from ``pydantic.TypeAdapter`` (validation mode), or the error naming it."""
     pydantic = _pydantic(name)
     try:
         return pydantic.TypeAdapter(tp).json_schema()
@@ -191,6 +195,9 @@ def _type_schema(tp: Any, name: str) -> Any:
 
 
 def _callable_schema(fn: Callable[..., Any], name: str, excluded: tuple[str, ...]) -> Any:
+    """The JSON Schema of ``fn``'s parameters: a pydantic model made of them (extra arguments
+    forbidden, the docstring as its description for the pipeline's merge-docs pass), an excluded
+    parameter as ``Any`` (never rendered; the pipeline's ``exclude`` removes it)."""
     try:
         signature = inspect.signature(fn)
     except (TypeError, ValueError) as exc:
@@ -260,6 +267,7 @@ def _callable_schema(fn: Callable[..., Any], name: str, excluded: tuple[str, ...
 
 
 def _pydantic(name: str) -> Any:
+    """The pydantic module, imported on first use, or the error saying it is needed."""
     try:
         import pydantic
     except ImportError as exc:
