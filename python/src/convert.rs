@@ -193,26 +193,10 @@ fn read(obj: &Bound<'_, PyAny>, budget: usize) -> Result<Value, Fail> {
         return text(s).map(Value::String);
     }
     if let Ok(dict) = obj.cast::<PyDict>() {
-        let inner = enter(budget)?;
-        let mut map = Map::new();
-        for (k, v) in dict.iter() {
-            let key = key(&k)?;
-            match read(&v, inner) {
-                Ok(value) => {
-                    map.insert(key, value);
-                }
-                Err(fail) => return Err(fail.at(Step::Key(key))),
-            }
-        }
-        return Ok(Value::Object(map));
+        return object(dict.iter().map(Ok), enter(budget)?);
     }
     if let Ok(list) = obj.cast::<PyList>() {
-        let inner = enter(budget)?;
-        let mut items = Vec::with_capacity(list.len());
-        for (i, v) in list.iter().enumerate() {
-            items.push(read(&v, inner).map_err(|fail| fail.at(Step::Index(i)))?);
-        }
-        return Ok(Value::Array(items));
+        return array(list.iter(), list.len(), enter(budget)?);
     }
     if let Ok(b) = obj.cast::<PyBool>() {
         return Ok(Value::Bool(b.is_true()));
@@ -246,32 +230,48 @@ fn read(obj: &Bound<'_, PyAny>, budget: usize) -> Result<Value, Fail> {
         return Ok(Value::Null);
     }
     if let Ok(tuple) = obj.cast::<PyTuple>() {
-        let inner = enter(budget)?;
-        let mut items = Vec::with_capacity(tuple.len());
-        for (i, v) in tuple.iter().enumerate() {
-            items.push(read(&v, inner).map_err(|fail| fail.at(Step::Index(i)))?);
-        }
-        return Ok(Value::Array(items));
+        return array(tuple.iter(), tuple.len(), enter(budget)?);
     }
     if let Ok(mapping) = obj.cast::<PyMapping>() {
         // Any other mapping (`types.MappingProxyType`, a custom `Mapping`): read as a dict is.
         let inner = enter(budget)?;
         let items = mapping.items().map_err(|e| unreadable(obj, &e))?;
-        let mut map = Map::new();
-        for item in items.iter() {
-            let (k, v) =
-                item.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>().map_err(|e| unreadable(obj, &e))?;
-            let key = key(&k)?;
-            match read(&v, inner) {
-                Ok(value) => {
-                    map.insert(key, value);
-                }
-                Err(fail) => return Err(fail.at(Step::Key(key))),
-            }
-        }
-        return Ok(Value::Object(map));
+        let entries = items.iter().map(|item| item.extract().map_err(|e| unreadable(obj, &e)));
+        return object(entries, inner);
     }
     Err(Fail::new(Fault::UnsupportedType, unsupported(obj)))
+}
+
+/// An object from `(key, value)` entries, each value read with `budget` levels left.
+fn object<'py>(
+    entries: impl Iterator<Item = Result<(Bound<'py, PyAny>, Bound<'py, PyAny>), Fail>>,
+    budget: usize,
+) -> Result<Value, Fail> {
+    let mut map = Map::new();
+    for entry in entries {
+        let (k, v) = entry?;
+        let key = key(&k)?;
+        match read(&v, budget) {
+            Ok(value) => {
+                map.insert(key, value);
+            }
+            Err(fail) => return Err(fail.at(Step::Key(key))),
+        }
+    }
+    Ok(Value::Object(map))
+}
+
+/// An array from `len` items, each read with `budget` levels left.
+fn array<'py>(
+    items: impl Iterator<Item = Bound<'py, PyAny>>,
+    len: usize,
+    budget: usize,
+) -> Result<Value, Fail> {
+    let mut out = Vec::with_capacity(len);
+    for (i, item) in items.enumerate() {
+        out.push(read(&item, budget).map_err(|fail| fail.at(Step::Index(i)))?);
+    }
+    Ok(Value::Array(out))
 }
 
 /// The budget one level down, or the depth error.
