@@ -503,6 +503,8 @@ impl SchemaOptions {
         })
     }
 
+    /// Whether two option sets give the same schema (the cache's key; only `schema_for` caches).
+    #[cfg(feature = "schemars")]
     fn same_as(&self, other: &SchemaOptions) -> bool {
         self.exclude == other.exclude
             && self.max_bytes == other.max_bytes

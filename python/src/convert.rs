@@ -1,0 +1,550 @@
+//! Python objects to `serde_json::Value` and back.
+//!
+//! On the way in ([`to_value`]) nothing is changed silently:
+//!
+//! - `dict` (and any other mapping) becomes an object; every key must be a `str`.
+//! - `list` and `tuple` become arrays.
+//! - `str`, `bool`, `None` and `int` become themselves; an `int` outside `-2**63 .. 2**64-1` is an
+//!   error (turning it into a float would change its value).
+//! - `float` becomes a number; NaN and the infinities are an error (JSON has no such number, and
+//!   serde_json would make them `null`).
+//! - Anything else is an error naming its type: `bytes`, a `set` (unordered: its order, and so a
+//!   hash, would change from one process to the next), a dataclass instance, a `datetime`, any
+//!   other object (`json.dumps` refuses these too). A `str` with a lone surrogate is an error.
+//! - Nesting is counted before each level is entered. A value nested deeper than [`SHALLOW`]
+//!   levels (no real schema is) is read again on a thread of its own with a large stack, up to
+//!   [`MAX_NESTING`] levels, so that the library, which takes values of any depth, gives its own
+//!   answer (its depth error and pointer, or for `declared_type` an answer through 1,000 nested
+//!   unions). Past that (or for a `dict` that contains itself) it is an error.
+//!
+//! Every error carries the JSON pointer (RFC 6901) of the offending value; the pointer is built
+//! only when there is an error, each level adding its step as the error passes back through it.
+//!
+//! On the way out ([`to_python`]) objects become `dict`s (keys in sorted order), arrays `list`s,
+//! integers `int`, other numbers `float`.
+//!
+//! Both directions walk the objects with PyO3 directly rather than through a serde bridge
+//! (pythonize): over the shared corpus that bridge spent about five times as long reading a
+//! schema in (it looks up a dataclass attribute on every `dict`, raising and discarding an
+//! `AttributeError` each time), which alone cost as much as the whole reference function.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
+use serde_json::{Map, Number, Value};
+use std::fmt;
+
+/// How deeply a converted value may nest (lists and dicts) at most: four times the corpus's
+/// deepest hostile case, and past the depth any library function reads (`declared_type` follows
+/// at most 4,096 references and unions, two levels each).
+pub const MAX_NESTING: usize = 20_000;
+
+/// How deeply a value may nest before it is read on a thread with [`DEEP_STACK`]: the library's
+/// own limit for any value in a schema under the default depth budget
+/// (`toolschema::walk::MAX_NESTING`), so real schemas never pay for the thread.
+pub const SHALLOW: usize = toolschema::walk::MAX_NESTING;
+
+/// The stack of the thread that reads a value nested past [`SHALLOW`]: reserved, and touched only
+/// as deep as the value goes (about a hundred bytes per level).
+const DEEP_STACK: usize = 256 * 1024 * 1024;
+
+/// How deeply [`to_python`] nests: the library's outputs stay far inside it (their inputs are
+/// within 512 levels, and expansion is bounded by the depth budget).
+const MAX_OUTPUT_NESTING: usize = 4 * SHALLOW;
+
+/// Why a Python object is not JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// A dict key that is not a `str`.
+    KeyNotString,
+    /// An `int` outside the 64-bit range.
+    IntegerOutOfRange,
+    /// A NaN or infinite `float`.
+    NotFinite,
+    /// A type JSON has no value for, or a `str` that is not Unicode.
+    UnsupportedType,
+    /// Nesting past the limit.
+    TooDeep,
+}
+
+impl Fault {
+    /// The stable name of the fault (the exception's `kind`).
+    pub fn kind(self) -> &'static str {
+        match self {
+            Fault::KeyNotString => "key-not-string",
+            Fault::IntegerOutOfRange => "integer-out-of-range",
+            Fault::NotFinite => "not-finite",
+            Fault::UnsupportedType => "unsupported-type",
+            Fault::TooDeep => "too-deep",
+        }
+    }
+}
+
+/// A Python object that is not JSON: what, where (a JSON pointer), and why.
+#[derive(Debug, Clone)]
+pub struct ConvertError {
+    /// The kind of fault.
+    pub fault: Fault,
+    /// JSON pointer of the offending value (`""` for the argument itself).
+    pub pointer: String,
+    /// What was found, in words.
+    pub message: String,
+}
+
+impl fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "value at `{}` is not JSON: {}", self.pointer, self.message)
+    }
+}
+
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// A fault, and the steps from the offending value back up to the root (pushed while unwinding).
+struct Fail {
+    fault: Fault,
+    message: String,
+    unwound: Vec<Step>,
+}
+
+impl Fail {
+    fn new(fault: Fault, message: String) -> Self {
+        Fail { fault, message, unwound: Vec::new() }
+    }
+
+    fn at(mut self, step: Step) -> Self {
+        self.unwound.push(step);
+        self
+    }
+}
+
+/// Converts `obj` to JSON, or says what is not JSON and where.
+///
+/// A value nested past [`SHALLOW`] levels is read again on a thread with a [`DEEP_STACK`] and a
+/// limit of [`MAX_NESTING`] (the GIL is handed to that thread meanwhile). If that thread cannot
+/// be started, the shallow limit's error stands.
+pub fn to_value(obj: &Bound<'_, PyAny>) -> Result<Json, ConvertError> {
+    match convert(obj, SHALLOW) {
+        Err(e) if e.fault == Fault::TooDeep => match to_value_deep(obj) {
+            Some(Ok(value)) => Ok(Json { value, deep: true }),
+            Some(Err(e)) => Err(e),
+            None => Err(e),
+        },
+        other => other.map(|value| Json { value, deep: false }),
+    }
+}
+
+/// A converted value, and whether it nests past [`SHALLOW`] levels.
+pub struct Json {
+    /// The value.
+    pub value: Value,
+    /// Whether it came from the deep reading (then free it with [`free`]).
+    pub deep: bool,
+}
+
+/// Frees a value: one nested past [`SHALLOW`] levels without recursion (serde_json's `Drop`
+/// recurses once per level), any other as usual.
+pub fn free(value: Value, deep: bool) {
+    if deep {
+        toolschema::walk::drop_any_depth(value);
+    } else {
+        drop(value);
+    }
+}
+
+fn to_value_deep(obj: &Bound<'_, PyAny>) -> Option<Result<Value, ConvertError>> {
+    let py = obj.py();
+    let handle = obj.clone().unbind();
+    let result = py.detach(|| {
+        std::thread::scope(|s| {
+            let thread = std::thread::Builder::new()
+                .stack_size(DEEP_STACK)
+                .spawn_scoped(s, || Python::attach(|py| convert(handle.bind(py), MAX_NESTING)))
+                .ok()?;
+            thread.join().ok()
+        })
+    });
+    drop(handle);
+    result
+}
+
+fn convert(obj: &Bound<'_, PyAny>, limit: usize) -> Result<Value, ConvertError> {
+    read(obj, limit).map_err(|fail| {
+        let mut pointer = String::new();
+        for step in fail.unwound.iter().rev() {
+            pointer.push('/');
+            match step {
+                Step::Key(key) => pointer.push_str(&key.replace('~', "~0").replace('/', "~1")),
+                Step::Index(i) => pointer.push_str(&i.to_string()),
+            }
+        }
+        // Partial values were freed level by level as the error came back: no deep drop here.
+        ConvertError { fault: fail.fault, pointer, message: fail.message }
+    })
+}
+
+/// One value; `budget` is the number of container levels still allowed.
+fn read(obj: &Bound<'_, PyAny>, budget: usize) -> Result<Value, Fail> {
+    // The common types first, by cheap type checks; `bool` before `int` (it is one).
+    if let Ok(s) = obj.cast::<PyString>() {
+        return text(s).map(Value::String);
+    }
+    if let Ok(dict) = obj.cast::<PyDict>() {
+        return object(dict.iter().map(Ok), enter(budget)?);
+    }
+    if let Ok(list) = obj.cast::<PyList>() {
+        return array(list.iter(), list.len(), enter(budget)?);
+    }
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if let Ok(int) = obj.cast::<PyInt>() {
+        if let Ok(v) = int.extract::<i64>() {
+            return Ok(Value::from(v));
+        }
+        if let Ok(v) = int.extract::<u64>() {
+            return Ok(Value::from(v));
+        }
+        let shown = obj.str().map(|s| s.to_string()).unwrap_or_else(|_| "with that many digits".to_owned());
+        return Err(Fail::new(
+            Fault::IntegerOutOfRange,
+            format!(
+                "the int {shown} is outside the 64-bit range JSON numbers are read in here \
+                 (-2**63 to 2**64-1); a float would change its value, so write it as a string"
+            ),
+        ));
+    }
+    if let Ok(float) = obj.cast::<PyFloat>() {
+        let v = float.value();
+        return Number::from_f64(v).map(Value::Number).ok_or_else(|| {
+            Fail::new(
+                Fault::NotFinite,
+                format!("the float {v} has no JSON spelling (JSON numbers are finite)"),
+            )
+        });
+    }
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        return array(tuple.iter(), tuple.len(), enter(budget)?);
+    }
+    if let Ok(mapping) = obj.cast::<PyMapping>() {
+        // Any other mapping (`types.MappingProxyType`, a custom `Mapping`): read as a dict is.
+        let inner = enter(budget)?;
+        let items = mapping.items().map_err(|e| unreadable(obj, &e))?;
+        let entries = items.iter().map(|item| item.extract().map_err(|e| unreadable(obj, &e)));
+        return object(entries, inner);
+    }
+    Err(Fail::new(Fault::UnsupportedType, unsupported(obj)))
+}
+
+/// An object from `(key, value)` entries, each value read with `budget` levels left.
+fn object<'py>(
+    entries: impl Iterator<Item = Result<(Bound<'py, PyAny>, Bound<'py, PyAny>), Fail>>,
+    budget: usize,
+) -> Result<Value, Fail> {
+    let mut map = Map::new();
+    for entry in entries {
+        let (k, v) = entry?;
+        let key = key(&k)?;
+        match read(&v, budget) {
+            Ok(value) => {
+                map.insert(key, value);
+            }
+            Err(fail) => return Err(fail.at(Step::Key(key))),
+        }
+    }
+    Ok(Value::Object(map))
+}
+
+/// An array from `len` items, each read with `budget` levels left.
+fn array<'py>(
+    items: impl Iterator<Item = Bound<'py, PyAny>>,
+    len: usize,
+    budget: usize,
+) -> Result<Value, Fail> {
+    let mut out = Vec::with_capacity(len);
+    for (i, item) in items.enumerate() {
+        out.push(read(&item, budget).map_err(|fail| fail.at(Step::Index(i)))?);
+    }
+    Ok(Value::Array(out))
+}
+
+/// The budget one level down, or the depth error.
+fn enter(budget: usize) -> Result<usize, Fail> {
+    budget.checked_sub(1).ok_or_else(|| {
+        Fail::new(Fault::TooDeep, "it nests too deep in lists and dicts (or contains itself)".to_owned())
+    })
+}
+
+fn text(s: &Bound<'_, PyString>) -> Result<String, Fail> {
+    match s.to_cow() {
+        Ok(s) => Ok(s.into_owned()),
+        Err(e) => Err(Fail::new(
+            Fault::UnsupportedType,
+            format!("a str that is not valid Unicode ({e}); JSON text is Unicode"),
+        )),
+    }
+}
+
+fn key(k: &Bound<'_, PyAny>) -> Result<String, Fail> {
+    match k.cast::<PyString>() {
+        Ok(s) => text(s),
+        Err(_) => Err(Fail::new(
+            Fault::KeyNotString,
+            format!("a dict key is {} ({}), not a str; JSON object keys are strings", repr(k), type_name(k)),
+        )),
+    }
+}
+
+fn unsupported(obj: &Bound<'_, PyAny>) -> String {
+    let name = type_name(obj);
+    let hint = match name.as_str() {
+        "set" | "frozenset" => {
+            "; a set has no order, so neither would the array (or the hash): pass a sorted list"
+        }
+        "bytes" | "bytearray" => "; decode it to a str",
+        _ if obj.hasattr("__dataclass_fields__").unwrap_or(false) => "; pass dataclasses.asdict(value)",
+        _ => "",
+    };
+    format!(
+        "a {name} has no JSON spelling (JSON values are dict, list, tuple, str, int, float, bool and None){hint}"
+    )
+}
+
+fn unreadable(obj: &Bound<'_, PyAny>, e: &PyErr) -> Fail {
+    Fail::new(Fault::UnsupportedType, format!("a {} could not be read as a mapping: {e}", type_name(obj)))
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".to_owned())
+}
+
+fn repr(obj: &Bound<'_, PyAny>) -> String {
+    let mut shown = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".to_owned());
+    if shown.len() > 80 {
+        let cut = (0..=80).rev().find(|&i| shown.is_char_boundary(i)).unwrap_or(0);
+        shown.truncate(cut);
+        shown.push_str("...");
+    }
+    shown
+}
+
+/// Converts JSON to Python objects (`dict`, `list`, `str`, `int`, `float`, `bool`, `None`).
+pub fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+    write(py, value, MAX_OUTPUT_NESTING)
+}
+
+fn write<'py>(py: Python<'py>, value: &Value, budget: usize) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any()
+            } else {
+                // Neither integer form: serde_json holds it as a finite f64.
+                PyFloat::new(py, n.as_f64().unwrap_or_default()).into_any()
+            }
+        }
+        Value::String(s) => string(py, s).into_any(),
+        Value::Array(items) => {
+            let inner = out_budget(budget)?;
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(write(py, item, inner)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let inner = out_budget(budget)?;
+            let dict = PyDict::new(py);
+            for (k, v) in map {
+                dict.set_item(string(py, k), write(py, v, inner)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// The words JSON Schemas are mostly made of (keywords, type names): made into Python `str`s
+/// once per interpreter and shared, rather than decoded, hashed and freed again for every key.
+/// Python strings are immutable, so sharing them is invisible. [`word_index`] finds one.
+const WORDS: [&str; 48] = [
+    "$ref",
+    "additionalProperties",
+    "allOf",
+    "anyOf",
+    "array",
+    "boolean",
+    "const",
+    "contains",
+    "default",
+    "dependentRequired",
+    "description",
+    "else",
+    "enum",
+    "examples",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "format",
+    "if",
+    "integer",
+    "items",
+    "maxItems",
+    "maxLength",
+    "maxProperties",
+    "maximum",
+    "minItems",
+    "minLength",
+    "minProperties",
+    "minimum",
+    "multipleOf",
+    "not",
+    "null",
+    "number",
+    "object",
+    "oneOf",
+    "pattern",
+    "patternProperties",
+    "prefixItems",
+    "properties",
+    "propertyNames",
+    "readOnly",
+    "required",
+    "string",
+    "then",
+    "title",
+    "type",
+    "unevaluatedProperties",
+    "uniqueItems",
+    "writeOnly",
+];
+
+fn string<'py>(py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+    static CACHE: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+    match word_index(s) {
+        Some(i) => {
+            let cache = CACHE.get_or_init(py, || {
+                debug_assert!(WORDS.iter().enumerate().all(|(i, w)| word_index(w) == Some(i)));
+                WORDS.iter().map(|w| PyString::intern(py, w).unbind()).collect()
+            });
+            cache[i].bind(py).clone()
+        }
+        None => PyString::new(py, s),
+    }
+}
+
+/// The index of `s` in [`WORDS`]: the length first, so most strings (property names, prose)
+/// are turned away without a comparison.
+fn word_index(s: &str) -> Option<usize> {
+    let i = match s.len() {
+        2 => match s {
+            "if" => 17,
+            _ => return None,
+        },
+        3 => match s {
+            "not" => 29,
+            _ => return None,
+        },
+        4 => match s {
+            "$ref" => 0,
+            "else" => 11,
+            "enum" => 12,
+            "null" => 30,
+            "then" => 42,
+            "type" => 44,
+            _ => return None,
+        },
+        5 => match s {
+            "allOf" => 2,
+            "anyOf" => 3,
+            "array" => 4,
+            "const" => 6,
+            "items" => 19,
+            "oneOf" => 33,
+            "title" => 43,
+            _ => return None,
+        },
+        6 => match s {
+            "format" => 16,
+            "number" => 31,
+            "object" => 32,
+            "string" => 41,
+            _ => return None,
+        },
+        7 => match s {
+            "boolean" => 5,
+            "default" => 8,
+            "integer" => 18,
+            "maximum" => 23,
+            "minimum" => 27,
+            "pattern" => 34,
+            _ => return None,
+        },
+        8 => match s {
+            "contains" => 7,
+            "examples" => 13,
+            "maxItems" => 20,
+            "minItems" => 24,
+            "readOnly" => 39,
+            "required" => 40,
+            _ => return None,
+        },
+        9 => match s {
+            "maxLength" => 21,
+            "minLength" => 25,
+            "writeOnly" => 47,
+            _ => return None,
+        },
+        10 => match s {
+            "multipleOf" => 28,
+            "properties" => 37,
+            _ => return None,
+        },
+        11 => match s {
+            "description" => 10,
+            "prefixItems" => 36,
+            "uniqueItems" => 46,
+            _ => return None,
+        },
+        13 => match s {
+            "maxProperties" => 22,
+            "minProperties" => 26,
+            "propertyNames" => 38,
+            _ => return None,
+        },
+        16 => match s {
+            "exclusiveMaximum" => 14,
+            "exclusiveMinimum" => 15,
+            _ => return None,
+        },
+        17 => match s {
+            "dependentRequired" => 9,
+            "patternProperties" => 35,
+            _ => return None,
+        },
+        20 => match s {
+            "additionalProperties" => 1,
+            _ => return None,
+        },
+        21 => match s {
+            "unevaluatedProperties" => 45,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some(i)
+}
+
+fn out_budget(budget: usize) -> PyResult<usize> {
+    budget.checked_sub(1).ok_or_else(|| {
+        PyValueError::new_err(format!("the result nests deeper than {MAX_OUTPUT_NESTING} levels"))
+    })
+}

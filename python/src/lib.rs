@@ -1,0 +1,356 @@
+//! `toolschema._native`: the Python package's functions, each a thin layer over the Rust library.
+//!
+//! Every function converts its Python argument to `serde_json::Value` ([`convert`]), calls the
+//! library's public API with the GIL released, and converts the answer back. No schema logic
+//! lives here: what a function does is what the library function of the same name does, and the
+//! library's documentation is the reference. The Python module `toolschema` (in
+//! `toolschema/__init__.py`) re-exports these and adds `schema_for`, which collects a Python
+//! type's or callable's JSON Schema with pydantic before handing it to [`normalize`].
+
+mod convert;
+mod errors;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+use serde_json::Value;
+use toolschema::{DocWarningKind, SchemaOptions};
+
+/// Converts `obj`, raising `ConversionError` (about `tool`, where given) when it is not JSON.
+fn value_of(obj: &Bound<'_, PyAny>, tool: Option<&str>) -> PyResult<convert::Json> {
+    convert::to_value(obj).map_err(|e| errors::conversion(obj.py(), &e, tool))
+}
+
+/// Makes a tool's input schema self-contained: every local ``$ref`` inlined, optional unions
+/// collapsed, titles and the root description dropped; the result always has ``type: "object"``,
+/// ``properties`` and ``required``.
+///
+/// A drop-in for ``threetears.tool_schema.self_contained_input_schema`` (PyPI
+/// ``3tears-tool-schema``), with the deliberate differences listed in the toolschema README
+/// ("Foreign schemas"): hostile input is refused with an error instead of a hang or a crash, and
+/// no reference is left dangling.
+///
+/// Args:
+///     schema: The tool's input JSON Schema (pydantic's ``model_json_schema()``, an MCP
+///         ``inputSchema``, ...). Not mutated.
+///     tool_name: The tool's name, for errors.
+///
+/// Returns:
+///     A new dict (keys in sorted order).
+///
+/// Raises:
+///     ForeignSchemaError: the schema cannot be made self-contained (``tool``, ``pointer``,
+///         ``reference`` and ``kind`` say why and where).
+///     ConversionError: ``schema`` holds a value that is not JSON.
+#[pyfunction]
+#[pyo3(signature = (schema, *, tool_name))]
+fn self_contained_input_schema<'py>(
+    py: Python<'py>,
+    schema: &Bound<'py, PyAny>,
+    tool_name: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let value = value_of(schema, Some(tool_name))?.value;
+    // The owned variant rewrites a schema without references in place, and frees a refused one of
+    // any depth without recursion; what it returns is within the library's budgets.
+    let result = py.detach(|| toolschema::self_contained_input_schema_owned(value, tool_name));
+    match result {
+        Ok(out) => convert::to_python(py, &out),
+        Err(e) => Err(errors::foreign(py, &e)),
+    }
+}
+
+/// The one JSON type a property declares, read through ``type: [X, "null"]``, optional unions
+/// (``anyOf: [X, {"type": "null"}]``) and local ``$ref`` s into ``schema``.
+///
+/// A drop-in for ``threetears.tool_schema.declared_type``. ``None`` for a union of two or more
+/// real types, a reference it cannot follow (outside the document, to nothing, or a cycle), a type
+/// name that is not one of JSON Schema's seven (``"dict"``), and anything malformed, including
+/// arguments that are not JSON. Never raises.
+///
+/// Args:
+///     prop: One property's schema.
+///     schema: The whole schema, whose definitions a reference names.
+///
+/// Returns:
+///     ``"object"``, ``"array"``, ``"string"``, ``"number"``, ``"integer"``, ``"boolean"``,
+///     ``"null"``, or ``None``.
+#[pyfunction]
+fn declared_type(prop: &Bound<'_, PyAny>, schema: &Bound<'_, PyAny>) -> Option<&'static str> {
+    let prop = convert::to_value(prop).ok()?;
+    // The root is read only through a `$ref`; a property without one answers without it, and
+    // without the cost of converting the whole schema for each property.
+    let root = if mentions_ref(&prop.value) { Some(convert::to_value(schema).ok()?) } else { None };
+    let answer = toolschema::declared_type(&prop.value, root.as_ref().map_or(&Value::Null, |r| &r.value))
+        .map(|t| t.as_str());
+    convert::free(prop.value, prop.deep);
+    if let Some(root) = root {
+        convert::free(root.value, root.deep);
+    }
+    answer
+}
+
+/// Whether `value` holds a `$ref` key anywhere (iteratively: it may nest deep).
+fn mentions_ref(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                if map.contains_key("$ref") {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The ``sha256:`` hash of a JSON value: SHA-256 over its RFC 8785 (JCS) canonical bytes, as
+/// ``"sha256:" + hashlib.sha256(rfc8785.dumps(value)).hexdigest()`` computes it.
+///
+/// Args:
+///     value: Any JSON value (dict, list, str, int, float, bool, None).
+///
+/// Returns:
+///     ``"sha256:"`` and 64 lowercase hex digits.
+///
+/// Raises:
+///     ConversionError: ``value`` holds a value that is not JSON.
+#[pyfunction]
+fn schema_hash(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    let json = value_of(value, None)?;
+    Ok(py.detach(|| {
+        let hash = toolschema::schema_hash(&json.value).to_string();
+        convert::free(json.value, json.deep);
+        hash
+    }))
+}
+
+/// The RFC 8785 (JCS) canonical JSON text of a value: keys sorted by UTF-16 code units,
+/// ECMAScript number formatting, minimal escaping, no whitespace.
+///
+/// Args:
+///     value: Any JSON value.
+///
+/// Returns:
+///     The canonical text (encode it as UTF-8 for the bytes a hash covers).
+///
+/// Raises:
+///     ConversionError: ``value`` holds a value that is not JSON.
+#[pyfunction]
+fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    let json = value_of(value, None)?;
+    Ok(py.detach(|| {
+        let text = toolschema::canonical::to_string(&json.value);
+        convert::free(json.value, json.deep);
+        text
+    }))
+}
+
+/// Runs the normalising pipeline and a dialect on a JSON Schema from anywhere.
+///
+/// Args:
+///     schema: A JSON Schema (a dict, or ``True``/``False``).
+///     dialect: A dialect name, as the CLI takes it (``DIALECTS`` lists them).
+///     exclude: Root properties the caller injects; each must exist.
+///     max_bytes: Refuse a schema whose canonical bytes are longer than this.
+///     allow_any: Keep untyped positions instead of refusing them (for schemas you forward but
+///         did not write).
+///     name: What errors are about (their ``tool`` attribute), e.g. the type's name.
+///
+/// Returns:
+///     A ``ToolSchema``: ``.schema``, ``.canonical_json``, ``.hash``, ``.doc_warnings``.
+///
+/// Raises:
+///     SchemaGenerationError: the pipeline refused the schema.
+///     CapabilityError: the dialect cannot express it.
+///     ConversionError: ``schema`` holds a value that is not JSON.
+///     ToolSchemaError: an unknown dialect name (``kind == "unknown-dialect"``).
+#[pyfunction]
+#[pyo3(signature = (schema, *, dialect = "json-schema", exclude = None, max_bytes = None, allow_any = false, name = None))]
+fn normalize(
+    py: Python<'_>,
+    schema: &Bound<'_, PyAny>,
+    dialect: &str,
+    exclude: Option<&Bound<'_, PyAny>>,
+    max_bytes: Option<usize>,
+    allow_any: bool,
+    name: Option<&str>,
+) -> PyResult<ToolSchema> {
+    let Some(chosen) = toolschema::dialect::by_name(dialect) else {
+        let names: Vec<_> = toolschema::dialect::builtin().iter().map(|d| d.name()).collect();
+        return Err(errors::usage(
+            py,
+            format!("unknown dialect `{dialect}`; the dialects are {}", names.join(", ")),
+            "unknown-dialect",
+        ));
+    };
+    let mut options = SchemaOptions::new().dialect(chosen).reject_any(!allow_any);
+    if let Some(exclude) = exclude {
+        options = options.exclude(names_of(exclude)?);
+    }
+    if let Some(max) = max_bytes {
+        options = options.max_bytes(max);
+    }
+    // `normalize` frees a refused input of any depth without recursion; what it accepts is
+    // within its nesting budget.
+    let value = value_of(schema, name)?.value;
+    match py.detach(|| options.normalize(value)) {
+        Ok(inner) => Ok(ToolSchema { inner }),
+        Err(e) => Err(errors::pipeline(py, &e, name)),
+    }
+}
+
+/// Names from an iterable of `str` (a lone `str` is refused: it would be read letter by letter).
+fn names_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if obj.is_instance_of::<PyString>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "exclude takes a collection of names, not one str: write exclude=(\"ctx\",)",
+        ));
+    }
+    obj.try_iter()?.map(|item| item?.extract::<String>()).collect()
+}
+
+/// A normalised schema with its canonical JSON and hash (what ``schema_for`` and ``normalize``
+/// return). Immutable; equal when the hashes are.
+#[pyclass(frozen, module = "toolschema")]
+struct ToolSchema {
+    inner: toolschema::ToolSchema,
+}
+
+#[pymethods]
+impl ToolSchema {
+    /// The schema, normalised and adapted to the dialect, as a new dict on each access.
+    #[getter]
+    fn schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        convert::to_python(py, self.inner.as_value())
+    }
+
+    /// The schema's RFC 8785 canonical JSON text.
+    #[getter]
+    fn canonical_json(&self) -> &str {
+        self.inner.canonical_json()
+    }
+
+    /// ``"sha256:"`` + hex of SHA-256 over the RFC 8785 bytes of
+    /// ``{"dialect": <dialect>, "schema": <schema>}``: the dialect is part of it.
+    #[getter]
+    fn hash(&self) -> String {
+        self.inner.hash().to_string()
+    }
+
+    /// The dialect's name.
+    #[getter]
+    fn dialect(&self) -> &str {
+        self.inner.dialect_name()
+    }
+
+    /// The root properties removed by ``exclude``, sorted.
+    #[getter]
+    fn excluded<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.inner.excluded())
+    }
+
+    /// Docstring ``Args:`` entries that did not land on a property, as ``DocWarning`` s.
+    #[getter]
+    fn doc_warnings(&self) -> Vec<DocWarning> {
+        self.inner
+            .doc_warnings()
+            .iter()
+            .map(|w| {
+                let (kind, name, line) = match &w.kind {
+                    DocWarningKind::UnknownEntry { name } => ("unknown-entry", Some(name.clone()), None),
+                    DocWarningKind::UnreadableLine { line } => ("unreadable-line", None, Some(line.clone())),
+                    DocWarningKind::EmptyEntry { name } => ("empty-entry", Some(name.clone()), None),
+                    _ => ("other", None, None),
+                };
+                DocWarning { pointer: w.pointer.clone(), kind, name, line, message: w.to_string() }
+            })
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ToolSchema(dialect={:?}, hash={:?}, schema={})",
+            self.dialect(),
+            self.hash(),
+            self.canonical_json()
+        )
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<ToolSchema>().is_ok_and(|o| o.get().inner == self.inner)
+    }
+
+    fn __hash__(&self) -> u64 {
+        let bytes = self.inner.hash();
+        let b = bytes.as_bytes();
+        u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+    }
+}
+
+/// A docstring entry that did not land on a property. ``str()`` gives the message.
+#[pyclass(frozen, module = "toolschema", get_all)]
+struct DocWarning {
+    /// JSON pointer of the schema whose description held the entry.
+    pointer: String,
+    /// ``"unknown-entry"``, ``"unreadable-line"`` or ``"empty-entry"``.
+    kind: &'static str,
+    /// The name the entry gave, for ``unknown-entry`` and ``empty-entry``.
+    name: Option<String>,
+    /// The line, for ``unreadable-line``.
+    line: Option<String>,
+    /// The message.
+    message: String,
+}
+
+#[pymethods]
+impl DocWarning {
+    fn __repr__(&self) -> String {
+        format!("DocWarning(kind={:?}, pointer={:?}, message={:?})", self.kind, self.pointer, self.message)
+    }
+
+    fn __str__(&self) -> &str {
+        &self.message
+    }
+}
+
+// ---- restore -------------------------------------------------------------------------------------
+// RESTORE: not here yet (issue 20). The library's restore plans (the inverse of a provider
+// dialect's reversible adaptation) are being built now; the work in progress gives
+// `toolschema::ToolSchema::restore(&self, args: Value) -> Result<Value, ArgumentsError>` and
+// `ToolSchema::adaptations()`. The binding, when that lands:
+// - `ToolSchema.restore(arguments)` in the `#[pymethods]` above: `value_of(arguments, None)`, the
+//   library call inside `py.detach` (the plan must stay `Send + Sync`, as `#[pyclass]` requires
+//   already), `convert::to_python` of the result; and `ToolSchema.adaptations` as a tuple;
+// - a module-level `restore(schema, arguments)` re-exported from `toolschema/__init__.py`;
+// - `ArgumentsError` as a `ToolSchemaError` subclass in `errors.rs` carrying every fault
+//   (pointer, message) in `faults`, its first pointer in `pointer`;
+// - stubs in `toolschema/_native.pyi` and `tests/test_restore.py` (a model's arguments under each
+//   provider dialect restored to what the pydantic model validates).
+// ---------------------------------------------------------------------------------------------------
+
+/// The native half of the `toolschema` Python package.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    errors::init_attributes(py)?;
+    m.add("ToolSchemaError", py.get_type::<errors::ToolSchemaError>())?;
+    m.add("ForeignSchemaError", py.get_type::<errors::ForeignSchemaError>())?;
+    m.add("SchemaGenerationError", py.get_type::<errors::SchemaGenerationError>())?;
+    m.add("CapabilityError", py.get_type::<errors::CapabilityError>())?;
+    m.add("ConversionError", py.get_type::<errors::ConversionError>())?;
+    m.add_class::<ToolSchema>()?;
+    m.add_class::<DocWarning>()?;
+    m.add_function(wrap_pyfunction!(self_contained_input_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(declared_type, m)?)?;
+    m.add_function(wrap_pyfunction!(schema_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical_json, m)?)?;
+    m.add_function(wrap_pyfunction!(normalize, m)?)?;
+    let names: Vec<&str> = toolschema::dialect::builtin().iter().map(|d| d.name()).collect();
+    m.add("DIALECTS", pyo3::types::PyTuple::new(py, names)?)?;
+    m.add("MAX_NESTING", convert::MAX_NESTING)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,281 @@
+"""The exact JSON Schema an LLM is told, on toolschema's Rust core.
+
+Foreign schemas (a drop-in for PyPI ``3tears-tool-schema``)::
+
+    from toolschema import self_contained_input_schema, declared_type
+
+    flat = self_contained_input_schema(Storyboard.model_json_schema(), tool_name="storyboard")
+    declared_type(schema["properties"]["shots"], schema)  # "array"
+
+Schemas from Python types and callables, normalised, adapted to a provider, hashed::
+
+    from toolschema import schema_for
+
+    s = schema_for(lookup, dialect="openai-strict", exclude=("ctx",))
+    s.schema, s.canonical_json, s.hash, s.doc_warnings
+
+Every function but ``schema_for`` is the Rust library's function of the same name
+(``toolschema._native``); ``schema_for`` collects a Python type's or callable's JSON Schema with
+pydantic (imported only then) and hands it to ``normalize``. Every error is a
+``ToolSchemaError``, a ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing
+import warnings
+from typing import Any, Callable, Iterable
+
+from ._native import (
+    DIALECTS,
+    MAX_NESTING,
+    CapabilityError,
+    ConversionError,
+    DocWarning,
+    ForeignSchemaError,
+    SchemaGenerationError,
+    ToolSchema,
+    ToolSchemaError,
+    __version__,
+    canonical_json,
+    declared_type,
+    normalize,
+    schema_hash,
+    self_contained_input_schema,
+)
+
+# RESTORE: `restore(...)` is not here yet. It binds the Rust library's restore plans (the inverse
+# of a provider dialect's reversible adaptation), which are being built now; when they land it is
+# re-exported here from `._native`, beside `normalize`.
+
+__all__ = [
+    "DIALECTS",
+    "MAX_NESTING",
+    "CapabilityError",
+    "ConversionError",
+    "DocWarning",
+    "ForeignSchemaError",
+    "SchemaGenerationError",
+    "ToolSchema",
+    "ToolSchemaError",
+    "__version__",
+    "annotations_of",
+    "canonical_json",
+    "declared_type",
+    "normalize",
+    "schema_for",
+    "schema_hash",
+    "self_contained_input_schema",
+]
+
+
+def schema_for(
+    obj: Any,
+    *,
+    dialect: str = "json-schema",
+    exclude: Iterable[str] = (),
+    max_bytes: int | None = None,
+) -> ToolSchema:
+    """The normalised JSON Schema of a Python type or callable, with its canonical JSON and hash.
+
+    A pydantic model, a dataclass, a ``TypedDict`` or any type pydantic can describe
+    (``list[str]``, ``int | None``, ...) is described by ``pydantic.TypeAdapter(obj).json_schema()``
+    (validation mode: what the code parses). A callable (function, method, ``functools.partial``,
+    an object with ``__call__``) is described by its parameters: each needs an annotation,
+    ``*args`` and ``**kwargs`` are refused, a parameter with a default is optional, and extra
+    arguments are refused (``additionalProperties: false``: the call would fail on them). Its
+    docstring's summary becomes the description and its ``Args:`` entries land on the parameters.
+    Either way the schema then goes through ``normalize``: titles dropped, keys ordered,
+    ``required`` sorted, untyped required values refused, then the dialect.
+
+    Args:
+        obj: The type or callable.
+        dialect: A dialect name (``DIALECTS``), e.g. ``"openai-strict"``.
+        exclude: Parameters (or root properties) the caller injects: not described, so a model
+            cannot set them. Each must exist.
+        max_bytes: Refuse a schema whose canonical bytes are longer than this.
+
+    Returns:
+        A ``ToolSchema``: ``.schema`` (dict), ``.canonical_json`` (str), ``.hash``
+        (``"sha256:..."``), ``.doc_warnings`` (``Args:`` entries that named no parameter).
+
+    Raises:
+        SchemaGenerationError: a parameter without an annotation, ``*args``/``**kwargs``, a type
+            pydantic cannot describe, pydantic missing, an untyped required value, an unknown
+            ``exclude`` name, a schema over ``max_bytes``.
+        CapabilityError: the dialect cannot express the schema.
+    """
+    name = _name_of(obj)
+    excluded = tuple(_names(exclude))
+    if _is_callable_tool(obj):
+        schema = _callable_schema(obj, name, excluded)
+    else:
+        schema = _type_schema(obj, name)
+    return normalize(schema, dialect=dialect, exclude=excluded, max_bytes=max_bytes, name=name)
+
+
+def annotations_of(obj: Callable[..., Any]) -> dict[str, Any]:
+    """The resolved annotations ``schema_for`` reads from a callable.
+
+    ``typing.get_type_hints(obj, include_extras=True)``; for a ``functools.partial``, those of the
+    function it wraps; for an object with ``__call__`` (which ``get_type_hints`` refuses), those
+    of its ``__call__``.
+
+    Args:
+        obj: A callable.
+
+    Returns:
+        Parameter name to annotation (and ``"return"`` if annotated).
+    """
+    target = obj
+    while hasattr(target, "func") and hasattr(target, "args") and hasattr(target, "keywords"):
+        target = target.func  # functools.partial
+    try:
+        return typing.get_type_hints(target, include_extras=True)
+    except TypeError:
+        call = getattr(type(target), "__call__", None)
+        if call is None:
+            raise
+        return typing.get_type_hints(call, include_extras=True)
+
+
+def _names(exclude: Iterable[str]) -> list[str]:
+    """The ``exclude`` names as a list; one ``str`` is refused (it would be read letter by letter)."""
+    if isinstance(exclude, str):
+        raise TypeError('exclude takes a collection of names, not one str: write exclude=("ctx",)')
+    return list(exclude)
+
+
+def _name_of(obj: Any) -> str:
+    """The name errors use for ``obj``: its ``__name__``, a partial's function's, or its type's."""
+    for attr in ("__name__", "__qualname__"):
+        value = getattr(obj, attr, None)
+        if isinstance(value, str):
+            return value
+    func = getattr(obj, "func", None)  # functools.partial
+    if func is not None and callable(obj):
+        return _name_of(func)
+    return repr(obj) if not callable(obj) else type(obj).__name__
+
+
+def _is_callable_tool(obj: Any) -> bool:
+    """Whether ``obj`` is described by its parameters rather than as a type."""
+    if isinstance(obj, type) or typing.get_origin(obj) is not None:
+        return False  # a class, or a typing form such as list[str] (which is callable too)
+    if inspect.isroutine(obj) or inspect.ismethod(obj):
+        return True
+    module = getattr(type(obj), "__module__", "")
+    if module in ("typing", "typing_extensions", "types"):
+        return False  # NewType, TypeVar, unions, Any, ...
+    return callable(obj)
+
+
+def _error(cls: type[ToolSchemaError], message: str, *, tool: str, kind: str, pointer: str | None = None) -> ToolSchemaError:
+    """An exception of the hierarchy with its attributes set, as the native functions raise them."""
+    err = cls(f"`{tool}`: {message}")
+    err.tool = tool
+    err.kind = kind
+    err.pointer = pointer
+    return err
+
+
+def _type_schema(tp: Any, name: str) -> Any:
+    """``tp``'s JSON Schema from ``pydantic.TypeAdapter`` (validation mode), or the error naming it."""
+    pydantic = _pydantic(name)
+    try:
+        return pydantic.TypeAdapter(tp).json_schema()
+    except (pydantic.PydanticUserError, pydantic.PydanticSchemaGenerationError, TypeError, NameError) as exc:
+        raise _error(
+            SchemaGenerationError,
+            f"pydantic cannot describe {tp!r} as JSON Schema: {exc}",
+            tool=name,
+            kind="pydantic",
+        ) from exc
+
+
+def _callable_schema(fn: Callable[..., Any], name: str, excluded: tuple[str, ...]) -> Any:
+    """The JSON Schema of ``fn``'s parameters: a pydantic model made of them (extra arguments
+    forbidden, the docstring as its description for the pipeline's merge-docs pass), an excluded
+    parameter as ``Any`` (never rendered; the pipeline's ``exclude`` removes it)."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError) as exc:
+        raise _error(SchemaGenerationError, f"cannot read its signature: {exc}", tool=name, kind="signature") from exc
+    try:
+        hints = annotations_of(fn)
+    except Exception as exc:  # NameError for an unresolvable forward reference, and the like
+        raise _error(SchemaGenerationError, f"cannot resolve its annotations: {exc}", tool=name, kind="annotation") from exc
+    fields: dict[str, Any] = {}
+    for param in signature.parameters.values():
+        pointer = "/properties/" + param.name.replace("~", "~0").replace("/", "~1")
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            star = "*" if param.kind is param.VAR_POSITIONAL else "**"
+            raise _error(
+                SchemaGenerationError,
+                f"parameter `{star}{param.name}` takes any number of arguments, which a schema cannot "
+                "name; declare each argument as its own parameter",
+                tool=name,
+                kind="variadic",
+                pointer=pointer,
+            )
+        if param.name.startswith("_"):
+            raise _error(
+                SchemaGenerationError,
+                f"parameter `{param.name}` starts with an underscore, which pydantic would drop "
+                "without a word; rename it",
+                tool=name,
+                kind="private-name",
+                pointer=pointer,
+            )
+        default = ... if param.default is param.empty else param.default
+        if param.name in excluded:
+            # Injected by the caller: never rendered (it may be a context or a connection); the
+            # pipeline's `exclude` removes it after the docstring's entry for it has landed.
+            fields[param.name] = (Any, default)
+            continue
+        if param.name not in hints:
+            raise _error(
+                SchemaGenerationError,
+                f"parameter `{param.name}` has no annotation, so there is no type to describe; "
+                "annotate it (or exclude it if the caller injects it)",
+                tool=name,
+                kind="unannotated",
+                pointer=pointer,
+            )
+        fields[param.name] = (hints[param.name], default)
+    pydantic = _pydantic(name)
+    try:
+        with warnings.catch_warnings():
+            # A parameter named like a BaseModel attribute (`json`, `schema`, `copy`) is fine here:
+            # the model only ever produces this schema.
+            warnings.filterwarnings("ignore", message=r"Field name .* shadows an attribute in parent")
+            model = pydantic.create_model(
+                name.rsplit(".", 1)[-1],
+                __config__=pydantic.ConfigDict(extra="forbid", protected_namespaces=()),
+                __doc__=inspect.getdoc(fn),
+                **fields,
+            )
+            return model.model_json_schema()
+    except (pydantic.PydanticUserError, pydantic.PydanticSchemaGenerationError, TypeError, NameError) as exc:
+        raise _error(
+            SchemaGenerationError,
+            f"pydantic cannot describe its parameters as JSON Schema: {exc}",
+            tool=name,
+            kind="pydantic",
+        ) from exc
+
+
+def _pydantic(name: str) -> Any:
+    """The pydantic module, imported on first use, or the error saying it is needed."""
+    try:
+        import pydantic
+    except ImportError as exc:
+        raise _error(
+            SchemaGenerationError,
+            "schema_for needs pydantic 2 to describe a Python type or callable (pip install pydantic); "
+            "for a schema you already have, use normalize()",
+            tool=name,
+            kind="pydantic-missing",
+        ) from exc
+    return pydantic

@@ -1,0 +1,96 @@
+"""Type stubs for ``toolschema._native``, the Rust half of the package (see ``src/lib.rs``)."""
+
+from typing import Any, Iterable, Literal, Optional, Tuple
+
+__version__: str
+DIALECTS: Tuple[str, ...]
+"""The dialect names ``normalize`` and ``schema_for`` take, as the CLI spells them."""
+MAX_NESTING: int
+"""How deeply an argument may nest (lists and dicts) before ``ConversionError``."""
+
+JsonType = Literal["object", "array", "string", "number", "integer", "boolean", "null"]
+
+class ToolSchemaError(ValueError):
+    """Base of every error toolschema raises."""
+
+    tool: Optional[str]
+    pointer: Optional[str]
+    reference: Optional[str]
+    kind: Optional[str]
+
+class ForeignSchemaError(ToolSchemaError):
+    """``self_contained_input_schema`` refused the schema."""
+
+class SchemaGenerationError(ToolSchemaError):
+    """The pipeline (or ``schema_for``) refused to describe a type or schema."""
+
+    field: Optional[str]
+
+class CapabilityError(ToolSchemaError):
+    """The dialect cannot express the schema; ``errors`` lists every violation."""
+
+    dialect: Optional[str]
+    keyword: Optional[str]
+    field: Optional[str]
+    errors: Tuple[dict[str, Optional[str]], ...]
+
+class ConversionError(ToolSchemaError):
+    """An argument holds a value JSON cannot carry unchanged."""
+
+class DocWarning:
+    """A docstring ``Args:`` entry that did not land on a property."""
+
+    @property
+    def pointer(self) -> str: ...
+    @property
+    def kind(self) -> Literal["unknown-entry", "unreadable-line", "empty-entry", "other"]: ...
+    @property
+    def name(self) -> Optional[str]: ...
+    @property
+    def line(self) -> Optional[str]: ...
+    @property
+    def message(self) -> str: ...
+
+class ToolSchema:
+    """A normalised schema with its canonical JSON and hash; equal when the hashes are."""
+
+    @property
+    def schema(self) -> Any:
+        """The schema (a new dict on each access)."""
+    @property
+    def canonical_json(self) -> str:
+        """RFC 8785 canonical JSON of the schema."""
+    @property
+    def hash(self) -> str:
+        """``"sha256:..."`` over ``{"dialect": ..., "schema": ...}``."""
+    @property
+    def dialect(self) -> str: ...
+    @property
+    def excluded(self) -> list[str]: ...
+    @property
+    def doc_warnings(self) -> list[DocWarning]: ...
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+
+def self_contained_input_schema(schema: Any, *, tool_name: str) -> dict[str, Any]:
+    """Every local ``$ref`` inlined, optional unions collapsed; always ``type: "object"``."""
+
+def declared_type(prop: Any, schema: Any) -> Optional[JsonType]:
+    """The one JSON type ``prop`` declares, or ``None``. Never raises."""
+
+def schema_hash(value: Any) -> str:
+    """``"sha256:"`` + hex SHA-256 of the value's RFC 8785 bytes."""
+
+def canonical_json(value: Any) -> str:
+    """The value's RFC 8785 canonical JSON text."""
+
+def normalize(
+    schema: Any,
+    *,
+    dialect: str = "json-schema",
+    exclude: Optional[Iterable[str]] = None,
+    max_bytes: Optional[int] = None,
+    allow_any: bool = False,
+    name: Optional[str] = None,
+) -> ToolSchema:
+    """The pipeline and a dialect on a JSON Schema from anywhere."""
