@@ -34,13 +34,13 @@
 //! ```
 //!
 //! # How it works
-//! The plan is a small graph of [`Node`]s, one for each position of the provider's schema that
+//! The plan is a small graph of nodes, one for each position of the provider's schema that
 //! needs work (a definition shared by several references is one node, so recursion costs
 //! nothing). [`RestorePlan::restore`] walks the arguments along it: at each node it first undoes
 //! the encoding (`decode`), then follows a reference (or a wrapped root's content), then the
 //! branch of a union, then restores the children (properties, map values, items), then turns
 //! an integral float into an integer, then runs the moved checks. Where the provider's schema
-//! has a union whose branches need different work, the plan holds for each branch a [`Shape`]
+//! has a union whose branches need different work, the plan holds for each branch a shape
 //! that only the values of that branch have (a JSON type, a tag's value, a closed key set); the
 //! dialect refuses a union whose branches it cannot tell apart this way. Every fault is collected,
 //! not only the first, each with the pointer of the argument the model sent.
