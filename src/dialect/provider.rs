@@ -602,7 +602,7 @@ impl Engine<'_> {
         }
         if self.p.dialect == Dialect::OpenApi && !outs.is_empty() {
             collapse_null_branch(&mut outs, &mut out);
-            if outs.is_empty() && !out.contains_key("type") && !out.contains_key("enum") {
+            if outs.is_empty() && !["type", "enum", "anyOf"].iter().any(|k| out.contains_key(*k)) {
                 self.refuse("type", ptr.as_str(), "a schema that only admits null cannot be written", None);
             }
         }
@@ -1458,6 +1458,11 @@ impl Engine<'_> {
     /// branch; one that only turns integral floats into integers may be taken for another
     /// branch's value harmlessly (the value stays valid), so it needs no proof.
     fn shapes(&mut self, root: &Value) {
+        // Which plans do anything, with every pending union counted as reaching its branches
+        // (a union inside a branch is as busy as its own branches).
+        for (id, _, plans, _) in &self.unions {
+            self.nodes[*id].union = plans.iter().flatten().map(|p| (Shape::default(), *p)).collect();
+        }
         let (busy, structural) = liveness(&self.nodes);
         for (id, branches, plans, ptr) in std::mem::take(&mut self.unions) {
             let shapes: Vec<Shape> = branches.iter().map(|b| shape_of(b, root)).collect();
@@ -1812,10 +1817,12 @@ fn shape_of(branch: &Value, root: &Value) -> Shape {
             b = &inner[0];
         }
     }
-    if let Some(Value::Array(inner)) = b.get("anyOf")
-        && inner.len() == 1
-    {
-        return shape_of(&inner[0], root);
+    if let Some(Value::Array(inner)) = b.get("anyOf") {
+        if let [one] = inner.as_slice() {
+            return shape_of(one, root);
+        }
+        // A union within a union: a value has its shape when it has one of its branches'.
+        return Shape { any: Some(inner.iter().map(|i| shape_of(i, root)).collect()), ..Shape::default() };
     }
     let Value::Object(m) = b else { return Shape::default() };
     let mut types = m.get("type").map(TypeSet::of_type);
@@ -1847,7 +1854,7 @@ fn shape_of(branch: &Value, root: &Value) -> Shape {
             if closed { props.map(|p| p.keys().cloned().collect()).unwrap_or_default() } else { Vec::new() };
         (may, required.clone())
     });
-    Shape { types, values, tags, keys, closed: closed && is_object }
+    Shape { types, values, tags, keys, closed: closed && is_object, any: None }
 }
 
 /// Which plan nodes do anything (`busy`), and which of those change a value's shape or check it
