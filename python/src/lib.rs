@@ -234,6 +234,14 @@ fn build(
     py.detach(|| options.normalize(value)).map_err(|e| errors::pipeline(py, &e, name))
 }
 
+/// Converts a model's `arguments`, nested at most [`convert::SHALLOW`] levels, raising
+/// `ConversionError` when they are not JSON.
+fn arguments_of(arguments: &Bound<'_, PyAny>) -> PyResult<Value> {
+    convert::to_value_shallow(arguments)
+        .map(|json| json.value)
+        .map_err(|e| errors::conversion(arguments.py(), &e, None))
+}
+
 /// `schema.restore` of the converted `arguments` with the GIL released, the answer converted back
 /// (`tool` names the schema in an `ArgumentsError`).
 fn restore_with<'py>(
@@ -242,14 +250,9 @@ fn restore_with<'py>(
     arguments: &Bound<'py, PyAny>,
     tool: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let json = value_of(arguments, None)?;
-    let deep = json.deep;
-    match py.detach(|| schema.restore(json.value)) {
-        Ok(out) => {
-            let result = convert::to_python(py, &out);
-            convert::free(out, deep);
-            result
-        }
+    let value = arguments_of(arguments)?;
+    match py.detach(|| schema.restore(value)) {
+        Ok(out) => convert::to_python(py, &out),
         Err(e) => Err(errors::arguments(py, &e, tool)),
     }
 }
@@ -284,7 +287,8 @@ fn restore_with<'py>(
 ///     ArgumentsError: the arguments could not be restored; ``str()`` is written for the model,
 ///         ``faults`` lists every fault with its pointer.
 ///     SchemaGenerationError, CapabilityError: the schema was refused, as ``normalize`` refuses it.
-///     ConversionError: ``schema`` or ``arguments`` holds a value that is not JSON.
+///     ConversionError: ``schema`` or ``arguments`` holds a value that is not JSON (as for
+///         ``ToolSchema.restore``).
 ///     ToolSchemaError: an unknown dialect name (``kind == "unknown-dialect"``).
 #[pyfunction]
 #[pyo3(signature = (schema, arguments, *, dialect, exact = false, allow_any = false, exclude = None, name = None))]
@@ -394,7 +398,9 @@ impl ToolSchema {
     /// Raises:
     ///     ArgumentsError: every fault, each with its pointer into ``arguments``; ``str()`` is
     ///         written to be handed back to the model.
-    ///     ConversionError: ``arguments`` holds a value that is not JSON.
+    ///     ConversionError: ``arguments`` holds a value JSON cannot carry unchanged, which
+    ///         ``json.loads`` lets through from a model's text too (``NaN``, ``Infinity``, an
+    ///         integer past 64 bits), or nests deeper than 512 levels; ``pointer`` names it.
     fn restore<'py>(&self, py: Python<'py>, arguments: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         restore_with(py, &self.inner, arguments, None)
     }
@@ -413,14 +419,12 @@ impl ToolSchema {
     ///     The same arguments as the provider's schema says them (new objects).
     ///
     /// Raises:
-    ///     ConversionError: ``value`` holds a value that is not JSON.
+    ///     ConversionError: ``value`` holds a value that is not JSON, or nests deeper than 512
+    ///         levels.
     fn encode<'py>(&self, py: Python<'py>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let json = value_of(value, None)?;
-        let deep = json.deep;
-        let out = py.detach(|| self.inner.plan().encode(json.value));
-        let result = convert::to_python(py, &out);
-        convert::free(out, deep);
-        result
+        let value = arguments_of(value)?;
+        let out = py.detach(|| self.inner.plan().encode(value));
+        convert::to_python(py, &out)
     }
 
     /// Docstring ``Args:`` entries that did not land on a property, as ``DocWarning`` s.
