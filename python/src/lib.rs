@@ -319,7 +319,8 @@ fn names_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 }
 
 /// A normalised schema with its canonical JSON and hash (what ``schema_for`` and ``normalize``
-/// return). Immutable; equal when the hashes are.
+/// return), and the restore plan for a model's arguments under it (``restore``, ``encode``,
+/// ``adaptations``). Immutable and safe to share between threads; equal when the hashes are.
 #[pyclass(frozen, module = "toolschema")]
 struct ToolSchema {
     inner: toolschema::ToolSchema,

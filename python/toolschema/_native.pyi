@@ -86,7 +86,8 @@ class DocWarning:
     def message(self) -> str: ...
 
 class ToolSchema:
-    """A normalised schema with its canonical JSON and hash; equal when the hashes are."""
+    """A normalised schema with its canonical JSON and hash, and the restore plan for a model's
+    arguments under it; equal when the hashes are."""
 
     @property
     def schema(self) -> Any:
