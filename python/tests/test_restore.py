@@ -574,3 +574,26 @@ def test_deep_arguments_are_refused_not_followed() -> None:
     deep_text = "[" * 1000 + "]" * 1000
     err = faults_of(lambda: schema_for(Booking, dialect="gemini").restore({"guest": "A", "nights": 0, "payload": deep_text}))
     assert err.faults[0][0] == "/payload" and "does not parse" in err.faults[0][1]
+
+
+def test_one_schema_restores_from_many_threads_at_once() -> None:
+    # restore runs with the GIL released; one ToolSchema is shared by every thread.
+    from concurrent.futures import ThreadPoolExecutor
+
+    built = schema_for(Booking, dialect="openai-strict")
+    sent = CASES[4][3]["openai-strict"]
+    bad = {**sent, "extras": [{"key": "a", "value": 1}, {"key": "a", "value": 2}]}
+
+    def work(i: int) -> tuple[Any, Any]:
+        if i % 2:
+            return built.restore(sent), None
+        try:
+            built.restore(bad)
+        except ArgumentsError as exc:
+            return None, exc.faults
+        return None, None
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(work, range(400)))
+    assert all(r == (FULL, None) for r in results[1::2])
+    assert all(r == (None, [("/extras/1", "repeats the key `a`; each key may appear once")]) for r in results[0::2])
