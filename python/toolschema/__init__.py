@@ -19,8 +19,9 @@ required with ``null``, a map as ``{"key", "value"}`` entries, any value as JSON
 as words in the description); ``restore`` maps the model's arguments back, and an
 ``ArgumentsError`` is written to be handed back to the model::
 
+    t = schema_for(Itinerary, dialect="openai-strict")  # t.schema is what the model is told
     try:
-        args = Itinerary.model_validate(s.restore(json.loads(call.arguments)))
+        args = Itinerary.model_validate(t.restore(json.loads(call.arguments)))
     except ArgumentsError as exc:
         reply = str(exc)  # every fault with its pointer, for the model to correct its call
 
