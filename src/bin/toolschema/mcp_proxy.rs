@@ -175,7 +175,7 @@ impl Relay {
     }
 
     /// A line the client sent.
-    pub fn from_client(&self, line: &[u8]) -> FromClient {
+    pub fn on_client_line(&self, line: &[u8]) -> FromClient {
         let (text, ending) = split_line(line);
         let keep = || FromClient { to_server: Some(line.to_vec()), to_client: None };
         let Ok(message) = serde_json::from_slice::<Value>(text) else { return keep() };
@@ -295,7 +295,7 @@ impl Relay {
     }
 
     /// A line the server sent: the bytes for the client.
-    pub fn from_server(&self, line: &[u8]) -> Vec<u8> {
+    pub fn on_server_line(&self, line: &[u8]) -> Vec<u8> {
         {
             let state = self.state();
             if state.pending.is_empty() && state.batches.is_empty() {
@@ -498,7 +498,7 @@ pub fn run(options: &Options, server: &[String]) -> ExitCode {
         let (relay, client_out, events) = (relay.clone(), client_out.clone(), events.clone());
         std::thread::spawn(move || {
             read_lines(std::io::stdin(), |line| {
-                let action = relay.from_client(line);
+                let action = relay.on_client_line(line);
                 if let Some(bytes) = action.to_client
                     && !write_line(&client_out, &bytes)
                 {
@@ -519,7 +519,7 @@ pub fn run(options: &Options, server: &[String]) -> ExitCode {
         let (relay, client_out, events) = (relay.clone(), client_out.clone(), events.clone());
         std::thread::spawn(move || {
             read_lines(server_out, |line| {
-                let bytes = relay.from_server(line);
+                let bytes = relay.on_server_line(line);
                 if write_line(&client_out, &bytes) {
                     true
                 } else {
@@ -603,7 +603,7 @@ mod tests {
 "#;
 
     fn listed(r: &Relay) -> Value {
-        assert_eq!(r.from_client(LIST).to_server.as_deref(), Some(LIST));
+        assert_eq!(r.on_client_line(LIST).to_server.as_deref(), Some(LIST));
         let tools = json!({"jsonrpc": "2.0", "id": "l1", "result": {"tools": [
             {"name": "tally", "description": "d", "inputSchema": {"type": "object",
                 "properties": {"counts": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
@@ -614,7 +614,7 @@ mod tests {
             {"name": "bad", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/Missing"}}}}
         ], "nextCursor": "c"}});
         let line = line_of(&tools, b"\n");
-        parse(&r.from_server(&line))
+        parse(&r.on_server_line(&line))
     }
 
     #[test]
@@ -640,13 +640,13 @@ mod tests {
         listed(&r);
         let call = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"tally","arguments":{"counts":[{"key":"a","value":2}],"note":null}}}
 "#;
-        let out = r.from_client(call);
+        let out = r.on_client_line(call);
         assert_eq!(out.to_client, None);
         let sent = parse(out.to_server.as_deref().unwrap());
         assert_eq!(sent["params"]["arguments"], json!({"counts": {"a": 2}}));
         assert_eq!(sent["id"], 7);
         let bad = br#"{"jsonrpc":"2.0","id":[1],"method":"tools/call","params":{"name":"tally","arguments":{"counts":[{"key":"a","value":1},{"key":"a","value":2}],"note":null}}}"#;
-        let out = r.from_client(bad);
+        let out = r.on_client_line(bad);
         assert_eq!(out.to_server, None);
         let answer = parse(out.to_client.as_deref().unwrap());
         assert_eq!(answer["id"], json!([1]));
@@ -657,10 +657,10 @@ mod tests {
         );
         // Arguments that restore to themselves go as they came, byte for byte.
         let same = b"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":\"plain\",\"arguments\":{\"q\":\"[1]\"}}}\r\n";
-        assert_eq!(r.from_client(same).to_server.as_deref(), Some(&same[..]));
+        assert_eq!(r.on_client_line(same).to_server.as_deref(), Some(&same[..]));
         // An unknown tool passes unchanged.
         let unknown = br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"nope","arguments":{"x":"1"}}}"#;
-        assert_eq!(r.from_client(unknown).to_server.as_deref(), Some(&unknown[..]));
+        assert_eq!(r.on_client_line(unknown).to_server.as_deref(), Some(&unknown[..]));
     }
 
     #[test]
@@ -668,13 +668,13 @@ mod tests {
         let r = relay("openai-strict", true, false);
         listed(&r);
         let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tally","arguments":{"counts":"[{\"key\":\"a\",\"value\":\"2\"}]","note":null}}}"#;
-        let sent = parse(r.from_client(call).to_server.as_deref().unwrap());
+        let sent = parse(r.on_client_line(call).to_server.as_deref().unwrap());
         assert_eq!(sent["params"]["arguments"], json!({"counts": {"a": 2}}));
         // Without `--coerce` the text is not the provider's shape: restore leaves it (and drops the
         // null for the absent note), and the server judges the call.
         let strict = relay("openai-strict", false, false);
         listed(&strict);
-        let sent = parse(strict.from_client(call).to_server.as_deref().unwrap());
+        let sent = parse(strict.on_client_line(call).to_server.as_deref().unwrap());
         assert_eq!(sent["params"]["arguments"], json!({"counts": "[{\"key\":\"a\",\"value\":\"2\"}]"}));
     }
 
@@ -690,7 +690,7 @@ mod tests {
             b"{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"result\":{}}\n",
             b"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}",
         ] {
-            assert_eq!(r.from_client(line).to_server.as_deref(), Some(line));
+            assert_eq!(r.on_client_line(line).to_server.as_deref(), Some(line));
         }
         for line in [
             &b"{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"protocolVersion\":\"2025-11-25\"}}\n"[..],
@@ -698,7 +698,7 @@ mod tests {
             b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n",
             b"garbage",
         ] {
-            assert_eq!(r.from_server(line), line);
+            assert_eq!(r.on_server_line(line), line);
         }
     }
 
@@ -707,16 +707,16 @@ mod tests {
         let r = relay("openai-strict", false, false);
         for id in [json!(1), json!("1"), json!(null), json!({"k": [1.5]})] {
             let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"});
-            r.from_client(&line_of(&request, b"\n"));
+            r.on_client_line(&line_of(&request, b"\n"));
         }
         assert_eq!(r.state().pending.len(), 4);
         let response = json!({"jsonrpc": "2.0", "id": {"k": [1.5]}, "result": {"tools": [
             {"name": "t", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}]}});
-        let got = parse(&r.from_server(&line_of(&response, b"\n")));
+        let got = parse(&r.on_server_line(&line_of(&response, b"\n")));
         assert_eq!(got["result"]["tools"][0]["inputSchema"]["required"], json!(["n"]));
         let cancel =
             json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "1"}});
-        r.from_client(&line_of(&cancel, b"\n"));
+        r.on_client_line(&line_of(&cancel, b"\n"));
         let left: Vec<Value> = r.abandon("gone").into_iter().map(|a| a["id"].clone()).collect();
         assert_eq!(left, [json!(1), json!(null)]);
     }
@@ -730,18 +730,18 @@ mod tests {
             {"jsonrpc": "2.0", "id": "b", "method": "tools/call", "params": {"name": "tally", "arguments": {"counts": [{"key": "k", "value": 1}, {"key": "k", "value": 1}], "note": null}}},
             {"jsonrpc": "2.0", "method": "notifications/progress"}
         ]);
-        let out = r.from_client(&line_of(&batch, b"\n"));
+        let out = r.on_client_line(&line_of(&batch, b"\n"));
         assert_eq!(out.to_client, None, "held for the server's answer");
         let sent = parse(out.to_server.as_deref().unwrap());
         assert_eq!(sent.as_array().unwrap().len(), 2);
         assert_eq!(sent[0]["params"]["arguments"], json!({"counts": {}, "note": "x"}));
         let reply = json!([{"jsonrpc": "2.0", "id": "a", "result": {"content": []}}]);
-        let got = parse(&r.from_server(&line_of(&reply, b"\n")));
+        let got = parse(&r.on_server_line(&line_of(&reply, b"\n")));
         let ids: Vec<&Value> = got.as_array().unwrap().iter().map(|m| &m["id"]).collect();
         assert_eq!(ids, [&json!("a"), &json!("b")]);
         // A batch the proxy answers whole.
         let only = json!([batch[1].clone()]);
-        let out = r.from_client(&line_of(&only, b"\n"));
+        let out = r.on_client_line(&line_of(&only, b"\n"));
         assert_eq!(out.to_server, None);
         assert_eq!(parse(out.to_client.as_deref().unwrap())[0]["result"]["isError"], true);
     }
