@@ -21,6 +21,10 @@
 //! (a JSON array) is handled element by element, and the proxy's own answers to elements of a
 //! batch join the server's answer to the rest.
 //!
+//! The proxy reads a line whole up to [`MAX_MESSAGE`] bytes; a longer one (a resource of
+//! hundreds of megabytes) goes on in parts, unread, so no input makes it hold more. So does text
+//! serde_json cannot read (not JSON, or nested past its 128 levels).
+//!
 //! # Threads and shutdown
 //! Two blocking threads, one per direction; no async runtime. The client closing stdin closes
 //! the server's stdin; the proxy then waits up to [`GRACE`] for the server to exit, and kills it
@@ -38,6 +42,11 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use toolschema::{SchemaDialect, SchemaOptions, ToolSchema};
+
+/// The longest line read whole (32 MiB): a longer one is passed on in parts, unread (a
+/// `tools/list` answer that long reaches the client unadapted, and its calls are not restored;
+/// a warning says so on stderr).
+pub const MAX_MESSAGE: usize = 32 << 20;
 
 /// How long the server may take to exit after the client closed the connection.
 pub const GRACE: Duration = Duration::from_secs(5);
@@ -443,27 +452,78 @@ enum Event {
     ClientGone,
 }
 
-/// Reads lines (the line ending included) until end of input or an error.
-fn read_lines(reader: impl Read, mut each: impl FnMut(&[u8]) -> bool) {
+/// A line, or part of a line longer than [`MAX_MESSAGE`].
+enum Piece<'a> {
+    /// A whole line, its ending included.
+    Line(&'a [u8]),
+    /// Part of a long line, passed on unread; `last` ends the line.
+    Part { bytes: &'a [u8], last: bool },
+}
+
+/// Reads lines until end of input or an error. A line longer than [`MAX_MESSAGE`] comes in parts
+/// of about that size, so that no input makes the proxy hold more than that.
+fn read_lines(reader: impl Read, what: &str, mut each: impl FnMut(Piece<'_>) -> bool) {
     let mut reader = BufReader::with_capacity(1 << 16, reader);
     let mut line = Vec::new();
+    let mut long = false;
     loop {
-        line.clear();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {
-                if !each(&line) {
-                    return;
+        let (ended, used) = match reader.fill_buf() {
+            Ok([]) => {
+                if !line.is_empty() {
+                    each(if long { Piece::Part { bytes: &line, last: true } } else { Piece::Line(&line) });
                 }
+                return;
+            }
+            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    line.extend_from_slice(&buf[..=i]);
+                    (true, i + 1)
+                }
+                None => {
+                    line.extend_from_slice(buf);
+                    (false, buf.len())
+                }
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return,
+        };
+        reader.consume(used);
+        if ended {
+            let go = each(if long { Piece::Part { bytes: &line, last: true } } else { Piece::Line(&line) });
+            line.clear();
+            long = false;
+            if !go {
+                return;
+            }
+        } else if line.len() >= MAX_MESSAGE {
+            if !long {
+                log(&format!(
+                    "a message from the {what} is longer than {MAX_MESSAGE} bytes: passed on unread"
+                ));
+            }
+            long = true;
+            let go = each(Piece::Part { bytes: &line, last: false });
+            line.clear();
+            if !go {
+                return;
             }
         }
     }
 }
 
-fn write_line(out: &Mutex<std::io::Stdout>, bytes: &[u8]) -> bool {
-    let stdout = out.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let mut handle = stdout.lock();
+type ClientOut = Mutex<std::io::Stdout>;
+
+fn lock(out: &ClientOut) -> MutexGuard<'_, std::io::Stdout> {
+    out.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn write_to(out: &mut std::io::Stdout, bytes: &[u8]) -> bool {
+    let mut handle = out.lock();
     handle.write_all(bytes).and_then(|()| handle.flush()).is_ok()
+}
+
+fn write_line(out: &ClientOut, bytes: &[u8]) -> bool {
+    write_to(&mut lock(out), bytes)
 }
 
 /// Runs the proxy until either side closes; the exit status is the server's.
@@ -497,7 +557,12 @@ pub fn run(options: &Options, server: &[String]) -> ExitCode {
     {
         let (relay, client_out, events) = (relay.clone(), client_out.clone(), events.clone());
         std::thread::spawn(move || {
-            read_lines(std::io::stdin(), |line| {
+            let mut send = |bytes: &[u8]| server_in.write_all(bytes).and_then(|()| server_in.flush()).is_ok();
+            read_lines(std::io::stdin(), "client", |piece| {
+                let line = match piece {
+                    Piece::Line(line) => line,
+                    Piece::Part { bytes, .. } => return send(bytes),
+                };
                 let action = relay.on_client_line(line);
                 if let Some(bytes) = action.to_client
                     && !write_line(&client_out, &bytes)
@@ -505,10 +570,7 @@ pub fn run(options: &Options, server: &[String]) -> ExitCode {
                     let _ = events.send(Event::ClientGone);
                     return false;
                 }
-                match action.to_server {
-                    Some(bytes) => server_in.write_all(&bytes).and_then(|()| server_in.flush()).is_ok(),
-                    None => true,
-                }
+                action.to_server.is_none_or(|bytes| send(&bytes))
             });
             // Dropping `server_in` closes the server's stdin.
             drop(server_in);
@@ -518,15 +580,27 @@ pub fn run(options: &Options, server: &[String]) -> ExitCode {
     {
         let (relay, client_out, events) = (relay.clone(), client_out.clone(), events.clone());
         std::thread::spawn(move || {
-            read_lines(server_out, |line| {
-                let bytes = relay.on_server_line(line);
-                if write_line(&client_out, &bytes) {
-                    true
-                } else {
+            // The client's output stays locked while a long line goes out in parts, so that no
+            // answer of the proxy's lands in the middle of it.
+            let mut held: Option<MutexGuard<'_, std::io::Stdout>> = None;
+            read_lines(server_out, "server", |piece| {
+                let written = match piece {
+                    Piece::Line(line) => write_line(&client_out, &relay.on_server_line(line)),
+                    Piece::Part { bytes, last } => {
+                        let out = held.get_or_insert_with(|| lock(&client_out));
+                        let written = write_to(out, bytes);
+                        if last {
+                            held = None;
+                        }
+                        written
+                    }
+                };
+                if !written {
                     let _ = events.send(Event::ClientGone);
-                    false
                 }
+                written
             });
+            drop(held);
             let _ = events.send(Event::ServerDone);
         });
     }
@@ -719,6 +793,30 @@ mod tests {
         r.on_client_line(&line_of(&cancel, b"\n"));
         let left: Vec<Value> = r.abandon("gone").into_iter().map(|a| a["id"].clone()).collect();
         assert_eq!(left, [json!(1), json!(null)]);
+    }
+
+    #[test]
+    fn a_line_longer_than_the_limit_comes_in_parts_and_the_next_line_whole() {
+        let mut input = vec![b'x'; MAX_MESSAGE + MAX_MESSAGE / 2];
+        input.extend_from_slice(b"\n{\"short\":1}\n");
+        let mut long = Vec::new();
+        let mut pieces = Vec::new();
+        read_lines(std::io::Cursor::new(&input), "test", |piece| {
+            match piece {
+                Piece::Part { bytes, last } => {
+                    assert!(bytes.len() <= MAX_MESSAGE + (1 << 16), "a part of {} bytes", bytes.len());
+                    long.extend_from_slice(bytes);
+                    pieces.push(if last { "last" } else { "part" });
+                }
+                Piece::Line(line) => {
+                    assert_eq!(line, b"{\"short\":1}\n");
+                    pieces.push("line");
+                }
+            }
+            true
+        });
+        assert_eq!(pieces, ["part", "last", "line"]);
+        assert_eq!(long.len(), MAX_MESSAGE + MAX_MESSAGE / 2 + 1);
     }
 
     #[test]
