@@ -189,7 +189,7 @@ impl Relay {
         let keep = || FromClient { to_server: Some(line.to_vec()), to_client: None };
         let Ok(message) = serde_json::from_slice::<Value>(text) else { return keep() };
         match message {
-            Value::Object(m) => match self.client_message(m) {
+            Value::Object(m) => match self.client_message(&m) {
                 Outcome::Keep => keep(),
                 Outcome::Replace(v) => FromClient { to_server: Some(line_of(&v, ending)), to_client: None },
                 Outcome::Answer(v) => FromClient { to_server: None, to_client: Some(line_of(&v, ending)) },
@@ -200,22 +200,21 @@ impl Relay {
                 let mut changed = false;
                 let mut ids = Vec::new();
                 for item in items {
-                    let request_id = request_id(&item);
-                    let outcome = match item {
-                        Value::Object(m) => self.client_message(m.clone()).or_keep(Value::Object(m)),
-                        other => (Outcome::Keep, other),
+                    let outcome = match &item {
+                        Value::Object(m) => self.client_message(m),
+                        _ => Outcome::Keep,
                     };
                     match outcome {
-                        (Outcome::Keep, original) => {
-                            ids.extend(request_id);
-                            forwarded.push(original);
+                        Outcome::Keep => {
+                            ids.extend(request_id(&item));
+                            forwarded.push(item);
                         }
-                        (Outcome::Replace(v), _) => {
-                            ids.extend(request_id);
+                        Outcome::Replace(v) => {
+                            ids.extend(request_id(&v));
                             changed = true;
                             forwarded.push(v);
                         }
-                        (Outcome::Answer(v), _) => {
+                        Outcome::Answer(v) => {
                             changed = true;
                             answers.push(v);
                         }
@@ -242,12 +241,12 @@ impl Relay {
         }
     }
 
-    fn client_message(&self, mut m: Map<String, Value>) -> Outcome {
+    fn client_message(&self, m: &Map<String, Value>) -> Outcome {
         let Some(method) = m.get("method").and_then(Value::as_str) else {
             // A response to a server-initiated request, or not JSON-RPC at all.
             return Outcome::Keep;
         };
-        let Some(id) = m.get("id").cloned() else {
+        let Some(id) = m.get("id") else {
             if method == "notifications/cancelled"
                 && let Some(request) = m.get("params").and_then(|p| p.get("requestId"))
             {
@@ -255,26 +254,27 @@ impl Relay {
             }
             return Outcome::Keep;
         };
-        let list = method == "tools/list";
-        if method == "tools/call"
-            && let Some(outcome) = self.call(&id, &mut m)
-        {
-            return outcome;
+        let outcome = if method == "tools/call" { self.call(id, m) } else { Outcome::Keep };
+        if !matches!(outcome, Outcome::Answer(_)) {
+            let mut state = self.state();
+            state.sequence += 1;
+            let sequence = state.sequence;
+            let list = method == "tools/list";
+            state.pending.insert(id_key(id), Pending { id: id.clone(), sequence, list });
         }
-        let mut state = self.state();
-        state.sequence += 1;
-        let sequence = state.sequence;
-        state.pending.insert(id_key(&id), Pending { id, sequence, list });
-        drop(state);
-        Outcome::Keep
+        outcome
     }
 
-    /// A `tools/call`: `None` to forward it as it is (registered by the caller), else what to do.
-    fn call(&self, id: &Value, m: &mut Map<String, Value>) -> Option<Outcome> {
-        let params = m.get_mut("params")?.as_object_mut()?;
-        let name = params.get("name")?.as_str()?.to_owned();
-        let schema = self.state().tools.get(&name).cloned()?;
-        let args = params.get("arguments")?.clone();
+    /// A `tools/call` request: kept when its tool was not listed (or kept unchanged), or its
+    /// arguments restore to themselves; else the request with restored arguments, or the
+    /// proxy's answer.
+    fn call(&self, id: &Value, m: &Map<String, Value>) -> Outcome {
+        let Some(params) = m.get("params").and_then(Value::as_object) else { return Outcome::Keep };
+        let (Some(name), Some(args)) = (params.get("name").and_then(Value::as_str), params.get("arguments"))
+        else {
+            return Outcome::Keep;
+        };
+        let Some(schema) = self.state().tools.get(name).cloned() else { return Outcome::Keep };
         let restored = if self.coerce {
             schema.coerce_and_restore(args.clone()).map(|c| {
                 for coercion in &c.coercions {
@@ -286,19 +286,17 @@ impl Relay {
             schema.restore(args.clone())
         };
         match restored {
-            Ok(value) if value == args => None,
+            Ok(value) if value == *args => Outcome::Keep,
             Ok(value) => {
-                params.insert("arguments".into(), value);
-                let mut state = self.state();
-                state.sequence += 1;
-                let sequence = state.sequence;
-                state.pending.insert(id_key(id), Pending { id: id.clone(), sequence, list: false });
-                drop(state);
-                Some(Outcome::Replace(Value::Object(std::mem::take(m))))
+                let mut message = m.clone();
+                if let Some(Value::Object(params)) = message.get_mut("params") {
+                    params.insert("arguments".into(), value);
+                }
+                Outcome::Replace(Value::Object(message))
             }
             Err(e) => {
                 log(&format!("tools/call `{name}` answered by the proxy: {e}"));
-                Some(Outcome::Answer(tool_error(id, &e.to_string())))
+                Outcome::Answer(tool_error(id, &e.to_string()))
             }
         }
     }
@@ -416,13 +414,6 @@ impl Relay {
             out.push(Value::Array(batch.answers));
         }
         out
-    }
-}
-
-impl Outcome {
-    /// The outcome, with the original message where it is kept.
-    fn or_keep(self, original: Value) -> (Outcome, Value) {
-        (self, original)
     }
 }
 
