@@ -12,23 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python=${PYTHON:-python3}
-venv=${SDK_VENV:-target/sdk-venv}
-requirements=scripts/requirements-sdk.txt
-stamp="$venv/.requirements.sha256"
-
-want=$({ cat "$requirements"; "$python" --version 2>&1; } | sha256sum | cut -d' ' -f1)
-if [[ ! -x "$venv/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
-    echo "provider_sdks: installing $requirements into $venv" >&2
-    if [[ -e "$venv" && ! -f "$venv/pyvenv.cfg" ]]; then
-        echo "provider_sdks: $venv exists and is not a virtual environment; set SDK_VENV" >&2
-        exit 2
-    fi
-    rm -rf "$venv"
-    "$python" -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --requirement "$requirements"
-    echo "$want" >"$stamp"
-fi
+venv=$(scripts/sdk_venv.sh)
 
 echo "provider_sdks: building the CLI" >&2
 cargo build --quiet --features cli --bin toolschema

@@ -24,9 +24,11 @@ mod schema;
 #[cfg(feature = "schemars")]
 pub mod transform;
 
+pub mod coerce;
 pub mod foreign;
 pub mod restore;
 
+pub use coerce::{Coerced, Coercion, coerce, coerce_and_restore};
 #[cfg(feature = "hash")]
 pub use decode::decode_arguments;
 pub use decode::{DecodeError, decode_arguments_excluding};

@@ -139,6 +139,20 @@ impl ToolSchema {
         self.plan().restore(args)
     }
 
+    /// For arguments a model sent without strict mode: [`coerce`](crate::coerce()) under this
+    /// schema (the one the provider was told), then [`restore`](Self::restore). Strings where the
+    /// schema declares an array, object, number, integer or boolean are converted (JSON text
+    /// parsed, `"3"` read as 3, `"true"` as true), each reported in
+    /// [`Coerced::coercions`](crate::Coerced); nothing else is guessed. See
+    /// [`crate::coerce`](mod@crate::coerce) for the rules and the order.
+    ///
+    /// # Errors
+    /// A string that stands where another type is declared and does not convert; then what
+    /// [`restore`](Self::restore) finds.
+    pub fn coerce_and_restore(&self, args: Value) -> Result<crate::Coerced, ArgumentsError> {
+        crate::coerce::coerce_and_restore(self.as_value(), self.plan(), args)
+    }
+
     /// [`restore`](Self::restore), then serde: the model's arguments as the type `T`. A schema
     /// built with [`SchemaOptions::exclude`] needs the injected values: use
     /// [`decode_with`](Self::decode_with).

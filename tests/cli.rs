@@ -593,3 +593,46 @@ fn check_over_corpus_servers_matches_its_golden_output_for_every_dialect() {
         assert_eq!(text, want, "{}", d.name());
     }
 }
+
+#[test]
+fn mcp_proxy_refuses_bad_usage_with_exit_2() {
+    let out = run(&["mcp-proxy", "--dialect", "nope", "--", "cat"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unknown dialect `nope`; the dialects are `json-schema`"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["mcp-proxy", "--dialect", "gemini"]);
+    assert_eq!(code(&out), 2, "no server command: {}", stderr(&out));
+    let out = run(&["mcp-proxy", "--", "./no-such-server"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).starts_with("toolschema mcp-proxy: cannot start `./no-such-server`: "),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// With `cat` as the server every line comes straight back: whatever the proxy does not rewrite
+/// (here, everything: requests pass one way, and `cat` sends them back as requests) must arrive
+/// byte for byte, and the client closing its side ends the server and the proxy.
+#[cfg(unix)]
+#[test]
+fn mcp_proxy_passes_what_it_does_not_rewrite_byte_for_byte() {
+    let input = concat!(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n",
+        "{ \"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\" }\r\n",
+        "not json at all\n",
+        "[{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"ping\"}]\n",
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"unlisted\",\"arguments\":{\"a\":\"1\"}}}\n",
+        "\u{e9}\u{2028} no final newline",
+    );
+    let out = run_in(
+        &fixtures(),
+        &["mcp-proxy", "--dialect", "openai-strict", "--coerce", "--", "cat"],
+        Some(input),
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), input);
+}

@@ -9,6 +9,8 @@
 mod commands;
 #[path = "toolschema/input.rs"]
 mod input;
+#[path = "toolschema/mcp_proxy.rs"]
+mod mcp_proxy;
 #[path = "toolschema/output.rs"]
 mod output;
 
@@ -198,6 +200,36 @@ enum Command {
         /// The arguments: a path, or `-` for stdin.
         args: String,
     },
+    /// An MCP server behind a provider's strict mode: a stdio proxy that adapts every tool's
+    /// schema and restores every call.
+    ///
+    /// Speaks MCP over stdio, runs SERVER_COMMAND with stdio pipes, and relays JSON-RPC both ways.
+    /// In `tools/list` results each `inputSchema` is made self-contained, then adapted to the
+    /// dialect (untyped positions allowed); a tool the dialect refuses is left out, its errors on
+    /// stderr. The `arguments` of each `tools/call` are restored to what the server declared
+    /// before it sees them; arguments that cannot be are answered by the proxy with a tool result
+    /// (`isError: true`) the model can act on. Everything else passes through byte for byte.
+    /// The server's stderr is ours; the exit status is the server's.
+    #[command(
+        after_help = "Example:\n  toolschema mcp-proxy --dialect openai-strict --coerce -- npx -y @modelcontextprotocol/server-github"
+    )]
+    McpProxy {
+        /// The dialect the client's model is given (`openai-strict`, `anthropic-strict`,
+        /// `gemini`, ...; an unknown name lists them).
+        #[arg(long, default_value = "json-schema", value_name = "NAME")]
+        dialect: String,
+        /// Also convert loose arguments (a model without strict mode): JSON text where an array
+        /// or object is declared, numeric strings, "true"/"false"; each conversion on stderr.
+        #[arg(long)]
+        coerce: bool,
+        /// List a tool the dialect refuses with its schema unchanged (its calls pass unchanged),
+        /// instead of leaving it out.
+        #[arg(long)]
+        keep_refused: bool,
+        /// The MCP server to run, and its arguments.
+        #[arg(last = true, required = true, value_name = "SERVER_COMMAND")]
+        server: Vec<String>,
+    },
     /// What changed from OLD to NEW, by JSON pointer; exit 1 on a narrowing change.
     ///
     /// Both are normalised first. Each change is narrowing (a value accepted before is refused now: breaking for callers), widening or
@@ -222,6 +254,13 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut out = output::Out::new();
+    if let Command::McpProxy { dialect, coerce, keep_refused, server } = &cli.command {
+        let Some(dialect) = commands::find_dialect(&mut out, dialect) else {
+            return out.finish(output::Status::USAGE);
+        };
+        let options = mcp_proxy::Options { dialect, coerce: *coerce, keep_refused: *keep_refused };
+        return mcp_proxy::run(&options, server);
+    }
     let status = match cli.command {
         Command::Canon { pipeline, pretty, lines, input } => {
             commands::canon(&mut out, &pipeline.mode(), pretty, lines.jsonl, &input)
@@ -254,6 +293,7 @@ fn main() -> ExitCode {
         Command::Diff { pipeline, format, lines, old, new } => {
             commands::diff(&mut out, &pipeline.mode(), format == Format::Json, lines.jsonl, &old, &new)
         }
+        Command::McpProxy { .. } => output::Status::OK,
     };
     out.finish(status)
 }

@@ -11,7 +11,7 @@ fn known_dialects() -> String {
     dialect::builtin().iter().map(|d| format!("`{}`", d.name())).collect::<Vec<_>>().join(", ")
 }
 
-fn find_dialect(out: &mut Out, name: &str) -> Option<&'static dyn SchemaDialect> {
+pub fn find_dialect(out: &mut Out, name: &str) -> Option<&'static dyn SchemaDialect> {
     let found = dialect::by_name(name);
     if found.is_none() {
         out.error("--dialect", &format!("unknown dialect `{name}`; the dialects are {}", known_dialects()));

@@ -1,0 +1,837 @@
+//! `toolschema mcp-proxy`: any MCP server behind the exact schemas a provider takes.
+//!
+//! The proxy speaks MCP over stdio to its client (an MCP host), spawns the server with stdio
+//! pipes, and relays newline-delimited JSON-RPC both ways. Two messages change on the way:
+//!
+//! - a `tools/list` **response**: each tool's `inputSchema` becomes
+//!   `self_contained_input_schema`, then the pipeline under the dialect (untyped positions
+//!   allowed, as foreign servers write them), and the tool's [`ToolSchema`] (schema and restore
+//!   plan) is kept by tool name. A tool the dialect refuses is left out of the list, its errors
+//!   on stderr (`--keep-refused` keeps it unchanged instead, and its calls pass unchanged).
+//! - a `tools/call` **request** for a listed tool: its `arguments` are restored (with
+//!   `--coerce`, coerced under the provider's schema first) before the server sees them. Arguments
+//!   that cannot be restored never reach the server: the proxy answers with a tool result,
+//!   `isError: true`, whose text is the [`ArgumentsError`](toolschema::ArgumentsError), so the
+//!   model can correct its call.
+//!
+//! Everything else (initialize, notifications, resources, prompts, pings, cancellations,
+//! server-initiated requests and the client's answers, text that is not JSON) passes through
+//! byte for byte, and so does a `tools/call` whose arguments restore to themselves. Responses are
+//! matched to `tools/list` requests by id (of any JSON type, compared by canonical JSON); a batch
+//! (a JSON array) is handled element by element, and the proxy's own answers to elements of a
+//! batch join the server's answer to the rest.
+//!
+//! The proxy reads a line whole up to [`MAX_MESSAGE`] bytes; a longer one (a resource of
+//! hundreds of megabytes) goes on in parts, unread, so no input makes it hold more. So does text
+//! serde_json cannot read (not JSON, or nested past its 128 levels).
+//!
+//! # Threads and shutdown
+//! Two blocking threads, one per direction; no async runtime. The client closing stdin closes
+//! the server's stdin; the proxy then waits up to [`GRACE`] for the server to exit, and kills it
+//! after that. The server closing its stdout (it exited, or crashed mid-call) ends the proxy:
+//! every request still waiting for an answer gets a JSON-RPC error (`-32000`, connection
+//! closed) first, so the client fails the call instead of waiting forever. The proxy's exit
+//! status is the server's. The server's stderr is the proxy's.
+
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+use toolschema::{SchemaDialect, SchemaOptions, ToolSchema};
+
+/// The longest line read whole (32 MiB): a longer one is passed on in parts, unread (a
+/// `tools/list` answer that long reaches the client unadapted, and its calls are not restored;
+/// a warning says so on stderr).
+pub const MAX_MESSAGE: usize = 32 << 20;
+
+/// How long the server may take to exit after the client closed the connection.
+pub const GRACE: Duration = Duration::from_secs(5);
+
+/// The JSON-RPC error code for a request the server never answered (the MCP SDKs' "connection
+/// closed").
+const CONNECTION_CLOSED: i64 = -32000;
+
+/// `--dialect`, `--coerce`, `--keep-refused`.
+pub struct Options {
+    pub dialect: &'static dyn SchemaDialect,
+    pub coerce: bool,
+    pub keep_refused: bool,
+}
+
+/// What the relay does to messages, and what it remembers between them. Both directions share
+/// one, behind a lock held only for lookups and bookkeeping (never while adapting schemas or
+/// restoring arguments).
+pub struct Relay {
+    options: SchemaOptions,
+    dialect: String,
+    coerce: bool,
+    keep_refused: bool,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    /// Each listed tool's schema as the client sees it, with its restore plan.
+    tools: HashMap<String, ToolSchema>,
+    /// Client requests the server has not answered, by canonical id.
+    pending: HashMap<String, Pending>,
+    /// Answers the proxy made to elements of a batch whose other requests went to the server.
+    batches: Vec<Batch>,
+    /// Counts requests, to answer the pending ones in order when the server is gone.
+    sequence: u64,
+}
+
+struct Pending {
+    id: Value,
+    sequence: u64,
+    /// A `tools/list` request: its response is rewritten.
+    list: bool,
+}
+
+struct Batch {
+    /// The canonical ids of the batch's requests that went to the server.
+    ids: Vec<String>,
+    answers: Vec<Value>,
+}
+
+/// One line split into its JSON text and its line ending (kept as it came).
+fn split_line(line: &[u8]) -> (&[u8], &[u8]) {
+    let mut end = line.len();
+    while end > 0 && matches!(line[end - 1], b'\n' | b'\r') {
+        end -= 1;
+    }
+    line.split_at(end)
+}
+
+fn id_key(id: &Value) -> String {
+    toolschema::canonical::to_string(id)
+}
+
+fn line_of(value: &Value, ending: &[u8]) -> Vec<u8> {
+    let mut out = serde_json::to_vec(value).unwrap_or_default();
+    out.extend_from_slice(if ending.is_empty() { b"\n" } else { ending });
+    out
+}
+
+/// The proxy's answer to a call whose arguments cannot be restored: a tool result with
+/// `isError`, which the model sees and can act on.
+fn tool_error(id: &Value, text: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": {
+        "content": [{"type": "text", "text": text}], "isError": true, "resultType": "complete"}})
+}
+
+fn connection_closed(id: &Value, why: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": CONNECTION_CLOSED, "message": why}})
+}
+
+/// What the client's message (one element of a batch, or the whole line) becomes.
+enum Outcome {
+    /// Forwarded as it is.
+    Keep,
+    /// Forwarded as this value.
+    Replace(Value),
+    /// Answered by the proxy with this response; the server never sees it.
+    Answer(Value),
+}
+
+/// What a line from the client becomes.
+#[derive(Debug, Default, PartialEq)]
+pub struct FromClient {
+    /// Bytes for the server (a whole line), if any.
+    pub to_server: Option<Vec<u8>>,
+    /// Bytes for the client (a whole line), if any.
+    pub to_client: Option<Vec<u8>>,
+}
+
+/// Only what matching a server message needs: its id, and whether it is a request.
+#[derive(Deserialize)]
+struct Probe {
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Value>,
+    #[serde(default)]
+    method: Option<serde::de::IgnoredAny>,
+}
+
+/// `Some` for a present key, `null` included.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
+fn log(message: &str) {
+    // Several lines (a list of errors) stay indented under the first.
+    eprintln!("toolschema mcp-proxy: {}", message.replace('\n', "\n    "));
+}
+
+impl Relay {
+    pub fn new(options: &Options) -> Self {
+        Relay {
+            options: SchemaOptions::new().dialect(options.dialect).reject_any(false),
+            dialect: options.dialect.name().to_owned(),
+            coerce: options.coerce,
+            keep_refused: options.keep_refused,
+            state: Mutex::new(State::default()),
+        }
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        // A thread that panicked while holding the lock left the maps consistent (every update
+        // is one insert or remove): carry on with them.
+        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A line the client sent.
+    pub fn on_client_line(&self, line: &[u8]) -> FromClient {
+        let (text, ending) = split_line(line);
+        let keep = || FromClient { to_server: Some(line.to_vec()), to_client: None };
+        let Ok(message) = serde_json::from_slice::<Value>(text) else { return keep() };
+        match message {
+            Value::Object(m) => match self.client_message(&m) {
+                Outcome::Keep => keep(),
+                Outcome::Replace(v) => FromClient { to_server: Some(line_of(&v, ending)), to_client: None },
+                Outcome::Answer(v) => FromClient { to_server: None, to_client: Some(line_of(&v, ending)) },
+            },
+            Value::Array(items) if !items.is_empty() => {
+                let mut forwarded = Vec::with_capacity(items.len());
+                let mut answers = Vec::new();
+                let mut changed = false;
+                let mut ids = Vec::new();
+                for item in items {
+                    let outcome = match &item {
+                        Value::Object(m) => self.client_message(m),
+                        _ => Outcome::Keep,
+                    };
+                    match outcome {
+                        Outcome::Keep => {
+                            ids.extend(request_id(&item));
+                            forwarded.push(item);
+                        }
+                        Outcome::Replace(v) => {
+                            ids.extend(request_id(&v));
+                            changed = true;
+                            forwarded.push(v);
+                        }
+                        Outcome::Answer(v) => {
+                            changed = true;
+                            answers.push(v);
+                        }
+                    }
+                }
+                if !changed {
+                    return keep();
+                }
+                let mut out = FromClient::default();
+                if !forwarded.is_empty() {
+                    out.to_server = Some(line_of(&Value::Array(forwarded), ending));
+                }
+                if !answers.is_empty() {
+                    if ids.is_empty() {
+                        // Nothing forwarded expects an answer: the proxy's answers are the batch's.
+                        out.to_client = Some(line_of(&Value::Array(answers), ending));
+                    } else {
+                        self.state().batches.push(Batch { ids, answers });
+                    }
+                }
+                out
+            }
+            _ => keep(),
+        }
+    }
+
+    fn client_message(&self, m: &Map<String, Value>) -> Outcome {
+        let Some(method) = m.get("method").and_then(Value::as_str) else {
+            // A response to a server-initiated request, or not JSON-RPC at all.
+            return Outcome::Keep;
+        };
+        let Some(id) = m.get("id") else {
+            if method == "notifications/cancelled"
+                && let Some(request) = m.get("params").and_then(|p| p.get("requestId"))
+            {
+                self.state().pending.remove(&id_key(request));
+            }
+            return Outcome::Keep;
+        };
+        let outcome = if method == "tools/call" { self.call(id, m) } else { Outcome::Keep };
+        if !matches!(outcome, Outcome::Answer(_)) {
+            let mut state = self.state();
+            state.sequence += 1;
+            let sequence = state.sequence;
+            let list = method == "tools/list";
+            state.pending.insert(id_key(id), Pending { id: id.clone(), sequence, list });
+        }
+        outcome
+    }
+
+    /// A `tools/call` request: kept when its tool was not listed (or kept unchanged), or its
+    /// arguments restore to themselves; else the request with restored arguments, or the
+    /// proxy's answer.
+    fn call(&self, id: &Value, m: &Map<String, Value>) -> Outcome {
+        let Some(params) = m.get("params").and_then(Value::as_object) else { return Outcome::Keep };
+        let (Some(name), Some(args)) = (params.get("name").and_then(Value::as_str), params.get("arguments"))
+        else {
+            return Outcome::Keep;
+        };
+        let Some(schema) = self.state().tools.get(name).cloned() else { return Outcome::Keep };
+        let restored = if self.coerce {
+            schema.coerce_and_restore(args.clone()).map(|c| {
+                for coercion in &c.coercions {
+                    log(&format!("tools/call `{name}`: {coercion}"));
+                }
+                c.value
+            })
+        } else {
+            schema.restore(args.clone())
+        };
+        match restored {
+            Ok(value) if value == *args => Outcome::Keep,
+            Ok(value) => {
+                let mut message = m.clone();
+                if let Some(Value::Object(params)) = message.get_mut("params") {
+                    params.insert("arguments".into(), value);
+                }
+                Outcome::Replace(Value::Object(message))
+            }
+            Err(e) => {
+                log(&format!("tools/call `{name}` answered by the proxy: {e}"));
+                Outcome::Answer(tool_error(id, &e.to_string()))
+            }
+        }
+    }
+
+    /// A line the server sent: the bytes for the client.
+    pub fn on_server_line(&self, line: &[u8]) -> Vec<u8> {
+        {
+            let state = self.state();
+            if state.pending.is_empty() && state.batches.is_empty() {
+                return line.to_vec();
+            }
+        }
+        let (text, ending) = split_line(line);
+        match text.iter().find(|b| !b.is_ascii_whitespace()) {
+            Some(b'{') => {
+                // Most messages are not answers to `tools/list`: read only their id first.
+                let Ok(probe) = serde_json::from_slice::<Probe>(text) else { return line.to_vec() };
+                let (Some(id), None) = (probe.id, probe.method) else { return line.to_vec() };
+                let Some(pending) = self.state().pending.remove(&id_key(&id)) else { return line.to_vec() };
+                if !pending.list {
+                    return line.to_vec();
+                }
+                let Ok(mut message) = serde_json::from_slice::<Value>(text) else { return line.to_vec() };
+                if self.rewrite_list(&mut message) { line_of(&message, ending) } else { line.to_vec() }
+            }
+            Some(b'[') => {
+                let Ok(Value::Array(mut items)) = serde_json::from_slice::<Value>(text) else {
+                    return line.to_vec();
+                };
+                let mut changed = false;
+                let mut keys = Vec::new();
+                for item in &mut items {
+                    let Some(id) = response_id(item) else { continue };
+                    let key = id_key(id);
+                    let pending = self.state().pending.remove(&key);
+                    keys.push(key);
+                    if pending.is_some_and(|p| p.list) {
+                        changed |= self.rewrite_list(item);
+                    }
+                }
+                let mut state = self.state();
+                if let Some(i) = state.batches.iter().position(|b| b.ids.iter().any(|k| keys.contains(k))) {
+                    items.extend(state.batches.swap_remove(i).answers);
+                    changed = true;
+                }
+                drop(state);
+                if changed { line_of(&Value::Array(items), ending) } else { line.to_vec() }
+            }
+            _ => line.to_vec(),
+        }
+    }
+
+    /// Rewrites the tools of a `tools/list` response in place; whether anything changed.
+    fn rewrite_list(&self, message: &mut Value) -> bool {
+        let Some(Value::Array(tools)) = message.get_mut("result").and_then(|r| r.get_mut("tools")) else {
+            return false;
+        };
+        let mut kept = Vec::with_capacity(tools.len());
+        let mut adapted = Vec::new();
+        let mut dropped = Vec::new();
+        for mut tool in std::mem::take(tools) {
+            let (Some(name), Some(schema)) =
+                (tool.get("name").and_then(Value::as_str), tool.get("inputSchema"))
+            else {
+                kept.push(tool);
+                continue;
+            };
+            let name = name.to_owned();
+            match self.adapt(&name, schema) {
+                Ok(built) => {
+                    tool["inputSchema"] = built.as_value().clone();
+                    adapted.push((name, built));
+                    kept.push(tool);
+                }
+                Err(message) => {
+                    if self.keep_refused {
+                        log(&format!(
+                            "tool `{name}` kept unchanged: refused by `{}`: {message}",
+                            self.dialect
+                        ));
+                        kept.push(tool);
+                    } else {
+                        log(&format!(
+                            "tool `{name}` left out of tools/list: refused by `{}`: {message}",
+                            self.dialect
+                        ));
+                    }
+                    dropped.push(name);
+                }
+            }
+        }
+        *tools = kept;
+        let mut state = self.state();
+        for name in dropped {
+            state.tools.remove(&name);
+        }
+        state.tools.extend(adapted);
+        true
+    }
+
+    /// A tool's schema made self-contained, then run through the pipeline under the dialect.
+    fn adapt(&self, name: &str, schema: &Value) -> Result<ToolSchema, String> {
+        let contained = toolschema::self_contained_input_schema(schema, name).map_err(|e| e.to_string())?;
+        self.options.normalize(contained).map_err(|e| e.to_string())
+    }
+
+    /// Every request still waiting, in the order the client sent them, answered with a
+    /// connection-closed error; and the proxy's answers held for batches.
+    pub fn abandon(&self, why: &str) -> Vec<Value> {
+        let mut state = self.state();
+        let mut pending: Vec<Pending> = state.pending.drain().map(|(_, p)| p).collect();
+        pending.sort_by_key(|p| p.sequence);
+        let mut out: Vec<Value> = pending.iter().map(|p| connection_closed(&p.id, why)).collect();
+        for batch in state.batches.drain(..) {
+            out.push(Value::Array(batch.answers));
+        }
+        out
+    }
+}
+
+/// The id of a request (a message with `method` and `id`).
+fn request_id(message: &Value) -> Option<String> {
+    let m = message.as_object()?;
+    m.get("method")?;
+    m.get("id").map(id_key)
+}
+
+/// The id of a response (a message with `id` and no `method`).
+fn response_id(message: &Value) -> Option<&Value> {
+    let m = message.as_object()?;
+    if m.contains_key("method") {
+        return None;
+    }
+    m.get("id")
+}
+
+/// Something that happened to one side.
+enum Event {
+    /// The client closed its side (stdin at its end), or the server's stdin broke.
+    ClientDone,
+    /// The server closed its stdout.
+    ServerDone,
+    /// Writing to the client failed: it is gone.
+    ClientGone,
+}
+
+/// A line, or part of a line longer than [`MAX_MESSAGE`].
+enum Piece<'a> {
+    /// A whole line, its ending included.
+    Line(&'a [u8]),
+    /// Part of a long line, passed on unread; `last` ends the line.
+    Part { bytes: &'a [u8], last: bool },
+}
+
+/// Reads lines until end of input or an error. A line longer than [`MAX_MESSAGE`] comes in parts
+/// of about that size, so that no input makes the proxy hold more than that.
+fn read_lines(reader: impl Read, what: &str, mut each: impl FnMut(Piece<'_>) -> bool) {
+    let mut reader = BufReader::with_capacity(1 << 16, reader);
+    let mut line = Vec::new();
+    let mut long = false;
+    loop {
+        let (ended, used) = match reader.fill_buf() {
+            Ok([]) => {
+                if !line.is_empty() {
+                    each(if long { Piece::Part { bytes: &line, last: true } } else { Piece::Line(&line) });
+                }
+                return;
+            }
+            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    line.extend_from_slice(&buf[..=i]);
+                    (true, i + 1)
+                }
+                None => {
+                    line.extend_from_slice(buf);
+                    (false, buf.len())
+                }
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return,
+        };
+        reader.consume(used);
+        if ended {
+            let go = each(if long { Piece::Part { bytes: &line, last: true } } else { Piece::Line(&line) });
+            line.clear();
+            long = false;
+            if !go {
+                return;
+            }
+        } else if line.len() >= MAX_MESSAGE {
+            if !long {
+                log(&format!(
+                    "a message from the {what} is longer than {MAX_MESSAGE} bytes: passed on unread"
+                ));
+            }
+            long = true;
+            let go = each(Piece::Part { bytes: &line, last: false });
+            line.clear();
+            if !go {
+                return;
+            }
+        }
+    }
+}
+
+type ClientOut = Mutex<std::io::Stdout>;
+
+fn lock(out: &ClientOut) -> MutexGuard<'_, std::io::Stdout> {
+    out.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn write_to(out: &mut std::io::Stdout, bytes: &[u8]) -> bool {
+    let mut handle = out.lock();
+    handle.write_all(bytes).and_then(|()| handle.flush()).is_ok()
+}
+
+fn write_line(out: &ClientOut, bytes: &[u8]) -> bool {
+    write_to(&mut lock(out), bytes)
+}
+
+/// Runs the proxy until either side closes; the exit status is the server's.
+pub fn run(options: &Options, server: &[String]) -> ExitCode {
+    let Some((program, args)) = server.split_first() else {
+        log("no server command: give it after `--`, e.g. `toolschema mcp-proxy -- python server.py`");
+        return ExitCode::from(2);
+    };
+    let mut child = match Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+    {
+        Ok(child) => child,
+        Err(e) => {
+            log(&format!("cannot start `{program}`: {e}"));
+            return ExitCode::from(2);
+        }
+    };
+    let (Some(mut server_in), Some(server_out)) = (child.stdin.take(), child.stdout.take()) else {
+        log("the server's pipes are missing");
+        let _ = child.kill();
+        return ExitCode::from(2);
+    };
+    let relay = Arc::new(Relay::new(options));
+    let client_out = Arc::new(Mutex::new(std::io::stdout()));
+    let (events, event) = mpsc::channel::<Event>();
+
+    {
+        let (relay, client_out, events) = (relay.clone(), client_out.clone(), events.clone());
+        std::thread::spawn(move || {
+            let mut send = |bytes: &[u8]| server_in.write_all(bytes).and_then(|()| server_in.flush()).is_ok();
+            read_lines(std::io::stdin(), "client", |piece| {
+                let line = match piece {
+                    Piece::Line(line) => line,
+                    Piece::Part { bytes, .. } => return send(bytes),
+                };
+                let action = relay.on_client_line(line);
+                if let Some(bytes) = action.to_client
+                    && !write_line(&client_out, &bytes)
+                {
+                    let _ = events.send(Event::ClientGone);
+                    return false;
+                }
+                action.to_server.is_none_or(|bytes| send(&bytes))
+            });
+            // Dropping `server_in` closes the server's stdin.
+            drop(server_in);
+            let _ = events.send(Event::ClientDone);
+        });
+    }
+    {
+        let (relay, client_out, events) = (relay.clone(), client_out.clone(), events.clone());
+        std::thread::spawn(move || {
+            // The client's output stays locked while a long line goes out in parts, so that no
+            // answer of the proxy's lands in the middle of it.
+            let mut held: Option<MutexGuard<'_, std::io::Stdout>> = None;
+            read_lines(server_out, "server", |piece| {
+                let written = match piece {
+                    Piece::Line(line) => write_line(&client_out, &relay.on_server_line(line)),
+                    Piece::Part { bytes, last } => {
+                        let out = held.get_or_insert_with(|| lock(&client_out));
+                        let written = write_to(out, bytes);
+                        if last {
+                            held = None;
+                        }
+                        written
+                    }
+                };
+                if !written {
+                    let _ = events.send(Event::ClientGone);
+                }
+                written
+            });
+            drop(held);
+            let _ = events.send(Event::ServerDone);
+        });
+    }
+    drop(events);
+
+    match event.recv() {
+        Ok(Event::ServerDone) | Err(_) => {
+            let status = wait(&mut child, GRACE);
+            let why = match status.and_then(|s| s.code()) {
+                Some(code) => {
+                    format!("connection closed: the MCP server exited (status {code}) before answering")
+                }
+                None => "connection closed: the MCP server ended before answering".to_owned(),
+            };
+            for answer in relay.abandon(&why) {
+                write_line(&client_out, &line_of(&answer, b"\n"));
+            }
+            exit_code(status)
+        }
+        Ok(Event::ClientDone | Event::ClientGone) => {
+            // The server's stdin is closed (or the client is gone): give the server time to exit.
+            let deadline = Instant::now() + GRACE;
+            while Instant::now() < deadline {
+                match event.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                    Ok(Event::ServerDone) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                    Ok(_) => {}
+                    Err(mpsc::RecvTimeoutError::Timeout) => break,
+                }
+            }
+            exit_code(wait(&mut child, Duration::from_millis(100)))
+        }
+    }
+}
+
+/// Waits up to `limit` for the child, then kills it.
+fn wait(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let deadline = Instant::now() + limit;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
+            Ok(None) => {
+                log("the server did not exit; killing it");
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+            Err(_) => return None,
+        }
+    }
+}
+
+fn exit_code(status: Option<std::process::ExitStatus>) -> ExitCode {
+    match status.and_then(|s| s.code()) {
+        Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+        None => ExitCode::from(1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn relay(dialect: &str, coerce: bool, keep_refused: bool) -> Relay {
+        let dialect = toolschema::dialect::by_name(dialect).expect("a built-in dialect");
+        Relay::new(&Options { dialect, coerce, keep_refused })
+    }
+
+    fn parse(bytes: &[u8]) -> Value {
+        serde_json::from_slice(bytes).expect("JSON")
+    }
+
+    const LIST: &[u8] = br#"{"jsonrpc":"2.0","id":"l1","method":"tools/list"}
+"#;
+
+    fn listed(r: &Relay) -> Value {
+        assert_eq!(r.on_client_line(LIST).to_server.as_deref(), Some(LIST));
+        let tools = json!({"jsonrpc": "2.0", "id": "l1", "result": {"tools": [
+            {"name": "tally", "description": "d", "inputSchema": {"type": "object",
+                "properties": {"counts": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+                               "note": {"type": "string"}},
+                "required": ["counts"]}},
+            {"name": "loose", "inputSchema": {"type": "object", "properties": {"any": {}}, "required": ["any"]}},
+            {"name": "plain", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}},
+            {"name": "bad", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/Missing"}}}}
+        ], "nextCursor": "c"}});
+        let line = line_of(&tools, b"\n");
+        parse(&r.on_server_line(&line))
+    }
+
+    #[test]
+    fn a_list_response_is_adapted_and_refused_tools_left_out() {
+        let r = relay("openai-strict", false, false);
+        let got = listed(&r);
+        let tools = got["result"]["tools"].as_array().unwrap();
+        let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["tally", "loose", "plain"]);
+        assert_eq!(got["result"]["nextCursor"], "c");
+        assert_eq!(tools[0]["description"], "d");
+        assert_eq!(tools[0]["inputSchema"]["properties"]["counts"]["type"], "array");
+        assert_eq!(tools[0]["inputSchema"]["additionalProperties"], false);
+        assert_eq!(tools[1]["inputSchema"]["properties"]["any"]["type"], "string");
+        let kept = relay("openai-strict", false, true);
+        let got = listed(&kept);
+        assert_eq!(got["result"]["tools"][3]["inputSchema"]["properties"]["a"]["$ref"], "#/$defs/Missing");
+    }
+
+    #[test]
+    fn a_call_is_restored_or_answered_with_the_error() {
+        let r = relay("openai-strict", false, false);
+        listed(&r);
+        let call = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"tally","arguments":{"counts":[{"key":"a","value":2}],"note":null}}}
+"#;
+        let out = r.on_client_line(call);
+        assert_eq!(out.to_client, None);
+        let sent = parse(out.to_server.as_deref().unwrap());
+        assert_eq!(sent["params"]["arguments"], json!({"counts": {"a": 2}}));
+        assert_eq!(sent["id"], 7);
+        let bad = br#"{"jsonrpc":"2.0","id":[1],"method":"tools/call","params":{"name":"tally","arguments":{"counts":[{"key":"a","value":1},{"key":"a","value":2}],"note":null}}}"#;
+        let out = r.on_client_line(bad);
+        assert_eq!(out.to_server, None);
+        let answer = parse(out.to_client.as_deref().unwrap());
+        assert_eq!(answer["id"], json!([1]));
+        assert_eq!(answer["result"]["isError"], true);
+        assert_eq!(
+            answer["result"]["content"][0]["text"],
+            "the arguments do not fit the tool's schema:\n- `/counts/1`: repeats the key `a`; each key may appear once"
+        );
+        // Arguments that restore to themselves go as they came, byte for byte.
+        let same = b"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":\"plain\",\"arguments\":{\"q\":\"[1]\"}}}\r\n";
+        assert_eq!(r.on_client_line(same).to_server.as_deref(), Some(&same[..]));
+        // An unknown tool passes unchanged.
+        let unknown = br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"nope","arguments":{"x":"1"}}}"#;
+        assert_eq!(r.on_client_line(unknown).to_server.as_deref(), Some(&unknown[..]));
+    }
+
+    #[test]
+    fn coercion_runs_under_the_provider_schema_before_restore() {
+        let r = relay("openai-strict", true, false);
+        listed(&r);
+        let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tally","arguments":{"counts":"[{\"key\":\"a\",\"value\":\"2\"}]","note":null}}}"#;
+        let sent = parse(r.on_client_line(call).to_server.as_deref().unwrap());
+        assert_eq!(sent["params"]["arguments"], json!({"counts": {"a": 2}}));
+        // Without `--coerce` the text is not the provider's shape: restore leaves it (and drops the
+        // null for the absent note), and the server judges the call.
+        let strict = relay("openai-strict", false, false);
+        listed(&strict);
+        let sent = parse(strict.on_client_line(call).to_server.as_deref().unwrap());
+        assert_eq!(sent["params"]["arguments"], json!({"counts": "[{\"key\":\"a\",\"value\":\"2\"}]"}));
+    }
+
+    #[test]
+    fn everything_else_passes_byte_for_byte() {
+        let r = relay("gemini", true, false);
+        for line in [
+            &b"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{}}\n"[..],
+            b"{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}\n",
+            b"{not json\n",
+            b"\n",
+            b"[]\n",
+            b"{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"result\":{}}\n",
+            b"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}",
+        ] {
+            assert_eq!(r.on_client_line(line).to_server.as_deref(), Some(line));
+        }
+        for line in [
+            &b"{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"protocolVersion\":\"2025-11-25\"}}\n"[..],
+            b"{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"roots/list\"}\n",
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n",
+            b"garbage",
+        ] {
+            assert_eq!(r.on_server_line(line), line);
+        }
+    }
+
+    #[test]
+    fn ids_of_any_type_match_and_a_cancelled_request_is_forgotten() {
+        let r = relay("openai-strict", false, false);
+        for id in [json!(1), json!("1"), json!(null), json!({"k": [1.5]})] {
+            let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"});
+            r.on_client_line(&line_of(&request, b"\n"));
+        }
+        assert_eq!(r.state().pending.len(), 4);
+        let response = json!({"jsonrpc": "2.0", "id": {"k": [1.5]}, "result": {"tools": [
+            {"name": "t", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}]}});
+        let got = parse(&r.on_server_line(&line_of(&response, b"\n")));
+        assert_eq!(got["result"]["tools"][0]["inputSchema"]["required"], json!(["n"]));
+        let cancel =
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "1"}});
+        r.on_client_line(&line_of(&cancel, b"\n"));
+        let left: Vec<Value> = r.abandon("gone").into_iter().map(|a| a["id"].clone()).collect();
+        assert_eq!(left, [json!(1), json!(null)]);
+    }
+
+    #[test]
+    fn a_line_longer_than_the_limit_comes_in_parts_and_the_next_line_whole() {
+        let mut input = vec![b'x'; MAX_MESSAGE + MAX_MESSAGE / 2];
+        input.extend_from_slice(b"\n{\"short\":1}\n");
+        let mut long = Vec::new();
+        let mut pieces = Vec::new();
+        read_lines(std::io::Cursor::new(&input), "test", |piece| {
+            match piece {
+                Piece::Part { bytes, last } => {
+                    assert!(bytes.len() <= MAX_MESSAGE + (1 << 16), "a part of {} bytes", bytes.len());
+                    long.extend_from_slice(bytes);
+                    pieces.push(if last { "last" } else { "part" });
+                }
+                Piece::Line(line) => {
+                    assert_eq!(line, b"{\"short\":1}\n");
+                    pieces.push("line");
+                }
+            }
+            true
+        });
+        assert_eq!(pieces, ["part", "last", "line"]);
+        assert_eq!(long.len(), MAX_MESSAGE + MAX_MESSAGE / 2 + 1);
+    }
+
+    #[test]
+    fn a_batch_is_handled_element_by_element_and_answers_join_the_servers() {
+        let r = relay("openai-strict", false, false);
+        listed(&r);
+        let batch = json!([
+            {"jsonrpc": "2.0", "id": "a", "method": "tools/call", "params": {"name": "tally", "arguments": {"counts": [], "note": "x"}}},
+            {"jsonrpc": "2.0", "id": "b", "method": "tools/call", "params": {"name": "tally", "arguments": {"counts": [{"key": "k", "value": 1}, {"key": "k", "value": 1}], "note": null}}},
+            {"jsonrpc": "2.0", "method": "notifications/progress"}
+        ]);
+        let out = r.on_client_line(&line_of(&batch, b"\n"));
+        assert_eq!(out.to_client, None, "held for the server's answer");
+        let sent = parse(out.to_server.as_deref().unwrap());
+        assert_eq!(sent.as_array().unwrap().len(), 2);
+        assert_eq!(sent[0]["params"]["arguments"], json!({"counts": {}, "note": "x"}));
+        let reply = json!([{"jsonrpc": "2.0", "id": "a", "result": {"content": []}}]);
+        let got = parse(&r.on_server_line(&line_of(&reply, b"\n")));
+        let ids: Vec<&Value> = got.as_array().unwrap().iter().map(|m| &m["id"]).collect();
+        assert_eq!(ids, [&json!("a"), &json!("b")]);
+        // A batch the proxy answers whole.
+        let only = json!([batch[1].clone()]);
+        let out = r.on_client_line(&line_of(&only, b"\n"));
+        assert_eq!(out.to_server, None);
+        assert_eq!(parse(out.to_client.as_deref().unwrap())[0]["result"]["isError"], true);
+    }
+}
