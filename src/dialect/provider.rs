@@ -1874,7 +1874,8 @@ fn shape_of(branch: &Value, root: &Value) -> Shape {
 const SHAPE_BUDGET: usize = 256;
 
 /// [`shape_of`] with `budget` shapes left to build; past it a branch has the shape that tells
-/// nothing (never disjoint from another), so the union is refused rather than guessed.
+/// nothing (never disjoint from another), as for a branch that cannot be told apart: restore
+/// never picks a branch by a guess.
 fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
     if *budget == 0 {
         return Shape::default();
