@@ -51,6 +51,14 @@ pub use schema::{CheckErrors, Tools};
 #[cfg(feature = "hash")]
 pub use schema::{PropertyOrder, SchemaOptions, ToolSchema};
 
+// The examples in `docs/` are doc tests too, so they cannot drift from the code.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/dialects.md")]
+#[doc = include_str!("../docs/foreign.md")]
+#[doc = include_str!("../docs/integrations.md")]
+#[doc = include_str!("../docs/pipeline.md")]
+pub struct DocsExamples;
+
 /// The schema of `T` under the default [`SchemaOptions`]: normalised draft 2020-12, `$defs` intact.
 ///
 /// ```

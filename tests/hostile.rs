@@ -633,7 +633,7 @@ fn thousand_way_shared_references_stay_within_the_size_budget() {
 // Cycles.
 
 // Law: references that loop without making progress (a definition that is only a reference to
-// itself, two that refer to each other, the root referring to itself) give a result or a typed
+// itself, two that refer to each other, the root referring to itself, a union of itself) give a result or a typed
 // error in every dialect, and never hang.
 #[test]
 fn reference_cycles_without_progress_end_in_a_result_or_an_error() {
@@ -647,6 +647,10 @@ fn reference_cycles_without_progress_end_in_a_result_or_an_error() {
                "properties": {"a": {"$ref": "#/$defs/A"}}}),
         json!({"$defs": {"A": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}}, "type": "object",
                "properties": {"a": {"$ref": "#/$defs/A"}}, "required": ["a"]}),
+        // A union with two branches back to itself: its branches' shapes double at every turn.
+        json!({"$defs": {"A": {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}, {"type": "null"}]},
+                         "B": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "object", "properties": {"x": {"$ref": "#/$defs/B"}}}]}},
+               "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "required": ["a"]}),
     ];
     for (i, schema) in cases.iter().enumerate() {
         through_every_dialect(&format!("cycle {i}"), schema, &SchemaOptions::new());

@@ -15,7 +15,8 @@
 //!   levels (no real schema is) is read again on a thread of its own with a large stack, up to
 //!   [`MAX_NESTING`] levels, so that the library, which takes values of any depth, gives its own
 //!   answer (its depth error and pointer, or for `declared_type` an answer through 1,000 nested
-//!   unions). Past that (or for a `dict` that contains itself) it is an error.
+//!   unions). Past that (or for a `dict` that contains itself) it is an error. A model's
+//!   arguments (restore) are read to [`SHALLOW`] levels only ([`to_value_shallow`]).
 //!
 //! Every error carries the JSON pointer (RFC 6901) of the offending value; the pointer is built
 //! only when there is an error, each level adding its step as the error passes back through it.
@@ -135,6 +136,15 @@ pub fn to_value(obj: &Bound<'_, PyAny>) -> Result<Json, ConvertError> {
         },
         other => other.map(|value| Json { value, deep: false }),
     }
+}
+
+/// Converts a model's arguments (for restore and its forward map) to JSON, nested at most
+/// [`SHALLOW`] levels: what comes back may add a few levels to them (a map rebuilt from entries,
+/// JSON text parsed within serde_json's 128 levels), and must stay within what [`to_python`]
+/// writes. Deeper arguments are an error naming the pointer where the limit was passed (JSON text
+/// that deep does not come from `json.loads` with the default recursion limit).
+pub fn to_value_shallow(obj: &Bound<'_, PyAny>) -> Result<Json, ConvertError> {
+    convert(obj, SHALLOW).map(|value| Json { value, deep: false })
 }
 
 /// A converted value, and whether it nests past [`SHALLOW`] levels.

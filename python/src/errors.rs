@@ -6,7 +6,8 @@
 //!     ├── ForeignSchemaError     self_contained_input_schema refused the schema
 //!     ├── SchemaGenerationError  the pipeline refused it (untyped value, unknown exclude, size, depth)
 //!     ├── CapabilityError        the dialect cannot express it: dialect, keyword, errors
-//!     └── ConversionError        an argument is not JSON (NaN, an int past 64 bits, a non-str key)
+//!     ├── ConversionError        an argument is not JSON (NaN, an int past 64 bits, a non-str key)
+//!     └── ArgumentsError         restore refused a model's arguments: faults (pointer, message)
 //! ```
 
 use crate::convert::ConvertError;
@@ -15,8 +16,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use toolschema::{
-    CapabilityError as RustCapability, Error, ForeignSchemaError as RustForeign,
-    SchemaGenerationError as RustGeneration,
+    ArgumentsError as RustArguments, CapabilityError as RustCapability, Error,
+    ForeignSchemaError as RustForeign, SchemaGenerationError as RustGeneration,
 };
 
 create_exception!(
@@ -61,6 +62,17 @@ create_exception!(
      outside -2**63 .. 2**64-1, a dict key that is not a str, an object of another type, or \
      nesting deeper than 512 levels. ``pointer`` names the value."
 );
+create_exception!(
+    toolschema,
+    ArgumentsError,
+    ToolSchemaError,
+    "A model's arguments could not be restored to what the tool's schema accepts: JSON text that \
+     does not parse, a repeated map key, an assertion the provider could not enforce that fails \
+     (a bound Anthropic was not told), arguments nested past the depth budget. ``faults`` lists \
+     every fault as a ``(pointer, message)`` tuple, each pointer into the arguments as the model \
+     sent them; ``pointer`` is the first's. ``str()`` is written for the model: hand it back as \
+     the tool's result and it can correct its call. ``kind`` is ``\"invalid-arguments\"``."
+);
 
 /// Sets the attributes every instance of the hierarchy has, to `None`, on the base class.
 pub fn init_attributes(py: Python<'_>) -> PyResult<()> {
@@ -74,6 +86,7 @@ pub fn init_attributes(py: Python<'_>) -> PyResult<()> {
     capability.setattr("keyword", py.None())?;
     capability.setattr("field", py.None())?;
     capability.setattr("errors", PyList::empty(py).to_tuple())?;
+    py.get_type::<ArgumentsError>().setattr("faults", PyList::empty(py).to_tuple())?;
     Ok(())
 }
 
@@ -162,6 +175,29 @@ pub fn pipeline(py: Python<'_>, e: &Error, tool: Option<&str>) -> PyErr {
         // `Error` is non-exhaustive: a future kind still reaches Python as the base class.
         other => raise::<ToolSchemaError>(py, other.to_string(), &[("tool", tool)]),
     }
+}
+
+/// An `ArgumentsError` from the library's: its message (worded for the model, so no `tool`
+/// prefix), every fault as a `(pointer, message)` tuple, the first's pointer.
+pub fn arguments(py: Python<'_>, e: &RustArguments, tool: Option<&str>) -> PyErr {
+    let faults = e.faults();
+    let kind = match e {
+        RustArguments::Invalid { .. } => "invalid-arguments",
+        // Not raised by restore (serde's refusal in `decode`), but `ArgumentsError` is
+        // non-exhaustive: whatever comes still reaches Python with its message.
+        _ => "decode",
+    };
+    let first = faults.first().map(|f| f.pointer.as_str());
+    let err = raise::<ArgumentsError>(
+        py,
+        e.to_string(),
+        &[("tool", tool), ("pointer", first), ("kind", Some(kind))],
+    );
+    let list: Vec<(&str, &str)> = faults.iter().map(|f| (f.pointer.as_str(), f.message.as_str())).collect();
+    if let Ok(list) = PyList::new(py, list) {
+        let _ = err.value(py).setattr("faults", list);
+    }
+    err
 }
 
 fn generation_kind(e: &RustGeneration) -> &'static str {

@@ -11,7 +11,7 @@ mod convert;
 mod errors;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
+use pyo3::types::{PyList, PyString, PyTuple};
 use serde_json::Value;
 use toolschema::{DocWarningKind, SchemaOptions};
 
@@ -150,6 +150,13 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 
 /// Runs the normalising pipeline and a dialect on a JSON Schema from anywhere.
 ///
+/// Under a provider dialect (``openai-strict``, ``anthropic-strict``, ``gemini``, ...) a shape the
+/// provider cannot say is written in a form it can (an optional field as required with ``null``
+/// added, a map as a list of ``{"key", "value"}`` entries, any JSON value as a string of JSON
+/// text, a bound it does not enforce stated in the description): the model's arguments then go
+/// through ``ToolSchema.restore`` before the code reads them. ``exact=True`` refuses those shapes
+/// instead, so that the model's arguments are the code's as they are.
+///
 /// Args:
 ///     schema: A JSON Schema (a dict, or ``True``/``False``).
 ///     dialect: A dialect name, as the CLI takes it (``DIALECTS`` lists them).
@@ -158,9 +165,12 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 ///     allow_any: Keep untyped positions instead of refusing them (for schemas you forward but
 ///         did not write).
 ///     name: What errors are about (their ``tool`` attribute), e.g. the type's name.
+///     exact: Refuse what the dialect could only write with an encoding ``restore`` undoes
+///         (``CapabilityError`` naming the shape to use instead). Part of the hash.
 ///
 /// Returns:
-///     A ``ToolSchema``: ``.schema``, ``.canonical_json``, ``.hash``, ``.doc_warnings``.
+///     A ``ToolSchema``: ``.schema``, ``.canonical_json``, ``.hash``, ``.doc_warnings``,
+///     ``.adaptations``, ``.restore(arguments)``.
 ///
 /// Raises:
 ///     SchemaGenerationError: the pipeline refused the schema.
@@ -168,7 +178,8 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 ///     ConversionError: ``schema`` holds a value that is not JSON.
 ///     ToolSchemaError: an unknown dialect name (``kind == "unknown-dialect"``).
 #[pyfunction]
-#[pyo3(signature = (schema, *, dialect = "json-schema", exclude = None, max_bytes = None, allow_any = false, name = None))]
+#[pyo3(signature = (schema, *, dialect = "json-schema", exclude = None, max_bytes = None, allow_any = false, name = None, exact = false))]
+#[allow(clippy::too_many_arguments)]
 fn normalize(
     py: Python<'_>,
     schema: &Bound<'_, PyAny>,
@@ -177,7 +188,21 @@ fn normalize(
     max_bytes: Option<usize>,
     allow_any: bool,
     name: Option<&str>,
+    exact: bool,
 ) -> PyResult<ToolSchema> {
+    let options = options(py, dialect, exclude, max_bytes, allow_any, exact)?;
+    build(py, &options, schema, name).map(|inner| ToolSchema { inner })
+}
+
+/// The library's options for a dialect name and the keyword arguments `normalize` takes.
+fn options(
+    py: Python<'_>,
+    dialect: &str,
+    exclude: Option<&Bound<'_, PyAny>>,
+    max_bytes: Option<usize>,
+    allow_any: bool,
+    exact: bool,
+) -> PyResult<SchemaOptions> {
     let Some(chosen) = toolschema::dialect::by_name(dialect) else {
         let names: Vec<_> = toolschema::dialect::builtin().iter().map(|d| d.name()).collect();
         return Err(errors::usage(
@@ -186,20 +211,101 @@ fn normalize(
             "unknown-dialect",
         ));
     };
-    let mut options = SchemaOptions::new().dialect(chosen).reject_any(!allow_any);
+    let mut options = SchemaOptions::new().dialect(chosen).reject_any(!allow_any).exact(exact);
     if let Some(exclude) = exclude {
         options = options.exclude(names_of(exclude)?);
     }
     if let Some(max) = max_bytes {
         options = options.max_bytes(max);
     }
+    Ok(options)
+}
+
+/// Converts `schema` and runs the pipeline on it with the GIL released.
+fn build(
+    py: Python<'_>,
+    options: &SchemaOptions,
+    schema: &Bound<'_, PyAny>,
+    name: Option<&str>,
+) -> PyResult<toolschema::ToolSchema> {
     // `normalize` frees a refused input of any depth without recursion; what it accepts is
     // within its nesting budget.
     let value = value_of(schema, name)?.value;
-    match py.detach(|| options.normalize(value)) {
-        Ok(inner) => Ok(ToolSchema { inner }),
-        Err(e) => Err(errors::pipeline(py, &e, name)),
+    py.detach(|| options.normalize(value)).map_err(|e| errors::pipeline(py, &e, name))
+}
+
+/// Converts a model's `arguments`, nested at most [`convert::SHALLOW`] levels, raising
+/// `ConversionError` when they are not JSON.
+fn arguments_of(arguments: &Bound<'_, PyAny>) -> PyResult<Value> {
+    convert::to_value_shallow(arguments)
+        .map(|json| json.value)
+        .map_err(|e| errors::conversion(arguments.py(), &e, None))
+}
+
+/// `schema.restore` of the converted `arguments` with the GIL released, the answer converted back
+/// (`tool` names the schema in an `ArgumentsError`).
+fn restore_with<'py>(
+    py: Python<'py>,
+    schema: &toolschema::ToolSchema,
+    arguments: &Bound<'py, PyAny>,
+    tool: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let value = arguments_of(arguments)?;
+    match py.detach(|| schema.restore(value)) {
+        Ok(out) => convert::to_python(py, &out),
+        Err(e) => Err(errors::arguments(py, &e, tool)),
     }
+}
+
+/// Restores a model's arguments under a tool's original schema in one call: the schema is
+/// normalised and adapted to ``dialect`` exactly as ``normalize`` does, and the arguments go
+/// through that adaptation's restore plan (``ToolSchema.restore``).
+///
+/// For a gateway that keeps only the original schema (an MCP server's ``inputSchema``, a
+/// pydantic model's ``model_json_schema()``) and showed the model
+/// ``normalize(schema, dialect=...).schema``: the plan is derived from the schema alone, so the
+/// same schema and options give the same plan on every call and in every process. Pass the same
+/// ``dialect``, ``exact``, ``allow_any`` and ``exclude`` that built the schema the model saw.
+/// Each call runs the whole pipeline; to restore many calls of one tool, keep the ``ToolSchema``
+/// from ``normalize`` (or ``schema_for``) and call its ``restore``.
+///
+/// Args:
+///     schema: The tool's original JSON Schema (not the provider's).
+///     arguments: The arguments the model sent, parsed (``json.loads``).
+///     dialect: The dialect the model was shown the schema in (``DIALECTS``).
+///     exact: As for ``normalize``: exact mode's schemas need no restore, so restore then only
+///         turns integral floats into integers where an integer is declared.
+///     allow_any: As for ``normalize``.
+///     exclude: As for ``normalize``.
+///     name: What errors are about (their ``tool`` attribute).
+///
+/// Returns:
+///     The arguments as the original schema reads them (new objects; ``arguments`` is not
+///     mutated).
+///
+/// Raises:
+///     ArgumentsError: the arguments could not be restored; ``str()`` is written for the model,
+///         ``faults`` lists every fault with its pointer.
+///     SchemaGenerationError, CapabilityError: the schema was refused, as ``normalize`` refuses it.
+///     ConversionError: ``schema`` or ``arguments`` holds a value that is not JSON (as for
+///         ``ToolSchema.restore``).
+///     ToolSchemaError: an unknown dialect name (``kind == "unknown-dialect"``).
+#[pyfunction]
+#[pyo3(signature = (schema, arguments, *, dialect, exact = false, allow_any = false, exclude = None, name = None))]
+#[allow(clippy::too_many_arguments)]
+fn restore<'py>(
+    py: Python<'py>,
+    schema: &Bound<'py, PyAny>,
+    arguments: &Bound<'py, PyAny>,
+    dialect: &str,
+    exact: bool,
+    allow_any: bool,
+    exclude: Option<&Bound<'py, PyAny>>,
+    name: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let options = options(py, dialect, exclude, None, allow_any, exact)?;
+    let built = build(py, &options, schema, name)?;
+    restore_with(py, &built, arguments, name)
 }
 
 /// Names from an iterable of `str` (a lone `str` is refused: it would be read letter by letter).
@@ -213,7 +319,8 @@ fn names_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 }
 
 /// A normalised schema with its canonical JSON and hash (what ``schema_for`` and ``normalize``
-/// return). Immutable; equal when the hashes are.
+/// return), and the restore plan for a model's arguments under it (``restore``, ``encode``,
+/// ``adaptations``). Immutable and safe to share between threads; equal when the hashes are.
 #[pyclass(frozen, module = "toolschema")]
 struct ToolSchema {
     inner: toolschema::ToolSchema,
@@ -250,6 +357,75 @@ impl ToolSchema {
     #[getter]
     fn excluded<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         PyList::new(py, self.inner.excluded())
+    }
+
+    /// Whether the schema was built in exact mode (``exact=True``): nothing in it needs a
+    /// restore but integral floats turned into integers.
+    #[getter]
+    fn exact(&self) -> bool {
+        self.inner.is_exact()
+    }
+
+    /// Every rewrite the dialect made that ``restore`` undoes, as a tuple of ``Adaptation`` s
+    /// (``pointer`` into this schema's source, ``keyword``, ``kind``), sorted by pointer: for logs,
+    /// and to see what a provider was told differently. Empty for a dialect that changed no shape.
+    #[getter]
+    fn adaptations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let list = self.inner.adaptations().iter().map(|a| Adaptation {
+            pointer: a.pointer.clone(),
+            keyword: a.keyword.clone(),
+            kind: a.kind.as_str(),
+            message: a.to_string(),
+        });
+        PyTuple::new(py, list)
+    }
+
+    /// Maps a model's arguments, sent under ``.schema`` (the provider's terms), back to arguments
+    /// the original schema accepts: undoes every encoding the dialect made (``null`` standing for
+    /// an absent field is dropped, ``{"key", "value"}`` entries become a dict again, JSON text is
+    /// parsed, a wrapped root is unwrapped) and checks every assertion the provider could not
+    /// enforce (a bound Anthropic was only told in words). Integral floats (``1.0``) become
+    /// ``int`` where an integer is declared. The work runs with the GIL released.
+    ///
+    /// Validate the result as the code reads it (``Model.model_validate(restored)``): restore
+    /// checks only what the provider could not, and does not check excluded names.
+    ///
+    /// Args:
+    ///     arguments: The model's arguments, parsed (``json.loads``). Not mutated.
+    ///
+    /// Returns:
+    ///     The restored arguments (new objects).
+    ///
+    /// Raises:
+    ///     ArgumentsError: every fault, each with its pointer into ``arguments``; ``str()`` is
+    ///         written to be handed back to the model.
+    ///     ConversionError: ``arguments`` holds a value JSON cannot carry unchanged, which
+    ///         ``json.loads`` lets through from a model's text too (``NaN``, ``Infinity``, an
+    ///         integer past 64 bits), or nests deeper than 512 levels; ``pointer`` names it.
+    fn restore<'py>(&self, py: Python<'py>, arguments: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        restore_with(py, &self.inner, arguments, None)
+    }
+
+    /// The forward map, ``restore``'s inverse: arguments the original schema accepts written in
+    /// the provider's terms (``null`` for an absent field where every field is required, a dict
+    /// as entries, a free-form value as JSON text), e.g. an example to show a model.
+    /// ``restore(encode(v)) == v``, except that a field left out may come back as ``null`` where
+    /// the original accepts ``null`` there. For a value the original schema refuses the result is
+    /// unspecified (it never raises for that).
+    ///
+    /// Args:
+    ///     value: Arguments as the code reads them. Not mutated.
+    ///
+    /// Returns:
+    ///     The same arguments as the provider's schema says them (new objects).
+    ///
+    /// Raises:
+    ///     ConversionError: ``value`` holds a value that is not JSON, or nests deeper than 512
+    ///         levels.
+    fn encode<'py>(&self, py: Python<'py>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let value = arguments_of(value)?;
+        let out = py.detach(|| self.inner.plan().encode(value));
+        convert::to_python(py, &out)
     }
 
     /// Docstring ``Args:`` entries that did not land on a property, as ``DocWarning`` s.
@@ -316,20 +492,33 @@ impl DocWarning {
     }
 }
 
-// ---- restore -------------------------------------------------------------------------------------
-// RESTORE: not here yet (issue 20). The library's restore plans (the inverse of a provider
-// dialect's reversible adaptation) are being built now; the work in progress gives
-// `toolschema::ToolSchema::restore(&self, args: Value) -> Result<Value, ArgumentsError>` and
-// `ToolSchema::adaptations()`. The binding, when that lands:
-// - `ToolSchema.restore(arguments)` in the `#[pymethods]` above: `value_of(arguments, None)`, the
-//   library call inside `py.detach` (the plan must stay `Send + Sync`, as `#[pyclass]` requires
-//   already), `convert::to_python` of the result; and `ToolSchema.adaptations` as a tuple;
-// - a module-level `restore(schema, arguments)` re-exported from `toolschema/__init__.py`;
-// - `ArgumentsError` as a `ToolSchemaError` subclass in `errors.rs` carrying every fault
-//   (pointer, message) in `faults`, its first pointer in `pointer`;
-// - stubs in `toolschema/_native.pyi` and `tests/test_restore.py` (a model's arguments under each
-//   provider dialect restored to what the pydantic model validates).
-// ---------------------------------------------------------------------------------------------------
+/// One rewrite a provider dialect made, which ``ToolSchema.restore`` undoes. ``str()`` gives
+/// ``"`keyword` at `pointer`: kind"``. Equal (and hashed) by ``(pointer, keyword, kind)``.
+#[pyclass(frozen, eq, hash, module = "toolschema", get_all)]
+#[derive(PartialEq, Eq, Hash)]
+struct Adaptation {
+    /// JSON pointer into the schema before the dialect adapted it (the normalised original).
+    pointer: String,
+    /// The keyword the rewrite concerns: ``"required"``, ``"additionalProperties"``,
+    /// ``"minimum"``, ...
+    keyword: String,
+    /// ``"null-for-absent"``, ``"map-as-entries"``, ``"json-text"``, ``"wrapped-root"``,
+    /// ``"tuple-as-object"``, ``"enum-as-text"`` or ``"moved-check"``.
+    kind: &'static str,
+    /// The rewrite in words.
+    message: String,
+}
+
+#[pymethods]
+impl Adaptation {
+    fn __repr__(&self) -> String {
+        format!("Adaptation(pointer={:?}, keyword={:?}, kind={:?})", self.pointer, self.keyword, self.kind)
+    }
+
+    fn __str__(&self) -> &str {
+        &self.message
+    }
+}
 
 /// The native half of the `toolschema` Python package.
 #[pymodule]
@@ -341,13 +530,16 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SchemaGenerationError", py.get_type::<errors::SchemaGenerationError>())?;
     m.add("CapabilityError", py.get_type::<errors::CapabilityError>())?;
     m.add("ConversionError", py.get_type::<errors::ConversionError>())?;
+    m.add("ArgumentsError", py.get_type::<errors::ArgumentsError>())?;
     m.add_class::<ToolSchema>()?;
     m.add_class::<DocWarning>()?;
+    m.add_class::<Adaptation>()?;
     m.add_function(wrap_pyfunction!(self_contained_input_schema, m)?)?;
     m.add_function(wrap_pyfunction!(declared_type, m)?)?;
     m.add_function(wrap_pyfunction!(schema_hash, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_json, m)?)?;
     m.add_function(wrap_pyfunction!(normalize, m)?)?;
+    m.add_function(wrap_pyfunction!(restore, m)?)?;
     let names: Vec<&str> = toolschema::dialect::builtin().iter().map(|d| d.name()).collect();
     m.add("DIALECTS", pyo3::types::PyTuple::new(py, names)?)?;
     m.add("MAX_NESTING", convert::MAX_NESTING)?;

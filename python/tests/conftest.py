@@ -23,7 +23,8 @@ FIXTURES = REPO / "fixtures" / "foreign"
 HERE = Path(__file__).resolve().parent
 
 # The seven names `declared_type` answers with; the reference also passes on names such as
-# "dict" or "String" (BFCL's spellings), which the library answers `None` for (difference 3).
+# "String" or "long", which the library answers `None` for (difference 3), and BFCL's "dict",
+# "float" and "tuple", which it reads as "object", "number" and "array" (difference 11).
 JSON_TYPES = {"object", "array", "string", "number", "integer", "boolean", "null"}
 
 _NOTICE_SHOWN = False

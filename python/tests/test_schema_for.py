@@ -259,9 +259,15 @@ def test_dialects() -> None:
     class Tags(BaseModel):
         tags: dict[str, int]
 
+    # OpenAI strict mode has no maps: by default the map is written as entries (restore rebuilds
+    # it, see test_restore.py); exact mode refuses it instead, naming the field.
+    entries = schema_for(Tags, dialect="openai-strict")
+    assert entries.schema["properties"]["tags"]["type"] == "array"
+    assert [(a.pointer, a.kind) for a in entries.adaptations] == [("/properties/tags", "map-as-entries")]
     with pytest.raises(CapabilityError) as info:
-        schema_for(Tags, dialect="openai-strict")
+        schema_for(Tags, dialect="openai-strict", exact=True)
     assert info.value.pointer == "/properties/tags" and info.value.tool == "Tags"
+    assert info.value.dialect == "openai-strict" and info.value.keyword == "additionalProperties"
 
     with pytest.raises(toolschema.ToolSchemaError) as unknown:
         schema_for(Waypoint, dialect="no-such")

@@ -12,7 +12,18 @@ Schemas from Python types and callables, normalised, adapted to a provider, hash
     from toolschema import schema_for
 
     s = schema_for(lookup, dialect="openai-strict", exclude=("ctx",))
-    s.schema, s.canonical_json, s.hash, s.doc_warnings
+    s.schema, s.canonical_json, s.hash, s.doc_warnings, s.adaptations
+
+A provider dialect writes what the provider cannot say in a form it can (an optional field as
+required with ``null``, a map as ``{"key", "value"}`` entries, any value as JSON text, a bound
+as words in the description); ``restore`` maps the model's arguments back, and an
+``ArgumentsError`` is written to be handed back to the model::
+
+    t = schema_for(Itinerary, dialect="openai-strict")  # t.schema is what the model is told
+    try:
+        args = Itinerary.model_validate(t.restore(json.loads(call.arguments)))
+    except ArgumentsError as exc:
+        reply = str(exc)  # every fault with its pointer, for the model to correct its call
 
 Every function but ``schema_for`` is the Rust library's function of the same name
 (``toolschema._native``); ``schema_for`` collects a Python type's or callable's JSON Schema with
@@ -30,6 +41,8 @@ from typing import Any, Callable, Iterable
 from ._native import (
     DIALECTS,
     MAX_NESTING,
+    Adaptation,
+    ArgumentsError,
     CapabilityError,
     ConversionError,
     DocWarning,
@@ -41,17 +54,16 @@ from ._native import (
     canonical_json,
     declared_type,
     normalize,
+    restore,
     schema_hash,
     self_contained_input_schema,
 )
 
-# RESTORE: `restore(...)` is not here yet. It binds the Rust library's restore plans (the inverse
-# of a provider dialect's reversible adaptation), which are being built now; when they land it is
-# re-exported here from `._native`, beside `normalize`.
-
 __all__ = [
     "DIALECTS",
     "MAX_NESTING",
+    "Adaptation",
+    "ArgumentsError",
     "CapabilityError",
     "ConversionError",
     "DocWarning",
@@ -64,6 +76,7 @@ __all__ = [
     "canonical_json",
     "declared_type",
     "normalize",
+    "restore",
     "schema_for",
     "schema_hash",
     "self_contained_input_schema",
@@ -76,6 +89,7 @@ def schema_for(
     dialect: str = "json-schema",
     exclude: Iterable[str] = (),
     max_bytes: int | None = None,
+    exact: bool = False,
 ) -> ToolSchema:
     """The normalised JSON Schema of a Python type or callable, with its canonical JSON and hash.
 
@@ -95,10 +109,16 @@ def schema_for(
         exclude: Parameters (or root properties) the caller injects: not described, so a model
             cannot set them. Each must exist.
         max_bytes: Refuse a schema whose canonical bytes are longer than this.
+        exact: Refuse (``CapabilityError``) what the dialect could only write with an encoding
+            that ``ToolSchema.restore`` undoes: an optional field where the provider demands
+            every field, a ``dict[str, X]`` where it has no maps, a bound it does not enforce.
+            The default writes them, and the model's arguments then go through ``restore``.
+            Part of the hash.
 
     Returns:
         A ``ToolSchema``: ``.schema`` (dict), ``.canonical_json`` (str), ``.hash``
-        (``"sha256:..."``), ``.doc_warnings`` (``Args:`` entries that named no parameter).
+        (``"sha256:..."``), ``.doc_warnings`` (``Args:`` entries that named no parameter),
+        ``.adaptations`` (what the dialect wrote differently), ``.restore(arguments)``.
 
     Raises:
         SchemaGenerationError: a parameter without an annotation, ``*args``/``**kwargs``, a type
@@ -112,7 +132,7 @@ def schema_for(
         schema = _callable_schema(obj, name, excluded)
     else:
         schema = _type_schema(obj, name)
-    return normalize(schema, dialect=dialect, exclude=excluded, max_bytes=max_bytes, name=name)
+    return normalize(schema, dialect=dialect, exclude=excluded, max_bytes=max_bytes, name=name, exact=exact)
 
 
 def annotations_of(obj: Callable[..., Any]) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Type stubs for ``toolschema._native``, the Rust half of the package (see ``src/lib.rs``)."""
 
-from typing import Any, Iterable, Literal, Optional, Tuple
+from typing import Any, Iterable, List, Literal, Optional, Tuple
 
 __version__: str
 DIALECTS: Tuple[str, ...]
@@ -37,6 +37,40 @@ class CapabilityError(ToolSchemaError):
 class ConversionError(ToolSchemaError):
     """An argument holds a value JSON cannot carry unchanged."""
 
+class ArgumentsError(ToolSchemaError):
+    """``restore`` refused a model's arguments. ``str()`` is written for the model (hand it back
+    as the tool's result); ``faults`` lists every fault as ``(pointer, message)``, each pointer into
+    the arguments as the model sent them; ``pointer`` is the first's."""
+
+    faults: List[Tuple[str, str]]
+
+AdaptationKind = Literal[
+    "null-for-absent",
+    "map-as-entries",
+    "json-text",
+    "wrapped-root",
+    "tuple-as-object",
+    "enum-as-text",
+    "moved-check",
+]
+
+class Adaptation:
+    """One rewrite a provider dialect made, which ``ToolSchema.restore`` undoes; ``str()`` says it
+    in words. Equal and hashed by ``(pointer, keyword, kind)``."""
+
+    @property
+    def pointer(self) -> str:
+        """JSON pointer into the normalised original schema."""
+    @property
+    def keyword(self) -> str:
+        """The keyword concerned: ``"required"``, ``"additionalProperties"``, ``"minimum"``, ..."""
+    @property
+    def kind(self) -> AdaptationKind: ...
+    @property
+    def message(self) -> str: ...
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+
 class DocWarning:
     """A docstring ``Args:`` entry that did not land on a property."""
 
@@ -52,7 +86,8 @@ class DocWarning:
     def message(self) -> str: ...
 
 class ToolSchema:
-    """A normalised schema with its canonical JSON and hash; equal when the hashes are."""
+    """A normalised schema with its canonical JSON and hash, and the restore plan for a model's
+    arguments under it; equal when the hashes are."""
 
     @property
     def schema(self) -> Any:
@@ -69,6 +104,18 @@ class ToolSchema:
     def excluded(self) -> list[str]: ...
     @property
     def doc_warnings(self) -> list[DocWarning]: ...
+    @property
+    def exact(self) -> bool:
+        """Built with ``exact=True``."""
+    @property
+    def adaptations(self) -> Tuple[Adaptation, ...]:
+        """Every rewrite the dialect made that ``restore`` undoes, sorted by pointer."""
+    def restore(self, arguments: Any) -> Any:
+        """A model's arguments, sent under ``.schema``, mapped back to what the original schema
+        accepts; ``ArgumentsError`` listing every fault. Runs with the GIL released."""
+    def encode(self, value: Any) -> Any:
+        """The forward map: arguments the original accepts, in the provider's terms;
+        ``restore(encode(v)) == v`` up to ``null`` for a field left out."""
     def __hash__(self) -> int: ...
     def __eq__(self, other: object) -> bool: ...
 
@@ -92,5 +139,20 @@ def normalize(
     max_bytes: Optional[int] = None,
     allow_any: bool = False,
     name: Optional[str] = None,
+    exact: bool = False,
 ) -> ToolSchema:
-    """The pipeline and a dialect on a JSON Schema from anywhere."""
+    """The pipeline and a dialect on a JSON Schema from anywhere; ``exact=True`` refuses what
+    would need a restore."""
+
+def restore(
+    schema: Any,
+    arguments: Any,
+    *,
+    dialect: str,
+    exact: bool = False,
+    allow_any: bool = False,
+    exclude: Optional[Iterable[str]] = None,
+    name: Optional[str] = None,
+) -> Any:
+    """``normalize(schema, dialect=..., ...).restore(arguments)`` in one call, for a gateway that
+    keeps only the original schema (the plan is derived from the schema alone)."""

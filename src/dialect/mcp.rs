@@ -10,21 +10,28 @@
 //!   error, the expansion is size-checked before it is built).
 //!
 //! A root that is not an object (a bare `enum`, `Vec<T>`, a newtype over a scalar, an enum that
-//! serialises as a `oneOf`) is a [`CapabilityError`]: wrap it in a struct with one named field.
+//! serialises as a `oneOf`) is wrapped as `{"value": <root>}`, and the restore plan unwraps the
+//! model's arguments; in exact mode (and for a root that refers to itself, `#`) it is a
+//! [`CapabilityError`]: wrap it in a struct with one named field.
 //!
 //! ```
 //! use serde_json::json;
-//! use toolschema::dialect::{apply, AdaptContext, MCP};
-//! assert!(apply(&MCP, json!({"type": "object", "properties": {}}), &AdaptContext::default()).is_ok());
-//! let errors = apply(&MCP, json!({"type": "string"}), &AdaptContext::default()).unwrap_err();
+//! use toolschema::dialect::{self, AdaptContext, MCP};
+//! let adapted = dialect::adapt(&MCP, json!({"type": "string"}), &AdaptContext::default()).unwrap();
+//! assert_eq!(adapted.schema["properties"]["value"], json!({"type": "string"}));
+//! assert_eq!(adapted.plan.restore(json!({"value": "x"})).unwrap(), json!("x"));
+//! let exact = AdaptContext::default().with_exact(true);
+//! let errors = dialect::adapt(&MCP, json!({"type": "string"}), &exact).unwrap_err();
 //! assert_eq!(errors.as_slice()[0].keyword(), Some("type"));
 //! ```
 
 use super::inline_refs::{InlineRefs, inline_all};
+use super::provider::WRAPPED;
 use super::support::unsupported;
-use super::{AdaptContext, SchemaDialect};
+use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
-use serde_json::Value;
+use crate::restore::RestorePlan;
+use serde_json::{Map, Value};
 
 /// A tool `inputSchema` for MCP; with `self_contained`, also free of `$ref`. Names: `mcp`,
 /// `mcp-self-contained`.
@@ -52,14 +59,60 @@ impl SchemaDialect for Mcp {
     }
 
     fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
+        self.adapt_reversible(schema, cx).map(|a| a.schema)
+    }
+
+    fn adapt_reversible(
+        &self,
+        schema: Value,
+        cx: &AdaptContext<'_>,
+    ) -> Result<Adapted, Vec<CapabilityError>> {
         let schema = if self.self_contained {
             inline_all(self.name(), schema, cx, InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth))?
         } else {
             schema
         };
-        root_is_object(self.name(), &schema)?;
-        Ok(schema)
+        match root_is_object(self.name(), &schema) {
+            Ok(()) => Ok(Adapted { schema, plan: RestorePlan::identity() }),
+            Err(errors) if cx.exact || refers_to_root(&schema, cx.max_depth) => Err(errors),
+            Err(_) => Ok(wrap(schema)),
+        }
     }
+}
+
+/// A root that is not an object as `{"value": <root>}`, its definitions kept at the new root, and
+/// the plan that unwraps it.
+fn wrap(schema: Value) -> Adapted {
+    let mut inner = schema;
+    let mut outer = Map::new();
+    outer.insert("type".into(), "object".into());
+    if let Value::Object(m) = &mut inner {
+        for k in ["$defs", "definitions"] {
+            if let Some(defs) = m.remove(k) {
+                outer.insert(k.into(), defs);
+            }
+        }
+    }
+    outer.insert("properties".into(), Value::Object(Map::from_iter([(WRAPPED.to_owned(), inner)])));
+    outer.insert("required".into(), serde_json::json!([WRAPPED]));
+    outer.insert("additionalProperties".into(), Value::Bool(false));
+    let adaptations = vec![crate::restore::Adaptation {
+        pointer: String::new(),
+        kind: crate::restore::AdaptationKind::WrappedRoot,
+        keyword: "type".into(),
+    }];
+    let node =
+        crate::restore::Node { decode: crate::restore::Decode::Unwrap(WRAPPED.into()), ..Default::default() };
+    Adapted { schema: Value::Object(outer), plan: RestorePlan::from_parts(vec![node], Some(0), adaptations) }
+}
+
+/// Whether anything in the schema refers to its root (`#`), which a wrapper would move.
+fn refers_to_root(schema: &Value, max_depth: usize) -> bool {
+    let mut found = false;
+    let _ = crate::walk::visit_objects(schema, max_depth, &mut |_, m| {
+        found |= m.get("$ref").and_then(Value::as_str) == Some("#");
+    });
+    found
 }
 
 /// The MCP (and Anthropic, OpenAI) rule that the root is `type: "object"`.
@@ -97,21 +150,31 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn non_object_roots_are_refused_and_object_roots_pass_unchanged() {
+    fn non_object_roots_are_wrapped_or_in_exact_mode_refused_and_object_roots_pass_unchanged() {
         let cx = AdaptContext::default();
+        let exact = AdaptContext::default().with_exact(true);
         let obj = json!({"$defs": {"A": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/A"}}, "type": "object"});
         assert_eq!(MCP.adapt(obj.clone(), &cx).unwrap(), obj);
         for root in [json!({"type": ["object", "null"]}), json!({"oneOf": []}), json!({"enum": ["a"]})] {
-            let errors = MCP.adapt(root, &cx).unwrap_err();
+            let errors = MCP.adapt(root.clone(), &exact).unwrap_err();
             assert_eq!(errors[0].pointer(), "");
             assert!(errors[0].to_string().contains("wrap the value in a struct"), "{}", errors[0]);
+            let wrapped = MCP.adapt_reversible(root.clone(), &cx).unwrap();
+            assert_eq!(wrapped.schema["properties"]["value"], root);
+            assert_eq!(wrapped.plan.restore(json!({"value": "a"})).unwrap(), json!("a"));
         }
+        // Definitions move to the new root, where `#/$defs/...` still finds them.
+        let list =
+            json!({"$defs": {"A": {"type": "string"}}, "type": "array", "items": {"$ref": "#/$defs/A"}});
+        assert_eq!(MCP.adapt(list, &cx).unwrap()["$defs"]["A"], json!({"type": "string"}));
+        // A root that refers to itself cannot move.
+        assert!(MCP.adapt(json!({"type": "array", "items": {"$ref": "#"}}), &cx).is_err());
         // Regression (issue 17): a struct that flattens an enum is a struct already.
         let flattened = json!({"anyOf": [
             {"type": "object", "properties": {"id": {"type": "integer"}, "A": {"type": "integer"}}, "required": ["A", "id"]},
             {"type": "object", "properties": {"id": {"type": "integer"}, "B": {"type": "string"}}, "required": ["B", "id"]}
         ]});
-        let error = &MCP.adapt(flattened, &cx).unwrap_err()[0];
+        let error = &MCP.adapt(flattened, &exact).unwrap_err()[0];
         assert!(!error.to_string().contains("wrap the value"), "{error}");
         assert!(error.to_string().contains("put the enum in a named field"), "{error}");
     }

@@ -337,7 +337,16 @@ fn find_forbidden(
     at: &Location<'_>,
     errors: &mut Vec<CapabilityError>,
 ) {
-    for &kw in dialect.forbidden_keywords() {
+    let forbidden = dialect.forbidden_keywords();
+    if forbidden.is_empty() {
+        return;
+    }
+    // A node holds a handful of keys: looking each up in the list (a length comparison per entry,
+    // bytes compared only on equal lengths) costs less than a map search per forbidden keyword.
+    if !node.keys().any(|k| forbidden.contains(&k.as_str())) {
+        return;
+    }
+    for &kw in forbidden {
         if node.contains_key(kw) {
             errors.push(CapabilityError::ForbiddenKeyword {
                 dialect: dialect.name().to_owned(),

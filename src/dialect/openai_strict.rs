@@ -212,14 +212,17 @@ pub(crate) fn rewrite_ref_sites(
     // A merged target may bring in further sites; a few rounds settle every schema schemars writes.
     for _ in 0..8 {
         let mut sites = Vec::new();
-        let _ = crate::walk::visit_all(&schema, max_depth, &mut |ptr, node| {
-            if let Value::Object(map) = node
-                && map.contains_key("$ref")
-                && map.len() > 1
+        // Only a site with an assertion beside its `$ref` needs its target here: the engine writes
+        // one with annotations alone itself (a one-branch `anyOf`), so a schema without such a
+        // site is neither copied nor walked again.
+        let _ = crate::walk::visit_objects(&schema, max_depth, &mut |at, map| {
+            if map.contains_key("$ref")
+                && map
+                    .keys()
+                    .any(|k| k != "$ref" && !crate::walk::is_meta_data(k) && !DROPPED.contains(&k.as_str()))
             {
-                sites.push(ptr.as_str().to_owned());
+                sites.push(at.pointer().as_str().to_owned());
             }
-            true
         });
         if sites.is_empty() {
             break;
@@ -326,7 +329,13 @@ fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
             errors.push(limit(what, actual, max, ""));
         }
     }
-    let nesting = object_nesting(schema, schema, &mut Vec::new(), max_depth);
+    let nesting = object_nesting_memo(
+        schema,
+        schema,
+        &mut Vec::new(),
+        &mut std::collections::HashMap::new(),
+        max_depth,
+    );
     if nesting > MAX_OBJECT_NESTING {
         errors.push(limit("levels of object nesting", nesting, MAX_OBJECT_NESTING, ""));
     }
@@ -343,17 +352,13 @@ fn limit(what: &str, actual: usize, max: usize, pointer: &str) -> CapabilityErro
 }
 
 /// Levels of nested object schemas, following references (a recursive one adds nothing more).
-/// Memoised per reference target, so a definition graph that doubles at every level costs time in
-/// proportion to its size, not its expansion.
-fn object_nesting(node: &Value, root: &Value, visiting: &mut Vec<String>, budget: usize) -> usize {
-    object_nesting_memo(node, root, visiting, &mut std::collections::HashMap::new(), budget)
-}
-
-fn object_nesting_memo(
-    node: &Value,
-    root: &Value,
-    visiting: &mut Vec<String>,
-    memo: &mut std::collections::HashMap<String, usize>,
+/// Memoised per reference target (by its text, borrowed from the schema), so a definition graph
+/// that doubles at every level costs time in proportion to its size, not its expansion.
+fn object_nesting_memo<'v>(
+    node: &'v Value,
+    root: &'v Value,
+    visiting: &mut Vec<&'v str>,
+    memo: &mut std::collections::HashMap<&'v str, usize>,
     budget: usize,
 ) -> usize {
     let Value::Object(map) = node else { return 0 };
@@ -369,16 +374,16 @@ fn object_nesting_memo(
         deepest = deepest.max(object_nesting_memo(child, root, visiting, memo, budget - 1));
     });
     if let Some(r) = map.get("$ref").and_then(Value::as_str)
-        && !visiting.iter().any(|v| v == r)
+        && !visiting.contains(&r)
     {
         let below = match memo.get(r) {
             Some(d) => *d,
             None => match crate::refs::resolve(root, r) {
                 Some(target) => {
-                    visiting.push(r.to_owned());
+                    visiting.push(r);
                     let d = object_nesting_memo(target, root, visiting, memo, budget - 1);
                     visiting.pop();
-                    memo.insert(r.to_owned(), d);
+                    memo.insert(r, d);
                     d
                 }
                 None => 0,

@@ -235,7 +235,34 @@ struct Engine<'a> {
 
 /// A union whose branch shapes wait for the finished schema: its node, the provider's branches,
 /// their plan nodes, the original pointer.
-type PendingUnion = (NodeId, Vec<Value>, Vec<Option<NodeId>>, String);
+type PendingUnion = (NodeId, Vec<PendingShape>, Vec<Option<NodeId>>, String);
+
+/// A union branch's shape: known already, or (a branch that is a reference) once the definitions
+/// are written.
+enum PendingShape {
+    Now(Shape),
+    Later(Value),
+}
+
+impl PendingShape {
+    fn of(branch: &Value) -> PendingShape {
+        let is_ref = |b: &Value| b.get("$ref").is_some();
+        let refers = is_ref(branch)
+            || branch.get("anyOf").and_then(Value::as_array).is_some_and(|bs| bs.iter().any(is_ref));
+        if refers {
+            PendingShape::Later(branch.clone())
+        } else {
+            PendingShape::Now(shape_of(branch, &Value::Null))
+        }
+    }
+
+    fn shape(self, root: &Value) -> Shape {
+        match self {
+            PendingShape::Now(shape) => shape,
+            PendingShape::Later(branch) => shape_of(&branch, root),
+        }
+    }
+}
 
 /// A schema's output and plan node.
 type Built = (Value, Option<NodeId>);
@@ -598,11 +625,12 @@ impl Engine<'_> {
         let mut out = self.annotations(m);
         let id = self.alloc();
         if plans.iter().any(Option::is_some) {
-            self.unions.push((id, outs.clone(), plans, ptr.as_str().to_owned()));
+            let shapes = outs.iter().map(PendingShape::of).collect();
+            self.unions.push((id, shapes, plans, ptr.as_str().to_owned()));
         }
         if self.p.dialect == Dialect::OpenApi && !outs.is_empty() {
             collapse_null_branch(&mut outs, &mut out);
-            if outs.is_empty() && !out.contains_key("type") && !out.contains_key("enum") {
+            if outs.is_empty() && !["type", "enum", "anyOf"].iter().any(|k| out.contains_key(*k)) {
                 self.refuse("type", ptr.as_str(), "a schema that only admits null cannot be written", None);
             }
         }
@@ -676,8 +704,7 @@ impl Engine<'_> {
         let mut out_type = Value::String(t.to_owned());
         for (kw, value) in m {
             let kw = kw.as_str();
-            if is_annotation(kw) || STRUCTURAL.contains(&kw) || DROPPED.contains(&kw) || kw.starts_with("x-")
-            {
+            if skipped(kw) {
                 continue;
             }
             if !applies(kw, t) {
@@ -1458,9 +1485,14 @@ impl Engine<'_> {
     /// branch; one that only turns integral floats into integers may be taken for another
     /// branch's value harmlessly (the value stays valid), so it needs no proof.
     fn shapes(&mut self, root: &Value) {
+        // Which plans do anything, with every pending union counted as reaching its branches
+        // (a union inside a branch is as busy as its own branches).
+        for (id, _, plans, _) in &self.unions {
+            self.nodes[*id].union = plans.iter().flatten().map(|p| (Shape::default(), *p)).collect();
+        }
         let (busy, structural) = liveness(&self.nodes);
-        for (id, branches, plans, ptr) in std::mem::take(&mut self.unions) {
-            let shapes: Vec<Shape> = branches.iter().map(|b| shape_of(b, root)).collect();
+        for (id, pending, plans, ptr) in std::mem::take(&mut self.unions) {
+            let shapes: Vec<Shape> = pending.into_iter().map(|p| p.shape(root)).collect();
             let mut union = Vec::new();
             let mut integral = Vec::new();
             for (i, plan) in plans.iter().enumerate() {
@@ -1506,6 +1538,7 @@ const REFUSED: &[&str] = &[
 ];
 
 /// Keywords the walk handles itself.
+#[cfg(test)]
 const STRUCTURAL: &[&str] = &[
     "$defs",
     "$ref",
@@ -1545,6 +1578,39 @@ const DROPPED: &[&str] = &[
 
 /// Document-level keywords that stay on a union node rather than going into its branches.
 const STAYS: &[&str] = &["$defs", "definitions", "$schema", "$id", "$comment"];
+
+/// Whether `typed` leaves a keyword to another step: an annotation, a keyword the walk handles
+/// itself, one with no assertion, an extension. One `match` on the name (the compiler compares
+/// lengths first) instead of a scan of each list.
+fn skipped(kw: &str) -> bool {
+    match kw {
+        // `walk::META_DATA`
+        "$comment" | "default" | "deprecated" | "description" | "examples" | "readOnly" | "title"
+        | "writeOnly" => true,
+        // STRUCTURAL
+        "$defs"
+        | "$ref"
+        | "additionalItems"
+        | "additionalProperties"
+        | "allOf"
+        | "anyOf"
+        | "definitions"
+        | "items"
+        | "oneOf"
+        | "patternProperties"
+        | "prefixItems"
+        | "properties"
+        | "propertyNames"
+        | "required"
+        | "type"
+        | "unevaluatedItems"
+        | "unevaluatedProperties" => true,
+        // DROPPED
+        "$anchor" | "$dynamicAnchor" | "$id" | "$schema" | "$vocabulary" | "contentEncoding"
+        | "contentMediaType" | "contentSchema" | "example" | "nullable" | "propertyOrdering" => true,
+        _ => kw.starts_with("x-"),
+    }
+}
 
 /// Which JSON type a keyword constrains (`None`: every type).
 fn applies(kw: &str, t: &str) -> bool {
@@ -1800,6 +1866,20 @@ fn collapse_null_branch(branches: &mut Vec<Value>, out: &mut Map<String, Value>)
 
 /// What only values of `branch` have, following a `$ref` into the provider's definitions.
 fn shape_of(branch: &Value, root: &Value) -> Shape {
+    shape_within(branch, root, &mut { SHAPE_BUDGET })
+}
+
+/// How many shapes one branch's shape may be built from: a union whose branches refer back to
+/// it has no end, and one with several such branches doubles at each turn.
+const SHAPE_BUDGET: usize = 256;
+
+/// [`shape_of`] with `budget` shapes left to build; past it a branch has the shape that tells
+/// nothing (never disjoint from another), so the union is refused rather than guessed.
+fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
+    if *budget == 0 {
+        return Shape::default();
+    }
+    *budget -= 1;
     let mut b = branch;
     for _ in 0..32 {
         match b.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r)) {
@@ -1812,10 +1892,15 @@ fn shape_of(branch: &Value, root: &Value) -> Shape {
             b = &inner[0];
         }
     }
-    if let Some(Value::Array(inner)) = b.get("anyOf")
-        && inner.len() == 1
-    {
-        return shape_of(&inner[0], root);
+    if let Some(Value::Array(inner)) = b.get("anyOf") {
+        if let [one] = inner.as_slice() {
+            return shape_within(one, root, budget);
+        }
+        // A union within a union: a value has its shape when it has one of its branches'.
+        return Shape {
+            any: Some(inner.iter().map(|i| shape_within(i, root, budget)).collect()),
+            ..Shape::default()
+        };
     }
     let Value::Object(m) = b else { return Shape::default() };
     let mut types = m.get("type").map(TypeSet::of_type);
@@ -1847,7 +1932,7 @@ fn shape_of(branch: &Value, root: &Value) -> Shape {
             if closed { props.map(|p| p.keys().cloned().collect()).unwrap_or_default() } else { Vec::new() };
         (may, required.clone())
     });
-    Shape { types, values, tags, keys, closed: closed && is_object }
+    Shape { types, values, tags, keys, closed: closed && is_object, any: None }
 }
 
 /// Which plan nodes do anything (`busy`), and which of those change a value's shape or check it
@@ -2000,6 +2085,17 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn skipped_is_the_three_lists() {
+        for kw in crate::walk::META_DATA.iter().chain(STRUCTURAL).chain(DROPPED) {
+            assert!(skipped(kw), "{kw}");
+        }
+        assert!(skipped("x-vendor"));
+        for kw in ["minimum", "pattern", "format", "enum", "const", "uniqueItems", "not", "unknown"] {
+            assert!(!skipped(kw), "{kw}");
+        }
+    }
 
     #[test]
     fn the_serde_spelling_of_an_integer_key_is_within_schemars_key_pattern() {

@@ -268,12 +268,21 @@ pub(crate) struct Shape {
     pub(crate) keys: Option<(Vec<String>, Vec<String>)>,
     /// Whether the object admits no key outside the first list of `keys`.
     pub(crate) closed: bool,
+    /// For a branch that is itself a union: the shapes of its branches (a value has this shape
+    /// when it has one of them), the fields above then unused.
+    pub(crate) any: Option<Vec<Shape>>,
 }
 
 impl Shape {
     /// Whether no value can have both shapes (by type, listed values, a tag's values, or a
     /// closed key set against a required key).
     pub(crate) fn disjoint(&self, other: &Shape) -> bool {
+        if let Some(any) = &self.any {
+            return any.iter().all(|s| s.disjoint(other));
+        }
+        if let Some(any) = &other.any {
+            return any.iter().all(|s| self.disjoint(s));
+        }
         if let (Some(a), Some(b)) = (self.types, other.types)
             && a.0 & b.0 == 0
         {
@@ -306,6 +315,9 @@ impl Shape {
     }
 
     fn fits(&self, v: &Value) -> bool {
+        if let Some(any) = &self.any {
+            return any.iter().any(|s| s.fits(v));
+        }
         if self.types.is_some_and(|t| !t.contains(v)) {
             return false;
         }
@@ -573,6 +585,14 @@ enum Seg {
     Index(usize),
 }
 
+/// Where a key of a map rebuilt from entries was sent: the entry's index, and the property the
+/// entries were under (a flattened map's further keys).
+#[derive(Debug, Clone)]
+struct Place {
+    index: usize,
+    under: Option<String>,
+}
+
 /// A fault on its way up: the message, and the steps from where it was found, innermost first.
 struct Pending {
     message: String,
@@ -630,16 +650,22 @@ impl Run<'_> {
             return value;
         }
         let node = &self.nodes[id];
-        let mut value = self.decode(&node.decode, value);
+        let mut places = Vec::new();
+        let mut value = self.decode(&node.decode, value, &mut places);
         if let Some(t) = node.target {
+            let before = self.faults.len();
             value = self.node(t, value, depth + 1);
+            // A wrapped root: what lies below was sent under its key.
+            if let Decode::Unwrap(key) = &node.decode {
+                self.below(before, || Seg::Key(key.clone()));
+            }
         }
         if let Some((_, branch)) = node.union.iter().find(|(shape, _)| shape.fits(&value)) {
             value = self.node(*branch, value, depth + 1);
         }
         match &mut value {
             Value::Object(map) if !node.props.is_empty() || node.rest.is_some() => {
-                self.object(node, map, depth);
+                self.object(node, map, depth, &places);
             }
             Value::Array(items) if node.items.is_some() || !node.prefix.is_empty() => {
                 for (i, item) in items.iter_mut().enumerate() {
@@ -663,7 +689,15 @@ impl Run<'_> {
         value
     }
 
-    fn object(&mut self, node: &Node, map: &mut Map<String, Value>, depth: usize) {
+    /// `places`: where each key of a map rebuilt from entries was sent (sorted by key), so that a
+    /// fault under it names the entry the model wrote (`/tags/0/value`), not the key.
+    fn object(
+        &mut self,
+        node: &Node,
+        map: &mut Map<String, Value>,
+        depth: usize,
+        places: &[(String, Place)],
+    ) {
         // The properties that need work, looked up one by one (a handful), then every other key
         // for a map's values: no copy of the key list.
         for p in &node.props {
@@ -682,12 +716,26 @@ impl Run<'_> {
                 if node.props.binary_search_by(|p| p.name.as_str().cmp(key)).is_ok() {
                     continue;
                 }
-                *slot = self.child(rest, std::mem::take(slot), depth, || Seg::Key(key.clone()));
+                let before = self.faults.len();
+                *slot = self.node(rest, std::mem::take(slot), depth + 1);
+                if self.faults.len() > before {
+                    match places.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
+                        Ok(i) => {
+                            let place = places[i].1.clone();
+                            self.below(before, || Seg::Key("value".into()));
+                            self.below(before, || Seg::Index(place.index));
+                            if let Some(outer) = &place.under {
+                                self.below(before, || Seg::Key(outer.clone()));
+                            }
+                        }
+                        Err(_) => self.below(before, || Seg::Key(key.clone())),
+                    }
+                }
             }
         }
     }
 
-    fn decode(&mut self, decode: &Decode, value: Value) -> Value {
+    fn decode(&mut self, decode: &Decode, value: Value, places: &mut Vec<(String, Place)>) -> Value {
         match (decode, value) {
             (Decode::None, v) => v,
             (Decode::Unwrap(key), Value::Object(m)) if m.len() == 1 && m.contains_key(key) => {
@@ -698,7 +746,7 @@ impl Run<'_> {
                 v
             }
             (Decode::Entries(keys), Value::Array(entries)) => {
-                Value::Object(self.entries(entries, Map::new(), keys))
+                Value::Object(self.entries(entries, Map::new(), keys, None, places))
             }
             (Decode::ExtraEntries(key, _, keys), Value::Object(mut m)) => {
                 let Some(extra) = m.remove(key) else { return Value::Object(m) };
@@ -707,7 +755,7 @@ impl Run<'_> {
                     return Value::Object(m);
                 };
                 let before = self.faults.len();
-                let out = self.entries(entries, m, keys);
+                let out = self.entries(entries, m, keys, Some(key), places);
                 self.below(before, || Seg::Key(key.clone()));
                 Value::Object(out)
             }
@@ -759,6 +807,8 @@ impl Run<'_> {
         entries: Vec<Value>,
         mut into: Map<String, Value>,
         checks: &[Check],
+        under: Option<&String>,
+        places: &mut Vec<(String, Place)>,
     ) -> Map<String, Value> {
         for (i, entry) in entries.into_iter().enumerate() {
             let before = self.faults.len();
@@ -783,6 +833,7 @@ impl Run<'_> {
                     if into.contains_key(&key) {
                         self.fault(format!("repeats the key `{key}`; each key may appear once"));
                     } else {
+                        places.push((key.clone(), Place { index: i, under: under.cloned() }));
                         into.insert(key, value);
                     }
                 }
@@ -793,6 +844,7 @@ impl Run<'_> {
             }
             self.below(before, || Seg::Index(i));
         }
+        places.sort_by(|a, b| a.0.cmp(&b.0));
         into
     }
 }
@@ -847,6 +899,13 @@ mod tests {
             Node { integer: true, ..Node::default() },
         ]);
         let got = p.restore(json!([{"key": "a", "value": 1.0}, {"key": "b", "value": 2}])).unwrap();
+        let checked = plan(vec![
+            Node { decode: Decode::Entries(Vec::new()), rest: Some(1), ..Node::default() },
+            Node { checks: vec![Check::Minimum(0.into())], ..Node::default() },
+        ]);
+        // A fault under a value names the entry the model wrote.
+        let err = checked.restore(json!([{"key": "a", "value": 1}, {"key": "b", "value": -1}])).unwrap_err();
+        assert_eq!(err.faults()[0].pointer, "/1/value");
         assert_eq!(got, json!({"a": 1, "b": 2}));
         assert!(got["a"].is_i64());
         let err = p.restore(json!([{"key": "a", "value": 1}, {"key": "a", "value": 2}])).unwrap_err();
@@ -909,5 +968,10 @@ mod tests {
         assert!(p.restore(json!({"0": 1})).is_err());
         let p = plan(vec![Node { decode: Decode::Unwrap("value".into()), ..Node::default() }]);
         assert_eq!(p.restore(json!({"value": [1]})).unwrap(), json!([1]));
+        let p = plan(vec![
+            Node { decode: Decode::Unwrap("value".into()), target: Some(1), ..Node::default() },
+            Node { checks: vec![Check::MinItems(2)], ..Node::default() },
+        ]);
+        assert_eq!(p.restore(json!({"value": [1]})).unwrap_err().faults()[0].pointer, "/value");
     }
 }

@@ -1,0 +1,599 @@
+"""Restore: a model's arguments, written in a provider's terms, mapped back to what the code reads.
+
+Pydantic models from the seed (``../shared/seeds/000_*``: ``Waypoint``, ``Itinerary``) and one with
+every shape a provider dialect rewrites (optional fields, defaults, a map, a free-form object,
+nested models, ``Any``, bounds), under ``openai-strict``, ``anthropic-strict`` and ``gemini``. For
+each: the provider schema; arguments a model would send under it (``null`` for a field left out
+where every field is required, ``{"key", "value"}`` entries for a map, JSON text for ``Any``, a
+bound the provider was only told in words), which the provider's schema accepts (checked with
+``jsonschema``); restored; then validated by pydantic itself, equal to the model built from the
+plain arguments, and accepted by the original schema. Bad arguments give every fault with its
+pointer; the forward map (``encode``) round-trips.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, Dict, List, Optional
+
+import jsonschema
+import pytest
+from pydantic import BaseModel, Field, TypeAdapter, conint
+
+import toolschema
+from toolschema import ArgumentsError, CapabilityError, ConversionError, ToolSchemaError, schema_for
+
+PROVIDERS = ("openai-strict", "anthropic-strict", "gemini")
+
+
+# ---- the models --------------------------------------------------------------------------------
+
+
+class Waypoint(BaseModel):
+    """A stop on the way.
+
+    Args:
+        city: Where the traveller stops.
+        nights: How long they stay, in nights.
+    """
+
+    city: str
+    nights: int = 1
+
+
+class Itinerary(BaseModel):
+    """A trip.
+
+    Args:
+        stops: The stops, in order.
+    """
+
+    name: str = Field(description="The trip's own name.")
+    stops: List[Waypoint]
+
+
+class Room(BaseModel):
+    beds: conint(ge=1, le=4)  # type: ignore[valid-type]
+    view: Optional[str] = None
+
+
+class Booking(BaseModel):
+    """A booking.
+
+    Args:
+        guest: Who stays.
+        nights: How many nights.
+        extras: Extra services and how many of each.
+        meta: Free-form data from the channel.
+        payload: Anything the channel sent along.
+    """
+
+    guest: str
+    nights: conint(ge=0)  # type: ignore[valid-type]
+    note: Optional[str] = None
+    rooms: List[Room] = []
+    extras: Dict[str, int] = {}
+    meta: Dict[str, Any] = {}
+    stop: Optional[Waypoint] = None
+    payload: Any = None
+
+
+# ---- the cases: plain arguments, and what a model sends for them under each provider -----------
+
+FULL = {
+    "guest": "Ada",
+    "nights": 2,
+    "note": "late check-in",
+    "rooms": [{"beds": 2}, {"beds": 1, "view": "sea"}],
+    "extras": {"breakfast": 2, "parking": 1},
+    "meta": {"channel": "web", "campaign": None},
+    "stop": {"city": "Oslo", "nights": 3},
+    "payload": ["any", {"shape": 1.5}],
+}
+ENTRIES = [{"key": "breakfast", "value": 2}, {"key": "parking", "value": 1}]
+# A model writes JSON text as it likes: spaces, key order.
+META_TEXT = '{"campaign": null, "channel": "web"}'
+PAYLOAD_TEXT = '["any", {"shape": 1.5}]'
+
+CASES: list[tuple[str, type[BaseModel], dict[str, Any], dict[str, Any]]] = [
+    (
+        "waypoint, default left out",
+        Waypoint,
+        {"city": "Oslo"},
+        {
+            "openai-strict": {"city": "Oslo", "nights": None},
+            "anthropic-strict": {"city": "Oslo"},
+            "gemini": {"city": "Oslo"},
+        },
+    ),
+    (
+        "waypoint, a float for an integer",
+        Waypoint,
+        {"city": "Oslo", "nights": 2},
+        {
+            "openai-strict": {"city": "Oslo", "nights": 2.0},
+            "anthropic-strict": {"city": "Oslo", "nights": 2.0},
+            "gemini": {"city": "Oslo", "nights": 2.0},
+        },
+    ),
+    (
+        "itinerary, nested models with defaults",
+        Itinerary,
+        {"name": "North", "stops": [{"city": "Oslo"}, {"city": "Bergen", "nights": 2}]},
+        {
+            "openai-strict": {
+                "name": "North",
+                "stops": [{"city": "Oslo", "nights": None}, {"city": "Bergen", "nights": 2}],
+            },
+            "anthropic-strict": {"name": "North", "stops": [{"city": "Oslo"}, {"city": "Bergen", "nights": 2}]},
+            "gemini": {"name": "North", "stops": [{"city": "Oslo"}, {"city": "Bergen", "nights": 2}]},
+        },
+    ),
+    (
+        "booking, only what is required",
+        Booking,
+        {"guest": "Ada", "nights": 0},
+        {
+            "openai-strict": {
+                "guest": "Ada",
+                "nights": 0,
+                "note": None,
+                "rooms": None,
+                "extras": None,
+                "meta": None,
+                "stop": None,
+                "payload": None,
+            },
+            "anthropic-strict": {"guest": "Ada", "nights": 0},
+            "gemini": {"guest": "Ada", "nights": 0},
+        },
+    ),
+    (
+        "booking, every field",
+        Booking,
+        FULL,
+        {
+            "openai-strict": {
+                "guest": "Ada",
+                "nights": 2,
+                "note": "late check-in",
+                "rooms": [{"beds": 2, "view": None}, {"beds": 1, "view": "sea"}],
+                "extras": ENTRIES,
+                "meta": META_TEXT,
+                "stop": {"city": "Oslo", "nights": 3},
+                "payload": PAYLOAD_TEXT,
+            },
+            "anthropic-strict": {
+                "guest": "Ada",
+                "nights": 2,
+                "note": "late check-in",
+                "rooms": [{"beds": 2}, {"beds": 1, "view": "sea"}],
+                "extras": ENTRIES,
+                "meta": META_TEXT,
+                "stop": {"city": "Oslo", "nights": 3},
+                "payload": PAYLOAD_TEXT,
+            },
+            "gemini": {
+                "guest": "Ada",
+                "nights": 2,
+                "note": "late check-in",
+                "rooms": [{"beds": 2}, {"beds": 1, "view": "sea"}],
+                "extras": ENTRIES,
+                "meta": META_TEXT,
+                "stop": {"city": "Oslo", "nights": 3},
+                "payload": PAYLOAD_TEXT,
+            },
+        },
+    ),
+    (
+        "booking, explicit nulls and empty containers",
+        Booking,
+        {"guest": "Ada", "nights": 1, "note": None, "rooms": [], "extras": {}, "meta": {}, "stop": None, "payload": None},
+        {
+            "openai-strict": {
+                "guest": "Ada",
+                "nights": 1,
+                "note": None,
+                "rooms": [],
+                "extras": [],
+                "meta": "{}",
+                "stop": None,
+                "payload": "null",
+            },
+            "anthropic-strict": {
+                "guest": "Ada",
+                "nights": 1,
+                "note": None,
+                "rooms": [],
+                "extras": [],
+                "meta": "{}",
+                "stop": None,
+                "payload": "null",
+            },
+            "gemini": {
+                "guest": "Ada",
+                "nights": 1,
+                "note": None,
+                "rooms": [],
+                "extras": [],
+                "meta": "{}",
+                "stop": None,
+                "payload": "null",
+            },
+        },
+    ),
+]
+
+CASE_IDS = [case[0] for case in CASES]
+
+
+# ---- helpers -----------------------------------------------------------------------------------
+
+
+def as_json_schema(schema: Any) -> Any:
+    """A provider schema as JSON Schema ``jsonschema`` reads: Gemini's OpenAPI-style
+    ``nullable: true`` written as ``null`` among the types (every other keyword is JSON Schema's)."""
+    if isinstance(schema, list):
+        return [as_json_schema(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: as_json_schema(v) for k, v in schema.items()}
+    if out.pop("nullable", False):
+        kind = out.get("type")
+        if isinstance(kind, str):
+            out["type"] = [kind, "null"]
+        elif "anyOf" in out:
+            out["anyOf"] = [*out["anyOf"], {"type": "null"}]
+        if "enum" in out:
+            out["enum"] = [*out["enum"], None]
+    return out
+
+
+def accepts(schema: Any, value: Any) -> list[str]:
+    """Every error ``jsonschema`` (draft 2020-12) finds in ``value`` under ``schema``."""
+    validator = jsonschema.Draft202012Validator(as_json_schema(schema))
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(value)]
+
+
+def faults_of(fn: Any) -> ArgumentsError:
+    with pytest.raises(ArgumentsError) as info:
+        fn()
+    return info.value
+
+
+# ---- restore, case by case ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dialect", PROVIDERS)
+@pytest.mark.parametrize(("name", "model", "plain", "sent"), CASES, ids=CASE_IDS)
+def test_a_models_arguments_in_the_providers_terms_restore_to_what_pydantic_validates(
+    dialect: str, name: str, model: type[BaseModel], plain: dict[str, Any], sent: dict[str, Any]
+) -> None:
+    built = schema_for(model, dialect=dialect)
+    arguments = sent[dialect]
+    # What the model sends is what the provider's schema allows.
+    assert not accepts(built.schema, arguments), accepts(built.schema, arguments)
+
+    before = copy.deepcopy(arguments)
+    restored = built.restore(arguments)
+    assert arguments == before, "restore does not mutate its argument"
+
+    # Pydantic reads the restored arguments as the plain ones, and the original schema accepts them.
+    assert model.model_validate(restored) == model.model_validate(plain)
+    assert not accepts(schema_for(model).schema, restored), accepts(schema_for(model).schema, restored)
+
+    # The same plan from the original schema alone, in one call (what a gateway does).
+    assert toolschema.restore(model.model_json_schema(), arguments, dialect=dialect) == restored
+
+
+def test_what_restore_gives_exactly() -> None:
+    openai = schema_for(Booking, dialect="openai-strict")
+    # `null` for a field left out is dropped; pydantic then applies the default.
+    assert openai.restore(CASES[3][3]["openai-strict"]) == {"guest": "Ada", "nights": 0}
+    # Entries become a dict, JSON text is parsed, `null` inside an item is dropped where it stood
+    # for absence; what was sent as a value stays a value.
+    assert openai.restore(CASES[4][3]["openai-strict"]) == FULL
+    # An integral float where an integer is declared becomes an int (pydantic's strict mode, and
+    # serde, refuse 2.0).
+    restored = schema_for(Waypoint, dialect="anthropic-strict").restore({"city": "Oslo", "nights": 2.0})
+    assert restored == {"city": "Oslo", "nights": 2} and type(restored["nights"]) is int
+    # A JSON text of `null` is the value null, a bare null the field left out.
+    assert schema_for(Booking, dialect="gemini").restore({"guest": "A", "nights": 0, "payload": "null"}) == {
+        "guest": "A",
+        "nights": 0,
+        "payload": None,
+    }
+
+
+# ---- the provider schemas and what each dialect rewrote ----------------------------------------
+
+
+def test_the_provider_schemas_say_each_rewrite() -> None:
+    openai = schema_for(Booking, dialect="openai-strict").schema
+    assert openai["required"] == sorted(openai["properties"])  # every field required...
+    assert openai["properties"]["rooms"]["type"] == ["array", "null"]  # ...with null for absent
+    assert openai["properties"]["extras"]["items"]["properties"] == {"key": {"type": "string"}, "value": {"type": "integer"}}
+    assert openai["properties"]["payload"]["type"] == ["string", "null"]
+    assert "JSON text" in openai["properties"]["payload"]["description"]
+    assert openai["properties"]["nights"] == {"description": "How many nights.", "minimum": 0, "type": "integer"}
+
+    anthropic = schema_for(Booking, dialect="anthropic-strict").schema
+    assert anthropic["required"] == ["guest", "nights"]
+    # Anthropic enforces no bounds: the description states it, restore checks it.
+    assert anthropic["properties"]["nights"] == {"description": "How many nights. Constraints: at least 0.", "type": "integer"}
+    assert anthropic["$defs"]["Room"]["properties"]["beds"]["description"] == "Constraints: at least 1; at most 4."
+    assert anthropic["properties"]["extras"]["type"] == "array"
+
+    gemini = schema_for(Booking, dialect="gemini").schema
+    assert gemini["properties"]["note"] == {"nullable": True, "type": "string"}
+    assert gemini["properties"]["meta"]["type"] == "string"
+    assert gemini["properties"]["nights"] == {"description": "How many nights.", "minimum": 0, "type": "integer"}
+
+
+def test_adaptations_list_every_rewrite_with_its_pointer_keyword_and_kind() -> None:
+    anthropic = schema_for(Booking, dialect="anthropic-strict")
+    assert [(a.pointer, a.keyword, a.kind) for a in anthropic.adaptations] == [
+        ("/$defs/Room/properties/beds", "maximum", "moved-check"),
+        ("/$defs/Room/properties/beds", "minimum", "moved-check"),
+        ("/properties/extras", "additionalProperties", "map-as-entries"),
+        ("/properties/meta", "additionalProperties", "json-text"),
+        ("/properties/nights", "minimum", "moved-check"),
+        ("/properties/payload", "type", "json-text"),
+    ]
+    first = anthropic.adaptations[0]
+    assert isinstance(anthropic.adaptations, tuple)
+    assert str(first) == "`maximum` at `/$defs/Room/properties/beds`: moved-check" == first.message
+    assert repr(first).startswith("Adaptation(pointer=")
+    assert first == schema_for(Booking, dialect="anthropic-strict").adaptations[0]
+    assert len({*anthropic.adaptations, *anthropic.adaptations}) == len(anthropic.adaptations)
+
+    openai = {(a.pointer, a.kind) for a in schema_for(Booking, dialect="openai-strict").adaptations}
+    assert ("/properties/rooms", "null-for-absent") in openai
+    assert ("/$defs/Waypoint/properties/nights", "null-for-absent") in openai
+    assert not any(kind == "moved-check" for _, kind in openai)
+    gemini = {(a.pointer, a.kind) for a in schema_for(Booking, dialect="gemini").adaptations}
+    assert gemini == {
+        ("/properties/extras", "map-as-entries"),
+        ("/properties/meta", "json-text"),
+        ("/properties/payload", "json-text"),
+    }
+    assert schema_for(Booking).adaptations == ()  # json-schema rewrites nothing
+
+
+# ---- faults ------------------------------------------------------------------------------------
+
+
+def test_a_bound_anthropic_was_only_told_is_checked_and_every_failure_listed() -> None:
+    built = schema_for(Booking, dialect="anthropic-strict")
+    sent = {"guest": "Ada", "nights": -1, "rooms": [{"beds": 9}, {"beds": 0}, {"beds": 2}]}
+    err = faults_of(lambda: built.restore(sent))
+    assert err.faults == [
+        ("/nights", "must be at least 0, got -1"),
+        ("/rooms/0/beds", "must be at most 4, got 9"),
+        ("/rooms/1/beds", "must be at least 1, got 0"),
+    ]
+    assert err.pointer == "/nights" and err.kind == "invalid-arguments" and err.tool is None
+    assert str(err) == (
+        "the arguments do not fit the tool's schema:\n"
+        "- `/nights`: must be at least 0, got -1\n"
+        "- `/rooms/0/beds`: must be at most 4, got 9\n"
+        "- `/rooms/1/beds`: must be at least 1, got 0"
+    )
+    assert isinstance(err, ToolSchemaError) and isinstance(err, ValueError)
+    # Pydantic agrees that these arguments are bad; restore found it without the model class.
+    with pytest.raises(Exception):
+        Booking.model_validate({"guest": "Ada", "nights": -1})
+    # Under OpenAI and Gemini the provider enforces the bound itself: restore does not check it.
+    assert schema_for(Booking, dialect="gemini").restore({"guest": "Ada", "nights": -1}) == {"guest": "Ada", "nights": -1}
+
+
+@pytest.mark.parametrize("dialect", PROVIDERS)
+def test_a_repeated_map_key_and_text_that_is_not_json_are_faults_with_pointers(dialect: str) -> None:
+    built = schema_for(Booking, dialect=dialect)
+    sent = {
+        "guest": "Ada",
+        "nights": 1,
+        "extras": [{"key": "parking", "value": 1}, {"key": "parking", "value": 2}],
+        "meta": '{"channel": web}',
+        "payload": "not json at all",
+    }
+    if dialect == "openai-strict":
+        sent.update(note=None, rooms=None, stop=None)
+    assert not accepts(built.schema, sent)  # the provider would let all of it through
+    err = faults_of(lambda: built.restore(sent))
+    pointers = [pointer for pointer, _ in err.faults]
+    assert pointers == ["/extras/1", "/meta", "/payload"]
+    messages = dict(err.faults)
+    assert messages["/extras/1"] == "repeats the key `parking`; each key may appear once"
+    assert messages["/meta"].startswith("must be JSON text of an object, and it does not parse: ")
+    assert messages["/payload"].startswith("must be JSON text of any JSON value, and it does not parse: ")
+    assert err.pointer == "/extras/1"
+    assert all(f"- `{p}`: {m}" in str(err) for p, m in err.faults)
+
+
+def test_json_text_of_the_wrong_kind_is_a_fault() -> None:
+    err = faults_of(lambda: schema_for(Booking, dialect="gemini").restore({"guest": "A", "nights": 0, "meta": "[1, 2]"}))
+    assert err.faults == [("/meta", "must be JSON text of an object, got an array")]
+
+
+def test_the_one_call_restore_names_the_tool_and_raises_as_the_method_does() -> None:
+    schema = Booking.model_json_schema()
+    err = faults_of(
+        lambda: toolschema.restore(schema, {"guest": "A", "nights": -3}, dialect="anthropic-strict", name="book")
+    )
+    assert err.tool == "book" and err.faults == [("/nights", "must be at least 0, got -3")]
+    assert str(err).startswith("the arguments do not fit the tool's schema:")  # no prefix: it is for the model
+    with pytest.raises(ToolSchemaError) as unknown:
+        toolschema.restore(schema, {}, dialect="no-such")
+    assert unknown.value.kind == "unknown-dialect"
+    with pytest.raises(TypeError):
+        toolschema.restore(schema, {})  # type: ignore[call-arg]  # the dialect is not guessed
+    with pytest.raises(CapabilityError):
+        toolschema.restore(schema, {"guest": "A", "nights": 0}, dialect="anthropic-strict", exact=True)
+
+
+def test_the_plan_comes_from_the_schema_alone() -> None:
+    schema = Booking.model_json_schema()
+
+    def reversed_keys(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: reversed_keys(value[k]) for k in reversed(list(value))}
+        if isinstance(value, list):
+            return [reversed_keys(v) for v in value]
+        return value
+
+    sent = CASES[4][3]["openai-strict"]
+    a = toolschema.restore(schema, sent, dialect="openai-strict")
+    b = toolschema.restore(reversed_keys(schema), reversed_keys(sent), dialect="openai-strict")
+    assert a == b == FULL
+    built = toolschema.normalize(schema, dialect="openai-strict")
+    again = toolschema.normalize(reversed_keys(schema), dialect="openai-strict")
+    assert built.adaptations == again.adaptations and built.hash == again.hash
+
+
+# ---- the forward map ---------------------------------------------------------------------------
+
+
+def strip_nulls(value: Any) -> Any:
+    """``value`` without the properties set to ``None`` (absent and null read alike here: every
+    such field of these models defaults to ``None``)."""
+    if isinstance(value, dict):
+        return {k: strip_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [strip_nulls(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("dialect", PROVIDERS)
+@pytest.mark.parametrize(("name", "model", "plain", "sent"), CASES, ids=CASE_IDS)
+def test_encode_is_restores_inverse(
+    dialect: str, name: str, model: type[BaseModel], plain: dict[str, Any], sent: dict[str, Any]
+) -> None:
+    built = schema_for(model, dialect=dialect)
+
+    def same_up_to_null_for_absent(a: Any, b: Any) -> None:
+        if a != b:
+            # Only where OpenAI requires every field may a null a field defaults to stand for the
+            # field left out, and come back so.
+            assert dialect == "openai-strict" and strip_nulls(a) == strip_nulls(b), (a, b)
+        assert model.model_validate(a) == model.model_validate(b)
+
+    shown = built.encode(plain)
+    assert not accepts(built.schema, shown), accepts(built.schema, shown)
+    same_up_to_null_for_absent(built.restore(shown), plain)
+    # For a model's arguments as sent, encoding what they restore to gives arguments that restore
+    # to the same.
+    restored = built.restore(sent[dialect])
+    same_up_to_null_for_absent(built.restore(built.encode(restored)), restored)
+
+
+def test_encode_writes_the_providers_terms() -> None:
+    openai = schema_for(Booking, dialect="openai-strict")
+    assert openai.encode({"guest": "Ada", "nights": 0, "extras": {"wifi": 1}, "meta": {"a": [1]}}) == {
+        "guest": "Ada",
+        "nights": 0,
+        "note": None,
+        "rooms": None,
+        "extras": [{"key": "wifi", "value": 1}],
+        "meta": '{"a":[1]}',
+        "stop": None,
+        "payload": None,
+    }
+    wrapped = schema_for(List[Waypoint], dialect="openai-strict")
+    assert [a.kind for a in wrapped.adaptations] == ["wrapped-root", "null-for-absent"]
+    assert wrapped.encode([{"city": "Oslo"}]) == {"value": [{"city": "Oslo", "nights": None}]}
+    restored = wrapped.restore({"value": [{"city": "Oslo", "nights": None}]})
+    assert TypeAdapter(List[Waypoint]).validate_python(restored) == [Waypoint(city="Oslo")]
+
+
+# ---- exact mode --------------------------------------------------------------------------------
+
+
+def test_exact_mode_refuses_what_needs_a_restore_and_is_part_of_the_hash() -> None:
+    with pytest.raises(CapabilityError) as info:
+        schema_for(Booking, dialect="anthropic-strict", exact=True)
+    found = {(e["pointer"], e["keyword"]) for e in info.value.errors}
+    assert ("/properties/nights", "minimum") in found and ("/properties/extras", "additionalProperties") in found
+    with pytest.raises(CapabilityError) as info:
+        schema_for(Waypoint, dialect="openai-strict", exact=True)
+    assert info.value.pointer == "/properties/nights" and info.value.keyword == "required"
+
+    exact = schema_for(Waypoint, dialect="anthropic-strict", exact=True)
+    reversible = schema_for(Waypoint, dialect="anthropic-strict")
+    assert exact.exact and not reversible.exact
+    assert exact.schema == reversible.schema and exact.hash != reversible.hash
+    assert exact.adaptations == ()
+    # Nothing to undo; integral floats still become integers.
+    assert exact.restore({"city": "Oslo", "nights": 2.0}) == {"city": "Oslo", "nights": 2}
+    assert toolschema.normalize(Waypoint.model_json_schema(), dialect="anthropic-strict", exact=True).exact
+
+
+# ---- what is not JSON, and hostile arguments ---------------------------------------------------
+
+
+def test_arguments_that_are_not_json_are_a_conversion_error_naming_the_value() -> None:
+    built = schema_for(Booking, dialect="openai-strict")
+    for sent, kind, pointer in [
+        ({"guest": "A", "nights": float("nan")}, "not-finite", "/nights"),  # json.loads("NaN")
+        ({"guest": "A", "nights": 10**30}, "integer-out-of-range", "/nights"),
+        ({"guest": "A", "nights": 0, "rooms": [{"beds": {1, 2}}]}, "unsupported-type", "/rooms/0/beds"),
+    ]:
+        for call in (built.restore, built.encode):
+            with pytest.raises(ConversionError) as info:
+                call(sent)
+            assert (info.value.kind, info.value.pointer) == (kind, pointer)
+
+
+def test_deep_arguments_are_refused_not_followed() -> None:
+    built = schema_for(Booking)
+    nested: Any = 1
+    for _ in range(400):
+        nested = [nested]
+    assert built.restore({"guest": "A", "nights": 0, "payload": nested})["payload"] == nested
+    for _ in range(200):
+        nested = [nested]
+    with pytest.raises(ConversionError) as info:
+        built.restore({"guest": "A", "nights": 0, "payload": nested})
+    assert info.value.kind == "too-deep" and info.value.pointer.startswith("/payload/0/0/")
+
+    class Node(BaseModel):
+        value: int
+        children: List["Node"] = []
+
+    args: dict[str, Any] = {"value": 0, "children": []}
+    cur = args
+    for _ in range(150):
+        cur["children"].append({"value": 0, "children": []})
+        cur = cur["children"][0]
+    err = faults_of(lambda: schema_for(Node, dialect="openai-strict").restore(args))
+    [(pointer, message)] = err.faults
+    assert pointer.startswith("/children/0/children/0/") and message == "the arguments nest deeper than 128 levels"
+
+    # JSON text nested past what serde_json parses (128 levels) is a fault, not a crash.
+    deep_text = "[" * 1000 + "]" * 1000
+    err = faults_of(lambda: schema_for(Booking, dialect="gemini").restore({"guest": "A", "nights": 0, "payload": deep_text}))
+    assert err.faults[0][0] == "/payload" and "does not parse" in err.faults[0][1]
+
+
+def test_one_schema_restores_from_many_threads_at_once() -> None:
+    # restore runs with the GIL released; one ToolSchema is shared by every thread.
+    from concurrent.futures import ThreadPoolExecutor
+
+    built = schema_for(Booking, dialect="openai-strict")
+    sent = CASES[4][3]["openai-strict"]
+    bad = {**sent, "extras": [{"key": "a", "value": 1}, {"key": "a", "value": 2}]}
+
+    def work(i: int) -> tuple[Any, Any]:
+        if i % 2:
+            return built.restore(sent), None
+        try:
+            built.restore(bad)
+        except ArgumentsError as exc:
+            return None, exc.faults
+        return None, None
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(work, range(400)))
+    assert all(r == (FULL, None) for r in results[1::2])
+    assert all(r == (None, [("/extras/1", "repeats the key `a`; each key may appear once")]) for r in results[0::2])
