@@ -16,6 +16,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::hint::black_box;
 use std::time::Instant;
+use toolschema::dialect::{self, AdaptContext, SchemaDialect};
 
 struct Table {
     filter: Option<String>,
@@ -374,6 +375,39 @@ fn owned_against_borrowed(corpus: &[common::Item]) -> Ratio {
     Ratio { base_ns: median(bs), cand_ns: median(cs), ratio: median(rs), cand_best_ns, base_best_ns }
 }
 
+/// The dialects that inline every `$ref` (`inline-refs`, `gemini`) on what they are handed: the
+/// `json-schema` pipeline's output of each corpus schema and of the 30 KB synthetic schema,
+/// against a deep clone of it (the dialect takes its input by value, so the candidate clones
+/// too). No target: the rows are the yardstick for changes to the inliner (BENCHMARKS.md).
+fn inline_all_rows(t: &mut Table) {
+    if !t.section("inline_all") {
+        return;
+    }
+    let normalised =
+        |v: &Value| toolschema::SchemaOptions::new().normalize(v.clone()).ok().map(|s| s.into_value());
+    let mut sets: Vec<(String, Vec<Value>)> = Vec::new();
+    let corpus: Vec<Value> = common::public_corpus().iter().filter_map(|i| normalised(&i.value)).collect();
+    if !corpus.is_empty() {
+        sets.push((format!("corpus ({} schemas)", corpus.len()), corpus));
+    }
+    if let Some(v) = normalised(&common::synthetic_schema(30_000)) {
+        sets.push(("30 KB schema".to_owned(), vec![v]));
+    }
+    let cx = AdaptContext::default();
+    for (label, values) in &sets {
+        for d in [&dialect::INLINE_REFS as &dyn SchemaDialect, &dialect::GEMINI] {
+            let what = format!("inline_all: {}, {label}", d.name());
+            if !t.wants(&what) {
+                continue;
+            }
+            let clone = || values.iter().map(Value::clone).filter(Value::is_object).count();
+            let ours = || values.iter().filter(|v| dialect::apply(d, (*v).clone(), &cx).is_ok()).count();
+            let r = compare(clone, ours);
+            t.report(&what, "Value::clone (deep)", &format!("dialect::apply({})", d.name()), &r);
+        }
+    }
+}
+
 fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let mut t = Table {
@@ -389,6 +423,7 @@ fn main() {
     hash_rows(&mut t);
     schema_for_rows(&mut t);
     self_contained_rows(&mut t);
+    inline_all_rows(&mut t);
     println!(
         "| what | candidate | baseline | candidate, best | baseline, best | ratio best (median) | target | |"
     );

@@ -76,7 +76,7 @@
 //! schema's references and `allOf`s look like. Needs serde_json alone.
 
 use crate::foreign::JsonType;
-use crate::foreign::draft::Draft;
+use crate::inline::draft::Draft;
 use crate::pointer::Pointer;
 use crate::restore::{ArgumentsError, Fault, RestorePlan};
 use crate::{declared_type, refs};

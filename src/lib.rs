@@ -2,7 +2,8 @@
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
 // Reading order: where errors point, how schemas are walked, the pipeline and its passes, the
-// dialects, then the canonical form and hash, then foreign schemas.
+// dialects (and the `$ref` inliner they share with foreign schemas), then the canonical form and
+// hash, then foreign schemas.
 pub mod error;
 pub mod pointer;
 pub mod refs;
@@ -12,6 +13,7 @@ pub mod passes;
 pub mod pipeline;
 
 pub mod dialect;
+mod inline;
 
 pub mod canonical;
 #[cfg(feature = "hash")]

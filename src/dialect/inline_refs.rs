@@ -19,6 +19,9 @@
 //! ```
 //!
 //! # How it works
+//! The crate's one `$ref` inliner (the engine `self_contained_input_schema` runs too) under this
+//! dialect's policy:
+//!
 //! 1. **Measure, before building anything.** One walk over the input computes, for every
 //!    definition reached, the canonical size and the nesting depth of its expansion, memoised per
 //!    definition, with the definitions being expanded on a stack. A reference to a definition on
@@ -37,15 +40,19 @@
 //!
 //! The size budget is the caller's `max_bytes` ([`AdaptContext::max_bytes`]) or, when none is set,
 //! [`DEFAULT_MAX_INLINED_BYTES`]. The measured size is an upper bound on the canonical bytes of the
-//! result (an annotation overridden at a site is counted twice).
+//! result (an annotation overridden at a site is counted twice). Every error points where the
+//! result would hold the fault, along the reference sites that lead there.
+//!
+//! The input is the pipeline's output: 2020-12, its root `$schema` gone, so the keywords beside a
+//! `$ref` apply (unlike `self_contained_input_schema`, this dialect does not read a declared
+//! draft), and references resolve against the root, as in every pass before it. Titles stay,
+//! unions stay as they are, and nothing is checked that the pipeline has checked.
 
-use super::support::{combine_ref_site, unsupported};
+use super::support::{combine_ref_site, is_annotation, unsupported};
 use super::{AdaptContext, SchemaDialect};
 use crate::error::CapabilityError;
-use crate::pointer::{Pointer, escape_token};
-use crate::walk::{Shape, keyword_shape};
+use crate::inline::{Bound, Engine, Fault, Policy, Recursion};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 
 /// The expansion budget when the caller set no `max_bytes`: 4 MiB of canonical JSON, far above any
 /// schema a provider accepts, far below what a hostile definition graph would build.
@@ -93,248 +100,123 @@ pub(crate) fn inline_all(
     max_depth: usize,
 ) -> Result<Value, Vec<CapabilityError>> {
     let max_bytes = cx.max_bytes.unwrap_or(DEFAULT_MAX_INLINED_BYTES);
-    let mut m = Measurer {
-        root: &schema,
-        dialect,
-        type_name: cx.type_name,
-        max_depth,
-        memo: HashMap::new(),
-        stack: vec![String::new()],
-    };
-    let size = m.measure(&schema, &mut Pointer::root(), 0, 0).map_err(|e| vec![*e])?;
-    if size.bytes > max_bytes {
+    let policy = Inlining { dialect, type_name: cx.type_name, max_depth };
+    let mut engine = Engine::with_policy(&schema, policy, max_depth, max_bytes);
+    let size = engine.measure_expansion().map_err(|e| vec![*e])?.size;
+    if size > max_bytes as u64 {
         return Err(vec![CapabilityError::LimitExceeded {
             dialect: dialect.to_owned(),
             limit:
                 "bytes of canonical JSON once every `$ref` is inlined (set `max_bytes` to change the budget)"
                     .into(),
-            actual: size.bytes,
+            actual: usize::try_from(size).unwrap_or(usize::MAX),
             max: max_bytes,
             pointer: String::new(),
         }]);
     }
-    Ok(build(&schema, &schema))
+    // With `preserve_order`, each map keeps the input's order (`PropertyOrder::Declaration`).
+    engine.build_output(crate::passes::map_preserves_order()).map_err(|e| vec![*e])
 }
 
-/// The expanded size and nesting of a schema.
-#[derive(Debug, Clone, Copy)]
-struct Size {
-    bytes: usize,
-    depth: usize,
-}
-
-struct Measurer<'v, 'c> {
-    root: &'v Value,
+/// The inlining dialects' [`Policy`] for the engine: recursion refused, no union collapsed, the
+/// input read as the pipeline's 2020-12 output, a site merged with its target where that is
+/// exact and side by side in `allOf` otherwise ([`combine_ref_site`]), the measure an upper
+/// bound of the canonical size, errors along the reference sites as [`CapabilityError`]s.
+struct Inlining<'c> {
     dialect: &'c str,
     type_name: Option<&'c str>,
     max_depth: usize,
-    /// Target pointer → the size of its expansion.
-    memo: HashMap<String, Size>,
-    /// Targets being expanded (the root is `""`).
-    stack: Vec<String>,
 }
 
-/// The JSON pointer of a local reference, or the error that it is not one.
-fn target_key(reference: &str) -> Result<String, crate::refs::RefError> {
-    let tokens = crate::refs::parse_local(reference)?;
-    Ok(tokens.iter().map(|t| format!("/{}", escape_token(t))).collect())
-}
+impl Policy for Inlining<'_> {
+    type Error = Box<CapabilityError>;
+    const RECURSION: Recursion = Recursion::Refuse;
+    const COLLAPSE_NULL: bool = false;
+    const FOREIGN_READING: bool = false;
+    const POINT_THROUGH_SITES: bool = true;
+    const BOUND: Bound = Bound::Upper;
 
-/// Canonical length of a string (RFC 8785 escaping).
-fn string_len(s: &str) -> usize {
-    2 + s
-        .chars()
-        .map(|c| match c {
-            '"' | '\\' | '\u{8}' | '\t' | '\n' | '\u{c}' | '\r' => 2,
-            c if (c as u32) < 0x20 => 6,
-            c => c.len_utf8(),
-        })
-        .sum::<usize>()
-}
-
-impl Measurer<'_, '_> {
-    fn too_deep(&self, depth: usize, ptr: &Pointer) -> Box<CapabilityError> {
-        Box::new(CapabilityError::TooDeep {
-            dialect: self.dialect.to_owned(),
-            depth,
-            max_depth: self.max_depth,
-            pointer: ptr.as_str().to_owned(),
-        })
+    /// The target's expansion takes the site's place, at its level.
+    fn hop_levels(_: &Map<String, Value>) -> usize {
+        0
     }
 
-    /// The size of `node`'s expansion; `level` is where it sits in the expanded schema, `hops` how
-    /// many references were followed in a row to reach it.
-    fn measure(
-        &mut self,
-        node: &Value,
-        ptr: &mut Pointer,
-        level: usize,
-        hops: usize,
-    ) -> Result<Size, Box<CapabilityError>> {
-        if level > self.max_depth {
-            return Err(self.too_deep(level, ptr));
-        }
-        let Value::Object(map) = node else {
-            return Ok(Size { bytes: crate::canonical::to_vec(node).len(), depth: 0 });
-        };
-        let mut size = Size { bytes: 2, depth: 0 };
-        let mut entries = 0usize;
-        let mut add = |size: &mut Size, key: &str, value: Size| {
-            entries += 1;
-            size.bytes = size.bytes.saturating_add(string_len(key) + 1).saturating_add(value.bytes);
-            size.depth = size.depth.max(value.depth);
-        };
-        for (key, value) in map {
-            match (key.as_str(), keyword_shape(key)) {
-                ("$defs" | "definitions", _) | ("$ref", _) => {}
-                (_, Some(shape)) => {
-                    let child = self.measure_keyword(key, shape, value, ptr, level)?;
-                    add(&mut size, key, child);
-                }
-                _ => add(&mut size, key, Size { bytes: crate::canonical::to_vec(value).len(), depth: 0 }),
-            }
-        }
-        size.bytes = size.bytes.saturating_add(entries.saturating_sub(1));
-        if let Some(reference) = map.get("$ref") {
-            let target = self.measure_ref(reference, ptr, level, hops)?;
-            // The site's own keywords merge into the target, or wrap it in `allOf` (one level down).
-            let wrapped = map.keys().any(|k| {
-                !super::support::is_annotation(k) && !matches!(k.as_str(), "$ref" | "$defs" | "definitions")
-            });
-            size.bytes = if entries == 0 {
-                target.bytes
-            } else {
-                size.bytes.saturating_add(target.bytes).saturating_add(if wrapped { 14 } else { 0 })
-            };
-            size.depth = size.depth.max(target.depth + usize::from(wrapped));
-        }
-        Ok(size)
+    fn combine(site: Map<String, Value>, target: Value) -> Value {
+        combine_ref_site(site, target)
     }
 
-    fn measure_keyword(
-        &mut self,
-        key: &str,
-        shape: Shape,
-        value: &Value,
-        ptr: &mut Pointer,
-        level: usize,
-    ) -> Result<Size, Box<CapabilityError>> {
-        let is_schema = |v: &Value| matches!(v, Value::Object(_) | Value::Bool(_));
-        let child = |this: &mut Self, v: &Value, ptr: &mut Pointer| -> Result<Size, Box<CapabilityError>> {
-            if !is_schema(v) {
-                return Ok(Size { bytes: crate::canonical::to_vec(v).len(), depth: 0 });
-            }
-            let s = this.measure(v, ptr, level + 1, 0)?;
-            Ok(Size { bytes: s.bytes, depth: s.depth + 1 })
-        };
-        let mark = ptr.push(key);
-        let result = match (shape, value) {
-            (Shape::Single | Shape::Array, Value::Array(items)) => {
-                let mut total = Size { bytes: 1 + items.len().max(1), depth: 0 };
-                for (i, item) in items.iter().enumerate() {
-                    let m = ptr.push_index(i);
-                    let s = child(self, item, ptr);
-                    ptr.truncate(m);
-                    let s = s?;
-                    total.bytes = total.bytes.saturating_add(s.bytes);
-                    total.depth = total.depth.max(s.depth);
-                }
-                Ok(total)
-            }
-            (Shape::Map, Value::Object(entries)) => {
-                let mut total = Size { bytes: 1 + entries.len().max(1), depth: 0 };
-                for (name, v) in entries {
-                    let m = ptr.push(name);
-                    let s = child(self, v, ptr);
-                    ptr.truncate(m);
-                    let s = s?;
-                    total.bytes = total.bytes.saturating_add(string_len(name) + 1).saturating_add(s.bytes);
-                    total.depth = total.depth.max(s.depth);
-                }
-                Ok(total)
-            }
-            (_, v) => child(self, v, ptr),
-        };
-        ptr.truncate(mark);
-        result
+    /// A site with an assertion of its own may be combined with its target in `allOf`: one
+    /// level, and `"allOf":[`, `]`, two commas and the braces of the site's member (14 bytes).
+    /// One with annotations only is merged into its target.
+    fn combine_growth(site: &Map<String, Value>) -> (usize, u64) {
+        let wraps =
+            site.keys().any(|k| !is_annotation(k) && !matches!(k.as_str(), "$ref" | "$defs" | "definitions"));
+        if wraps { (1, 14) } else { (0, 0) }
     }
 
-    fn measure_ref(
-        &mut self,
-        reference: &Value,
-        ptr: &mut Pointer,
-        level: usize,
-        hops: usize,
-    ) -> Result<Size, Box<CapabilityError>> {
-        let bad = |reason: String| Box::new(unsupported(self.dialect, "$ref", ptr.as_str(), reason, None));
-        let Some(text) = reference.as_str() else {
-            return Err(bad("`$ref` is not a string".into()));
-        };
-        let key = target_key(text).map_err(|e| bad(e.to_string()))?;
-        if self.stack.contains(&key) {
-            let type_name = if key.is_empty() {
-                self.type_name.unwrap_or("the root schema").to_owned()
-            } else {
-                crate::pointer::tokens(&key)
-                    .and_then(|t| t.last().map(|s| s.to_string()))
-                    .unwrap_or_else(|| key.clone())
-            };
-            return Err(Box::new(CapabilityError::Recursive {
-                dialect: self.dialect.to_owned(),
-                type_name,
-                pointer: ptr.as_str().to_owned(),
-            }));
-        }
-        if let Some(size) = self.memo.get(&key).copied() {
-            if level + size.depth > self.max_depth {
-                return Err(self.too_deep(level + size.depth, ptr));
-            }
-            return Ok(size);
-        }
-        // A chain of references is bounded like nesting, so it cannot outrun the stack.
-        if hops + 1 > self.max_depth {
-            return Err(self.too_deep(hops + 1, ptr));
-        }
-        let root = self.root;
-        let Some(target) = crate::refs::resolve(root, text) else {
-            return Err(bad(format!("reference `{text}` points at nothing in this document")));
-        };
-        self.stack.push(key.clone());
-        let size = self.measure(target, ptr, level, hops + 1);
-        self.stack.pop();
-        let size = size?;
-        self.memo.insert(key, size);
-        Ok(size)
-    }
-}
-
-/// Builds the expansion of `node` (measured first, so this terminates within the budgets).
-fn build(node: &Value, root: &Value) -> Value {
-    let Value::Object(map) = node else { return node.clone() };
-    let mut out = Map::new();
-    for (key, value) in map {
-        match (key.as_str(), keyword_shape(key)) {
-            ("$defs" | "definitions", _) | ("$ref", _) => {}
-            (_, Some(shape)) => {
-                let built = match (shape, value) {
-                    (Shape::Single | Shape::Array, Value::Array(items)) => {
-                        Value::Array(items.iter().map(|v| build(v, root)).collect())
-                    }
-                    (Shape::Map, Value::Object(entries)) => {
-                        Value::Object(entries.iter().map(|(k, v)| (k.clone(), build(v, root))).collect())
-                    }
-                    (_, v) => build(v, root),
+    fn fault(&self, fault: Fault) -> Box<CapabilityError> {
+        let dialect = self.dialect;
+        Box::new(match fault {
+            Fault::Recursive { pointer, target } => {
+                let type_name = if target.is_empty() {
+                    self.type_name.unwrap_or("the root schema").to_owned()
+                } else {
+                    crate::pointer::tokens(&target)
+                        .and_then(|t| t.last().map(|s| s.to_string()))
+                        .unwrap_or(target)
                 };
-                out.insert(key.clone(), built);
+                CapabilityError::Recursive { dialect: dialect.to_owned(), type_name, pointer }
             }
-            _ => {
-                out.insert(key.clone(), value.clone());
+            Fault::TooDeep { pointer, depth } => CapabilityError::TooDeep {
+                dialect: dialect.to_owned(),
+                depth,
+                max_depth: self.max_depth,
+                pointer,
+            },
+            Fault::TooLarge { size } => CapabilityError::LimitExceeded {
+                dialect: dialect.to_owned(),
+                limit: "bytes of canonical JSON once every `$ref` is inlined".into(),
+                actual: usize::try_from(size).unwrap_or(usize::MAX),
+                max: 0,
+                pointer: String::new(),
+            },
+            Fault::RefNotString { site, .. } => {
+                unsupported(dialect, "$ref", &site, "`$ref` is not a string", None)
             }
-        }
+            Fault::Reference { pointer, reason, .. } => {
+                unsupported(dialect, "$ref", &pointer, reason.to_string(), None)
+            }
+            // The foreign reading's faults, never met under this policy.
+            Fault::Malformed { pointer, message } => unsupported(dialect, "$ref", &pointer, message, None),
+            Fault::ScopedReference { pointer, reference, id } => unsupported(
+                dialect,
+                "$ref",
+                &pointer,
+                format!("reference `{reference}` resolves against the `$id` `{id}`"),
+                None,
+            ),
+            Fault::DynamicReference { pointer, keyword, .. } => {
+                unsupported(dialect, keyword, &pointer, "a dynamic reference cannot be inlined", None)
+            }
+            Fault::UnknownType { pointer, name } => {
+                unsupported(dialect, "type", &pointer, format!("`{name}` is no JSON type"), None)
+            }
+            Fault::UntypedRecursion { pointer, .. } => {
+                unsupported(dialect, "$ref", &pointer, "a recursion point has no type", None)
+            }
+            Fault::NestsTooDeep { pointer, limit } => unsupported(
+                dialect,
+                "$ref",
+                &pointer,
+                format!("a value here nests deeper than {limit} levels"),
+                None,
+            ),
+        })
     }
-    match map.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r)) {
-        Some(target) => combine_ref_site(out, build(target, root)),
-        None => Value::Object(out),
+
+    /// Never made: the dialects build only after the measure.
+    fn gave_up() -> Box<CapabilityError> {
+        Box::new(unsupported("inline-refs", "$ref", "", "the inliner gave up", None))
     }
 }
 

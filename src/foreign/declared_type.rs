@@ -40,7 +40,7 @@
 //! reference alone (those drafts ignore the keywords beside `$ref`): the reference is followed
 //! first, and one that cannot be is `None`, whatever `type` stands beside it.
 
-use super::draft::Draft;
+use crate::inline::draft::Draft;
 use serde_json::Value;
 use std::fmt;
 use std::str::FromStr;

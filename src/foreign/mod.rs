@@ -121,8 +121,7 @@
 //!
 //! [`declared_type`] is a loop, not a recursion, with a hop budget ([`MAX_HOPS`]).
 
-mod declared_type;
-pub(crate) mod draft;
+pub(crate) mod declared_type;
 mod error;
 mod self_contained;
 

@@ -44,19 +44,6 @@ pub(super) fn within_budget(
 /// than a `"dict"` it replaces), `"properties":{},` (16) and `"required":[],` (14).
 pub(super) const FINISH_GROWTH: u64 = 64;
 
-/// What a non-object root is, for [`Error::NotAnObject`].
-pub(super) fn describe(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "`null`",
-        Value::Bool(true) => "the boolean schema `true`",
-        Value::Bool(false) => "the boolean schema `false`",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// Whether a root `type` says object, as [`JsonType::read`] reads it: `"object"`, `"dict"` (the
 /// Python spelling BFCL writes), or a list that includes one of them (an optional root collapses
 /// to it).

@@ -16,13 +16,14 @@
 //!    shared definitions costs one visit per definition and is refused before anything is built.
 //!    Where the references form no cycle and a bound from step 1 (each target's size times the
 //!    number of reference paths to it, and the deepest level reached) is within both budgets,
-//!    the measure could not refuse, and is left out ([`Inliner::expansion_fits`]);
+//!    the measure could not refuse, and is left out ([`Engine::expansion_fits`]);
 //! 4. **build** the output entry by entry from the root (and from each target a reference site
 //!    expands), leaving out the keywords the output drops ([`walk::copy_children`]); with
 //!    serde_json's `preserve_order`, a deep clone rewritten in place while the original is read
 //!    beside it ([`walk::zip_children_mut`]), which keeps each map's order. Then a bound of its
 //!    compact size that reads no string ([`json_bound`]), and the exact size only when that bound
-//!    passes the budget.
+//!    passes the budget: the measure is a lower bound ([`Bound::Lower`]), the built output is
+//!    checked.
 //!
 //! Most schemas pass every check and every budget, so the general path first builds its output
 //! in one walk ([`build_in_one_walk`]): step 4 from the root, making step 1's checks on each node
@@ -39,49 +40,44 @@
 //! list). The survey also bounds the depth, so the clone (which recurses) cannot overflow the
 //! stack.
 //!
-//! Where each part lives:
+//! The four steps, the one walk, and what they read of each object are the engine's
+//! ([`crate::inline`]), which the inlining dialects share; this module holds what makes them this
+//! function's. Where each part lives:
 //!
 //! - this file: the public functions and options, and the choice of path ([`inline`],
-//!   [`build_plain`], [`build_general`], [`build_in_one_walk`]), with the vocabulary every part
-//!   shares ([`Ctx`], [`Trail`]);
+//!   [`build_plain`], [`build_general`], [`build_in_one_walk`]);
+//! - `policy.rs`: the engine's [`Policy`] for a foreign schema ([`Foreign`]: a recursion
+//!   expanded with a note, optional unions collapsed, the draft-aware reading, the errors);
 //! - `plain.rs`: the plain path ([`survey`], [`rewrite_in_place`], [`plain_in_place`]);
-//! - `inliner.rs`: the general path's [`Inliner`], steps 1 to 4 and the one walk;
-//! - `keys.rs`: what a walk reads of one schema object in one pass ([`Keys`], [`Required`]);
-//! - `combine.rs`: a reference site with its definition, unions with `null`, recursion types;
+//! - `combine.rs`: a reference site with its definition ([`combine`]);
 //! - `finish.rs`: the root's final shape and the size check;
-//! - `size.rs`: compact sizes, exact and bounded, without writing the JSON;
 //! - `tests.rs`: unit tests and laws over all of it.
 
 use super::JsonType;
 use super::declared_type::Spelling;
-use super::draft::{Draft, changes_base, kept_beside_legacy_ref};
 use super::error::ForeignSchemaError as Error;
 use crate::canonical;
-use crate::pointer::Pointer;
-use crate::refs::{self, RefError};
+use crate::inline::draft::Draft;
+use crate::inline::*;
+#[cfg(test)]
+use crate::walk::Step;
 use crate::walk::drop_any_depth;
-use crate::walk::{self, Shape, Step};
+use crate::walk::{self, Shape};
 use serde_json::{Map, Value};
-use std::borrow::Cow;
+#[cfg(test)]
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 
 mod combine;
 mod finish;
-mod inliner;
-mod keys;
 mod plain;
-mod size;
+mod policy;
 #[cfg(test)]
 mod tests;
 
 use combine::*;
 use finish::*;
-use inliner::*;
-use keys::*;
 use plain::*;
-pub(crate) use size::json_len;
-use size::*;
+use policy::*;
 
 /// Budgets for [`self_contained_input_schema_with`].
 ///
@@ -299,7 +295,7 @@ fn build_root(
 
 /// How the general path builds its output in this build: without `preserve_order` a map holds
 /// its entries in key order, however they were put in, so the output may be built entry by
-/// entry ([`Inliner::construct`]); with it, copying and rewriting keeps each map in the input's
+/// entry ([`Engine::construct`]); with it, copying and rewriting keeps each map in the input's
 /// order, as the plain path does.
 fn builder() -> Builder {
     if crate::passes::map_preserves_order() { Builder::Copy } else { Builder::OneWalk }
@@ -308,9 +304,9 @@ fn builder() -> Builder {
 /// How the general path builds its output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Builder {
-    /// [`Inliner::build`] on a copy of the root.
+    /// [`Engine::build`] on a copy of the root.
     Copy,
-    /// [`Inliner::construct`], after the four steps' checks (what [`Builder::OneWalk`] falls
+    /// [`Engine::construct`], after the four steps' checks (what [`Builder::OneWalk`] falls
     /// back to; alone only in tests).
     #[cfg(test)]
     Construct,
@@ -385,7 +381,6 @@ fn build_general(
             inliner.measure_root()?;
         }
     }
-    inliner.set_on_stack(0, true);
     // Discovery bounded the subschema depth; a `const` or `default` may still nest without limit,
     // and serde_json's clone recurses. Where discovery met no such value, only a root definition
     // no reference reaches can hold one.
@@ -394,27 +389,7 @@ fn build_general(
     } else {
         inliner.definitions_nesting_within()?;
     }
-    if builder != Builder::Copy {
-        // Built entry by entry, in key order: the order a map keeps without `preserve_order`.
-        let out = inliner.construct(schema, Ctx::Optional, Around::NONE, &Trail::Root, 0)?;
-        return Ok((out, bound));
-    }
-    // The root's copy leaves its definitions out: only the references into them reach them.
-    let mut out = match schema {
-        Value::Object(map) => {
-            // Inserted in the map's own order (no vector gathered and sorted first, as `collect`
-            // does): with `preserve_order` that is the order `collect` keeps too.
-            let mut copy = Map::new();
-            for (key, v) in map {
-                if not_definitions(key) {
-                    copy.insert(key.clone(), v.clone());
-                }
-            }
-            Value::Object(copy)
-        }
-        other => other.clone(),
-    };
-    inliner.build(schema, &mut out, Ctx::Optional, Around::NONE, &Trail::Root, 0)?;
+    let out = inliner.build_output(builder == Builder::Copy)?;
     Ok((out, bound))
 }
 
@@ -435,10 +410,10 @@ fn root_type_as_read(schema: &Value) -> Option<&Value> {
 /// 2 MiB on building and dropping; the target for a hostile input is under 1 ms).
 const ONE_WALK_OBJECTS: u64 = 512;
 
-/// The general path's output in one walk, for the common case: [`Inliner::construct`] from the
+/// The general path's output in one walk, for the common case: [`Engine::construct`] from the
 /// root making discovery's checks on each node as it goes, then
-/// [`Inliner::definitions_nesting_within`], [`finish`] and the size check: against
-/// [`Inliner::built_bound`] (each object's [`Keys::sized`] bound plus [`OBJECT_SLACK`], added up
+/// [`Engine::definitions_nesting_within`], [`finish`] and the size check: against
+/// [`Engine::built_bound`] (each object's [`Keys::sized`] bound plus [`OBJECT_SLACK`], added up
 /// as it builds), and only where that passes the budget against [`json_bound`] of the output,
 /// then its exact size. `None` (and the four steps run) on anything that walk cannot vouch for:
 /// any error, a reference site at the depth budget (discovery refuses one even where the build
@@ -476,133 +451,4 @@ fn build_in_one_walk(
         return None;
     }
     Some((out, Some(size)))
-}
-
-/// What [`Inliner::construct`] adds to [`Inliner::built_bound`] for each object it builds, beyond
-/// the object's own [`Keys::sized`] bound, for what the output holds that no input object did:
-/// [`combine`] puts a family of conflicting keywords (or the whole definition) into an `allOf`
-/// member (`"allOf":[{}]` and a comma, 38 bytes of [`json_bound`]); a reference site is
-/// combined twice (with its definition, then in [`collapse`]); and [`collapse`] may turn a
-/// required union's member's `type` into a list with `"null"` (29 bytes, while the union's key
-/// and its `null` member, larger, go). Merging two objects into one, dropping duplicates and
-/// moving members only shrink the bound. A law checks the sum against the output's
-/// [`json_bound`].
-const OBJECT_SLACK: u64 = 128;
-
-/// A copy of a value that is not a subschema, for [`Inliner::construct`]. Without discovery
-/// (`checking`), nothing has checked how deep the value nests and serde_json's `Clone` recurses:
-/// one nesting past [`SIZE_RECURSION`] levels is not copied, and the one walk gives up
-/// ([`one_walk_gives_up`]). Within that depth, every value the walk copies or leaves unread
-/// stays far inside [`nesting_within`]'s limit, so its check of the whole input is not needed.
-#[inline]
-fn copy_value(v: &Value, checking: bool) -> Result<Value, Error> {
-    match v {
-        Value::Array(_) | Value::Object(_) if checking => {
-            copy_within(v, SIZE_RECURSION).ok_or_else(one_walk_gives_up)
-        }
-        _ => Ok(v.clone()),
-    }
-}
-
-/// A clone of `v` if it nests at most `levels` deep, else `None`; an array is measured as it is
-/// copied (one pass), an object (rare beside a keyword) first.
-fn copy_within(v: &Value, levels: usize) -> Option<Value> {
-    match v {
-        Value::Array(items) => {
-            let below = levels.checked_sub(1)?;
-            let mut copy = Vec::with_capacity(items.len());
-            for item in items {
-                copy.push(copy_within(item, below)?);
-            }
-            Some(Value::Array(copy))
-        }
-        Value::Object(_) => walk::nesting_exceeds(v, levels).is_none().then(|| v.clone()),
-        scalar => Some(scalar.clone()),
-    }
-}
-
-/// Whether [`Inliner::construct`] without discovery would copy a null schema (`type` null
-/// beside annotations) rather than give up: no title that is an array or object, no value
-/// nesting past [`SIZE_RECURSION`] levels (see [`copy_value`]).
-fn copies_within(null_member: &Value) -> bool {
-    let Value::Object(m) = null_member else { return true };
-    m.iter().all(|(key, v)| match v {
-        Value::Array(_) | Value::Object(_) => {
-            key != "title" && walk::nesting_exceeds(v, SIZE_RECURSION).is_none()
-        }
-        _ => true,
-    })
-}
-
-/// Whether an entry [`Inliner::construct`] drops unread (see [`dropped`]) may hold a value nested
-/// deep that the one walk has not checked: a title that is an array or an object, or definitions
-/// anywhere but at the root (whose are checked apart, [`Inliner::definitions_nesting_within`]).
-fn may_nest_unread(key: &str, v: &Value, at_root: bool) -> bool {
-    match key {
-        "title" => matches!(v, Value::Array(_) | Value::Object(_)),
-        "$defs" | "definitions" => !at_root,
-        _ => false,
-    }
-}
-
-/// What [`Inliner::construct`] returns where [`build_in_one_walk`] cannot vouch for the output:
-/// never reported (the four steps then run and report their own error, if any).
-fn one_walk_gives_up() -> Error {
-    Error::TooLarge { tool: String::new(), pointer: String::new(), size: 0, max_bytes: 0 }
-}
-
-/// Where a value may be left out (`Optional`: a property not in `required`, or the root) or must
-/// be received (`Required`: a required property, array items, map values, anything else). Decides
-/// whether an optional union's `null` is dropped or kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Ctx {
-    Optional,
-    Required,
-}
-
-/// The path to the node being visited, in the input document, rendered only for an error.
-enum Trail<'a> {
-    /// The document root.
-    Root,
-    /// A reference target, by its pointer (escaped).
-    Target(&'a str),
-    /// A subschema of the node at the parent trail.
-    Child(&'a Trail<'a>, Step<'a>),
-    /// A keyword's value (not a subschema) in the node at the parent trail.
-    Key(&'a Trail<'a>, &'a str),
-}
-
-impl Trail<'_> {
-    fn render(&self) -> String {
-        let mut steps = Vec::new();
-        let mut cur = self;
-        let base = loop {
-            match cur {
-                Trail::Root => break "",
-                Trail::Target(p) => break p,
-                Trail::Child(parent, step) => {
-                    steps.push(Err(*step));
-                    cur = parent;
-                }
-                Trail::Key(parent, key) => {
-                    steps.push(Ok(*key));
-                    cur = parent;
-                }
-            }
-        };
-        let mut p = Pointer::root();
-        let mut text = base.to_owned();
-        for step in steps.iter().rev() {
-            match step {
-                Ok(key) => {
-                    p.push(key);
-                }
-                Err(step) => {
-                    step.push_onto(&mut p);
-                }
-            }
-        }
-        text.push_str(p.as_str());
-        text
-    }
 }

@@ -285,7 +285,7 @@ pub(super) fn rewrite_in_place(
     // Without references, the draft's reading of `$ref` and `$id` changes nothing.
     let keys = Keys::of(map, Draft::Modern);
     let dropped = [
-        (keys.title, "title"),
+        (keys.title.is_some(), "title"),
         (keys.reference.is_some(), "$ref"),
         (keys.defs, "$defs"),
         (keys.definitions, "definitions"),
@@ -343,7 +343,7 @@ pub(super) fn rewrite_in_place(
         walked?;
     }
     if collapsible {
-        *out = collapse(std::mem::take(out), ctx);
+        *out = collapse::<Foreign>(std::mem::take(out), ctx);
     }
     Ok(())
 }

@@ -1,8 +1,10 @@
 //! [`Draft`]: how the draft a foreign schema declares in its root `$schema` changes the way it is
 //! read.
 //!
-//! Three things differ between the drafts tool schemas are written in, and the foreign functions
-//! read each by the input's own declaration:
+//! Three things differ between the drafts tool schemas are written in, and the engine reads each
+//! by the input's own declaration where its caller reads foreign schemas
+//! ([`Policy::FOREIGN_READING`](super::Policy::FOREIGN_READING)): the dialects read the
+//! pipeline's output, which is 2020-12 and has no `$schema` left.
 //!
 //! - **`$ref` beside other keywords.** Up to draft-07, a schema object holding `$ref` *is* the
 //!   reference: every other keyword beside it is ignored. From 2019-09 on, the keywords beside it

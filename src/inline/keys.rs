@@ -1,35 +1,40 @@
 //! What the walks read of one schema object in a single pass: its [`Keys`], and the names its
 //! `required` lists ([`Required`]).
 
+use super::draft::{Draft, changes_base, kept_beside_legacy_ref};
 use super::*;
+use crate::canonical;
+use crate::foreign::JsonType;
+use crate::foreign::declared_type::Spelling;
+use crate::walk;
 
 /// The names a schema object's `required` lists, with those its surroundings may require of the
 /// same value ([`Around`], [`Parts`]): asked once per property, so a long list is sorted once and
 /// searched (n log n for n properties and names), where scanning it for each property would take
 /// n × n. With `all`, something that cannot be read may require any property, so every property
 /// is taken as required.
-pub(super) struct Required<'a> {
-    pub(super) listed: &'a [Value],
-    pub(super) extra: &'a [&'a str],
+pub(crate) struct Required<'a> {
+    pub(crate) listed: &'a [Value],
+    pub(crate) extra: &'a [&'a str],
     /// Every name, sorted, where there are more than [`Required::SCAN`]; else empty.
-    pub(super) sorted: Vec<&'a str>,
-    pub(super) all: bool,
+    pub(crate) sorted: Vec<&'a str>,
+    pub(crate) all: bool,
 }
 
 impl<'a> Required<'a> {
     /// The most names scanned for each property rather than sorted first.
-    pub(super) const SCAN: usize = 8;
+    pub(crate) const SCAN: usize = 8;
 
     /// `listed` holds the object's `required` names, checked by discovery (or the survey) to be
     /// strings; `extra` those its surroundings may require; `all`, whether anything else may.
     #[inline]
-    pub(super) fn new(listed: &'a [Value], extra: &'a [&'a str], all: bool) -> Self {
+    pub(crate) fn new(listed: &'a [Value], extra: &'a [&'a str], all: bool) -> Self {
         let many = !all && listed.len() + extra.len() > Self::SCAN;
         Required { listed, extra, sorted: if many { Self::sorted(listed, extra) } else { Vec::new() }, all }
     }
 
     #[inline(never)]
-    pub(super) fn sorted(listed: &'a [Value], extra: &'a [&'a str]) -> Vec<&'a str> {
+    pub(crate) fn sorted(listed: &'a [Value], extra: &'a [&'a str]) -> Vec<&'a str> {
         let mut sorted = Vec::with_capacity(listed.len() + extra.len());
         sorted.extend(listed.iter().filter_map(Value::as_str));
         sorted.extend_from_slice(extra);
@@ -38,7 +43,7 @@ impl<'a> Required<'a> {
     }
 
     #[inline]
-    pub(super) fn names(&self, name: &str) -> bool {
+    pub(crate) fn names(&self, name: &str) -> bool {
         if self.sorted.is_empty() {
             self.listed.iter().any(|r| compared(r == name)) || self.extra.iter().any(|r| compared(*r == name))
         } else {
@@ -50,7 +55,7 @@ impl<'a> Required<'a> {
     /// (or `all`); union and `allOf` members and `then`/`else` take their parent's context;
     /// anything else must be received.
     #[inline]
-    pub(super) fn ctx_of(&self, step: Step<'_>, ctx: Ctx) -> Ctx {
+    pub(crate) fn ctx_of(&self, step: Step<'_>, ctx: Ctx) -> Ctx {
         match step {
             Step::Entry("properties", name) if self.all || self.names(name) => Ctx::Required,
             Step::Entry("properties", _) => Ctx::Optional,
@@ -66,19 +71,19 @@ impl<'a> Required<'a> {
 /// `if`/`then`, a `dependentRequired`, a member holding a `$ref`) may require any property. A
 /// property is optional, and its `null` may be dropped, only where nothing may require it.
 #[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Around<'a, 'v> {
-    pub(super) names: &'a [&'v str],
-    pub(super) unsure: bool,
+pub(crate) struct Around<'a, 'v> {
+    pub(crate) names: &'a [&'v str],
+    pub(crate) unsure: bool,
 }
 
 impl<'a, 'v> Around<'a, 'v> {
     /// Nothing around: a property's value, an array's items, a value of its own.
-    pub(super) const NONE: Around<'static, 'static> = Around { names: &[], unsure: false };
+    pub(crate) const NONE: Around<'static, 'static> = Around { names: &[], unsure: false };
 
     /// The [`Required`] of an object's properties where nothing in the object adds to this
     /// ([`Parts::gather`] gave `None`).
     #[inline]
-    pub(super) fn required(self, listed: &'a [Value]) -> Required<'a> {
+    pub(crate) fn required(self, listed: &'a [Value]) -> Required<'a> {
         Required::new(listed, self.names, self.unsure)
     }
 }
@@ -87,13 +92,13 @@ impl<'a, 'v> Around<'a, 'v> {
 /// not read: a condition (`if`, `then`, `else`, `not`), a dependency (`dependentRequired`,
 /// `dependentSchemas`, draft-07 `dependencies`), or a count (`minProperties`).
 #[inline]
-pub(super) fn may_require_unread(key: &str) -> bool {
+pub(crate) fn may_require_unread(key: &str) -> bool {
     key_role(key) == KeyRole::UnreadRequirement
 }
 
 /// What [`Keys::read`] does with a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum KeyRole {
+pub(crate) enum KeyRole {
     Defs,
     Definitions,
     Ref,
@@ -112,10 +117,11 @@ pub(super) enum KeyRole {
     Other,
 }
 
-/// The [`KeyRole`] of a key: a `match` on the length first, as in [`survey_role`], so that each
-/// key of a schema object costs a comparison or two. A unit test checks it against the names.
+/// The [`KeyRole`] of a key: a `match` on the length first, as in the foreign survey's
+/// `survey_role`, so that each key of a schema object costs a comparison or two. A unit test
+/// checks it against the names.
 #[inline(always)]
-pub(super) fn key_role(key: &str) -> KeyRole {
+pub(crate) fn key_role(key: &str) -> KeyRole {
     use KeyRole::*;
     match key.len() {
         2 => match key {
@@ -190,10 +196,10 @@ fn readable_member(member: &Value) -> bool {
 /// How the parts of one schema object see what is required of the value they all describe: its
 /// properties, its `allOf` members (whose constraints all hold), its `anyOf`/`oneOf` members
 /// (one of which holds), its conditional members, and the target of its `$ref`.
-pub(super) struct Parts<'v> {
+pub(crate) struct Parts<'v> {
     /// Every name that may be required: the object's own, its surroundings', its `allOf`
     /// members', then (from [`Parts::alternatives`] on) its `anyOf`/`oneOf` members'.
-    pub(super) names: Vec<&'v str>,
+    pub(crate) names: Vec<&'v str>,
     alternatives: usize,
     /// The surroundings are unsure, or the object holds a keyword [`may_require_unread`].
     base: bool,
@@ -211,7 +217,7 @@ impl<'v> Parts<'v> {
     /// [`may_require_unread`]: its properties then see `listed` and `around` alone
     /// ([`Around::required`]), and its children nothing ([`Around::NONE`]).
     #[inline]
-    pub(super) fn gather(
+    pub(crate) fn gather(
         map: &'v Map<String, Value>,
         keys: &Keys<'v>,
         listed: &'v [Value],
@@ -266,7 +272,7 @@ impl<'v> Parts<'v> {
     /// The [`Required`] of the object's own properties: every name any part may require, and
     /// `all` where any part cannot be read.
     #[inline]
-    pub(super) fn required(&self) -> Required<'_> {
+    pub(crate) fn required(&self) -> Required<'_> {
         let all = self.base || self.reference || self.all_of_unread.0 > 0 || self.alternatives_unread > 0;
         Required::new(&[], &self.names, all)
     }
@@ -277,7 +283,7 @@ impl<'v> Parts<'v> {
     /// reference's); a conditional member, every name, unsure; any other child (a property's
     /// value, items) describes another value, and sees nothing.
     #[inline]
-    pub(super) fn around(&self, step: Step<'_>) -> Around<'_, 'v> {
+    pub(crate) fn around(&self, step: Step<'_>) -> Around<'_, 'v> {
         let (unread, last) = self.all_of_unread;
         match step {
             Step::Index("allOf", i) => Around {
@@ -300,15 +306,15 @@ impl<'v> Parts<'v> {
     }
 
     /// These parts holding their own names, for a walk that rewrites the object they were read
-    /// from ([`rewrite_in_place`]).
-    pub(super) fn into_owned(self) -> OwnedParts {
+    /// from (the foreign `rewrite_in_place`).
+    pub(crate) fn into_owned(self) -> OwnedParts {
         let names = self.names.iter().map(|&name| name.to_owned()).collect();
         OwnedParts { names, flags: Parts { names: Vec::new(), ..self } }
     }
 
     /// What the target of the object's `$ref` sees around it: as an `allOf` member would.
     #[inline]
-    pub(super) fn around_target(&self) -> Around<'_, 'v> {
+    pub(crate) fn around_target(&self) -> Around<'_, 'v> {
         Around {
             names: &self.names,
             unsure: self.base || self.all_of_unread.0 > 0 || self.alternatives_unread > 0,
@@ -317,7 +323,7 @@ impl<'v> Parts<'v> {
 }
 
 /// [`Parts`] that own their names ([`Parts::into_owned`]).
-pub(super) struct OwnedParts {
+pub(crate) struct OwnedParts {
     names: Vec<String>,
     /// Every field but `names`.
     flags: Parts<'static>,
@@ -325,7 +331,7 @@ pub(super) struct OwnedParts {
 
 impl OwnedParts {
     /// The parts, their names borrowed from here.
-    pub(super) fn parts(&self) -> Parts<'_> {
+    pub(crate) fn parts(&self) -> Parts<'_> {
         let f = &self.flags;
         Parts {
             names: self.names.iter().map(String::as_str).collect(),
@@ -357,12 +363,12 @@ fn compared<T>(outcome: T) -> T {
 #[cfg(test)]
 thread_local! {
     /// The comparisons [`Required::names`] has made on this thread.
-    pub(super) static NAME_COMPARISONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    pub(crate) static NAME_COMPARISONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// What a `type` value names, as [`JsonType::read`] reads each name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum TypeNames {
+pub(crate) enum TypeNames {
     /// JSON Schema type names only: the output keeps them as written.
     Json,
     /// Some name is a foreign spelling (`dict`, `float`, `tuple`) the output writes as the JSON
@@ -375,7 +381,7 @@ pub(super) enum TypeNames {
 /// What a `type` value names. A list is read name by name. A value that is no name (`5`, a
 /// list's `null`) is left as written: this reads names only.
 #[inline(always)]
-pub(super) fn type_names(v: &Value) -> TypeNames {
+pub(crate) fn type_names(v: &Value) -> TypeNames {
     match v {
         Value::String(name) => name_kind(name),
         Value::Array(names) => {
@@ -405,7 +411,7 @@ fn name_kind(name: &str) -> TypeNames {
 /// The most bytes [`rewrite_type_names`] adds to a `type` value's compact size: two for each
 /// name it rewrites (`"dict"` to `"object"`; `"float"` to `"number"` adds one, `"tuple"` to
 /// `"array"` none). A list it rewrites loses its duplicates, which only shrinks it.
-pub(super) fn type_names_growth(v: &Value) -> u64 {
+pub(crate) fn type_names_growth(v: &Value) -> u64 {
     match v {
         Value::String(name) => 2 * u64::from(JsonType::is_foreign_spelling(name)),
         Value::Array(names) => {
@@ -419,7 +425,7 @@ pub(super) fn type_names_growth(v: &Value) -> u64 {
 /// it as (`"float"` becomes `"number"`); a list then keeps the first of each name, since
 /// `["float", "number"]` would otherwise name `number` twice, which JSON Schema forbids. Called
 /// only on a value [`type_names`] found [`TypeNames::Foreign`].
-pub(super) fn rewrite_type_names(v: &mut Value) {
+pub(crate) fn rewrite_type_names(v: &mut Value) {
     let json_name = |name: &mut Value| {
         if let Value::String(s) = name
             && let Some(t) = JsonType::read(s)
@@ -444,16 +450,11 @@ pub(super) fn rewrite_type_names(v: &mut Value) {
     }
 }
 
-/// The error for a `type` value [`type_names`] found [`TypeNames::Bad`], at `trail` (the schema
-/// object holding it): the first name that is no type, at its own pointer (`.../type`, or
-/// `.../type/1` in a list).
-pub(super) fn type_error(v: &Value, trail: &Trail<'_>, tool: &str) -> Error {
+/// Where and what the name is in a `type` value [`type_names`] found [`TypeNames::Bad`], at
+/// `trail` (the schema object holding it): the first name that is no type, at its own pointer
+/// (`.../type`, or `.../type/1` in a list).
+pub(crate) fn unknown_type(v: &Value, trail: &Trail<'_>) -> (String, String) {
     let at = Trail::Key(trail, "type");
-    let unknown = |name: &str, pointer: String| Error::UnknownType {
-        tool: tool.to_owned(),
-        pointer,
-        name: name.to_owned(),
-    };
     let first_unknown = v.as_array().and_then(|names| {
         names.iter().enumerate().find_map(|(i, name)| match name {
             Value::String(s) if JsonType::read(s).is_none() => Some((i, s)),
@@ -461,48 +462,49 @@ pub(super) fn type_error(v: &Value, trail: &Trail<'_>, tool: &str) -> Error {
         })
     });
     match (v, first_unknown) {
-        (_, Some((i, name))) => unknown(name, Trail::Key(&at, &i.to_string()).render()),
-        (Value::String(name), None) => unknown(name, at.render()),
+        (_, Some((i, name))) => (Trail::Key(&at, &i.to_string()).render(), name.clone()),
+        (Value::String(name), None) => (at.render(), name.clone()),
         // `type_names` found no name that is no type: not reached.
-        (other, None) => unknown(&canonical::to_string(other), at.render()),
+        (other, None) => (at.render(), canonical::to_string(other)),
     }
 }
 
-/// The keywords of a schema object that [`Inliner::build`] reads besides its children.
-pub(super) struct Keys<'v> {
-    pub(super) required: Option<&'v Value>,
-    pub(super) reference: Option<&'v Value>,
-    pub(super) defs_value: Option<&'v Value>,
-    pub(super) definitions_value: Option<&'v Value>,
-    /// Which of the keywords the output drops are there, besides `$ref`.
-    pub(super) title: bool,
-    pub(super) defs: bool,
-    pub(super) definitions: bool,
+/// The keywords of a schema object that [`Engine::build`] reads besides its children.
+pub(crate) struct Keys<'v> {
+    pub(crate) required: Option<&'v Value>,
+    pub(crate) reference: Option<&'v Value>,
+    pub(crate) defs_value: Option<&'v Value>,
+    pub(crate) definitions_value: Option<&'v Value>,
+    /// Which of the keywords the foreign reading drops are there, besides `$ref` (the title's
+    /// value, which [`Keys::bound`] leaves out).
+    pub(crate) title: Option<&'v Value>,
+    pub(crate) defs: bool,
+    pub(crate) definitions: bool,
     /// `anyOf` or `oneOf` is there: [`collapse`] has a union to look at.
-    pub(super) union: bool,
+    pub(crate) union: bool,
     /// `allOf` is there.
-    pub(super) all_of: bool,
+    pub(crate) all_of: bool,
     /// A keyword that may require a property in a way not read ([`may_require_unread`]).
-    pub(super) unread_requirement: bool,
+    pub(crate) unread_requirement: bool,
     /// `type`, and whether it is a list ([`collapse`] may drop its `"null"`).
-    pub(super) type_value: Option<&'v Value>,
-    pub(super) type_list: bool,
+    pub(crate) type_value: Option<&'v Value>,
+    pub(crate) type_list: bool,
     /// What the `type` names ([`TypeNames::Json`] where there is none).
-    pub(super) type_names: TypeNames,
+    pub(crate) type_names: TypeNames,
     /// A keyword that may hold subschemas is there, besides `$defs` and `definitions`.
-    pub(super) children: bool,
+    pub(crate) children: bool,
     /// An `$id` (under draft-04, `id`) that changes the base URI the references at and under
     /// this object resolve against ([`changes_base`]): the value.
-    pub(super) scope: Option<&'v str>,
+    pub(crate) scope: Option<&'v str>,
     /// A `$dynamicRef` or `$recursiveRef` (2019-09 on): the keyword and its value.
-    pub(super) dynamic: Option<(&'static str, &'v Value)>,
+    pub(crate) dynamic: Option<(&'static str, &'v Value)>,
     /// From [`Keys::sized`]: a [`json_bound`] of the object without the keywords the output
     /// drops and without the subschemas the walkers visit (their own bounds add to it); from
     /// [`Keys::sized_exactly`], the same with every string at its exact size.
-    pub(super) bound: u64,
+    pub(crate) bound: u64,
     /// From [`Keys::sized`]: a value sized here nests past [`SIZE_RECURSION`] levels, or a title
     /// (which discovery neither sizes nor enters) is an array or an object.
-    pub(super) deep: bool,
+    pub(crate) deep: bool,
 }
 
 impl<'v> Keys<'v> {
@@ -512,27 +514,27 @@ impl<'v> Keys<'v> {
     /// reads as the reference alone ([`Keys::reference_alone`]); it also says which keyword sets
     /// a base URI ([`Keys::scope`]).
     #[inline]
-    pub(super) fn of(map: &'v Map<String, Value>, draft: Draft) -> Self {
+    pub(crate) fn of(map: &'v Map<String, Value>, draft: Draft) -> Self {
         Self::read::<false, false>(map, draft)
     }
 
     /// [`Self::of`], with [`Keys::bound`] too.
     #[inline]
-    pub(super) fn sized(map: &'v Map<String, Value>, draft: Draft) -> Self {
+    pub(crate) fn sized(map: &'v Map<String, Value>, draft: Draft) -> Self {
         Self::read::<true, false>(map, draft)
     }
 
     /// [`Self::sized`] with every string counted at its exact escaped size rather than six bytes
     /// per byte: [`json_len`] in place of [`json_bound`]. For discovery's target bounds, which
-    /// decide whether the measure may be left out ([`Inliner::expansion_fits`]): a large schema
+    /// decide whether the measure may be left out ([`Engine::expansion_fits`]): a large schema
     /// of plain text is bounded near its real size instead of six times over it.
     #[inline]
-    pub(super) fn sized_exactly(map: &'v Map<String, Value>, draft: Draft) -> Self {
+    pub(crate) fn sized_exactly(map: &'v Map<String, Value>, draft: Draft) -> Self {
         Self::read::<true, true>(map, draft)
     }
 
     #[inline]
-    pub(super) fn read<const SIZED: bool, const EXACT: bool>(
+    pub(crate) fn read<const SIZED: bool, const EXACT: bool>(
         map: &'v Map<String, Value>,
         draft: Draft,
     ) -> Self {
@@ -541,7 +543,7 @@ impl<'v> Keys<'v> {
             reference: None,
             defs_value: None,
             definitions_value: None,
-            title: false,
+            title: None,
             defs: false,
             definitions: false,
             union: false,
@@ -575,7 +577,7 @@ impl<'v> Keys<'v> {
                     continue;
                 }
                 KeyRole::Title => {
-                    keys.title = true;
+                    keys.title = Some(v);
                     keys.deep |= SIZED && matches!(v, Value::Array(_) | Value::Object(_));
                     continue;
                 }
@@ -655,7 +657,8 @@ impl<'v> Keys<'v> {
                 self.deep |= matches!(v, Value::Array(_) | Value::Object(_));
                 continue;
             }
-            if dropped(key) {
+            // Read so under the foreign reading only, which drops titles too.
+            if matches!(key.as_str(), "$ref" | "title" | "$defs" | "definitions") {
                 continue;
             }
             kept += 1;

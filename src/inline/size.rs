@@ -1,10 +1,11 @@
-//! Sizes of compact JSON without writing it: exact ([`json_len`]) and a cheaper upper bound
-//! ([`json_bound`]), both safe at any depth.
+//! Sizes of JSON without writing it: compact, exact ([`json_len`]) and a cheaper upper bound
+//! ([`json_bound`]), and canonical ([`canonical_len`]), all safe at any depth.
 
 use super::*;
+use crate::canonical;
 
 /// Bytes of a string in compact JSON, quotes and escapes included.
-pub(super) fn string_len(s: &str) -> u64 {
+pub(crate) fn string_len(s: &str) -> u64 {
     let plain = s.len() as u64 + 2;
     // Eight bytes at a time for the common case of nothing to escape.
     if !canonical::needs_escape(s.as_bytes()) {
@@ -31,7 +32,7 @@ pub(crate) fn json_len(value: &Value) -> u64 {
 /// writes (`-9223372036854775808`, `-2.2250738585072014e-308`), so no string is read and no
 /// number formatted.
 #[inline]
-pub(super) fn json_bound(value: &Value) -> u64 {
+pub(crate) fn json_bound(value: &Value) -> u64 {
     match value {
         Value::Array(_) | Value::Object(_) => size_at::<false>(value, 0, &mut false),
         scalar => scalar_size::<false>(scalar),
@@ -39,11 +40,11 @@ pub(super) fn json_bound(value: &Value) -> u64 {
 }
 
 /// How deep [`size_at`] recurses before it hands a value to the iterative [`json_size`].
-pub(super) const SIZE_RECURSION: usize = 32;
+pub(crate) const SIZE_RECURSION: usize = 32;
 
 /// [`json_len`] when `EXACT`, else [`json_bound`]: recursive (no allocation) for the first
 /// [`SIZE_RECURSION`] levels, iterative below; `deep` is set when it goes below.
-pub(super) fn size_at<const EXACT: bool>(value: &Value, depth: usize, deep: &mut bool) -> u64 {
+pub(crate) fn size_at<const EXACT: bool>(value: &Value, depth: usize, deep: &mut bool) -> u64 {
     match value {
         Value::Array(items) if depth < SIZE_RECURSION => {
             let punctuation = 2 + items.len().saturating_sub(1) as u64;
@@ -71,13 +72,13 @@ pub(super) fn size_at<const EXACT: bool>(value: &Value, depth: usize, deep: &mut
 
 /// The size of a key, quotes included, colon not.
 #[inline]
-pub(super) fn key_size<const EXACT: bool>(key: &str) -> u64 {
+pub(crate) fn key_size<const EXACT: bool>(key: &str) -> u64 {
     if EXACT { string_len(key) } else { 6 * key.len() as u64 + 2 }
 }
 
 /// The size of a value that is not a container (a container counts as its punctuation alone).
 #[inline]
-pub(super) fn scalar_size<const EXACT: bool>(v: &Value) -> u64 {
+pub(crate) fn scalar_size<const EXACT: bool>(v: &Value) -> u64 {
     struct Count(u64);
     impl std::fmt::Write for Count {
         fn write_str(&mut self, s: &str) -> std::fmt::Result {
@@ -108,7 +109,7 @@ pub(super) fn scalar_size<const EXACT: bool>(v: &Value) -> u64 {
 }
 
 /// [`size_at`] without recursion, for values of any depth.
-pub(super) fn json_size<const EXACT: bool>(value: &Value) -> u64 {
+pub(crate) fn json_size<const EXACT: bool>(value: &Value) -> u64 {
     let mut total = scalar_size::<EXACT>(value);
     let mut stack: Vec<&Value> = Vec::new();
     let mut next = Some(value);
@@ -126,6 +127,42 @@ pub(super) fn json_size<const EXACT: bool>(value: &Value) -> u64 {
                 for (key, item) in map {
                     total = total.saturating_add(key_size::<EXACT>(key) + 1);
                     total = total.saturating_add(scalar_size::<EXACT>(item));
+                    if matches!(item, Value::Array(_) | Value::Object(_)) {
+                        stack.push(item);
+                    }
+                }
+            }
+            _ => {}
+        }
+        next = stack.pop();
+    }
+    total
+}
+
+/// Bytes of `value` as [`canonical::to_vec`] writes it (RFC 8785): [`json_len`], with each
+/// number that is no integer spelled as ECMAScript spells it (`1e6` is `1000000`, `1e21` is
+/// `1e+21`). Iterative, so any depth is fine.
+pub(crate) fn canonical_len(value: &Value) -> u64 {
+    let scalar = |v: &Value| match v {
+        Value::Number(n) if n.is_f64() => canonical::to_vec(v).len() as u64,
+        v => scalar_size::<true>(v),
+    };
+    let mut total = scalar(value);
+    let mut stack: Vec<&Value> = Vec::new();
+    let mut next = Some(value);
+    while let Some(v) = next {
+        match v {
+            Value::Array(items) => {
+                for item in items {
+                    total = total.saturating_add(scalar(item));
+                    if matches!(item, Value::Array(_) | Value::Object(_)) {
+                        stack.push(item);
+                    }
+                }
+            }
+            Value::Object(map) => {
+                for (key, item) in map {
+                    total = total.saturating_add(string_len(key) + 1).saturating_add(scalar(item));
                     if matches!(item, Value::Array(_) | Value::Object(_)) {
                         stack.push(item);
                     }
