@@ -76,6 +76,7 @@
 //! schema's references and `allOf`s look like. Needs serde_json alone.
 
 use crate::foreign::JsonType;
+use crate::foreign::declared_type::optional_member;
 use crate::inline::draft::Draft;
 use crate::pointer::Pointer;
 use crate::restore::{ArgumentsError, Fault, RestorePlan};
@@ -364,22 +365,6 @@ impl<'r> Walk<'r> {
             }
         }
         found
-    }
-}
-
-/// The one member of an `anyOf` (or, without one, a `oneOf`) that is not `{"type": "null"}`, as
-/// [`declared_type`] reads an optional union.
-fn optional_member(m: &Map<String, Value>) -> Option<&Value> {
-    let members = match (m.get("anyOf"), m.get("oneOf")) {
-        (Some(Value::Array(members)), _) if !members.is_empty() => members,
-        (Some(_), _) => return None,
-        (None, Some(Value::Array(members))) => members,
-        _ => return None,
-    };
-    let mut real = members.iter().filter(|s| s.get("type").and_then(Value::as_str) != Some("null"));
-    match (real.next(), real.next()) {
-        (Some(only), None) => Some(only),
-        _ => None,
     }
 }
 

@@ -79,17 +79,6 @@ pub enum DecodeError {
     },
 }
 
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// Decodes a model's arguments into `T` for a schema built with
 /// [`exclude`](crate::SchemaOptions::exclude): the excluded names come from
 /// [`ToolSchema::excluded`](crate::ToolSchema::excluded), their values from `injected`. The
@@ -120,7 +109,7 @@ pub fn decode_arguments_excluding<T: DeserializeOwned, S: AsRef<str>>(
     mut injected: Map<String, Value>,
 ) -> Result<T, DecodeError> {
     let Value::Object(sent) = model_args else {
-        return Err(DecodeError::NotAnObject { found: kind(model_args) });
+        return Err(DecodeError::NotAnObject { found: crate::restore::kind(model_args) });
     };
     let excluded: Vec<&str> = excluded.iter().map(AsRef::as_ref).collect();
     // Checked in sorted order, so the error names the same property in every build.

@@ -12,6 +12,7 @@ mod work;
 mod zoo;
 
 use work::nodes;
+use zoo::{openapi_as_json_schema, without_null_keys};
 
 use pretty_assertions::assert_eq;
 use serde_json::{Map, Value, json};
@@ -93,64 +94,6 @@ fn output_validator(d: &dyn SchemaDialect, schema: &Value) -> jsonschema::Valida
         zoo::validator(&openapi_as_json_schema(schema))
     } else {
         zoo::validator(schema)
-    }
-}
-
-/// `{"type": T, "nullable": true}` as `{"type": [T, "null"]}` (and null added to an `enum`), at
-/// every schema position; `propertyOrdering` dropped.
-fn openapi_as_json_schema(schema: &Value) -> Value {
-    match schema {
-        Value::Object(m) => {
-            let mut out = Map::new();
-            for (k, v) in m {
-                match k.as_str() {
-                    "nullable" | "propertyOrdering" => {}
-                    "properties" => {
-                        let props = v
-                            .as_object()
-                            .into_iter()
-                            .flatten()
-                            .map(|(n, s)| (n.clone(), openapi_as_json_schema(s)));
-                        out.insert(k.clone(), Value::Object(props.collect()));
-                    }
-                    "items" => {
-                        out.insert(k.clone(), openapi_as_json_schema(v));
-                    }
-                    "anyOf" => {
-                        let branches = v.as_array().into_iter().flatten().map(openapi_as_json_schema);
-                        out.insert(k.clone(), Value::Array(branches.collect()));
-                    }
-                    _ => {
-                        out.insert(k.clone(), v.clone());
-                    }
-                }
-            }
-            if m.get("nullable") == Some(&Value::Bool(true)) {
-                if let Some(t) = out.get("type").cloned() {
-                    out.insert("type".into(), json!([t, "null"]));
-                }
-                if let Some(Value::Array(values)) = out.get_mut("enum") {
-                    values.push(Value::Null);
-                }
-                if let Some(Value::Array(branches)) = out.get_mut("anyOf") {
-                    branches.push(json!({"type": "null"}));
-                }
-            }
-            Value::Object(out)
-        }
-        other => other.clone(),
-    }
-}
-
-/// `value` with every object key whose value is null removed, at every depth: serde reads an
-/// absent `Option` field and a null one alike, and restore may give either.
-fn without_null_keys(value: &Value) -> Value {
-    match value {
-        Value::Object(m) => Value::Object(
-            m.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), without_null_keys(v))).collect(),
-        ),
-        Value::Array(items) => Value::Array(items.iter().map(without_null_keys).collect()),
-        other => other.clone(),
     }
 }
 

@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use toolschema::dialect::{self, AdaptContext};
 use toolschema::{SchemaDialect, SchemaOptions};
+use zoo::{openapi_as_json_schema, without_null_keys};
 
 fn corpus() -> Option<PathBuf> {
     let dir = std::env::var_os("TOOLSCHEMA_CORPUS")
@@ -210,57 +211,6 @@ fn alternatives<'v>(s: &'v Value, root: &'v Value, depth: usize) -> Vec<&'v Valu
         }
     }
     out
-}
-
-/// `value` with every object key whose value is null removed (null and absent alike).
-fn without_null_keys(value: &Value) -> Value {
-    match value {
-        Value::Object(m) => Value::Object(
-            m.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), without_null_keys(v))).collect(),
-        ),
-        Value::Array(items) => Value::Array(items.iter().map(without_null_keys).collect()),
-        other => other.clone(),
-    }
-}
-
-/// Gemini's `nullable: true` read as JSON Schema, so that a validator can judge Gemini's output.
-fn openapi_as_json_schema(schema: &Value) -> Value {
-    match schema {
-        Value::Object(m) => {
-            let mut out = Map::new();
-            for (k, v) in m {
-                let v = match k.as_str() {
-                    "nullable" | "propertyOrdering" => continue,
-                    "properties" => Value::Object(
-                        v.as_object()
-                            .into_iter()
-                            .flatten()
-                            .map(|(n, s)| (n.clone(), openapi_as_json_schema(s)))
-                            .collect(),
-                    ),
-                    "items" => openapi_as_json_schema(v),
-                    "anyOf" => {
-                        Value::Array(v.as_array().into_iter().flatten().map(openapi_as_json_schema).collect())
-                    }
-                    _ => v.clone(),
-                };
-                out.insert(k.clone(), v);
-            }
-            if m.get("nullable") == Some(&Value::Bool(true)) {
-                if let Some(t) = out.get("type").cloned() {
-                    out.insert("type".into(), json!([t, "null"]));
-                }
-                if let Some(Value::Array(values)) = out.get_mut("enum") {
-                    values.push(Value::Null);
-                }
-                if let Some(Value::Array(branches)) = out.get_mut("anyOf") {
-                    branches.push(json!({"type": "null"}));
-                }
-            }
-            Value::Object(out)
-        }
-        other => other.clone(),
-    }
 }
 
 // Laws, over every corpus schema a provider dialect accepts:

@@ -41,7 +41,7 @@
 //! first, and one that cannot be is `None`, whatever `type` stands beside it.
 
 use crate::inline::draft::Draft;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::fmt;
 use std::str::FromStr;
 
@@ -267,20 +267,26 @@ pub fn declared_type(prop: &Value, root: &Value) -> Option<JsonType> {
         if reference_alone {
             return None;
         }
-        let members = match (map.get("anyOf"), map.get("oneOf")) {
-            (Some(Value::Array(m)), _) if !m.is_empty() => m,
-            // A malformed `anyOf` is not passed over for the `oneOf` beside it.
-            (Some(other), _) if truthy(other) => return None,
-            (_, Some(Value::Array(m))) => m,
-            _ => return None,
-        };
-        let mut real = members.iter().filter(|m| !is_null_member(m));
-        cur = match (real.next(), real.next()) {
-            (Some(only), None) => only,
-            _ => return None,
-        };
+        cur = optional_member(map)?;
     }
     None
+}
+
+/// The one member of an `anyOf` (or, when that is absent or empty, a `oneOf`) that is not
+/// `{"type": "null"}`: what an optional union declares. `None` for a real union or a malformed one.
+pub(crate) fn optional_member(map: &Map<String, Value>) -> Option<&Value> {
+    let members = match (map.get("anyOf"), map.get("oneOf")) {
+        (Some(Value::Array(m)), _) if !m.is_empty() => m,
+        // A malformed `anyOf` is not passed over for the `oneOf` beside it.
+        (Some(other), _) if truthy(other) => return None,
+        (_, Some(Value::Array(m))) => m,
+        _ => return None,
+    };
+    let mut real = members.iter().filter(|m| !is_null_member(m));
+    match (real.next(), real.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
 }
 
 /// Whether a value counts as present, the way the reference implementation's `or` reads it.

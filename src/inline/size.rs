@@ -110,33 +110,7 @@ pub(crate) fn scalar_size<const EXACT: bool>(v: &Value) -> u64 {
 
 /// [`size_at`] without recursion, for values of any depth.
 pub(crate) fn json_size<const EXACT: bool>(value: &Value) -> u64 {
-    let mut total = scalar_size::<EXACT>(value);
-    let mut stack: Vec<&Value> = Vec::new();
-    let mut next = Some(value);
-    while let Some(v) = next {
-        match v {
-            Value::Array(items) => {
-                for item in items {
-                    total = total.saturating_add(scalar_size::<EXACT>(item));
-                    if matches!(item, Value::Array(_) | Value::Object(_)) {
-                        stack.push(item);
-                    }
-                }
-            }
-            Value::Object(map) => {
-                for (key, item) in map {
-                    total = total.saturating_add(key_size::<EXACT>(key) + 1);
-                    total = total.saturating_add(scalar_size::<EXACT>(item));
-                    if matches!(item, Value::Array(_) | Value::Object(_)) {
-                        stack.push(item);
-                    }
-                }
-            }
-            _ => {}
-        }
-        next = stack.pop();
-    }
-    total
+    total_size(value, scalar_size::<EXACT>, key_size::<EXACT>)
 }
 
 /// Bytes of `value` as [`canonical::to_vec`] writes it (RFC 8785): [`json_len`], with each
@@ -147,6 +121,12 @@ pub(crate) fn canonical_len(value: &Value) -> u64 {
         Value::Number(n) if n.is_f64() => canonical::to_vec(v).len() as u64,
         v => scalar_size::<true>(v),
     };
+    total_size(value, scalar, string_len)
+}
+
+/// The bytes of `value` with each scalar and key counted by `scalar` and `key` (a container
+/// counts as its punctuation, a key its colon too), without recursion.
+fn total_size(value: &Value, scalar: impl Fn(&Value) -> u64, key: impl Fn(&str) -> u64) -> u64 {
     let mut total = scalar(value);
     let mut stack: Vec<&Value> = Vec::new();
     let mut next = Some(value);
@@ -161,8 +141,8 @@ pub(crate) fn canonical_len(value: &Value) -> u64 {
                 }
             }
             Value::Object(map) => {
-                for (key, item) in map {
-                    total = total.saturating_add(string_len(key) + 1).saturating_add(scalar(item));
+                for (k, item) in map {
+                    total = total.saturating_add(key(k) + 1).saturating_add(scalar(item));
                     if matches!(item, Value::Array(_) | Value::Object(_)) {
                         stack.push(item);
                     }
