@@ -19,38 +19,16 @@ from typing import Any, Dict, List, Optional
 
 import jsonschema
 import pytest
-from pydantic import BaseModel, Field, TypeAdapter, conint
+from pydantic import BaseModel, TypeAdapter, conint
 
 import toolschema
 from toolschema import ArgumentsError, CapabilityError, ConversionError, ToolSchemaError, schema_for
+from seed_models import Itinerary, Waypoint
 
 PROVIDERS = ("openai-strict", "anthropic-strict", "gemini")
 
 
 # ---- the models --------------------------------------------------------------------------------
-
-
-class Waypoint(BaseModel):
-    """A stop on the way.
-
-    Args:
-        city: Where the traveller stops.
-        nights: How long they stay, in nights.
-    """
-
-    city: str
-    nights: int = 1
-
-
-class Itinerary(BaseModel):
-    """A trip.
-
-    Args:
-        stops: The stops, in order.
-    """
-
-    name: str = Field(description="The trip's own name.")
-    stops: List[Waypoint]
 
 
 class Room(BaseModel):

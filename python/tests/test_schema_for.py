@@ -16,29 +16,7 @@ from typing_extensions import Annotated, TypedDict
 
 import toolschema
 from toolschema import CapabilityError, SchemaGenerationError, schema_for
-
-
-class Waypoint(BaseModel):
-    """A stop on the way.
-
-    Args:
-        city: Where the traveller stops.
-        nights: How long they stay, in nights.
-    """
-
-    city: str
-    nights: int = 1
-
-
-class Itinerary(BaseModel):
-    """A trip.
-
-    Args:
-        stops: The stops, in order.
-    """
-
-    name: str = Field(description="The trip's own name.")
-    stops: List[Waypoint]
+from seed_models import Itinerary, Waypoint
 
 
 class Node(BaseModel):
