@@ -96,8 +96,11 @@ pub(crate) struct Profile {
     pub(crate) enums: Enums,
     /// The largest `minItems` the provider accepts (Anthropic: 1); larger ones are moved.
     pub(crate) max_min_items: Option<u64>,
-    /// Whether the provider can run this `pattern`; one it cannot is refused.
+    /// Whether the provider can run this `pattern`; one it cannot is moved into restore.
     pub(crate) pattern_ok: fn(&str) -> bool,
+    /// Whether restore also checks the patterns the provider runs: Anthropic's SDKs move
+    /// `pattern` into the description (`transform_schema`), so on that path no one else does.
+    pub(crate) check_kept_patterns: bool,
 }
 
 /// The name restore reads a flattened map's entries from, beside an object's own properties.
@@ -205,6 +208,8 @@ fn check_rank(keyword: &str) -> usize {
         "maxProperties",
         "additionalProperties",
         "dependentRequired",
+        "anyOf",
+        "pattern",
     ];
     ORDER.iter().position(|k| *k == keyword).unwrap_or(ORDER.len())
 }
@@ -701,6 +706,8 @@ impl Engine<'_> {
         let mut out = self.annotations(m);
         let mut node = Node { integer: t == "integer", ..Node::default() };
         let mut checks = Vec::new();
+        // Checks restore runs that the description need not state (the provider enforces them).
+        let mut silent = Vec::new();
         let mut out_type = Value::String(t.to_owned());
         for (kw, value) in m {
             let kw = kw.as_str();
@@ -719,14 +726,16 @@ impl Engine<'_> {
                 "pattern" => {
                     if value.as_str().is_some_and(self.p.pattern_ok) {
                         out.insert(kw.into(), value.clone());
+                        if self.p.check_kept_patterns
+                            && !self.exact
+                            && let Some(found) = Check::from_keyword(kw, value)
+                        {
+                            silent.extend(found);
+                        }
                     } else {
-                        self.refuse(
-                            "pattern",
-                            ptr.as_str(),
-                            "the pattern uses lookaround, a backreference or a word boundary, which the provider refuses \
-                             (and restore cannot run it)",
-                            None,
-                        );
+                        // Lookaround, a backreference, a large range: stated in the description
+                        // and run by restore's backtracking engine, within its step bound.
+                        self.move_check(kw, value, ptr, &mut checks, &mut notes);
                     }
                 }
                 "minItems"
@@ -805,6 +814,7 @@ impl Engine<'_> {
         node.checks.sort_by_key(|c| check_rank(c.keyword()));
         let constraints: Vec<String> = node.checks.iter().map(Check::describe).collect();
         finish_description(&mut out, &constraints, &notes);
+        node.checks.extend(silent);
         let id = self.push(node);
         (Value::Object(out), id)
     }
