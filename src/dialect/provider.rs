@@ -582,7 +582,13 @@ impl Engine<'_> {
         // The node's assertions hold for every branch: N ∧ (B1 ∨ B2) is (N ∧ B1) ∨ (N ∧ B2).
         let own: Map<String, Value> = m
             .iter()
-            .filter(|(k, _)| !is_annotation(k) && !STAYS.contains(&k.as_str()) && k.as_str() != keyword)
+            .filter(|(k, _)| {
+                // OpenAPI's `discriminator` is an annotation: the members' `const` tags say the same.
+                !is_annotation(k)
+                    && !STAYS.contains(&k.as_str())
+                    && k.as_str() != keyword
+                    && k.as_str() != "discriminator"
+            })
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         let mut outs = Vec::with_capacity(branches.len());
@@ -1570,7 +1576,7 @@ const STRUCTURAL: &[&str] = &[
 ];
 
 /// Keywords with no assertion (draft 2020-12's core, content and format-annotation vocabularies,
-/// OpenAPI's `example`): dropped unless the provider lists them as annotations.
+/// OpenAPI's `example` and `discriminator`): dropped unless the provider lists them as annotations.
 const DROPPED: &[&str] = &[
     "$anchor",
     "$comment",
@@ -1581,6 +1587,7 @@ const DROPPED: &[&str] = &[
     "contentEncoding",
     "contentMediaType",
     "contentSchema",
+    "discriminator",
     "example",
     "nullable",
     "propertyOrdering",
@@ -1617,7 +1624,8 @@ fn skipped(kw: &str) -> bool {
         | "unevaluatedProperties" => true,
         // DROPPED
         "$anchor" | "$dynamicAnchor" | "$id" | "$schema" | "$vocabulary" | "contentEncoding"
-        | "contentMediaType" | "contentSchema" | "example" | "nullable" | "propertyOrdering" => true,
+        | "contentMediaType" | "contentSchema" | "discriminator" | "example" | "nullable"
+        | "propertyOrdering" => true,
         _ => kw.starts_with("x-"),
     }
 }
@@ -2096,6 +2104,31 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn providers() -> [&'static dyn crate::dialect::SchemaDialect; 3] {
+        [&crate::dialect::OPENAI_STRICT, &crate::dialect::ANTHROPIC_STRICT, &crate::dialect::GEMINI]
+    }
+
+    fn adapt_with(d: &dyn crate::dialect::SchemaDialect, s: Value) -> crate::dialect::Adapted {
+        crate::dialect::adapt(d, s, &AdaptContext::default())
+            .unwrap_or_else(|e| panic!("{}: {e:?}", d.name()))
+    }
+
+    #[test]
+    fn a_pydantic_discriminated_union_drops_discriminator_and_is_told_apart_by_its_tags() {
+        let s = serde_json::json!({"$defs": {
+            "Cat": {"properties": {"kind": {"const": "cat", "type": "string"}, "lives": {"type": "integer"}}, "required": ["kind", "lives"], "type": "object"},
+            "Dog": {"properties": {"kind": {"const": "dog", "type": "string"}, "bark": {"type": "string"}}, "required": ["kind", "bark"], "type": "object"}},
+            "properties": {"pet": {"discriminator": {"mapping": {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog"}, "propertyName": "kind"},
+                "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}]}},
+            "required": ["pet"], "type": "object"});
+        for d in providers() {
+            let out = adapt_with(d, s.clone());
+            assert!(!out.schema.to_string().contains("discriminator"), "{}: {}", d.name(), out.schema);
+            let dog = serde_json::json!({"pet": {"kind": "dog", "bark": "woof"}});
+            assert_eq!(out.plan.restore(dog.clone()).unwrap(), dog, "{}", d.name());
+        }
+    }
 
     #[test]
     fn skipped_is_the_three_lists() {
