@@ -1400,13 +1400,16 @@ impl Engine<'_> {
         if let Some((members, keyword)) = prefix {
             return self.tuple(m, members, keyword, out, node, notes, ptr, depth);
         }
-        if let Some(items) = m.get("items") {
-            let mark = ptr.push("items");
-            let (child, plan) = self.schema(items, ptr, depth + 1);
-            ptr.truncate(mark);
-            out.insert("items".into(), child);
-            node.items = plan;
-        }
+        // An array without `items` holds any values: OpenAI refuses it ("array schema missing
+        // items"), Gemini too ("items: missing field"), so its items are written as every
+        // untyped value is.
+        let any = Value::Bool(true);
+        let items = m.get("items").unwrap_or(&any);
+        let mark = ptr.push("items");
+        let (child, plan) = self.schema(items, ptr, depth + 1);
+        ptr.truncate(mark);
+        out.insert("items".into(), child);
+        node.items = plan;
         false
     }
 
@@ -2127,6 +2130,23 @@ mod tests {
             assert!(!out.schema.to_string().contains("discriminator"), "{}: {}", d.name(), out.schema);
             let dog = serde_json::json!({"pet": {"kind": "dog", "bark": "woof"}});
             assert_eq!(out.plan.restore(dog.clone()).unwrap(), dog, "{}", d.name());
+        }
+    }
+
+    #[test]
+    fn an_array_without_items_gets_untyped_items_written_as_json_text() {
+        let s = serde_json::json!({"type": "object", "properties": {"tags": {"type": "array"}}, "required": ["tags"]});
+        for d in providers() {
+            let out = adapt_with(d, s.clone());
+            let items = &out.schema["properties"]["tags"]["items"];
+            assert_eq!(items["type"], "string", "{}: {}", d.name(), out.schema);
+            let sent = serde_json::json!({"tags": ["1", "{\"a\": null}", "\"x\""]});
+            let back = serde_json::json!({"tags": [1, {"a": null}, "x"]});
+            assert_eq!(out.plan.restore(sent).unwrap(), back, "{}", d.name());
+            assert_eq!(
+                out.plan.encode(back.clone()),
+                serde_json::json!({"tags": ["1", "{\"a\":null}", "\"x\""]})
+            );
         }
     }
 
