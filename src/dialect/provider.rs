@@ -986,7 +986,8 @@ impl Engine<'_> {
         let listable = |v: &Value| match self.p.enums {
             Enums::Any => true,
             Enums::Primitive => !v.is_object() && !v.is_array(),
-            Enums::Strings => v.is_string() || v.is_null() && nullable,
+            // Gemini refuses an empty string in `enum` ("cannot be empty"): written as its JSON text.
+            Enums::Strings => v.as_str().is_some_and(|s| !s.is_empty()) || v.is_null() && nullable,
         };
         if values.iter().all(listable) {
             match (self.p.enums, m.get("const")) {
@@ -1008,7 +1009,7 @@ impl Engine<'_> {
         let mut texts = Vec::new();
         for v in values {
             match v {
-                Value::String(s) => texts.push(s.clone()),
+                Value::String(s) if !s.is_empty() || self.p.enums != Enums::Strings => texts.push(s.clone()),
                 Value::Null if self.p.dialect == Dialect::OpenApi && nullable => {}
                 other => {
                     let text = other.to_string();
@@ -2148,6 +2149,22 @@ mod tests {
                 serde_json::json!({"tags": ["1", "{\"a\":null}", "\"x\""]})
             );
         }
+    }
+
+    #[test]
+    fn an_empty_enum_string_under_gemini_is_written_as_its_json_text_and_restored() {
+        let s = serde_json::json!({"type": "object", "properties": {"sort": {"type": "string", "enum": ["asc", "desc", ""]}}, "required": ["sort"]});
+        let out = adapt_with(&crate::dialect::GEMINI, s);
+        assert_eq!(out.schema["properties"]["sort"]["enum"], serde_json::json!(["asc", "desc", "\"\""]));
+        assert_eq!(
+            out.plan.restore(serde_json::json!({"sort": "\"\""})).unwrap(),
+            serde_json::json!({"sort": ""})
+        );
+        assert_eq!(
+            out.plan.restore(serde_json::json!({"sort": "asc"})).unwrap(),
+            serde_json::json!({"sort": "asc"})
+        );
+        assert_eq!(out.plan.encode(serde_json::json!({"sort": ""})), serde_json::json!({"sort": "\"\""}));
     }
 
     #[test]
