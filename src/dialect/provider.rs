@@ -156,7 +156,7 @@ pub(crate) fn adapt(
         unions: Vec::new(),
         errors,
         adaptations: Vec::new(),
-        wrapped: needs_wrap(&schema),
+        wrapped: needs_wrap(&schema, profile.dialect),
         root_def: None,
         root_name: cx
             .type_name
@@ -177,8 +177,12 @@ pub(crate) fn adapt(
 }
 
 /// Whether the root is not a plain object schema, so that it must be wrapped as `{"value": ...}`.
-fn needs_wrap(root: &Value) -> bool {
+fn needs_wrap(root: &Value, dialect: Dialect) -> bool {
     let Value::Object(m) = root else { return true };
+    if dialect == Dialect::JsonSchema && required_alternatives(m).is_some() {
+        // Its `anyOf` becomes a restore check: an object stays.
+        return false;
+    }
     let object = match m.get("type") {
         Some(Value::String(t)) => t == "object",
         Some(_) => false,
@@ -436,6 +440,11 @@ impl Engine<'_> {
         if let Some(Value::Array(members)) = m.get("allOf") {
             return self.all_of(m, members, ptr, depth);
         }
+        if self.p.dialect == Dialect::JsonSchema
+            && let Some(lists) = required_alternatives(m)
+        {
+            return self.required_alternatives(m, lists, ptr, depth);
+        }
         if m.contains_key("anyOf") || m.contains_key("oneOf") {
             return self.union(m, ptr, depth);
         }
@@ -462,6 +471,39 @@ impl Engine<'_> {
                 }
             }
         }
+    }
+
+    /// An object whose `anyOf` only lists `required` alternatives ("at least one of `a`, `b`"):
+    /// the object without it, and a restore check stated in its description.
+    fn required_alternatives(
+        &mut self,
+        m: &Map<String, Value>,
+        lists: Vec<Vec<String>>,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) -> Built {
+        if !self.encode(
+            ptr.as_str(),
+            AdaptationKind::MovedCheck,
+            "anyOf",
+            "the provider cannot say that at least one of several properties must be present",
+            "check it in code, or use the reversible mode (the default), which checks it on restore",
+        ) {
+            return (Value::Bool(true), None);
+        }
+        let mut rest = m.clone();
+        rest.remove("anyOf");
+        let check = Check::RequiredOneOf(lists);
+        let (mut out, id) = self.schema(&Value::Object(rest), ptr, depth + 1);
+        if let Value::Object(o) = &mut out {
+            finish_description(o, &[check.describe()], &[]);
+        }
+        let id = match id {
+            Some(id) => id,
+            None => self.alloc(),
+        };
+        self.nodes[id].checks.push(check);
+        (out, Some(id))
     }
 
     /// `{"$ref": ...}` with annotations beside it (assertions were merged before the walk).
@@ -1749,6 +1791,29 @@ fn digits_within(names: &str, keys: &str) -> bool {
     rest.chars().all(allowed) && parts_have_digits
 }
 
+/// The `required` lists of an object schema's `anyOf` whose every branch says only which
+/// properties must be present (`"anyOf": [{"required": ["a"]}, {"required": ["b"]}]` beside
+/// `properties`, a common MCP spelling of "at least one of"); `None` for any other schema.
+fn required_alternatives(m: &Map<String, Value>) -> Option<Vec<Vec<String>>> {
+    let Some(Value::Array(branches)) = m.get("anyOf") else { return None };
+    let object = m.get("type") == Some(&Value::String("object".into()))
+        || m.get("type").is_none() && m.contains_key("properties");
+    if !object || branches.is_empty() || ["$ref", "allOf", "oneOf"].iter().any(|k| m.contains_key(*k)) {
+        return None;
+    }
+    branches
+        .iter()
+        .map(|b| {
+            let b = b.as_object()?;
+            if !b.keys().all(|k| k == "required" || is_annotation(k)) {
+                return None;
+            }
+            let names = b.get("required")?.as_array()?;
+            names.iter().map(|n| n.as_str().map(str::to_owned)).collect()
+        })
+        .collect()
+}
+
 /// `{"type": "null"}` (and annotations): a union branch Gemini writes as `nullable`.
 fn is_null_only(branch: &Value) -> bool {
     branch.as_object().is_some_and(|m| {
@@ -2165,6 +2230,40 @@ mod tests {
             serde_json::json!({"sort": "asc"})
         );
         assert_eq!(out.plan.encode(serde_json::json!({"sort": ""})), serde_json::json!({"sort": "\"\""}));
+    }
+
+    #[test]
+    fn required_alternatives_become_a_restore_check_stated_in_the_description() {
+        let s = serde_json::json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+            "anyOf": [{"required": ["a"]}, {"required": ["b"]}]});
+        for d in [
+            &crate::dialect::OPENAI_STRICT as &dyn crate::dialect::SchemaDialect,
+            &crate::dialect::ANTHROPIC_STRICT,
+        ] {
+            let out = adapt_with(d, s.clone());
+            assert!(out.schema.get("anyOf").is_none(), "{}: {}", d.name(), out.schema);
+            assert_eq!(out.schema["description"], "Constraints: at least one of `a`, `b`.", "{}", d.name());
+            let sent = if d.name() == "openai-strict" {
+                serde_json::json!({"a": null, "b": "x"})
+            } else {
+                serde_json::json!({"b": "x"})
+            };
+            assert_eq!(out.plan.restore(sent).unwrap(), serde_json::json!({"b": "x"}), "{}", d.name());
+            let none = if d.name() == "openai-strict" {
+                serde_json::json!({"a": null, "b": null})
+            } else {
+                serde_json::json!({})
+            };
+            let err = out.plan.restore(none).unwrap_err();
+            assert_eq!(
+                err.faults()[0].message,
+                "must be at least one of `a`, `b`, got keys none",
+                "{}",
+                d.name()
+            );
+            let exact = crate::dialect::adapt(d, s.clone(), &AdaptContext::default().with_exact(true));
+            assert!(exact.is_err(), "{}", d.name());
+        }
     }
 
     #[test]
