@@ -439,7 +439,8 @@ const REJECTIONS: &[Rejection] = &[
     },
     Rejection {
         dialect: "anthropic-strict",
-        schema: r##"{"type":"object","properties":{"p":{"type":"string","pattern":"^(?=a)b$"}}}"##,
+        // Lookaround, moved into restore, whose engine cannot build this one either.
+        schema: r##"{"type":"object","properties":{"p":{"type":"string","pattern":"^(?=a)b[\\D]$"}}}"##,
         errors: &[("/properties/p", "pattern")],
         reversible: true,
     },

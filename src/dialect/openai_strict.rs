@@ -125,7 +125,8 @@ static PROFILE: Profile = Profile {
     formats: FORMATS,
     enums: Enums::Any,
     max_min_items: None,
-    pattern_ok: |_| true,
+    pattern_ok: super::support::pattern_is_regular,
+    check_kept_patterns: false,
 };
 
 impl SchemaDialect for OpenAiStrict {
@@ -497,11 +498,25 @@ mod tests {
 
     #[test]
     fn ref_with_description_keeps_the_description_beside_a_one_branch_any_of() {
-        let s = json!({"$defs": {"I": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}},
+        // Recursive, so the definition stays in `$defs`.
+        let s = json!({"$defs": {"I": {"type": "object", "properties": {"a": {"type": "integer"},
+                           "next": {"anyOf": [{"$ref": "#/$defs/I"}, {"type": "null"}]}}, "required": ["a", "next"]}},
                        "type": "object", "properties": {"i": {"$ref": "#/$defs/I", "description": "d"}}, "required": ["i"]});
         let out = run(s).unwrap().schema;
         assert_eq!(out["properties"]["i"], json!({"anyOf": [{"$ref": "#/$defs/I"}], "description": "d"}));
         assert_eq!(out["$defs"]["I"]["additionalProperties"], false);
+    }
+
+    #[test]
+    fn definitions_are_inlined_where_none_is_recursive_for_openai_agents_mcp_path() {
+        let s = json!({"$defs": {"I": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}},
+                       "type": "object", "properties": {"i": {"$ref": "#/$defs/I", "description": "d"},
+                       "j": {"$ref": "#/$defs/I"}}, "required": ["i", "j"]});
+        let out = run(s).unwrap().schema;
+        assert!(out.get("$defs").is_none() && !out.to_string().contains("$ref"), "{out}");
+        let closed = json!({"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"], "additionalProperties": false});
+        assert_eq!(out["properties"]["j"], closed);
+        assert_eq!(out["properties"]["i"], json!({"anyOf": [closed], "description": "d"}));
     }
 
     #[test]
