@@ -8,12 +8,14 @@
 //! type's or callable's JSON Schema with pydantic before handing it to [`normalize`].
 
 mod convert;
+mod declared;
+mod dialects;
 mod errors;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use serde_json::Value;
-use toolschema::{DocWarningKind, SchemaOptions};
+use toolschema::{DocWarningKind, PropertyOrder, SchemaOptions};
 
 /// Converts `obj`, raising `ConversionError` (about `tool`, where given) when it is not JSON.
 fn value_of(obj: &Bound<'_, PyAny>, tool: Option<&str>) -> PyResult<convert::Json> {
@@ -35,7 +37,7 @@ fn value_of(obj: &Bound<'_, PyAny>, tool: Option<&str>) -> PyResult<convert::Jso
 ///     tool_name: The tool's name, for errors.
 ///
 /// Returns:
-///     A new dict (keys in sorted order).
+///     A new dict: ``properties`` in the input's order, every other key sorted.
 ///
 /// Raises:
 ///     ForeignSchemaError: the schema cannot be made self-contained (``tool``, ``pointer``,
@@ -48,13 +50,20 @@ fn self_contained_input_schema<'py>(
     schema: &Bound<'py, PyAny>,
     tool_name: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let has_definitions = ["$defs", "definitions"].iter().any(|k| schema.get_item(*k).is_ok());
     let value = value_of(schema, Some(tool_name))?.value;
     // The owned variant rewrites a schema without references in place, and frees a refused one of
-    // any depth without recursion; what it returns is within the library's budgets.
-    let result = py.detach(|| toolschema::self_contained_input_schema_owned(value, tool_name));
+    // any depth without recursion; what it returns is within the library's budgets. Its maps keep
+    // the input's order (`preserve_order`): `properties` keep it, every other key is sorted.
+    let result = py.detach(|| {
+        toolschema::self_contained_input_schema_owned(value, tool_name).map(|mut out| {
+            toolschema::passes::sort_keys(&mut out, true);
+            out
+        })
+    });
     match result {
         Ok(out) => convert::to_python(py, &out),
-        Err(e) => Err(errors::foreign(py, &e)),
+        Err(e) => Err(errors::foreign(py, &e, has_definitions)),
     }
 }
 
@@ -63,8 +72,10 @@ fn self_contained_input_schema<'py>(
 ///
 /// A drop-in for ``threetears.tool_schema.declared_type``. ``None`` for a union of two or more
 /// real types, a reference it cannot follow (outside the document, to nothing, or a cycle), a type
-/// name that is not one of JSON Schema's seven (``"dict"``), and anything malformed, including
-/// arguments that are not JSON. Never raises.
+/// name that names no JSON type (``"any"``; BFCL's ``"dict"``, ``"float"`` and ``"tuple"`` are
+/// read as ``object``, ``number`` and ``array``), and anything malformed, including anything that
+/// is not a schema. Never raises. Reads the objects where they are (nothing is
+/// converted), so a call costs the same whatever the size of ``schema``.
 ///
 /// Args:
 ///     prop: One property's schema.
@@ -75,35 +86,24 @@ fn self_contained_input_schema<'py>(
 ///     ``"null"``, or ``None``.
 #[pyfunction]
 fn declared_type(prop: &Bound<'_, PyAny>, schema: &Bound<'_, PyAny>) -> Option<&'static str> {
-    let prop = convert::to_value(prop).ok()?;
-    // The root is read only through a `$ref`; a property without one answers without it, and
-    // without the cost of converting the whole schema for each property.
-    let root = if mentions_ref(&prop.value) { Some(convert::to_value(schema).ok()?) } else { None };
-    let answer = toolschema::declared_type(&prop.value, root.as_ref().map_or(&Value::Null, |r| &r.value))
-        .map(|t| t.as_str());
-    convert::free(prop.value, prop.deep);
-    if let Some(root) = root {
-        convert::free(root.value, root.deep);
-    }
-    answer
+    declared::declared_type(prop, schema).map(toolschema::JsonType::as_str)
 }
 
-/// Whether `value` holds a `$ref` key anywhere (iteratively: it may nest deep).
-fn mentions_ref(value: &Value) -> bool {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Object(map) => {
-                if map.contains_key("$ref") {
-                    return true;
-                }
-                stack.extend(map.values());
-            }
-            Value::Array(items) => stack.extend(items),
-            _ => {}
-        }
-    }
-    false
+/// Every root property's declared type, as ``declared_type`` answers for each: for a normaliser
+/// that reads a whole tool at once.
+///
+/// Args:
+///     schema: The tool's input schema.
+///
+/// Returns:
+///     Property name to its type (or ``None``), in the order ``schema["properties"]`` lists them;
+///     empty when ``schema`` has no ``properties`` mapping. Never raises for a malformed schema.
+#[pyfunction]
+fn declared_types<'py>(
+    py: Python<'py>,
+    schema: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    declared::declared_types(py, schema)
 }
 
 /// The ``sha256:`` hash of a JSON value: SHA-256 over its RFC 8785 (JCS) canonical bytes, as
@@ -178,40 +178,61 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 ///     ConversionError: ``schema`` holds a value that is not JSON.
 ///     ToolSchemaError: an unknown dialect name (``kind == "unknown-dialect"``).
 #[pyfunction]
-#[pyo3(signature = (schema, *, dialect = "json-schema", exclude = None, max_bytes = None, allow_any = false, name = None, exact = false))]
+#[pyo3(signature = (schema, *, dialect = None, exclude = None, max_bytes = None, allow_any = false, name = None, exact = false))]
 #[allow(clippy::too_many_arguments)]
 fn normalize(
     py: Python<'_>,
     schema: &Bound<'_, PyAny>,
-    dialect: &str,
+    dialect: Option<&Bound<'_, PyAny>>,
     exclude: Option<&Bound<'_, PyAny>>,
-    max_bytes: Option<usize>,
+    max_bytes: Option<&Bound<'_, PyAny>>,
     allow_any: bool,
     name: Option<&str>,
     exact: bool,
 ) -> PyResult<ToolSchema> {
-    let options = options(py, dialect, exclude, max_bytes, allow_any, exact)?;
-    build(py, &options, schema, name).map(|inner| ToolSchema { inner })
+    let chosen = dialects::Chosen::of(py, dialect)?;
+    let max_bytes = max_bytes.map(byte_budget).transpose()?;
+    let options = options(py, &chosen, exclude, max_bytes, allow_any, exact)?;
+    let inner = build(py, &options, schema, name)?;
+    let custom = chosen.finish(py, &inner, name, max_bytes)?;
+    Ok(ToolSchema { inner, custom })
 }
 
-/// The library's options for a dialect name and the keyword arguments `normalize` takes.
+/// `max_bytes` as a byte count: a negative or non-integral value is a `ValueError` saying so.
+fn byte_budget(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let bad = || {
+        pyo3::exceptions::PyValueError::new_err(format!(
+            "max_bytes must be a whole number of bytes, 0 or more; got {}",
+            obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".to_owned())
+        ))
+    };
+    if obj.is_instance_of::<pyo3::types::PyBool>() || !obj.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(bad());
+    }
+    match obj.extract::<u64>() {
+        // Past the address space: no schema is that large, so no budget at all.
+        Ok(v) => Ok(usize::try_from(v).unwrap_or(usize::MAX)),
+        Err(_) if obj.lt(0).unwrap_or(true) => Err(bad()),
+        Err(_) => Ok(usize::MAX),
+    }
+}
+
+/// The library's options for a dialect and the keyword arguments `normalize` takes. `properties`
+/// keep the order the type or schema declares them; the hash is the sorted build's.
 fn options(
     py: Python<'_>,
-    dialect: &str,
+    dialect: &dialects::Chosen,
     exclude: Option<&Bound<'_, PyAny>>,
     max_bytes: Option<usize>,
     allow_any: bool,
     exact: bool,
 ) -> PyResult<SchemaOptions> {
-    let Some(chosen) = toolschema::dialect::by_name(dialect) else {
-        let names: Vec<_> = toolschema::dialect::builtin().iter().map(|d| d.name()).collect();
-        return Err(errors::usage(
-            py,
-            format!("unknown dialect `{dialect}`; the dialects are {}", names.join(", ")),
-            "unknown-dialect",
-        ));
-    };
-    let mut options = SchemaOptions::new().dialect(chosen).reject_any(!allow_any).exact(exact);
+    let _ = py;
+    let mut options = SchemaOptions::new()
+        .dialect(dialect.builtin())
+        .reject_any(!allow_any)
+        .exact(exact)
+        .property_order(PropertyOrder::DeclarationSortedHash);
     if let Some(exclude) = exclude {
         options = options.exclude(names_of(exclude)?);
     }
@@ -297,14 +318,17 @@ fn restore<'py>(
     py: Python<'py>,
     schema: &Bound<'py, PyAny>,
     arguments: &Bound<'py, PyAny>,
-    dialect: &str,
+    dialect: &Bound<'py, PyAny>,
     exact: bool,
     allow_any: bool,
     exclude: Option<&Bound<'py, PyAny>>,
     name: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let options = options(py, dialect, exclude, None, allow_any, exact)?;
+    let chosen = dialects::Chosen::of(py, Some(dialect))?;
+    let options = options(py, &chosen, exclude, None, allow_any, exact)?;
     let built = build(py, &options, schema, name)?;
+    // A Python dialect's adapt has no restore plan: the pipeline's (integral floats) is the one.
+    chosen.finish(py, &built, name, None)?;
     restore_with(py, &built, arguments, name)
 }
 
@@ -324,6 +348,8 @@ fn names_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 #[pyclass(frozen, module = "toolschema")]
 struct ToolSchema {
     inner: toolschema::ToolSchema,
+    /// What a dialect given as a Python object made of `inner` (built under `json-schema`).
+    custom: Option<dialects::Custom>,
 }
 
 #[pymethods]
@@ -331,26 +357,26 @@ impl ToolSchema {
     /// The schema, normalised and adapted to the dialect, as a new dict on each access.
     #[getter]
     fn schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        convert::to_python(py, self.inner.as_value())
+        convert::to_python(py, self.custom.as_ref().map_or(self.inner.as_value(), |c| &c.value))
     }
 
     /// The schema's RFC 8785 canonical JSON text.
     #[getter]
     fn canonical_json(&self) -> &str {
-        self.inner.canonical_json()
+        self.custom.as_ref().map_or(self.inner.canonical_json(), |c| &c.canonical)
     }
 
     /// ``"sha256:"`` + hex of SHA-256 over the RFC 8785 bytes of
     /// ``{"dialect": <dialect>, "schema": <schema>}``: the dialect is part of it.
     #[getter]
     fn hash(&self) -> String {
-        self.inner.hash().to_string()
+        self.custom.as_ref().map_or_else(|| self.inner.hash().to_string(), |c| c.hash.to_string())
     }
 
     /// The dialect's name.
     #[getter]
     fn dialect(&self) -> &str {
-        self.inner.dialect_name()
+        self.custom.as_ref().map_or(self.inner.dialect_name(), |c| &c.name)
     }
 
     /// The root properties removed by ``exclude``, sorted.
@@ -456,13 +482,19 @@ impl ToolSchema {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<ToolSchema>().is_ok_and(|o| o.get().inner == self.inner)
+        other.cast::<ToolSchema>().is_ok_and(|o| o.get().full_hash() == self.full_hash())
     }
 
     fn __hash__(&self) -> u64 {
-        let bytes = self.inner.hash();
+        let bytes = self.full_hash();
         let b = bytes.as_bytes();
         u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+    }
+}
+
+impl ToolSchema {
+    fn full_hash(&self) -> toolschema::SchemaHash {
+        self.custom.as_ref().map_or_else(|| self.inner.hash(), |c| c.hash)
     }
 }
 
@@ -536,6 +568,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Adaptation>()?;
     m.add_function(wrap_pyfunction!(self_contained_input_schema, m)?)?;
     m.add_function(wrap_pyfunction!(declared_type, m)?)?;
+    m.add_function(wrap_pyfunction!(declared_types, m)?)?;
     m.add_function(wrap_pyfunction!(schema_hash, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_json, m)?)?;
     m.add_function(wrap_pyfunction!(normalize, m)?)?;

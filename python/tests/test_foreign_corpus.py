@@ -217,12 +217,17 @@ def test_declared_type_agrees_with_the_reference_on_edge_cases(corpus: Path) -> 
     assert not failures, "\n".join(failures)
 
 
-def test_declared_type_never_raises_on_what_is_not_json() -> None:
+def test_declared_type_reads_only_its_path_and_never_raises() -> None:
     import math
 
+    # What is not JSON off the path does not matter, as for the reference (which reads the
+    # objects where they are): a non-JSON float beside the definitions, a non-str key in a default.
     root = {"$defs": {"A": {"type": "integer"}}, "bad": math.nan}
-    assert toolschema.declared_type({"$ref": "#/$defs/A"}, root) is None  # the root is not JSON
-    assert toolschema.declared_type({"type": "string", "default": {1: 2}}, {}) is None
-    assert toolschema.declared_type({"type": "string"}, root) == "string"  # no $ref: root unread
+    assert toolschema.declared_type({"$ref": "#/$defs/A"}, root) == "integer"
+    assert toolschema.declared_type({"type": "string", "default": {1: 2}}, {}) == "string"
+    assert toolschema.declared_type({"type": "number", "default": math.inf}, {}) == "number"
+    assert toolschema.declared_type({"type": "string"}, root) == "string"
+    assert toolschema.declared_type({"$ref": "#/$defs/A"}, "not a schema") is None
+    assert toolschema.declared_type({"anyOf": [{"type": "null"}, 5]}, {}) is None
     assert toolschema.declared_type("not a schema", None) is None
     assert toolschema.declared_type({"$ref": "#/$defs/A"}, {"$defs": {"A": {"type": "integer"}}}) == "integer"
