@@ -158,3 +158,240 @@ def test_declared_types_answers_for_every_property_in_order(corpus: Path) -> Non
         assert answers == {name: declared_type(prop, schema) for name, prop in props.items()}
     assert declared_types({"type": "object"}) == {}
     assert declared_types("not a schema") == {}
+
+
+# --- Docstrings written for the tool ----------------------------------------------------------
+
+
+def convert(amount: float, target: str, rounding: int = 2) -> float:
+    """Convert an amount of euros into another currency.
+
+    Args:
+        amount: How many euros.
+        target: The currency code to convert into.
+        rounding: Decimal places to keep.
+
+    Returns:
+        The converted amount.
+
+    Raises:
+        KeyError: an unknown currency.
+
+    Example:
+        >>> convert(1.0, "USD")
+    """
+    return amount
+
+
+def test_a_partial_is_described_by_the_function_it_wraps_without_its_bound_parameters() -> None:
+    built = schema_for(functools.partial(convert, target="EUR"))
+    assert built.schema["description"] == "Convert an amount of euros into another currency."
+    assert built.schema["properties"] == {
+        "amount": {"type": "number", "description": "How many euros."},
+        "rounding": {"type": "integer", "default": 2, "description": "Decimal places to keep."},
+    }
+    assert built.excluded == ["target"] and built.doc_warnings == []
+    assert "functools" not in built.canonical_json and "partial" not in built.canonical_json
+
+
+def test_the_description_is_the_prose_before_the_first_section() -> None:
+    described = schema_for(convert).schema["description"]
+    assert described == "Convert an amount of euros into another currency."
+    for section in ("Returns", "Raises", "Example", "converted amount", "KeyError"):
+        assert section not in described
+
+    class Report(BaseModel):
+        """A report.
+
+        Attributes:
+            title: Its title.
+
+        Note:
+            Kept in the archive.
+        """
+
+        title: str
+
+    report = schema_for(Report).schema
+    assert report["description"] == "A report."
+    assert report["properties"]["title"]["description"] == "Its title."
+
+
+def test_a_callable_object_is_described_by_its_call_when_its_class_has_no_docstring() -> None:
+    class Search:
+        def __call__(self, query: str, k: int = 3) -> List[str]:
+            """Search the index.
+
+            Args:
+                query: What to look for.
+                k: How many hits.
+
+            Returns:
+                The hits.
+            """
+            return []
+
+    class Ranked:
+        """Rank documents by relevance."""
+
+        def __call__(self, query: str) -> List[str]:
+            """Not this one.
+
+            Args:
+                query: The query to rank for.
+            """
+            return []
+
+    search = schema_for(Search()).schema
+    assert search["description"] == "Search the index."
+    assert search["properties"]["query"]["description"] == "What to look for."
+    assert search["properties"]["k"]["description"] == "How many hits."
+    ranked = schema_for(Ranked()).schema
+    assert ranked["description"] == "Rank documents by relevance."
+    assert ranked["properties"]["query"]["description"] == "The query to rank for."
+
+
+# --- The seed's dialect protocol --------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class NoUnions:
+    name: str = "no-unions"
+    forbidden: frozenset = frozenset({"anyOf"})
+
+    def adapt(self, schema: Dict[str, Any]) -> Dict[str, Any]:
+        return schema
+
+
+@dataclasses.dataclass(frozen=True)
+class Closed:
+    """Closes the root object, and forbids `$ref` in what it returns."""
+
+    name: str = "closed"
+    forbidden: frozenset = frozenset({"$ref", "oneOf"})
+
+    def adapt(self, schema: Dict[str, Any]) -> Dict[str, Any]:
+        return {**schema, "additionalProperties": False}
+
+
+def test_any_object_with_name_forbidden_and_adapt_is_a_dialect() -> None:
+    assert isinstance(NoUnions(), toolschema.SchemaDialect)
+    with pytest.raises(CapabilityError) as info:
+        schema_for(Answer, dialect=NoUnions())
+    assert info.value.dialect == "no-unions" and info.value.keyword == "anyOf"
+    assert info.value.pointer == "/properties/confidence"
+    assert "no-unions" in str(info.value) and "anyOf" in str(info.value)
+
+    built = schema_for(Waypoint, dialect=Closed())
+    assert built.dialect == "closed"
+    assert built.schema["additionalProperties"] is False
+    assert list(built.schema["properties"]) == ["city", "nights"]
+    assert built.canonical_json.encode("utf-8") == rfc8785.dumps(built.schema)
+    envelope = {"dialect": "closed", "schema": built.schema}
+    assert built.hash == "sha256:" + hashlib.sha256(rfc8785.dumps(envelope)).hexdigest()
+    assert built.restore({"city": "Oslo", "nights": 2.0}) == {"city": "Oslo", "nights": 2}
+    # Forbidden keywords are checked after adapt: `$ref` in the nested model is found.
+    with pytest.raises(CapabilityError) as nested:
+        schema_for(Itinerary, dialect=Closed())
+    assert nested.value.keyword == "$ref" and nested.value.pointer == "/properties/stops/items"
+    # The module-level restore takes one too.
+    assert toolschema.restore(Waypoint.model_json_schema(), {"city": "x"}, dialect=Closed()) == {"city": "x"}
+
+
+def test_the_built_ins_are_unchanged_and_a_non_dialect_is_refused() -> None:
+    assert schema_for(Waypoint, dialect="strict-subset").schema["additionalProperties"] is False
+    assert schema_for(Waypoint, dialect="strict-subset").dialect == "strict-subset"
+    with pytest.raises(TypeError, match="`adapt`"):
+        schema_for(Waypoint, dialect=object())
+    with pytest.raises(ValueError, match="built-in"):
+        schema_for(Waypoint, dialect=NoUnions(name="openai-strict"))
+
+    @dataclasses.dataclass(frozen=True)
+    class Loose:
+        name: str = "loose"
+        forbidden: frozenset = frozenset()
+
+        def adapt(self, schema: Dict[str, Any]) -> Any:
+            return {"type": "object", "default": {1, 2}}
+
+    with pytest.raises(ConversionError):
+        schema_for(Waypoint, dialect=Loose())
+
+
+# --- Errors in a Python user's words ----------------------------------------------------------
+
+
+class Connection:
+    """Something pydantic cannot describe (an injected value)."""
+
+
+def test_an_untyped_required_parameter_is_worded_for_python() -> None:
+    def run(x: Any) -> None: ...
+
+    with pytest.raises(SchemaGenerationError) as info:
+        schema_for(run)
+    message = str(info.value)
+    assert "`Any`" in message and "Optional[" in message and "dict[str, X]" in message
+    assert "HashMap" not in message and "Option<" not in message
+    assert info.value.field == "run.x" and info.value.pointer == "/properties/x"
+
+
+def test_an_exclude_typo_is_reported_as_a_typo_with_the_names_that_exist() -> None:
+    def handle(ctx: Connection, word: str) -> None: ...
+
+    with pytest.raises(SchemaGenerationError) as info:
+        schema_for(handle, exclude=("ctxt",))
+    assert info.value.kind == "unknown-exclude"
+    message = str(info.value)
+    assert "`ctxt`" in message and "`ctx`, `word`" in message and "did you mean `ctx`" in message
+    assert schema_for(handle, exclude=("ctx",)).schema["properties"] == {"word": {"type": "string"}}
+
+
+def test_a_parameter_pydantic_cannot_render_is_named() -> None:
+    def handle(word: str, conn: Connection) -> None: ...
+
+    with pytest.raises(SchemaGenerationError) as info:
+        schema_for(handle)
+    assert info.value.field == "conn" and info.value.pointer == "/properties/conn"
+    assert "parameter `conn`" in str(info.value) and info.value.kind == "pydantic"
+    for kind, fn in (("unannotated", lambda x: None),):
+        with pytest.raises(SchemaGenerationError) as other:
+            schema_for(fn)
+        assert other.value.kind == kind and other.value.field == "x"
+
+
+def test_a_long_pointer_is_shortened_in_the_message_and_kept_whole_in_the_attribute() -> None:
+    looped: Dict[str, Any] = {}
+    looped["a"] = looped
+    with pytest.raises(ConversionError) as info:
+        self_contained_input_schema(looped, tool_name="t")
+    assert len(str(info.value)) < 1_000
+    assert info.value.pointer is not None and len(info.value.pointer) > 10_000
+    assert " ... " in str(info.value)
+
+
+def test_options_are_named_only_where_the_function_takes_them() -> None:
+    deep: Dict[str, Any] = {"type": "string"}
+    for _ in range(129):
+        deep = {"type": "array", "items": deep}
+    schema = {"type": "object", "properties": {"x": deep}}
+    with pytest.raises(ForeignSchemaError) as foreign:
+        self_contained_input_schema(schema, tool_name="t")
+    with pytest.raises(SchemaGenerationError) as pipeline:
+        normalize(schema)
+    for err in (foreign.value, pipeline.value):
+        assert "max_depth" not in str(err) and "too-deep" == err.kind, str(err)
+
+    # A large schema without definitions: nothing about definitions, nor a `max_bytes` it lacks.
+    big = {"type": "object", "properties": {f"p{i}": {"type": "string", "description": "x" * 1000} for i in range(6000)}}
+    with pytest.raises(ForeignSchemaError) as large:
+        self_contained_input_schema(big, tool_name="big")
+    assert large.value.kind == "too-large"
+    assert "max_bytes" not in str(large.value) and "definitions" not in str(large.value)
+
+
+def test_bad_option_values_are_value_errors() -> None:
+    for bad in (-1, True, 1.5, "10"):
+        with pytest.raises(ValueError, match="max_bytes"):
+            normalize({"type": "object"}, max_bytes=bad)  # type: ignore[arg-type]
+    assert normalize({"type": "object"}, max_bytes=10**30).schema == {"type": "object"}
