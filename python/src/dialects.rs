@@ -16,7 +16,7 @@ use crate::{convert, errors};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use serde_json::Value;
-use toolschema::{CapabilityErrors, Error, SchemaDialect, SchemaHash};
+use toolschema::{CapabilityErrors, Error, SchemaDialect};
 
 /// The dialect a call was given.
 pub enum Chosen {
@@ -33,16 +33,13 @@ pub enum Chosen {
     },
 }
 
-/// What a Python dialect made of the pipeline's schema.
+/// What a Python dialect made of the pipeline's schema (its canonical text and hash are written
+/// as for any schema with values kept aside: `ToolSchema::new`).
 pub struct Custom {
     /// The dialect's name.
     pub name: String,
     /// The adapted schema.
     pub value: Value,
-    /// Its RFC 8785 text.
-    pub canonical: String,
-    /// SHA-256 over `{"dialect": name, "schema": value}` (and `"exact": true` in exact mode).
-    pub hash: SchemaHash,
 }
 
 /// The library's dialects by name, for a `forbidden_keyword_errors` scan.
@@ -141,13 +138,16 @@ impl Chosen {
         &self,
         py: Python<'_>,
         built: &toolschema::ToolSchema,
+        extras: &convert::Extras,
         tool: Option<&str>,
         max_bytes: Option<usize>,
-    ) -> PyResult<Option<Custom>> {
+    ) -> PyResult<Option<(Custom, convert::Extras)>> {
         let Chosen::Python { name, forbidden, adapt } = self else { return Ok(None) };
-        let given = convert::to_python(py, built.as_value())?;
+        let given = convert::to_python_with(py, built.as_value(), extras)?;
         let adapted = adapt.bind(py).call1((given,))?;
-        let mut value = convert::to_value(&adapted).map_err(|e| errors::conversion(py, &e, tool))?.value;
+        let (json, own) = convert::to_value_in(&adapted, convert::Mode::Schema)
+            .map_err(|e| errors::conversion(py, &e, tool))?;
+        let mut value = json.value;
         let protocol = Protocol { name, forbidden: forbidden.iter().map(String::as_str).collect() };
         let found = toolschema::dialect::forbidden_keyword_errors(
             &protocol,
@@ -158,22 +158,12 @@ impl Chosen {
             return Err(errors::pipeline(py, &Error::Capability(all), tool));
         }
         toolschema::passes::sort_keys(&mut value, true);
-        let canonical = toolschema::canonical::to_string(&value);
-        if let Some(max) = max_bytes.filter(|&max| canonical.len() > max) {
-            return Err(errors::too_large_after_adapt(py, name, canonical.len(), max, tool));
+        if let Some(max) = max_bytes {
+            let size = toolschema::canonical::to_string(&value).len();
+            if size > max {
+                return Err(errors::too_large_after_adapt(py, name, size, max, tool));
+            }
         }
-        let mut envelope = serde_json::Map::new();
-        envelope.insert("dialect".into(), Value::String(name.clone()));
-        if built.is_exact() {
-            envelope.insert("exact".into(), Value::Bool(true));
-        }
-        envelope.insert("schema".into(), value);
-        let envelope = Value::Object(envelope);
-        let hash = toolschema::schema_hash(&envelope);
-        let value = match envelope {
-            Value::Object(mut envelope) => envelope.remove("schema").unwrap_or_default(),
-            other => other,
-        };
-        Ok(Some(Custom { name: name.clone(), value, canonical, hash }))
+        Ok(Some((Custom { name: name.clone(), value }, own)))
     }
 }

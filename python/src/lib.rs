@@ -17,9 +17,44 @@ use pyo3::types::{PyList, PyString, PyTuple};
 use serde_json::Value;
 use toolschema::{DocWarningKind, PropertyOrder, SchemaOptions};
 
-/// Converts `obj`, raising `ConversionError` (about `tool`, where given) when it is not JSON.
-fn value_of(obj: &Bound<'_, PyAny>, tool: Option<&str>) -> PyResult<convert::Json> {
-    convert::to_value(obj).map_err(|e| errors::conversion(obj.py(), &e, tool))
+/// Converts `obj` in `mode`, raising `ConversionError` (about `tool`, where given) when it is
+/// not JSON; with what was kept aside (see [`convert::Mode`]).
+fn value_of(
+    obj: &Bound<'_, PyAny>,
+    tool: Option<&str>,
+    mode: convert::Mode,
+) -> PyResult<(convert::Json, convert::Extras)> {
+    convert::to_value_in(obj, mode).map_err(|e| errors::conversion(obj.py(), &e, tool))
+}
+
+/// `"sha256:"` and the hex SHA-256 of `bytes`.
+fn sha256(bytes: &[u8]) -> toolschema::SchemaHash {
+    use sha2::Digest;
+    toolschema::SchemaHash::from_bytes(sha2::Sha256::digest(bytes).into())
+}
+
+/// The canonical text and the hash of a schema shown under `dialect` with placeholders of
+/// `extras` written out: the bytes and envelope the library hashes (`{"dialect", "exact",
+/// "schema"}`), so equal to its hash wherever nothing was kept aside.
+fn written(
+    py: Python<'_>,
+    value: &Value,
+    extras: &convert::Extras,
+    dialect: &str,
+    exact: bool,
+) -> Result<(String, toolschema::SchemaHash), convert::ConvertError> {
+    let canonical = convert::write_canonical(py, value, extras)?;
+    let mut envelope = String::with_capacity(canonical.len() + dialect.len() + 40);
+    envelope.push_str("{\"dialect\":");
+    envelope.push_str(&toolschema::canonical::to_string(&Value::String(dialect.to_owned())));
+    if exact {
+        envelope.push_str(",\"exact\":true");
+    }
+    envelope.push_str(",\"schema\":");
+    envelope.push_str(&canonical);
+    envelope.push('}');
+    let hash = sha256(envelope.as_bytes());
+    Ok((canonical, hash))
 }
 
 /// Makes a tool's input schema self-contained: every local ``$ref`` inlined, optional unions
@@ -51,7 +86,8 @@ fn self_contained_input_schema<'py>(
     tool_name: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let has_definitions = ["$defs", "definitions"].iter().any(|k| schema.get_item(*k).is_ok());
-    let value = value_of(schema, Some(tool_name))?.value;
+    let (json, extras) = value_of(schema, Some(tool_name), convert::Mode::Schema)?;
+    let value = json.value;
     // The owned variant rewrites a schema without references in place, and frees a refused one of
     // any depth without recursion; what it returns is within the library's budgets. Its maps keep
     // the input's order (`preserve_order`): `properties` keep it, every other key is sorted.
@@ -62,7 +98,7 @@ fn self_contained_input_schema<'py>(
         })
     });
     match result {
-        Ok(out) => convert::to_python(py, &out),
+        Ok(out) => convert::to_python_with(py, &out, &extras),
         Err(e) => Err(errors::foreign(py, &e, has_definitions)),
     }
 }
@@ -115,11 +151,20 @@ fn declared_types<'py>(
 /// Returns:
 ///     ``"sha256:"`` and 64 lowercase hex digits.
 ///
+/// An ``int`` of any size is written with its exact digits.
+///
 /// Raises:
-///     ConversionError: ``value`` holds a value that is not JSON.
+///     ConversionError: ``value`` holds a value that is not JSON (a NaN or infinite float: JSON
+///         has no spelling for it; ``pointer`` names it).
 #[pyfunction]
 fn schema_hash(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
-    let json = value_of(value, None)?;
+    let (json, extras) = value_of(value, None, convert::Mode::Values)?;
+    if !extras.is_empty() {
+        let text =
+            convert::write_canonical(py, &json.value, &extras).map_err(|e| errors::conversion(py, &e, None));
+        convert::free(json.value, json.deep);
+        return Ok(sha256(text?.as_bytes()).to_string());
+    }
     Ok(py.detach(|| {
         let hash = toolschema::schema_hash(&json.value).to_string();
         convert::free(json.value, json.deep);
@@ -136,11 +181,20 @@ fn schema_hash(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
 /// Returns:
 ///     The canonical text (encode it as UTF-8 for the bytes a hash covers).
 ///
+/// An ``int`` of any size is written with its exact digits.
+///
 /// Raises:
-///     ConversionError: ``value`` holds a value that is not JSON.
+///     ConversionError: ``value`` holds a value that is not JSON (a NaN or infinite float: JSON
+///         has no spelling for it; ``pointer`` names it).
 #[pyfunction]
 fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
-    let json = value_of(value, None)?;
+    let (json, extras) = value_of(value, None, convert::Mode::Values)?;
+    if !extras.is_empty() {
+        let text =
+            convert::write_canonical(py, &json.value, &extras).map_err(|e| errors::conversion(py, &e, None));
+        convert::free(json.value, json.deep);
+        return text;
+    }
     Ok(py.detach(|| {
         let text = toolschema::canonical::to_string(&json.value);
         convert::free(json.value, json.deep);
@@ -193,9 +247,12 @@ fn normalize(
     let chosen = dialects::Chosen::of(py, dialect)?;
     let max_bytes = max_bytes.map(byte_budget).transpose()?;
     let options = options(py, &chosen, exclude, max_bytes, allow_any, exact)?;
-    let inner = build(py, &options, schema, name)?;
-    let custom = chosen.finish(py, &inner, name, max_bytes)?;
-    Ok(ToolSchema { inner, custom })
+    let (inner, extras) = build(py, &options, schema, name)?;
+    let (custom, extras) = match chosen.finish(py, &inner, &extras, name, max_bytes)? {
+        Some((custom, own)) => (Some(custom), own),
+        None => (None, extras),
+    };
+    Ok(ToolSchema::new(py, inner, custom, extras))
 }
 
 /// `max_bytes` as a byte count: a negative or non-integral value is a `ValueError` saying so.
@@ -248,11 +305,12 @@ fn build(
     options: &SchemaOptions,
     schema: &Bound<'_, PyAny>,
     name: Option<&str>,
-) -> PyResult<toolschema::ToolSchema> {
+) -> PyResult<(toolschema::ToolSchema, convert::Extras)> {
     // `normalize` frees a refused input of any depth without recursion; what it accepts is
     // within its nesting budget.
-    let value = value_of(schema, name)?.value;
-    py.detach(|| options.normalize(value)).map_err(|e| errors::pipeline(py, &e, name))
+    let (json, extras) = value_of(schema, name, convert::Mode::Schema)?;
+    let built = py.detach(|| options.normalize(json.value)).map_err(|e| errors::pipeline(py, &e, name))?;
+    Ok((built, extras))
 }
 
 /// Converts a model's `arguments`, nested at most [`convert::SHALLOW`] levels, raising
@@ -326,9 +384,9 @@ fn restore<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let chosen = dialects::Chosen::of(py, Some(dialect))?;
     let options = options(py, &chosen, exclude, None, allow_any, exact)?;
-    let built = build(py, &options, schema, name)?;
+    let (built, extras) = build(py, &options, schema, name)?;
     // A Python dialect's adapt has no restore plan: the pipeline's (integral floats) is the one.
-    chosen.finish(py, &built, name, None)?;
+    chosen.finish(py, &built, &extras, name, None)?;
     restore_with(py, &built, arguments, name)
 }
 
@@ -350,6 +408,11 @@ struct ToolSchema {
     inner: toolschema::ToolSchema,
     /// What a dialect given as a Python object made of `inner` (built under `json-schema`).
     custom: Option<dialects::Custom>,
+    /// What the shown schema's placeholders stand for (values JSON cannot carry, kept aside).
+    extras: convert::Extras,
+    /// For a Python dialect, or where something was kept aside: the canonical text and hash
+    /// written here, or why there is none (a non-JSON float). `None`: the library's.
+    written: Option<Result<(String, toolschema::SchemaHash), convert::ConvertError>>,
 }
 
 #[pymethods]
@@ -357,20 +420,29 @@ impl ToolSchema {
     /// The schema, normalised and adapted to the dialect, as a new dict on each access.
     #[getter]
     fn schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        convert::to_python(py, self.custom.as_ref().map_or(self.inner.as_value(), |c| &c.value))
+        convert::to_python_with(py, self.shown(), &self.extras)
     }
 
-    /// The schema's RFC 8785 canonical JSON text.
+    /// The schema's RFC 8785 canonical JSON text (an ``int`` of any size with its exact digits;
+    /// ``ConversionError`` naming the pointer of a NaN or infinite float, which JSON cannot write).
     #[getter]
-    fn canonical_json(&self) -> &str {
-        self.custom.as_ref().map_or(self.inner.canonical_json(), |c| &c.canonical)
+    fn canonical_json(&self, py: Python<'_>) -> PyResult<&str> {
+        match &self.written {
+            None => Ok(self.inner.canonical_json()),
+            Some(Ok((text, _))) => Ok(text),
+            Some(Err(e)) => Err(errors::conversion(py, e, self.inner.type_name())),
+        }
     }
 
     /// ``"sha256:"`` + hex of SHA-256 over the RFC 8785 bytes of
     /// ``{"dialect": <dialect>, "schema": <schema>}``: the dialect is part of it.
     #[getter]
-    fn hash(&self) -> String {
-        self.custom.as_ref().map_or_else(|| self.inner.hash().to_string(), |c| c.hash.to_string())
+    fn hash(&self, py: Python<'_>) -> PyResult<String> {
+        match &self.written {
+            None => Ok(self.inner.hash().to_string()),
+            Some(Ok((_, hash))) => Ok(hash.to_string()),
+            Some(Err(e)) => Err(errors::conversion(py, e, self.inner.type_name())),
+        }
     }
 
     /// The dialect's name.
@@ -473,11 +545,16 @@ impl ToolSchema {
     }
 
     fn __repr__(&self) -> String {
+        let canonical = match &self.written {
+            None => self.inner.canonical_json(),
+            Some(Ok((text, _))) => text,
+            Some(Err(_)) => "(a value JSON cannot write)",
+        };
         format!(
             "ToolSchema(dialect={:?}, hash={:?}, schema={})",
             self.dialect(),
-            self.hash(),
-            self.canonical_json()
+            self.full_hash().to_string(),
+            canonical
         )
     }
 
@@ -493,8 +570,36 @@ impl ToolSchema {
 }
 
 impl ToolSchema {
+    fn new(
+        py: Python<'_>,
+        inner: toolschema::ToolSchema,
+        custom: Option<dialects::Custom>,
+        extras: convert::Extras,
+    ) -> Self {
+        let written = if custom.is_some() || !extras.is_empty() {
+            let (value, dialect) = match &custom {
+                Some(c) => (&c.value, c.name.as_str()),
+                None => (inner.as_value(), inner.dialect_name()),
+            };
+            Some(written(py, value, &extras, dialect, inner.is_exact()))
+        } else {
+            None
+        };
+        ToolSchema { inner, custom, extras, written }
+    }
+
+    /// The schema shown: a Python dialect's, or the library's.
+    fn shown(&self) -> &Value {
+        self.custom.as_ref().map_or(self.inner.as_value(), |c| &c.value)
+    }
+
+    /// The hash for equality: the one `hash` gives, or where it has none (a non-JSON float
+    /// kept aside), the library's over the placeholders.
     fn full_hash(&self) -> toolschema::SchemaHash {
-        self.custom.as_ref().map_or_else(|| self.inner.hash(), |c| c.hash)
+        match &self.written {
+            Some(Ok((_, hash))) => *hash,
+            _ => self.inner.hash(),
+        }
     }
 }
 

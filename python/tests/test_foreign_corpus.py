@@ -4,8 +4,9 @@ Mirrors ``tests/foreign_corpus.rs``: every real schema (MCP, pydantic, BFCL) mus
 reference's output (``../shared/corpus/expected``), or a ``ValueError`` where the reference raised
 one, unless the case is one of the library's deliberate differences, recorded with our own answer
 in ``fixtures/foreign/differences.json`` (the corpus README numbers them); then it must give that
-answer. ``tests/differences.json`` here lists the few cases where the package answers differently
-from the library itself (a value the conversion from Python refuses to change).
+answer. ``tests/differences.json`` here lists the cases where the package answers differently
+from the library itself (none today: a value JSON cannot carry under ``default``, ``examples``,
+``enum`` or ``const`` is kept as the reference keeps it).
 
 One difference is a rule rather than a list of cases, as in the Rust test: the reference passes
 BFCL's Python type spellings through (``"type": "float"``), and the library writes the JSON name

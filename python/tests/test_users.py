@@ -395,3 +395,69 @@ def test_bad_option_values_are_value_errors() -> None:
         with pytest.raises(ValueError, match="max_bytes"):
             normalize({"type": "object"}, max_bytes=bad)  # type: ignore[arg-type]
     assert normalize({"type": "object"}, max_bytes=10**30).schema == {"type": "object"}
+
+
+# --- Python values in, the same Python values out ---------------------------------------------
+
+
+def test_big_ints_and_non_json_floats_pass_through_as_the_reference_keeps_them() -> None:
+    import math
+
+    class Limits(BaseModel):
+        n: int = 10**20
+        limit: float = math.inf
+        low: float = -math.inf
+        z: float = math.nan
+
+    schema = Limits.model_json_schema()
+    schema["properties"]["n"]["examples"] = [2**70, -(2**80)]
+    schema["properties"]["n"]["enum"] = [1, 10**20]
+    flat = self_contained_input_schema(schema, tool_name="limits")
+    props = flat["properties"]
+    assert props["n"]["default"] == 10**20 and type(props["n"]["default"]) is int
+    assert props["n"]["examples"] == [2**70, -(2**80)] and props["n"]["enum"] == [1, 10**20]
+    assert props["limit"]["default"] == math.inf and props["low"]["default"] == -math.inf
+    assert math.isnan(props["z"]["default"])
+    assert declared_type(schema["properties"]["limit"], schema) == "number"
+    assert declared_types(schema) == {"n": "integer", "limit": "number", "low": "number", "z": "number"}
+
+    built = schema_for(Limits)
+    assert built.schema["properties"]["n"]["default"] == 10**20
+    assert built.schema["properties"]["limit"]["default"] == math.inf
+    # A schema holding a non-JSON float has no canonical JSON, hence no hash: the error names it.
+    with pytest.raises(ConversionError) as info:
+        built.canonical_json
+    assert info.value.pointer == "/properties/limit/default" and info.value.kind == "not-finite"
+    with pytest.raises(ConversionError):
+        built.hash
+
+    class Big(BaseModel):
+        n: int = 10**20
+
+    big = schema_for(Big)
+    assert '"default":100000000000000000000' in big.canonical_json
+    envelope = '{"dialect":"json-schema","schema":' + big.canonical_json + "}"
+    assert big.hash == "sha256:" + hashlib.sha256(envelope.encode("utf-8")).hexdigest()
+    # A string that starts with the placeholder's character is still itself.
+    marked = {"type": "object", "properties": {"s": {"type": "string", "default": "\ufdd00\ufdd0"}}}
+    assert self_contained_input_schema(marked, tool_name="t")["properties"]["s"]["default"] == "\ufdd00\ufdd0"
+    assert normalize(marked).schema == marked
+    # Outside the data keywords a value JSON cannot carry is still refused, naming the pointer.
+    with pytest.raises(ConversionError) as bound:
+        normalize({"type": "integer", "maximum": 10**20})
+    assert bound.value.pointer == "/maximum"
+
+
+def test_canonical_json_and_schema_hash_write_big_ints_exactly_and_refuse_non_json_floats() -> None:
+    import math
+
+    value = {"b": 10**30 + 1, "a": [-(2**64), "\ufdd01\ufdd0"], "\ufdd00\ufdd0": 1}
+    text = toolschema.canonical_json(value)
+    assert text == '{"a":[-18446744073709551616,"\ufdd01\ufdd0"],"b":1000000000000000000000000000001,"\ufdd00\ufdd0":1}'
+    assert toolschema.schema_hash(value) == "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    for bad, pointer in (({"x": [1, math.inf]}, "/x/1"), (math.nan, "")):
+        with pytest.raises(ConversionError) as info:
+            toolschema.canonical_json(bad)
+        assert isinstance(info.value, ValueError) and info.value.pointer == pointer
+        with pytest.raises(ConversionError):
+            toolschema.schema_hash(bad)
