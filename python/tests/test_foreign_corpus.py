@@ -33,7 +33,6 @@ from conftest import (
     same_json,
 )
 
-
 # BFCL's Python spellings and the JSON type each stands for (difference 11).
 PYTHON_SPELLINGS = {"dict": "object", "float": "number", "tuple": "array"}
 

@@ -15,6 +15,7 @@ import rfc8785
 from pydantic import BaseModel
 
 import toolschema
+from seed_models import Itinerary, Waypoint
 from toolschema import (
     CapabilityError,
     ConversionError,
@@ -26,7 +27,6 @@ from toolschema import (
     schema_for,
     self_contained_input_schema,
 )
-from seed_models import Itinerary, Waypoint
 
 PYTHON_DIR = Path(__file__).resolve().parents[1]
 
@@ -426,10 +426,10 @@ def test_big_ints_and_non_json_floats_pass_through_as_the_reference_keeps_them()
     assert built.schema["properties"]["limit"]["default"] == math.inf
     # A schema holding a non-JSON float has no canonical JSON, hence no hash: the error names it.
     with pytest.raises(ConversionError) as info:
-        built.canonical_json
+        _ = built.canonical_json
     assert info.value.pointer == "/properties/limit/default" and info.value.kind == "not-finite"
     with pytest.raises(ConversionError):
-        built.hash
+        _ = built.hash
 
     class Big(BaseModel):
         n: int = 10**20

@@ -202,7 +202,7 @@ def annotations_of(obj: Callable[..., Any]) -> dict[str, Any]:
     try:
         return typing.get_type_hints(target, include_extras=True)
     except TypeError:
-        call = getattr(type(target), "__call__", None)
+        call = getattr(type(target), "__call__", None)  # noqa: B004 (the method itself is wanted)
         if call is None:
             raise
         return typing.get_type_hints(call, include_extras=True)
@@ -273,7 +273,7 @@ def _doc_of(fn: Any) -> str | None:
     if inspect.isroutine(target) or inspect.ismethod(target):
         return _tool_doc(inspect.getdoc(target))
     cls = type(target)
-    call = getattr(cls, "__call__", None)
+    call = getattr(cls, "__call__", None)  # noqa: B004 (the method itself is wanted)
     call_doc = inspect.getdoc(call) if call is not None else None
     # Written for the class itself (not inherited from `object` or a base it does not document).
     own = cls.__dict__.get("__doc__")
