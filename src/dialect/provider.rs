@@ -462,6 +462,17 @@ impl Engine<'_> {
                 let real: Vec<&str> = names.iter().copied().filter(|t| *t != "null").collect();
                 let nullable = names.contains("null");
                 match real.as_slice() {
+                    // An empty `type` list (two sides of a merge with no type in common) admits
+                    // nothing: written as `null` it would let null through.
+                    [] if !nullable => {
+                        self.refuse(
+                            "type",
+                            ptr.as_str(),
+                            "this schema accepts no value (its types have nothing in common), which the provider cannot say",
+                            Some("remove the position, or give it one type"),
+                        );
+                        (Value::Bool(false), None)
+                    }
                     [] => self.typed(m, "null", false, ptr, depth),
                     [one] => self.typed(m, one, nullable, ptr, depth),
                     several => {
@@ -1841,7 +1852,9 @@ fn with_null(v: Value, dialect: Dialect) -> Value {
         && let Some(t) = m.get_mut("type")
     {
         match t {
-            Value::String(s) => *t = Value::Array(vec![Value::String(s.clone()), "null".into()]),
+            Value::String(s) if s != "null" => {
+                *t = Value::Array(vec![Value::String(s.clone()), "null".into()])
+            }
             Value::Array(names) if !names.contains(&Value::from("null")) => names.push("null".into()),
             _ => {}
         }
