@@ -1263,15 +1263,11 @@ impl Engine<'_> {
             Dialect::OpenApi if closed && map_like => {
                 let all_required = out_required.len()
                     == out.get("properties").and_then(Value::as_object).map_or(0, Map::len);
+                // With optional properties `maxProperties` cannot close it: it stays open, and
+                // restore refuses a key sent beside the entries (the rule is the same with or
+                // without `required`).
                 if all_required {
                     out.insert("maxProperties".into(), Value::from(out_required.len()));
-                } else {
-                    self.refuse(
-                        "additionalProperties",
-                        ptr.as_str(),
-                        "an object with optional properties and a map of further keys cannot be closed in Gemini's terms",
-                        Some(super::support::MAP_HINT),
-                    );
                 }
             }
             Dialect::OpenApi if closed => {
@@ -2276,6 +2272,20 @@ mod tests {
             );
             let exact = crate::dialect::adapt(d, s.clone(), &AdaptContext::default().with_exact(true));
             assert!(exact.is_err(), "{}", d.name());
+        }
+    }
+
+    #[test]
+    fn gemini_takes_named_properties_beside_further_keys_with_or_without_required() {
+        for required in [serde_json::json!([]), serde_json::json!(["a"])] {
+            let s = serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+                "required": required, "additionalProperties": true});
+            let out = adapt_with(&crate::dialect::GEMINI, s);
+            let sent = serde_json::json!({"a": 1, "additional_properties": [{"key": "c", "value": "1"}]});
+            assert_eq!(out.plan.restore(sent).unwrap(), serde_json::json!({"a": 1, "c": 1}));
+            let stray = serde_json::json!({"a": 1, "c": "1", "additional_properties": []});
+            let err = out.plan.restore(stray).unwrap_err();
+            assert!(err.to_string().contains("must have no key `c`"), "{err}");
         }
     }
 

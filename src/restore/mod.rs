@@ -750,7 +750,16 @@ impl Run<'_> {
             (Decode::Entries(keys), Value::Array(entries)) => {
                 Value::Object(self.entries(entries, Map::new(), keys, None, places))
             }
-            (Decode::ExtraEntries(key, _, keys), Value::Object(mut m)) => {
+            (Decode::ExtraEntries(key, declared, keys), Value::Object(mut m)) => {
+                // Further keys belong in the entries: one sent beside them (an object the
+                // provider could not close, Gemini's) is refused, not read as a map key.
+                if let Some(stray) = m.keys().find(|k| *k != key && !declared.contains(k)) {
+                    let stray = stray.clone();
+                    self.fault(format!(
+                        "must have no key `{stray}`: further keys go in `{key}` as {{\"key\", \"value\"}} entries"
+                    ));
+                    return Value::Object(m);
+                }
                 let Some(extra) = m.remove(key) else { return Value::Object(m) };
                 let Value::Array(entries) = extra else {
                     self.fault(format!("`{key}` must be a list of {{\"key\", \"value\"}} entries"));
