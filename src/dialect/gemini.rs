@@ -125,6 +125,7 @@ static PROFILE: Profile = Profile {
     enums: Enums::Strings,
     max_min_items: None,
     pattern_ok: |_| true,
+    case_insensitive_enums: false,
     check_kept_patterns: false,
 };
 

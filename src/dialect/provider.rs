@@ -98,6 +98,9 @@ pub(crate) struct Profile {
     pub(crate) max_min_items: Option<u64>,
     /// Whether the provider can run this `pattern`; one it cannot is moved into restore.
     pub(crate) pattern_ok: fn(&str) -> bool,
+    /// Whether the provider may send an enum or const string back in another capitalisation
+    /// (Anthropic, "Invalid outputs"): restore then maps it to the one member it matches.
+    pub(crate) case_insensitive_enums: bool,
     /// Whether restore also checks the patterns the provider runs: Anthropic's SDKs move
     /// `pattern` into the description (`transform_schema`), so on that path no one else does.
     pub(crate) check_kept_patterns: bool,
@@ -848,6 +851,11 @@ impl Engine<'_> {
         {
             node.decode = decode;
             node.integer = false;
+        } else if self.p.case_insensitive_enums
+            && !self.exact
+            && let Some(members) = listed_values(m).and_then(|v| case_distinct_strings(&v))
+        {
+            node.decode = Decode::CaseFold(members);
         }
         node.checks = checks;
         match t {
@@ -1821,6 +1829,13 @@ fn required_alternatives(m: &Map<String, Value>) -> Option<Vec<Vec<String>>> {
         .collect()
 }
 
+/// The string members of an enum, when no two of them are equal ignoring case (and there is one).
+fn case_distinct_strings(values: &[Value]) -> Option<Vec<String>> {
+    let members: Vec<String> = values.iter().filter_map(Value::as_str).map(str::to_owned).collect();
+    let folded: BTreeSet<String> = members.iter().map(|m| m.to_lowercase()).collect();
+    (!members.is_empty() && folded.len() == members.len()).then_some(members)
+}
+
 /// `{"type": "null"}` (and annotations): a union branch Gemini writes as `nullable`.
 fn is_null_only(branch: &Value) -> bool {
     branch.as_object().is_some_and(|m| {
@@ -2063,12 +2078,19 @@ fn liveness(nodes: &[Node]) -> (Vec<bool>, Vec<bool>) {
             }
         }
     };
+    // A case-folded enum changes only a value its branch's shape refuses: like an integral
+    // float, taking it for another branch's value is harmless, so it needs no proof.
     let structural = |node: &Node| {
-        node.decode != Decode::None || !node.checks.is_empty() || node.props.iter().any(|p| p.null_is_absent)
+        !matches!(node.decode, Decode::None | Decode::CaseFold(_))
+            || !node.checks.is_empty()
+            || node.props.iter().any(|p| p.null_is_absent)
     };
     // A declared default matters to the forward map only: busy, not structural.
     let busy = fix(&|node: &Node| {
-        structural(node) || node.integer || node.props.iter().any(|p| p.default.is_some())
+        structural(node)
+            || node.integer
+            || matches!(node.decode, Decode::CaseFold(_))
+            || node.props.iter().any(|p| p.default.is_some())
     });
     let structural = fix(&structural);
     (busy, structural)
@@ -2287,6 +2309,26 @@ mod tests {
             let err = out.plan.restore(stray).unwrap_err();
             assert!(err.to_string().contains("must have no key `c`"), "{err}");
         }
+    }
+
+    #[test]
+    fn anthropic_enum_values_differing_only_by_case_map_back_to_the_one_member() {
+        let s = serde_json::json!({"type": "object", "properties": {
+            "topic": {"type": "string", "enum": ["Topic one", "Topic two"]},
+            "mode": {"type": "string", "enum": ["a", "A"]},
+            "kind": {"const": "Fixed"}}, "required": ["topic", "mode", "kind"]});
+        let out = adapt_with(&crate::dialect::ANTHROPIC_STRICT, s.clone());
+        let sent = serde_json::json!({"topic": "TOPIC ONE", "mode": "a", "kind": "fixed"});
+        let back = serde_json::json!({"topic": "Topic one", "mode": "a", "kind": "Fixed"});
+        assert_eq!(out.plan.restore(sent).unwrap(), back);
+        // Members that differ only by case are never mapped; nor is a string matching none.
+        let other = serde_json::json!({"topic": "Topic three", "mode": "a", "kind": "Fixed"});
+        assert_eq!(out.plan.restore(other.clone()).unwrap(), other);
+        assert_eq!(case_distinct_strings(&[serde_json::json!("a"), serde_json::json!("A")]), None);
+        // OpenAI's and Gemini's enums are enforced exactly: no mapping.
+        let openai = adapt_with(&crate::dialect::OPENAI_STRICT, s);
+        let sent = serde_json::json!({"topic": "TOPIC ONE", "mode": "a", "kind": "Fixed"});
+        assert_eq!(openai.plan.restore(sent.clone()).unwrap(), sent);
     }
 
     #[test]

@@ -180,6 +180,10 @@ pub(crate) enum Decode {
     EnumText(Vec<(String, Value)>),
     /// `{"0": a, "1": b}` stands for `[a, b]`.
     Tuple(usize),
+    /// A string enum whose members the provider may send back in another capitalisation
+    /// (Anthropic documents it): a string that is no member but equals exactly one of them
+    /// ignoring case is that member. Members that differ only by case are never listed here.
+    CaseFold(Vec<String>),
 }
 
 /// A set of JSON types, `integer` within `number`.
@@ -784,6 +788,14 @@ impl Run<'_> {
                     Value::String(text)
                 }
             },
+            (Decode::CaseFold(members), Value::String(text)) if !members.contains(&text) => {
+                let folded = text.to_lowercase();
+                let mut matching = members.iter().filter(|m| m.to_lowercase() == folded);
+                match (matching.next(), matching.next()) {
+                    (Some(one), None) => Value::String(one.clone()),
+                    _ => Value::String(text),
+                }
+            }
             (Decode::EnumText(table), Value::String(text)) => match table.iter().find(|(t, _)| *t == text) {
                 Some((_, v)) => v.clone(),
                 None => Value::String(text),
