@@ -852,6 +852,9 @@ impl Engine<'_> {
                 _ if self.p.keep.contains(&kw) => {
                     out.insert(kw.into(), value.clone());
                 }
+                // A keyword draft 2020-12 does not define is an annotation (pydantic's
+                // `json_schema_extra`, `unit: "%"`): dropped, as the provider does not know it.
+                _ if !ASSERTIONS.contains(&kw) => {}
                 _ => self.move_check(kw, value, ptr, &mut checks, &mut notes),
             }
         }
@@ -1618,6 +1621,32 @@ const REFUSED: &[&str] = &[
     "then",
 ];
 
+/// The assertion keywords of draft 2020-12 (and draft-07's `dependencies`) that `typed` may meet:
+/// any other keyword it meets is an annotation.
+const ASSERTIONS: &[&str] = &[
+    "const",
+    "contains",
+    "dependencies",
+    "dependentRequired",
+    "enum",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "format",
+    "maxContains",
+    "maxItems",
+    "maxLength",
+    "maxProperties",
+    "maximum",
+    "minContains",
+    "minItems",
+    "minLength",
+    "minProperties",
+    "minimum",
+    "multipleOf",
+    "pattern",
+    "uniqueItems",
+];
+
 /// Keywords the walk handles itself.
 #[cfg(test)]
 const STRUCTURAL: &[&str] = &[
@@ -2333,6 +2362,15 @@ mod tests {
         let openai = adapt_with(&crate::dialect::OPENAI_STRICT, s);
         let sent = serde_json::json!({"topic": "TOPIC ONE", "mode": "a", "kind": "Fixed"});
         assert_eq!(openai.plan.restore(sent.clone()).unwrap(), sent);
+    }
+
+    #[test]
+    fn an_unknown_keyword_is_an_annotation_and_dropped() {
+        let s = serde_json::json!({"type": "object", "properties": {"percent": {"type": "number", "minimum": 0, "unit": "%"}}, "required": ["percent"]});
+        for d in providers() {
+            let out = adapt_with(d, s.clone());
+            assert!(out.schema["properties"]["percent"].get("unit").is_none(), "{}", d.name());
+        }
     }
 
     #[test]
