@@ -1261,7 +1261,9 @@ impl Engine<'_> {
                 // Always required (an empty list for none): the object stays closable in every
                 // provider's terms.
                 out_required.push(Value::String(EXTRA.into()));
-                node.decode = Decode::ExtraEntries(EXTRA.into(), props.keys().cloned().collect(), keys);
+                let mut declared: Vec<String> = props.keys().cloned().collect();
+                declared.sort();
+                node.decode = Decode::ExtraEntries(EXTRA.into(), declared, keys);
                 node.rest = plan;
             }
             closed = true;
