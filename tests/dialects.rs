@@ -638,3 +638,49 @@ fn a_merge_with_no_type_in_common_is_refused_not_written_as_a_doubled_null() {
         }
     }
 }
+
+/// Every `$ref` string in `v`.
+fn references(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(r)) = m.get("$ref") {
+                out.push(r.clone());
+            }
+            m.values().for_each(|c| references(c, out));
+        }
+        Value::Array(items) => items.iter().for_each(|c| references(c, out)),
+        _ => {}
+    }
+}
+
+// Definition names that need escaping in a URI fragment (a space, `%`, `/`, `~`, non-ASCII) are
+// written percent-encoded: `#/$defs/a b` is not a URI reference, and `#/$defs/a%25b` names `a%b`,
+// so the definition was dropped and the reference dangled.
+#[test]
+fn escaped_definition_names_are_written_as_uri_fragments_that_name_them_in_every_dialect() {
+    let names = ["a b", "a%25b", "a/b~c", "é\"#"];
+    let mut defs = Map::new();
+    let mut props = Map::new();
+    for (i, name) in names.iter().enumerate() {
+        let field = format!("f{i}");
+        defs.insert(
+            (*name).to_owned(),
+            json!({"type": "object", "properties": {field.clone(): {"type": "integer"}}}),
+        );
+        let fragment: String = toolschema::pointer::fragment_token(name).into_owned();
+        props.insert(field, json!({"$ref": format!("#/$defs/{fragment}")}));
+    }
+    let schema = json!({"type": "object", "properties": props, "$defs": defs});
+    for d in dialect::builtin() {
+        let out = SchemaOptions::new().dialect(*d).normalize(schema.clone()).unwrap();
+        let mut refs = Vec::new();
+        references(out.as_value(), &mut refs);
+        for r in refs {
+            let fragment_chars = |c: char| c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/?%#".contains(c);
+            assert!(r.chars().all(fragment_chars), "{}: `{r}` is not a URI reference", d.name());
+            assert!(toolschema::refs::resolve(out.as_value(), &r).is_some(), "{}: `{r}` dangles", d.name());
+        }
+        let again = SchemaOptions::new().dialect(*d).normalize(out.as_value().clone()).unwrap();
+        assert_eq!(again.as_value(), out.as_value(), "{} is not idempotent", d.name());
+    }
+}

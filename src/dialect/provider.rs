@@ -42,7 +42,7 @@ use super::support::{
     admits_null, disjoint, format_as_bounds, is_annotation, merge_ref_site, type_names, unsupported,
 };
 use crate::error::CapabilityError;
-use crate::pointer::{Pointer, escape_token};
+use crate::pointer::{Pointer, fragment_token};
 use crate::restore::{
     Adaptation, AdaptationKind, Check, Decode, Node, NodeId, Prop, RestorePlan, Shape, TypeSet,
 };
@@ -330,7 +330,7 @@ impl Engine<'_> {
             if let Some(name) = self.root_def.clone() {
                 let reference = Value::Object(Map::from_iter([(
                     "$ref".to_owned(),
-                    Value::String(format!("#/$defs/{}", escape_token(&name))),
+                    Value::String(format!("#/$defs/{}", fragment_token(&name))),
                 )]));
                 self.defs.push((name, std::mem::replace(&mut out, reference)));
             }
@@ -532,12 +532,12 @@ impl Engine<'_> {
                         n
                     }
                 };
-                format!("#/$defs/{}", escape_token(&name))
+                format!("#/$defs/{}", fragment_token(&name))
             } else {
                 "#".to_owned()
             }
         } else {
-            format!("#/$defs/{}", escape_token(&name))
+            format!("#/$defs/{}", fragment_token(&name))
         };
         let reference = Value::Object(Map::from_iter([("$ref".to_owned(), Value::String(target))]));
         let kept = self.annotations(m);
@@ -585,7 +585,7 @@ impl Engine<'_> {
                 (name, id)
             }
         };
-        let reference = format!("#/$defs/{}", escape_token(&name));
+        let reference = format!("#/$defs/{}", fragment_token(&name));
         (Value::Object(Map::from_iter([("$ref".to_owned(), Value::String(reference))])), Some(id))
     }
 
