@@ -279,7 +279,7 @@ pub(crate) fn find_recursion(
                 Some(1) => return Some((name_of(&target), site)),
                 Some(_) => {}
                 None => {
-                    let Some(node) = crate::refs::resolve(schema, &format!("#{target}")) else { continue };
+                    let Some(node) = crate::refs::lookup_pointer(schema, &target) else { continue };
                     if stack.len() > max_depth {
                         return Some((name_of(&target), site));
                     }
