@@ -604,6 +604,69 @@ fn no_hostile_input_makes_any_dialect_panic_or_work_past_a_linear_bound() {
 // Recursive unions and references with keywords beside them, under the provider dialects: the
 // minimal inputs a flaky idempotence law once found.
 
+/// `normalize` under `d` on a 2 MiB stack (a thread's default): an overflow aborts the test.
+fn on_a_small_stack(d: &'static dyn SchemaDialect, schema: Value) -> Result<Value, Error> {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || SchemaOptions::new().dialect(d).normalize(schema).map(|s| s.as_value().clone()))
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+// A union that refers back to its own definition twice, beside an `allOf` member: merging the
+// member into each branch expanded the definition again at every level, 2^depth copies (killed
+// at 24 GB under the default budget). With the depth budget doubled, the work stays the same.
+#[test]
+fn a_recursive_union_merged_with_an_all_of_member_costs_the_same_work_whatever_the_depth_budget() {
+    let schema = json!({"$ref": "#/definitions/A", "definitions": {"A": {"allOf": [
+        {"anyOf": [{"$ref": "#/definitions/A"}, {"$ref": "#/definitions/A"}, {"type": "string"}]},
+        {"type": "boolean"}
+    ]}}});
+    for d in dialect::builtin() {
+        let run = |max_depth: usize| {
+            let copy = schema.clone();
+            work::during(|| SchemaOptions::new().max_depth(max_depth).dialect(*d).normalize(copy))
+        };
+        let ((small, at_8), (large, at_16)) = (run(8), run(16));
+        assert!(
+            at_16.count_total <= at_8.count_total + 64,
+            "under `{}`: {} allocations at depth budget 8, {} at 16",
+            d.name(),
+            at_8.count_total,
+            at_16.count_total
+        );
+        // boolean and (A or A or string) admits nothing: where it is accepted, it is as given.
+        assert_eq!(small.is_ok(), large.is_ok(), "{}", d.name());
+    }
+}
+
+// A reference with `required` beside it, inside its own target: the merge of the two was
+// expanded level after level until the stack overflowed (or, on a large stack, the depth budget
+// refused a recursive schema openai-strict keeps). The merged schema is a definition of its own.
+#[test]
+fn a_reference_with_keywords_beside_it_inside_its_own_target_is_kept_as_a_recursive_definition() {
+    let schema = json!({"type": "object", "properties": {"s": {"$ref": "#/$defs/A"}}, "$defs": {"A": {
+        "type": "object", "properties": {"s": {"$ref": "#/$defs/A", "required": ["s"]}}
+    }}});
+    for d in dialect::builtin() {
+        let name = d.name();
+        match on_a_small_stack(*d, schema.clone()) {
+            Ok(out) => {
+                assert_eq!(on_a_small_stack(*d, out.clone()).unwrap(), out, "{name} is not idempotent")
+            }
+            // The dialects that refuse recursion say so.
+            Err(e) => assert!(e.to_string().contains("recursive"), "{name}: {e}"),
+        }
+    }
+    // `A` and `required: ["s"]` is an object whose `s` is one again, forever: no value has an
+    // `s` below the first level, and absent is `null` for OpenAI.
+    let out = on_a_small_stack(&dialect::OPENAI_STRICT, schema).unwrap();
+    let v = output_validator(&dialect::OPENAI_STRICT, &out);
+    assert!(v.is_valid(&json!({"s": null})) && v.is_valid(&json!({"s": {"s": null}})), "{out}");
+    assert!(!v.is_valid(&json!({"s": {"s": {"s": null}}})), "{out}");
+}
+
 // Two sides of a merge with no type in common (`string` and an object): the position admits
 // nothing. It was written `{"type": ["null", "null"]}`, which validators refuse, and a second
 // run gave another schema.

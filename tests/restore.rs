@@ -245,3 +245,45 @@ fn hostile_arguments_never_panic_and_malformed_entries_are_faults() {
         }
     }
 }
+
+/// The provider's schema as JSON Schema (Gemini's `nullable` read as a `null` type), validated.
+fn provider_validator(d: &dyn SchemaDialect, schema: &Value) -> jsonschema::Validator {
+    if d.name().starts_with("gemini") {
+        zoo::validator(&openapi_as_json_schema(schema))
+    } else {
+        zoo::validator(schema)
+    }
+}
+
+// A named property beside `additionalProperties: true` or `{}` (zod's `.passthrough()`, pydantic's
+// `extra="allow"`) is itself, not one of the further keys: its string is not parsed as JSON text,
+// and no entry may name it.
+#[test]
+fn a_named_property_beside_an_open_map_is_restored_as_itself_not_as_json_text() {
+    for extra in [json!(true), json!({})] {
+        let schema = json!({"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"],
+            "additionalProperties": extra});
+        for name in ["openai-strict", "anthropic-strict", "gemini"] {
+            let d = dialect::by_name(name).unwrap();
+            let adapted = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
+            let restore = |v: Value| adapted.restore(v);
+            assert_eq!(
+                restore(json!({"id": "r1", "additional_properties": []})).unwrap(),
+                json!({"id": "r1"})
+            );
+            assert_eq!(
+                restore(json!({"id": "\"r1\"", "additional_properties": []})).unwrap(),
+                json!({"id": "\"r1\""}),
+                "{name}"
+            );
+            let value = json!({"id": "[1]", "x": [1], "y": "\"y\""});
+            let sent = adapted.plan().encode(value.clone());
+            assert!(provider_validator(d, adapted.as_value()).is_valid(&sent), "{name}: {sent}");
+            assert_eq!(sent["id"], "[1]", "{name}");
+            assert_eq!(restore(sent).unwrap(), value, "{name}");
+            let err = restore(json!({"id": "a", "additional_properties": [{"key": "id", "value": "\"b\""}]}))
+                .unwrap_err();
+            assert_eq!(err.faults()[0].pointer, "/additional_properties/0", "{name}: {err}");
+        }
+    }
+}

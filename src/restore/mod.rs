@@ -172,7 +172,8 @@ pub(crate) enum Decode {
     /// (the map's key constraints the provider could not enforce).
     Entries(Vec<Check>),
     /// An object whose property `<key>` holds entries to merge into it; the names are the
-    /// object's declared properties (the keys that stay outside the entries).
+    /// object's declared properties, sorted (the keys that stay outside the entries: the node's
+    /// `rest` is never theirs, and an entry may not name one).
     ExtraEntries(String, Vec<String>, Vec<Check>),
     /// A string of JSON text (only strings are decoded; `null` beside it stays).
     JsonText(TypeSet),
@@ -516,6 +517,7 @@ impl Encode<'_> {
                         .map(|i| &node.props[i]);
                     let child = match prop {
                         Some(p) => p.node,
+                        None if declared(&node.decode).binary_search(&key).is_ok() => None,
                         None => node.rest,
                     };
                     if let Some(child) = child
@@ -569,6 +571,14 @@ impl Encode<'_> {
             }
             (_, v) => v,
         }
+    }
+}
+
+/// The declared properties of an object that also holds a map of further keys (sorted).
+fn declared(decode: &Decode) -> &[String] {
+    match decode {
+        Decode::ExtraEntries(_, names, _) => names,
+        _ => &[],
     }
 }
 
@@ -701,7 +711,9 @@ impl Run<'_> {
         places: &[(String, Place)],
     ) {
         // The properties that need work, looked up one by one (a handful), then every other key
-        // for a map's values: no copy of the key list.
+        // for a map's values: no copy of the key list. A declared property beside a map of
+        // further keys is never one of them, whether or not it needs work.
+        let declared = declared(&node.decode);
         for p in &node.props {
             if p.null_is_absent && map.get(&p.name) == Some(&Value::Null) {
                 map.remove(&p.name);
@@ -715,7 +727,9 @@ impl Run<'_> {
         }
         if let Some(rest) = node.rest {
             for (key, slot) in map.iter_mut() {
-                if node.props.binary_search_by(|p| p.name.as_str().cmp(key)).is_ok() {
+                if node.props.binary_search_by(|p| p.name.as_str().cmp(key)).is_ok()
+                    || declared.binary_search(key).is_ok()
+                {
                     continue;
                 }
                 let before = self.faults.len();
@@ -748,16 +762,16 @@ impl Run<'_> {
                 v
             }
             (Decode::Entries(keys), Value::Array(entries)) => {
-                Value::Object(self.entries(entries, Map::new(), keys, None, places))
+                Value::Object(self.entries(entries, Map::new(), keys, None, &[], places))
             }
-            (Decode::ExtraEntries(key, _, keys), Value::Object(mut m)) => {
+            (Decode::ExtraEntries(key, declared, keys), Value::Object(mut m)) => {
                 let Some(extra) = m.remove(key) else { return Value::Object(m) };
                 let Value::Array(entries) = extra else {
                     self.fault(format!("`{key}` must be a list of {{\"key\", \"value\"}} entries"));
                     return Value::Object(m);
                 };
                 let before = self.faults.len();
-                let out = self.entries(entries, m, keys, Some(key), places);
+                let out = self.entries(entries, m, keys, Some(key), declared, places);
                 self.below(before, || Seg::Key(key.clone()));
                 Value::Object(out)
             }
@@ -803,13 +817,15 @@ impl Run<'_> {
         }
     }
 
-    /// Rebuilds an object from `{"key", "value"}` entries, added to `into`, each key checked.
+    /// Rebuilds an object from `{"key", "value"}` entries, added to `into`, each key checked;
+    /// `declared` (sorted) are the object's own properties, which no entry may name.
     fn entries(
         &mut self,
         entries: Vec<Value>,
         mut into: Map<String, Value>,
         checks: &[Check],
         under: Option<&String>,
+        declared: &[String],
         places: &mut Vec<(String, Place)>,
     ) -> Map<String, Value> {
         for (i, entry) in entries.into_iter().enumerate() {
@@ -832,7 +848,11 @@ impl Run<'_> {
                     }
                     self.below(before_key, || Seg::Key("key".into()));
                     let Value::String(key) = key_value else { unreachable!("made a string above") };
-                    if into.contains_key(&key) {
+                    if declared.binary_search(&key).is_ok() {
+                        self.fault(format!(
+                            "names `{key}`, a property of its own: send it as that property, not as an entry"
+                        ));
+                    } else if into.contains_key(&key) {
                         self.fault(format!("repeats the key `{key}`; each key may appear once"));
                     } else {
                         places.push((key.clone(), Place { index: i, under: under.cloned() }));
