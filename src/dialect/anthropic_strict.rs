@@ -92,6 +92,7 @@ static PROFILE: Profile = Profile {
     enums: Enums::Primitive,
     max_min_items: Some(1),
     pattern_ok,
+    case_insensitive_enums: true,
     check_kept_patterns: true,
 };
 
