@@ -9,7 +9,7 @@
 mod commands;
 #[path = "toolschema/input.rs"]
 mod input;
-#[path = "toolschema/mcp_proxy.rs"]
+#[path = "toolschema/mcp_proxy/mod.rs"]
 mod mcp_proxy;
 #[path = "toolschema/output.rs"]
 mod output;

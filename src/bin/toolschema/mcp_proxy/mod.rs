@@ -26,30 +26,27 @@
 //! serde_json cannot read (not JSON, or nested past its 128 levels).
 //!
 //! # Threads and shutdown
-//! Two blocking threads, one per direction; no async runtime. The client closing stdin closes
-//! the server's stdin; the proxy then waits up to [`GRACE`] for the server to exit, and kills it
-//! after that. The server closing its stdout (it exited, or crashed mid-call) ends the proxy:
+//! Two blocking threads, one per direction; no async runtime. The server runs in a process group
+//! of its own, and no way the proxy ends leaves it (or a child of it) running: see
+//! [`lifecycle`]. The server closing its stdout (it exited, or crashed mid-call) ends the proxy:
 //! every request still waiting for an answer gets a JSON-RPC error (`-32000`, connection
 //! closed) first, so the client fails the call instead of waiting forever. The proxy's exit
 //! status is the server's. The server's stderr is the proxy's.
+
+mod lifecycle;
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, ExitCode, Stdio};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::process::ExitCode;
+use std::sync::{Mutex, MutexGuard};
 use toolschema::{SchemaDialect, SchemaOptions, ToolSchema};
 
 /// The longest line read whole (32 MiB): a longer one is passed on in parts, unread (a
 /// `tools/list` answer that long reaches the client unadapted, and its calls are not restored;
 /// a warning says so on stderr).
 pub const MAX_MESSAGE: usize = 32 << 20;
-
-/// How long the server may take to exit after the client closed the connection.
-pub const GRACE: Duration = Duration::from_secs(5);
 
 /// The JSON-RPC error code for a request the server never answered (the MCP SDKs' "connection
 /// closed").
@@ -437,16 +434,6 @@ fn response_id(message: &Value) -> Option<&Value> {
     m.get("id")
 }
 
-/// Something that happened to one side.
-enum Event {
-    /// The client closed its side (stdin at its end), or the server's stdin broke.
-    ClientDone,
-    /// The server closed its stdout.
-    ServerDone,
-    /// Writing to the client failed: it is gone.
-    ClientGone,
-}
-
 /// A line, or part of a line longer than [`MAX_MESSAGE`].
 enum Piece<'a> {
     /// A whole line, its ending included.
@@ -521,138 +508,10 @@ fn write_line(out: &ClientOut, bytes: &[u8]) -> bool {
     write_to(&mut lock(out), bytes)
 }
 
-/// Runs the proxy until either side closes; the exit status is the server's.
+/// Runs the proxy in front of the server command until either side closes or a signal ends it;
+/// the exit status is the server's.
 pub fn run(options: &Options, server: &[String]) -> ExitCode {
-    let Some((program, args)) = server.split_first() else {
-        log("no server command: give it after `--`, e.g. `toolschema mcp-proxy -- python server.py`");
-        return ExitCode::from(2);
-    };
-    let mut child = match Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-    {
-        Ok(child) => child,
-        Err(e) => {
-            log(&format!("cannot start `{program}`: {e}"));
-            return ExitCode::from(2);
-        }
-    };
-    let (Some(mut server_in), Some(server_out)) = (child.stdin.take(), child.stdout.take()) else {
-        log("the server's pipes are missing");
-        let _ = child.kill();
-        return ExitCode::from(2);
-    };
-    let relay = Arc::new(Relay::new(options));
-    let client_out = Arc::new(Mutex::new(std::io::stdout()));
-    let (events, event) = mpsc::channel::<Event>();
-
-    {
-        let (relay, client_out, events) = (relay.clone(), client_out.clone(), events.clone());
-        std::thread::spawn(move || {
-            let mut send = |bytes: &[u8]| server_in.write_all(bytes).and_then(|()| server_in.flush()).is_ok();
-            read_lines(std::io::stdin(), "client", |piece| {
-                let line = match piece {
-                    Piece::Line(line) => line,
-                    Piece::Part { bytes, .. } => return send(bytes),
-                };
-                let action = relay.on_client_line(line);
-                if let Some(bytes) = action.to_client
-                    && !write_line(&client_out, &bytes)
-                {
-                    let _ = events.send(Event::ClientGone);
-                    return false;
-                }
-                action.to_server.is_none_or(|bytes| send(&bytes))
-            });
-            // Dropping `server_in` closes the server's stdin.
-            drop(server_in);
-            let _ = events.send(Event::ClientDone);
-        });
-    }
-    {
-        let (relay, client_out, events) = (relay.clone(), client_out.clone(), events.clone());
-        std::thread::spawn(move || {
-            // The client's output stays locked while a long line goes out in parts, so that no
-            // answer of the proxy's lands in the middle of it.
-            let mut held: Option<MutexGuard<'_, std::io::Stdout>> = None;
-            read_lines(server_out, "server", |piece| {
-                let written = match piece {
-                    Piece::Line(line) => write_line(&client_out, &relay.on_server_line(line)),
-                    Piece::Part { bytes, last } => {
-                        let out = held.get_or_insert_with(|| lock(&client_out));
-                        let written = write_to(out, bytes);
-                        if last {
-                            held = None;
-                        }
-                        written
-                    }
-                };
-                if !written {
-                    let _ = events.send(Event::ClientGone);
-                }
-                written
-            });
-            drop(held);
-            let _ = events.send(Event::ServerDone);
-        });
-    }
-    drop(events);
-
-    match event.recv() {
-        Ok(Event::ServerDone) | Err(_) => {
-            let status = wait(&mut child, GRACE);
-            let why = match status.and_then(|s| s.code()) {
-                Some(code) => {
-                    format!("connection closed: the MCP server exited (status {code}) before answering")
-                }
-                None => "connection closed: the MCP server ended before answering".to_owned(),
-            };
-            for answer in relay.abandon(&why) {
-                write_line(&client_out, &line_of(&answer, b"\n"));
-            }
-            exit_code(status)
-        }
-        Ok(Event::ClientDone | Event::ClientGone) => {
-            // The server's stdin is closed (or the client is gone): give the server time to exit.
-            let deadline = Instant::now() + GRACE;
-            while Instant::now() < deadline {
-                match event.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                    Ok(Event::ServerDone) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                    Ok(_) => {}
-                    Err(mpsc::RecvTimeoutError::Timeout) => break,
-                }
-            }
-            exit_code(wait(&mut child, Duration::from_millis(100)))
-        }
-    }
-}
-
-/// Waits up to `limit` for the child, then kills it.
-fn wait(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
-    let deadline = Instant::now() + limit;
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return Some(status),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
-            Ok(None) => {
-                log("the server did not exit; killing it");
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-            Err(_) => return None,
-        }
-    }
-}
-
-fn exit_code(status: Option<std::process::ExitStatus>) -> ExitCode {
-    match status.and_then(|s| s.code()) {
-        Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
-        None => ExitCode::from(1),
-    }
+    lifecycle::run(Relay::new(options), server)
 }
 
 #[cfg(test)]
