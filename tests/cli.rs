@@ -249,6 +249,23 @@ fn help_documents_the_exit_codes_for_every_command() {
 // ---- self-contained ----
 
 #[test]
+fn self_contained_keeps_the_servers_property_order_and_sorts_every_other_key() {
+    let schema = r##"{"type": "object", "title": "T", "required": ["zeta"],
+        "properties": {"zeta": {"type": "string", "title": "Z"}, "alpha": {"$ref": "#/$defs/In"}},
+        "$defs": {"In": {"type": "object", "properties": {"y": {"type": "integer"}, "x": {"type": "integer"}}}}}"##;
+    let out = run_in(&fixtures(), &["self-contained", "--tool-name", "t", "-"], Some(schema));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        concat!(
+            r#"{"properties":{"zeta":{"type":"string"},"alpha":{"properties":{"y":{"type":"integer"},"#,
+            r#""x":{"type":"integer"}},"type":"object"}},"required":["zeta"],"type":"object"}"#,
+            "\n"
+        )
+    );
+}
+
+#[test]
 fn self_contained_prints_the_librarys_result_named_by_the_file_stem() {
     let out = run(&["self-contained", "refs.json"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
