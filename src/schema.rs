@@ -236,6 +236,25 @@ pub enum PropertyOrder {
     /// requires, but the hash also covers the declared order (see [`SchemaOptions::property_order`]).
     #[cfg(feature = "preserve_order")]
     Declaration,
+    /// As declared, like [`Declaration`](Self::Declaration), with the hash of the sorted build:
+    /// the order is how the schema is shown, and the hash stays the one [`Sorted`](Self::Sorted)
+    /// gives (for callers whose hashes must match builds that sort, such as the Python package
+    /// and the CLI). Needs this crate's `preserve_order` feature.
+    #[cfg(feature = "preserve_order")]
+    DeclarationSortedHash,
+}
+
+impl PropertyOrder {
+    /// Whether the hash is the sorted build's whatever the order shown.
+    fn sorted_hash(self) -> bool {
+        match self {
+            PropertyOrder::Sorted => true,
+            #[cfg(feature = "preserve_order")]
+            PropertyOrder::Declaration => false,
+            #[cfg(feature = "preserve_order")]
+            PropertyOrder::DeclarationSortedHash => true,
+        }
+    }
 }
 
 /// Options for building a [`ToolSchema`]: which root properties to exclude, the dialect, and the
@@ -512,7 +531,8 @@ impl SchemaOptions {
         };
         let out = pipeline::run(schema, type_name.as_deref(), settings)?;
         let dialect = self.dialect.name().to_owned();
-        let hash = if declaration_order {
+        let order_in_hash = declaration_order && !self.property_order.sorted_hash();
+        let hash = if order_in_hash {
             let order = property_order_map(&out.value, self.max_depth);
             let mut envelope = serde_json::json!({
                 "dialect": dialect, "propertyOrder": order, "schema": out.value,

@@ -316,6 +316,17 @@ mod declaration_order {
     }
 
     #[test]
+    fn declaration_sorted_hash_shows_the_declared_order_and_hashes_as_sorted() {
+        let options = SchemaOptions::new().property_order(PropertyOrder::DeclarationSortedHash);
+        let f = options.schema_for::<Forward>().unwrap();
+        assert_eq!(keys(f.as_value()), ["zeta", "alpha", "inner"]);
+        assert_eq!(keys(&f.as_value()["$defs"]["Inner"]), ["y", "x"]);
+        let sorted = schema_for::<Forward>().unwrap();
+        assert_eq!(f.canonical_json(), sorted.canonical_json());
+        assert_eq!(f.hash(), sorted.hash());
+    }
+
+    #[test]
     fn declaration_order_hash_is_the_documented_envelope() {
         let s =
             SchemaOptions::new().property_order(PropertyOrder::Declaration).schema_for::<Forward>().unwrap();

@@ -439,7 +439,8 @@ const REJECTIONS: &[Rejection] = &[
     },
     Rejection {
         dialect: "anthropic-strict",
-        schema: r##"{"type":"object","properties":{"p":{"type":"string","pattern":"^(?=a)b$"}}}"##,
+        // Lookaround, moved into restore, whose engine cannot build this one either.
+        schema: r##"{"type":"object","properties":{"p":{"type":"string","pattern":"^(?=a)b[\\D]$"}}}"##,
         errors: &[("/properties/p", "pattern")],
         reversible: true,
     },
@@ -545,4 +546,33 @@ fn no_hostile_input_makes_any_dialect_panic_or_work_past_a_linear_bound() {
         }
     }
     assert!(over.is_empty(), "work beyond the linear bound:\n{}", over.join("\n"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recursive unions and references with keywords beside them, under the provider dialects: the
+// minimal inputs a flaky idempotence law once found.
+
+// Two sides of a merge with no type in common (`string` and an object): the position admits
+// nothing. It was written `{"type": ["null", "null"]}`, which validators refuse, and a second
+// run gave another schema.
+#[test]
+fn a_merge_with_no_type_in_common_is_refused_not_written_as_a_doubled_null() {
+    let schema = json!({"allOf": [{"$ref": "#/$defs/B"}], "$defs": {"B": {"type": "object", "required": [],
+        "properties": {"a": {"allOf": [{"type": "string"}, {"$ref": "#/$defs/B"}]}}}}});
+    let err = SchemaOptions::new().dialect(&dialect::OPENAI_STRICT).normalize(schema.clone()).unwrap_err();
+    let err = err.to_string();
+    assert!(err.contains("accepts no value") && err.contains("/properties/a`"), "{err}");
+    // Every other dialect refuses it (recursion) or keeps the `allOf` as it is.
+    for d in dialect::builtin() {
+        if let Ok(out) = SchemaOptions::new().dialect(*d).normalize(schema.clone()) {
+            assert!(
+                !out.as_value().to_string().contains(r#"["null","null"]"#),
+                "{}: {}",
+                d.name(),
+                out.as_value()
+            );
+            let again = SchemaOptions::new().dialect(*d).normalize(out.as_value().clone()).unwrap();
+            assert_eq!(again.as_value(), out.as_value(), "{}", d.name());
+        }
+    }
 }

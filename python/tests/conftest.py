@@ -152,5 +152,5 @@ def rust_table(name: str) -> dict[str, dict[str, Any]]:
 
 def python_table() -> dict[str, dict[str, Any]]:
     """The differences of the Python package from the Rust library's answers (``differences.json``
-    here): values Python holds that the conversion refuses to change."""
+    here), each with a note saying why."""
     return json.loads((HERE / "differences.json").read_text(encoding="utf-8"))

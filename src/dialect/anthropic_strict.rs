@@ -92,13 +92,19 @@ static PROFILE: Profile = Profile {
     enums: Enums::Primitive,
     max_min_items: Some(1),
     pattern_ok,
+    check_kept_patterns: true,
 };
 
-/// Whether Anthropic's regex subset runs `pattern` ([ANT-SO] "Supported regex features").
+/// The largest repetition bound taken as a "simple" `{n,m}`: [ANT-SO] lists large ranges among
+/// what its regex subset lacks and names no number, so a bound above this is moved into restore.
+const MAX_REPEAT: u64 = 100;
+
+/// Whether Anthropic's regex subset runs `pattern` ([ANT-SO] "Supported regex features"): no
+/// lookaround, backreference, word boundary or large `{n,m}`.
 fn pattern_ok(pattern: &str) -> bool {
-    !["(?=", "(?!", "(?<=", "(?<!", "\\b", "\\B", "\\1", "\\2", "\\3", "\\k<"]
-        .iter()
-        .any(|x| pattern.contains(x))
+    super::support::pattern_is_regular(pattern)
+        && !["\\b", "\\B"].iter().any(|x| pattern.contains(x))
+        && super::support::repeat_bounds(pattern).all(|n| n <= MAX_REPEAT)
 }
 
 impl SchemaDialect for AnthropicStrict {
@@ -357,8 +363,29 @@ mod tests {
     }
 
     #[test]
-    fn patterns_anthropic_cannot_run_are_refused() {
-        let s = json!({"type": "object", "properties": {"p": {"type": "string", "pattern": "^(?!x)"}}});
-        assert_eq!(run(s).unwrap_err()[0].keyword(), Some("pattern"));
+    fn a_pattern_anthropic_cannot_run_moves_into_restore_and_a_kept_one_is_checked_too() {
+        let s = json!({"type": "object", "properties": {
+            "p": {"type": "string", "pattern": "^(?!x)"},
+            "r": {"type": "string", "pattern": "^a{1,500}$"},
+            "q": {"type": "string", "pattern": "^[a-z]+$"}
+        }});
+        let out = run(s).unwrap();
+        let p = &out.schema["properties"]["p"];
+        assert_eq!(
+            p,
+            &json!({"type": "string", "description": "Constraints: a string matching the pattern `^(?!x)`."})
+        );
+        assert!(out.schema["properties"]["r"].get("pattern").is_none(), "a large range is moved");
+        assert_eq!(out.schema["properties"]["q"]["pattern"], "^[a-z]+$");
+        assert!(out.plan.restore(json!({"p": "ab", "q": "ab"})).is_ok());
+        let err = out.plan.restore(json!({"p": "xb", "q": "123"})).unwrap_err();
+        let faults: Vec<&str> = err.faults().iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(faults, ["/p", "/q"], "{err}");
+        // A map's key pattern, which Anthropic's SDK moves into the description, is checked too.
+        let map = json!({"type": "object", "properties": {"m": {"type": "object",
+            "patternProperties": {"^[a-z]+$": {"type": "integer"}}, "additionalProperties": false}}});
+        let plan = run(map).unwrap().plan;
+        assert!(plan.restore(json!({"m": [{"key": "ab", "value": 1}]})).is_ok());
+        assert!(plan.restore(json!({"m": [{"key": "01", "value": 1}]})).is_err());
     }
 }

@@ -125,6 +125,7 @@ static PROFILE: Profile = Profile {
     enums: Enums::Strings,
     max_min_items: None,
     pattern_ok: |_| true,
+    check_kept_patterns: false,
 };
 
 impl SchemaDialect for Gemini {

@@ -96,8 +96,11 @@ pub(crate) struct Profile {
     pub(crate) enums: Enums,
     /// The largest `minItems` the provider accepts (Anthropic: 1); larger ones are moved.
     pub(crate) max_min_items: Option<u64>,
-    /// Whether the provider can run this `pattern`; one it cannot is refused.
+    /// Whether the provider can run this `pattern`; one it cannot is moved into restore.
     pub(crate) pattern_ok: fn(&str) -> bool,
+    /// Whether restore also checks the patterns the provider runs: Anthropic's SDKs move
+    /// `pattern` into the description (`transform_schema`), so on that path no one else does.
+    pub(crate) check_kept_patterns: bool,
 }
 
 /// The name restore reads a flattened map's entries from, beside an object's own properties.
@@ -205,6 +208,8 @@ fn check_rank(keyword: &str) -> usize {
         "maxProperties",
         "additionalProperties",
         "dependentRequired",
+        "anyOf",
+        "pattern",
     ];
     ORDER.iter().position(|k| *k == keyword).unwrap_or(ORDER.len())
 }
@@ -448,6 +453,17 @@ impl Engine<'_> {
                 let real: Vec<&str> = names.iter().copied().filter(|t| *t != "null").collect();
                 let nullable = names.contains("null");
                 match real.as_slice() {
+                    // An empty `type` list (two sides of a merge with no type in common) admits
+                    // nothing: written as `null` it would let null through.
+                    [] if !nullable => {
+                        self.refuse(
+                            "type",
+                            ptr.as_str(),
+                            "this schema accepts no value (its types have nothing in common), which the provider cannot say",
+                            Some("remove the position, or give it one type"),
+                        );
+                        (Value::Bool(false), None)
+                    }
                     [] => self.typed(m, "null", false, ptr, depth),
                     [one] => self.typed(m, one, nullable, ptr, depth),
                     several => {
@@ -577,7 +593,13 @@ impl Engine<'_> {
         // The node's assertions hold for every branch: N ∧ (B1 ∨ B2) is (N ∧ B1) ∨ (N ∧ B2).
         let own: Map<String, Value> = m
             .iter()
-            .filter(|(k, _)| !is_annotation(k) && !STAYS.contains(&k.as_str()) && k.as_str() != keyword)
+            .filter(|(k, _)| {
+                // OpenAPI's `discriminator` is an annotation: the members' `const` tags say the same.
+                !is_annotation(k)
+                    && !STAYS.contains(&k.as_str())
+                    && k.as_str() != keyword
+                    && k.as_str() != "discriminator"
+            })
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         let mut outs = Vec::with_capacity(branches.len());
@@ -701,6 +723,8 @@ impl Engine<'_> {
         let mut out = self.annotations(m);
         let mut node = Node { integer: t == "integer", ..Node::default() };
         let mut checks = Vec::new();
+        // Checks restore runs that the description need not state (the provider enforces them).
+        let mut silent = Vec::new();
         let mut out_type = Value::String(t.to_owned());
         for (kw, value) in m {
             let kw = kw.as_str();
@@ -719,14 +743,16 @@ impl Engine<'_> {
                 "pattern" => {
                     if value.as_str().is_some_and(self.p.pattern_ok) {
                         out.insert(kw.into(), value.clone());
+                        if self.p.check_kept_patterns
+                            && !self.exact
+                            && let Some(found) = Check::from_keyword(kw, value)
+                        {
+                            silent.extend(found);
+                        }
                     } else {
-                        self.refuse(
-                            "pattern",
-                            ptr.as_str(),
-                            "the pattern uses lookaround, a backreference or a word boundary, which the provider refuses \
-                             (and restore cannot run it)",
-                            None,
-                        );
+                        // Lookaround, a backreference, a large range: stated in the description
+                        // and run by restore's backtracking engine, within its step bound.
+                        self.move_check(kw, value, ptr, &mut checks, &mut notes);
                     }
                 }
                 "minItems"
@@ -805,6 +831,7 @@ impl Engine<'_> {
         node.checks.sort_by_key(|c| check_rank(c.keyword()));
         let constraints: Vec<String> = node.checks.iter().map(Check::describe).collect();
         finish_description(&mut out, &constraints, &notes);
+        node.checks.extend(silent);
         let id = self.push(node);
         (Value::Object(out), id)
     }
@@ -970,7 +997,8 @@ impl Engine<'_> {
         let listable = |v: &Value| match self.p.enums {
             Enums::Any => true,
             Enums::Primitive => !v.is_object() && !v.is_array(),
-            Enums::Strings => v.is_string() || v.is_null() && nullable,
+            // Gemini refuses an empty string in `enum` ("cannot be empty"): written as its JSON text.
+            Enums::Strings => v.as_str().is_some_and(|s| !s.is_empty()) || v.is_null() && nullable,
         };
         if values.iter().all(listable) {
             match (self.p.enums, m.get("const")) {
@@ -992,7 +1020,7 @@ impl Engine<'_> {
         let mut texts = Vec::new();
         for v in values {
             match v {
-                Value::String(s) => texts.push(s.clone()),
+                Value::String(s) if !s.is_empty() || self.p.enums != Enums::Strings => texts.push(s.clone()),
                 Value::Null if self.p.dialect == Dialect::OpenApi && nullable => {}
                 other => {
                     let text = other.to_string();
@@ -1384,13 +1412,16 @@ impl Engine<'_> {
         if let Some((members, keyword)) = prefix {
             return self.tuple(m, members, keyword, out, node, notes, ptr, depth);
         }
-        if let Some(items) = m.get("items") {
-            let mark = ptr.push("items");
-            let (child, plan) = self.schema(items, ptr, depth + 1);
-            ptr.truncate(mark);
-            out.insert("items".into(), child);
-            node.items = plan;
-        }
+        // An array without `items` holds any values: OpenAI refuses it ("array schema missing
+        // items"), Gemini too ("items: missing field"), so its items are written as every
+        // untyped value is.
+        let any = Value::Bool(true);
+        let items = m.get("items").unwrap_or(&any);
+        let mark = ptr.push("items");
+        let (child, plan) = self.schema(items, ptr, depth + 1);
+        ptr.truncate(mark);
+        out.insert("items".into(), child);
+        node.items = plan;
         false
     }
 
@@ -1560,7 +1591,7 @@ const STRUCTURAL: &[&str] = &[
 ];
 
 /// Keywords with no assertion (draft 2020-12's core, content and format-annotation vocabularies,
-/// OpenAPI's `example`): dropped unless the provider lists them as annotations.
+/// OpenAPI's `example` and `discriminator`): dropped unless the provider lists them as annotations.
 const DROPPED: &[&str] = &[
     "$anchor",
     "$comment",
@@ -1571,6 +1602,7 @@ const DROPPED: &[&str] = &[
     "contentEncoding",
     "contentMediaType",
     "contentSchema",
+    "discriminator",
     "example",
     "nullable",
     "propertyOrdering",
@@ -1607,7 +1639,8 @@ fn skipped(kw: &str) -> bool {
         | "unevaluatedProperties" => true,
         // DROPPED
         "$anchor" | "$dynamicAnchor" | "$id" | "$schema" | "$vocabulary" | "contentEncoding"
-        | "contentMediaType" | "contentSchema" | "example" | "nullable" | "propertyOrdering" => true,
+        | "contentMediaType" | "contentSchema" | "discriminator" | "example" | "nullable"
+        | "propertyOrdering" => true,
         _ => kw.starts_with("x-"),
     }
 }
@@ -1754,7 +1787,9 @@ fn with_null(v: Value, dialect: Dialect) -> Value {
         && let Some(t) = m.get_mut("type")
     {
         match t {
-            Value::String(s) => *t = Value::Array(vec![Value::String(s.clone()), "null".into()]),
+            Value::String(s) if s != "null" => {
+                *t = Value::Array(vec![Value::String(s.clone()), "null".into()])
+            }
             Value::Array(names) if !names.contains(&Value::from("null")) => names.push("null".into()),
             _ => {}
         }
@@ -2086,6 +2121,64 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn providers() -> [&'static dyn crate::dialect::SchemaDialect; 3] {
+        [&crate::dialect::OPENAI_STRICT, &crate::dialect::ANTHROPIC_STRICT, &crate::dialect::GEMINI]
+    }
+
+    fn adapt_with(d: &dyn crate::dialect::SchemaDialect, s: Value) -> crate::dialect::Adapted {
+        crate::dialect::adapt(d, s, &AdaptContext::default())
+            .unwrap_or_else(|e| panic!("{}: {e:?}", d.name()))
+    }
+
+    #[test]
+    fn a_pydantic_discriminated_union_drops_discriminator_and_is_told_apart_by_its_tags() {
+        let s = serde_json::json!({"$defs": {
+            "Cat": {"properties": {"kind": {"const": "cat", "type": "string"}, "lives": {"type": "integer"}}, "required": ["kind", "lives"], "type": "object"},
+            "Dog": {"properties": {"kind": {"const": "dog", "type": "string"}, "bark": {"type": "string"}}, "required": ["kind", "bark"], "type": "object"}},
+            "properties": {"pet": {"discriminator": {"mapping": {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog"}, "propertyName": "kind"},
+                "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}]}},
+            "required": ["pet"], "type": "object"});
+        for d in providers() {
+            let out = adapt_with(d, s.clone());
+            assert!(!out.schema.to_string().contains("discriminator"), "{}: {}", d.name(), out.schema);
+            let dog = serde_json::json!({"pet": {"kind": "dog", "bark": "woof"}});
+            assert_eq!(out.plan.restore(dog.clone()).unwrap(), dog, "{}", d.name());
+        }
+    }
+
+    #[test]
+    fn an_array_without_items_gets_untyped_items_written_as_json_text() {
+        let s = serde_json::json!({"type": "object", "properties": {"tags": {"type": "array"}}, "required": ["tags"]});
+        for d in providers() {
+            let out = adapt_with(d, s.clone());
+            let items = &out.schema["properties"]["tags"]["items"];
+            assert_eq!(items["type"], "string", "{}: {}", d.name(), out.schema);
+            let sent = serde_json::json!({"tags": ["1", "{\"a\": null}", "\"x\""]});
+            let back = serde_json::json!({"tags": [1, {"a": null}, "x"]});
+            assert_eq!(out.plan.restore(sent).unwrap(), back, "{}", d.name());
+            assert_eq!(
+                out.plan.encode(back.clone()),
+                serde_json::json!({"tags": ["1", "{\"a\":null}", "\"x\""]})
+            );
+        }
+    }
+
+    #[test]
+    fn an_empty_enum_string_under_gemini_is_written_as_its_json_text_and_restored() {
+        let s = serde_json::json!({"type": "object", "properties": {"sort": {"type": "string", "enum": ["asc", "desc", ""]}}, "required": ["sort"]});
+        let out = adapt_with(&crate::dialect::GEMINI, s);
+        assert_eq!(out.schema["properties"]["sort"]["enum"], serde_json::json!(["asc", "desc", "\"\""]));
+        assert_eq!(
+            out.plan.restore(serde_json::json!({"sort": "\"\""})).unwrap(),
+            serde_json::json!({"sort": ""})
+        );
+        assert_eq!(
+            out.plan.restore(serde_json::json!({"sort": "asc"})).unwrap(),
+            serde_json::json!({"sort": "asc"})
+        );
+        assert_eq!(out.plan.encode(serde_json::json!({"sort": ""})), serde_json::json!({"sort": "\"\""}));
+    }
 
     #[test]
     fn skipped_is_the_three_lists() {

@@ -46,8 +46,10 @@
 //! not only the first, each with the pointer of the argument the model sent.
 
 mod check;
+mod pattern;
 
 pub use check::Check;
+pub use pattern::{Pattern, STEP_BOUND};
 
 use crate::pointer::Pointer;
 use serde_json::{Map, Value};

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use toolschema::diff::{Change, ChangeKind};
 use toolschema::request_limits::{RequestLimit, RequestTool, request_limits};
 use toolschema::tool_name::{NameRule, ToolNames};
-use toolschema::{Error, SchemaDialect, SchemaOptions, ToolSchema, dialect};
+use toolschema::{Error, PropertyOrder, SchemaDialect, SchemaOptions, ToolSchema, dialect};
 
 fn known_dialects() -> String {
     dialect::builtin().iter().map(|d| format!("`{}`", d.name())).collect::<Vec<_>>().join(", ")
@@ -28,8 +28,15 @@ pub struct Mode {
     pub exact: bool,
 }
 
+/// The pipeline's options for a command. `properties` keep the input's order (providers fill
+/// arguments in the order they are shown); every other key is sorted, and the hash is the sorted
+/// build's, the same as a Rust program's `SchemaOptions::new()` gives.
 fn options(d: &'static dyn SchemaDialect, allow_any: bool, exact: bool) -> SchemaOptions {
-    SchemaOptions::new().dialect(d).reject_any(!allow_any).exact(exact)
+    SchemaOptions::new()
+        .dialect(d)
+        .reject_any(!allow_any)
+        .exact(exact)
+        .property_order(PropertyOrder::DeclarationSortedHash)
 }
 
 fn read(out: &mut Out, path: &str, jsonl: bool, status: &mut Status) -> Option<Input> {
@@ -125,7 +132,11 @@ pub fn self_contained(
     let single_name = tool_name.unwrap_or(if path == "-" { "stdin" } else { stem }).to_owned();
     rewrite_each(out, &input, pretty, &mut status, |tool, schema| {
         let name = tool.name.as_deref().unwrap_or(&single_name);
-        toolschema::self_contained_input_schema(schema, name).map_err(|e| e.to_string())
+        let mut contained =
+            toolschema::self_contained_input_schema(schema, name).map_err(|e| e.to_string())?;
+        // The input's `properties` order kept, every other key sorted, as `normalize` writes.
+        toolschema::passes::sort_keys(&mut contained, true);
+        Ok(contained)
     });
     status
 }

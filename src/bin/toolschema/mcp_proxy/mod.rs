@@ -181,7 +181,11 @@ fn log(message: &str) {
 impl Relay {
     pub fn new(options: &Options) -> Self {
         Relay {
-            options: SchemaOptions::new().dialect(options.dialect).reject_any(false),
+            // The server's `properties` order kept, the hash the sorted build's.
+            options: SchemaOptions::new()
+                .dialect(options.dialect)
+                .reject_any(false)
+                .property_order(toolschema::PropertyOrder::DeclarationSortedHash),
             dialect: options.dialect.name().to_owned(),
             coerce: options.coerce,
             keep_refused: options.keep_refused,
