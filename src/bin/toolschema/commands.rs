@@ -5,6 +5,8 @@ use crate::output::{Out, Progress, Status, render};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use toolschema::diff::{Change, ChangeKind};
+use toolschema::request_limits::{RequestLimit, RequestTool, request_limits};
+use toolschema::tool_name::{NameRule, ToolNames};
 use toolschema::{Error, PropertyOrder, SchemaDialect, SchemaOptions, ToolSchema, dialect};
 
 fn known_dialects() -> String {
@@ -260,7 +262,10 @@ struct Row {
     input: String,
     tool: String,
     name: Option<String>,
+    description: Option<String>,
     verdicts: Vec<Verdict>,
+    /// The schema each dialect made, where it accepted the tool.
+    built: Vec<Option<ToolSchema>>,
 }
 
 /// `check`'s flags.
@@ -303,18 +308,21 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
                     continue;
                 }
             };
-            let verdicts = dialects
+            let results: Vec<Result<ToolSchema, Error>> = dialects
                 .iter()
                 .map(|d| {
                     progress.step();
-                    verdict(options(*d, allow_any, exact).normalize(schema.clone()))
+                    options(*d, allow_any, exact).normalize(schema.clone())
                 })
                 .collect();
+            let built = results.iter().map(|r| r.as_ref().ok().cloned()).collect();
             rows.push(Row {
                 input: input.label.clone(),
                 tool: input.tool_label(tool),
                 name: tool.name.clone(),
-                verdicts,
+                description: tool.description.clone(),
+                verdicts: results.into_iter().map(verdict).collect(),
+                built,
             });
         }
     }
@@ -325,6 +333,10 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
         status.raise(Status::REFUSED);
     }
     let dialect_names: Vec<&str> = dialects.iter().map(|d| d.name()).collect();
+    let requests = requests(&rows, &dialect_names);
+    if requests.iter().any(|r| r.limits.iter().any(toolschema::request_limits::RequestLimit::exceeded)) {
+        status.raise(Status::REFUSED);
+    }
     if json_out {
         let mut results = Vec::new();
         for row in &rows {
@@ -355,6 +367,7 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
             "dialects": dialect_names,
             "results": results,
             "unreadable": unreadable,
+            "requests": requests.iter().map(Request::to_json).collect::<Vec<Value>>(),
             "summary": {"tools": rows.len(), "checks": rows.len() * dialects.len(), "accepted": accepted,
                         "refused": refused, "unreadable": unreadable.len()},
         });
@@ -407,6 +420,9 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
         let cells: Vec<String> = r.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
         out.line(cells.join("  ").trim_end());
     }
+    for request in &requests {
+        request.print(out);
+    }
     let mut summary = format!(
         "{} tool(s) x {} dialect(s): {accepted} accepted, {refused} refused",
         rows.len(),
@@ -417,6 +433,77 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
     }
     out.line(&summary);
     status
+}
+
+/// What the accepted tools make together under one dialect: the names its provider is told
+/// (where they differ) and the provider's request-level limits.
+struct Request {
+    dialect: String,
+    names: Option<ToolNames>,
+    limits: Vec<RequestLimit>,
+}
+
+/// For each dialect, the request of every tool it accepted, in the order checked.
+fn requests(rows: &[Row], dialects: &[&str]) -> Vec<Request> {
+    let mut out = Vec::new();
+    for (i, d) in dialects.iter().enumerate() {
+        let names = NameRule::for_dialect(d)
+            .map(|rule| ToolNames::from_names(rule, rows.iter().filter_map(|r| r.name.as_deref())));
+        let accepted: Vec<(&Row, &ToolSchema)> =
+            rows.iter().filter_map(|r| r.built[i].as_ref().map(|s| (r, s))).collect();
+        let tools: Vec<RequestTool<'_>> = accepted
+            .iter()
+            .map(|(row, schema)| RequestTool {
+                name: match (&row.name, &names) {
+                    (Some(name), Some(names)) => names.provider_name(name),
+                    (Some(name), None) => name,
+                    (None, _) => &row.tool,
+                },
+                description: row.description.as_deref(),
+                schema: schema.as_value(),
+            })
+            .collect();
+        let limits = request_limits(d, &tools);
+        if names.as_ref().is_some_and(|n| !n.is_empty()) || !limits.is_empty() {
+            out.push(Request { dialect: (*d).to_owned(), names, limits });
+        }
+    }
+    out
+}
+
+impl Request {
+    fn print(&self, out: &mut Out) {
+        let d = &self.dialect;
+        if let Some(names) = self.names.as_ref().filter(|n| !n.is_empty()) {
+            out.line(&format!("tool names for `{d}` (`{}`):", names.rule().pattern()));
+            for (from, to) in names.renamed() {
+                out.line(&format!("  - `{from}` -> `{to}`"));
+            }
+        }
+        if !self.limits.is_empty() {
+            out.line(&format!("request limits for `{d}`, every accepted tool in one request:"));
+            for limit in &self.limits {
+                out.line(&format!("  - {limit}"));
+            }
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        let names: Map<String, Value> = self
+            .names
+            .iter()
+            .flat_map(ToolNames::renamed)
+            .map(|(from, to)| (from.to_owned(), Value::String(to.to_owned())))
+            .collect();
+        let limits: Vec<Value> = self
+            .limits
+            .iter()
+            .map(|l| {
+                json!({"limit": l.what, "max": l.max, "total": l.total, "exceeded": l.exceeded(), "over": l.over})
+            })
+            .collect();
+        json!({"dialect": self.dialect, "names": names, "limits": limits})
+    }
 }
 
 pub fn restore(
@@ -609,4 +696,44 @@ pub fn diff(
 fn tool_change(name: &str, kind: ChangeKind, message: &str) -> ToolChange {
     let change = Change::new("", kind, message);
     ToolChange { tool: Some(name.to_owned()), change, whole_tool: true }
+}
+
+/// `toolschema pin FILE` and `toolschema pin --accept FILE TOOL...`.
+pub fn pin(out: &mut Out, accept: bool, path: &std::path::Path, tools: &[String]) -> Status {
+    let label = path.display().to_string();
+    let mut pins = match crate::pin::Pins::read(path) {
+        Ok(pins) => pins,
+        Err(e) => return usage(out, "--pin", &e.0),
+    };
+    if !accept {
+        if !tools.is_empty() {
+            return usage(out, "pin", "name tools only with `--accept`");
+        }
+        for (name, fields) in &pins.tools {
+            out.line(&format!("{}  {name}", crate::pin::hash_of(name, fields)));
+        }
+        for (name, listed) in &pins.pending {
+            let changes =
+                pins.tools.get(name).map(|old| crate::pin::changes(old, listed)).unwrap_or_default();
+            out.line(&format!("pending: {name} (`toolschema pin --accept {label} {name}`):"));
+            for change in changes {
+                out.line(&format!("  - {change}"));
+            }
+        }
+        return Status::OK;
+    }
+    if tools.is_empty() {
+        return usage(out, "--accept", "name the tools whose pending listing to accept");
+    }
+    let mut status = Status::OK;
+    for name in tools {
+        match pins.accept(name) {
+            Ok(()) => out.line(&format!("accepted: {name}")),
+            Err(message) => status.raise(usage(out, &label, &message)),
+        }
+    }
+    if let Err(e) = pins.write(path) {
+        return usage(out, &label, &e.0);
+    }
+    status
 }
