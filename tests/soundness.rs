@@ -14,9 +14,11 @@
 //! `untyped_by_declaration` and `flatten_optional_enum` carry these shapes through the property
 //! tests of every dialect (`tests/props.rs`, `tests/dialects.rs`, `tests/laws.rs`).
 
+mod prop_run;
+
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::TestRunner;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -328,9 +330,10 @@ fn key_names_are_exact<K: MapKey + DeserializeOwned + Ord>() {
     let names = key_names::<K>();
     let v = names_validator(&names);
     let mut keys = edge_keys();
-    let mut runner = TestRunner::new(Config { cases: 1, ..Config::default() });
+    // This run's seed (printed), `PROPTEST_CASES` random keys.
+    let mut runner = TestRunner::new(prop_run::config(file!(), 1));
     let strategy = "-?[0-9]{1,40}";
-    for _ in 0..256 {
+    for _ in 0..prop_run::cases(256) {
         keys.push(strategy.new_tree(&mut runner).unwrap().current());
     }
     for key in &keys {

@@ -96,8 +96,14 @@ pub(crate) struct Profile {
     pub(crate) enums: Enums,
     /// The largest `minItems` the provider accepts (Anthropic: 1); larger ones are moved.
     pub(crate) max_min_items: Option<u64>,
-    /// Whether the provider can run this `pattern`; one it cannot is refused.
+    /// Whether the provider can run this `pattern`; one it cannot is moved into restore.
     pub(crate) pattern_ok: fn(&str) -> bool,
+    /// Whether the provider may send an enum or const string back in another capitalisation
+    /// (Anthropic, "Invalid outputs"): restore then maps it to the one member it matches.
+    pub(crate) case_insensitive_enums: bool,
+    /// Whether restore also checks the patterns the provider runs: Anthropic's SDKs move
+    /// `pattern` into the description (`transform_schema`), so on that path no one else does.
+    pub(crate) check_kept_patterns: bool,
 }
 
 /// The name restore reads a flattened map's entries from, beside an object's own properties.
@@ -156,7 +162,7 @@ pub(crate) fn adapt(
         unions: Vec::new(),
         errors,
         adaptations: Vec::new(),
-        wrapped: needs_wrap(&schema),
+        wrapped: needs_wrap(&schema, profile.dialect),
         root_def: None,
         root_name: cx
             .type_name
@@ -177,8 +183,12 @@ pub(crate) fn adapt(
 }
 
 /// Whether the root is not a plain object schema, so that it must be wrapped as `{"value": ...}`.
-fn needs_wrap(root: &Value) -> bool {
+fn needs_wrap(root: &Value, dialect: Dialect) -> bool {
     let Value::Object(m) = root else { return true };
+    if dialect == Dialect::JsonSchema && required_alternatives(m).is_some() {
+        // Its `anyOf` becomes a restore check: an object stays.
+        return false;
+    }
     let object = match m.get("type") {
         Some(Value::String(t)) => t == "object",
         Some(_) => false,
@@ -208,6 +218,8 @@ fn check_rank(keyword: &str) -> usize {
         "maxProperties",
         "additionalProperties",
         "dependentRequired",
+        "anyOf",
+        "pattern",
     ];
     ORDER.iter().position(|k| *k == keyword).unwrap_or(ORDER.len())
 }
@@ -464,6 +476,11 @@ impl Engine<'_> {
         if let Some(Value::Array(members)) = m.get("allOf") {
             return self.all_of(m, members, ptr, depth);
         }
+        if self.p.dialect == Dialect::JsonSchema
+            && let Some(lists) = required_alternatives(m)
+        {
+            return self.required_alternatives(m, lists, ptr, depth);
+        }
         if m.contains_key("anyOf") || m.contains_key("oneOf") {
             return self.union(m, ptr, depth);
         }
@@ -501,6 +518,39 @@ impl Engine<'_> {
                 }
             }
         }
+    }
+
+    /// An object whose `anyOf` only lists `required` alternatives ("at least one of `a`, `b`"):
+    /// the object without it, and a restore check stated in its description.
+    fn required_alternatives(
+        &mut self,
+        m: &Map<String, Value>,
+        lists: Vec<Vec<String>>,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) -> Built {
+        if !self.encode(
+            ptr.as_str(),
+            AdaptationKind::MovedCheck,
+            "anyOf",
+            "the provider cannot say that at least one of several properties must be present",
+            "check it in code, or use the reversible mode (the default), which checks it on restore",
+        ) {
+            return (Value::Bool(true), None);
+        }
+        let mut rest = m.clone();
+        rest.remove("anyOf");
+        let check = Check::RequiredOneOf(lists);
+        let (mut out, id) = self.schema(&Value::Object(rest), ptr, depth + 1);
+        if let Value::Object(o) = &mut out {
+            finish_description(o, &[check.describe()], &[]);
+        }
+        let id = match id {
+            Some(id) => id,
+            None => self.alloc(),
+        };
+        self.nodes[id].checks.push(check);
+        (out, Some(id))
     }
 
     /// `{"$ref": ...}` with annotations beside it (assertions were merged before the walk).
@@ -658,7 +708,13 @@ impl Engine<'_> {
         // The node's assertions hold for every branch: N ∧ (B1 ∨ B2) is (N ∧ B1) ∨ (N ∧ B2).
         let own: Map<String, Value> = m
             .iter()
-            .filter(|(k, _)| !is_annotation(k) && !STAYS.contains(&k.as_str()) && k.as_str() != keyword)
+            .filter(|(k, _)| {
+                // OpenAPI's `discriminator` is an annotation: the members' `const` tags say the same.
+                !is_annotation(k)
+                    && !STAYS.contains(&k.as_str())
+                    && k.as_str() != keyword
+                    && k.as_str() != "discriminator"
+            })
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         let mut outs = Vec::with_capacity(branches.len());
@@ -788,6 +844,8 @@ impl Engine<'_> {
         let mut out = self.annotations(m);
         let mut node = Node { integer: t == "integer", ..Node::default() };
         let mut checks = Vec::new();
+        // Checks restore runs that the description need not state (the provider enforces them).
+        let mut silent = Vec::new();
         let mut out_type = Value::String(t.to_owned());
         for (kw, value) in m {
             let kw = kw.as_str();
@@ -806,14 +864,16 @@ impl Engine<'_> {
                 "pattern" => {
                     if value.as_str().is_some_and(self.p.pattern_ok) {
                         out.insert(kw.into(), value.clone());
+                        if self.p.check_kept_patterns
+                            && !self.exact
+                            && let Some(found) = Check::from_keyword(kw, value)
+                        {
+                            silent.extend(found);
+                        }
                     } else {
-                        self.refuse(
-                            "pattern",
-                            ptr.as_str(),
-                            "the pattern uses lookaround, a backreference or a word boundary, which the provider refuses \
-                             (and restore cannot run it)",
-                            None,
-                        );
+                        // Lookaround, a backreference, a large range: stated in the description
+                        // and run by restore's backtracking engine, within its step bound.
+                        self.move_check(kw, value, ptr, &mut checks, &mut notes);
                     }
                 }
                 "minItems"
@@ -867,6 +927,11 @@ impl Engine<'_> {
         {
             node.decode = decode;
             node.integer = false;
+        } else if self.p.case_insensitive_enums
+            && !self.exact
+            && let Some(members) = listed_values(m).and_then(|v| case_distinct_strings(&v))
+        {
+            node.decode = Decode::CaseFold(members);
         }
         node.checks = checks;
         match t {
@@ -892,6 +957,7 @@ impl Engine<'_> {
         node.checks.sort_by_key(|c| check_rank(c.keyword()));
         let constraints: Vec<String> = node.checks.iter().map(Check::describe).collect();
         finish_description(&mut out, &constraints, &notes);
+        node.checks.extend(silent);
         let id = self.push(node);
         (Value::Object(out), id)
     }
@@ -1057,7 +1123,8 @@ impl Engine<'_> {
         let listable = |v: &Value| match self.p.enums {
             Enums::Any => true,
             Enums::Primitive => !v.is_object() && !v.is_array(),
-            Enums::Strings => v.is_string() || v.is_null() && nullable,
+            // Gemini refuses an empty string in `enum` ("cannot be empty"): written as its JSON text.
+            Enums::Strings => v.as_str().is_some_and(|s| !s.is_empty()) || v.is_null() && nullable,
         };
         if values.iter().all(listable) {
             match (self.p.enums, m.get("const")) {
@@ -1079,7 +1146,7 @@ impl Engine<'_> {
         let mut texts = Vec::new();
         for v in values {
             match v {
-                Value::String(s) => texts.push(s.clone()),
+                Value::String(s) if !s.is_empty() || self.p.enums != Enums::Strings => texts.push(s.clone()),
                 Value::Null if self.p.dialect == Dialect::OpenApi && nullable => {}
                 other => {
                     let text = other.to_string();
@@ -1282,15 +1349,11 @@ impl Engine<'_> {
             Dialect::OpenApi if closed && map_like => {
                 let all_required = out_required.len()
                     == out.get("properties").and_then(Value::as_object).map_or(0, Map::len);
+                // With optional properties `maxProperties` cannot close it: it stays open, and
+                // restore refuses a key sent beside the entries (the rule is the same with or
+                // without `required`).
                 if all_required {
                     out.insert("maxProperties".into(), Value::from(out_required.len()));
-                } else {
-                    self.refuse(
-                        "additionalProperties",
-                        ptr.as_str(),
-                        "an object with optional properties and a map of further keys cannot be closed in Gemini's terms",
-                        Some(super::support::MAP_HINT),
-                    );
                 }
             }
             Dialect::OpenApi if closed => {
@@ -1473,13 +1536,16 @@ impl Engine<'_> {
         if let Some((members, keyword)) = prefix {
             return self.tuple(m, members, keyword, out, node, notes, ptr, depth);
         }
-        if let Some(items) = m.get("items") {
-            let mark = ptr.push("items");
-            let (child, plan) = self.schema(items, ptr, depth + 1);
-            ptr.truncate(mark);
-            out.insert("items".into(), child);
-            node.items = plan;
-        }
+        // An array without `items` holds any values: OpenAI refuses it ("array schema missing
+        // items"), Gemini too ("items: missing field"), so its items are written as every
+        // untyped value is.
+        let any = Value::Bool(true);
+        let items = m.get("items").unwrap_or(&any);
+        let mark = ptr.push("items");
+        let (child, plan) = self.schema(items, ptr, depth + 1);
+        ptr.truncate(mark);
+        out.insert("items".into(), child);
+        node.items = plan;
         false
     }
 
@@ -1655,7 +1721,7 @@ const STRUCTURAL: &[&str] = &[
 ];
 
 /// Keywords with no assertion (draft 2020-12's core, content and format-annotation vocabularies,
-/// OpenAPI's `example`): dropped unless the provider lists them as annotations.
+/// OpenAPI's `example` and `discriminator`): dropped unless the provider lists them as annotations.
 const DROPPED: &[&str] = &[
     "$anchor",
     "$comment",
@@ -1666,6 +1732,7 @@ const DROPPED: &[&str] = &[
     "contentEncoding",
     "contentMediaType",
     "contentSchema",
+    "discriminator",
     "example",
     "nullable",
     "propertyOrdering",
@@ -1702,7 +1769,8 @@ fn skipped(kw: &str) -> bool {
         | "unevaluatedProperties" => true,
         // DROPPED
         "$anchor" | "$dynamicAnchor" | "$id" | "$schema" | "$vocabulary" | "contentEncoding"
-        | "contentMediaType" | "contentSchema" | "example" | "nullable" | "propertyOrdering" => true,
+        | "contentMediaType" | "contentSchema" | "discriminator" | "example" | "nullable"
+        | "propertyOrdering" => true,
         _ => kw.starts_with("x-"),
     }
 }
@@ -1820,6 +1888,36 @@ fn digits_within(names: &str, keys: &str) -> bool {
     };
     let parts_have_digits = rest.trim_start_matches("(?:").trim_end_matches(')').split('|').all(needs_digit);
     rest.chars().all(allowed) && parts_have_digits
+}
+
+/// The `required` lists of an object schema's `anyOf` whose every branch says only which
+/// properties must be present (`"anyOf": [{"required": ["a"]}, {"required": ["b"]}]` beside
+/// `properties`, a common MCP spelling of "at least one of"); `None` for any other schema.
+fn required_alternatives(m: &Map<String, Value>) -> Option<Vec<Vec<String>>> {
+    let Some(Value::Array(branches)) = m.get("anyOf") else { return None };
+    let object = m.get("type") == Some(&Value::String("object".into()))
+        || m.get("type").is_none() && m.contains_key("properties");
+    if !object || branches.is_empty() || ["$ref", "allOf", "oneOf"].iter().any(|k| m.contains_key(*k)) {
+        return None;
+    }
+    branches
+        .iter()
+        .map(|b| {
+            let b = b.as_object()?;
+            if !b.keys().all(|k| k == "required" || is_annotation(k)) {
+                return None;
+            }
+            let names = b.get("required")?.as_array()?;
+            names.iter().map(|n| n.as_str().map(str::to_owned)).collect()
+        })
+        .collect()
+}
+
+/// The string members of an enum, when no two of them are equal ignoring case (and there is one).
+fn case_distinct_strings(values: &[Value]) -> Option<Vec<String>> {
+    let members: Vec<String> = values.iter().filter_map(Value::as_str).map(str::to_owned).collect();
+    let folded: BTreeSet<String> = members.iter().map(|m| m.to_lowercase()).collect();
+    (!members.is_empty() && folded.len() == members.len()).then_some(members)
 }
 
 /// `{"type": "null"}` (and annotations): a union branch Gemini writes as `nullable`.
@@ -2064,12 +2162,19 @@ fn liveness(nodes: &[Node]) -> (Vec<bool>, Vec<bool>) {
             }
         }
     };
+    // A case-folded enum changes only a value its branch's shape refuses: like an integral
+    // float, taking it for another branch's value is harmless, so it needs no proof.
     let structural = |node: &Node| {
-        node.decode != Decode::None || !node.checks.is_empty() || node.props.iter().any(|p| p.null_is_absent)
+        !matches!(node.decode, Decode::None | Decode::CaseFold(_))
+            || !node.checks.is_empty()
+            || node.props.iter().any(|p| p.null_is_absent)
     };
     // A declared default matters to the forward map only: busy, not structural.
     let busy = fix(&|node: &Node| {
-        structural(node) || node.integer || node.props.iter().any(|p| p.default.is_some())
+        structural(node)
+            || node.integer
+            || matches!(node.decode, Decode::CaseFold(_))
+            || node.props.iter().any(|p| p.default.is_some())
     });
     let structural = fix(&structural);
     (busy, structural)
@@ -2183,6 +2288,132 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn providers() -> [&'static dyn crate::dialect::SchemaDialect; 3] {
+        [&crate::dialect::OPENAI_STRICT, &crate::dialect::ANTHROPIC_STRICT, &crate::dialect::GEMINI]
+    }
+
+    fn adapt_with(d: &dyn crate::dialect::SchemaDialect, s: Value) -> crate::dialect::Adapted {
+        crate::dialect::adapt(d, s, &AdaptContext::default())
+            .unwrap_or_else(|e| panic!("{}: {e:?}", d.name()))
+    }
+
+    #[test]
+    fn a_pydantic_discriminated_union_drops_discriminator_and_is_told_apart_by_its_tags() {
+        let s = serde_json::json!({"$defs": {
+            "Cat": {"properties": {"kind": {"const": "cat", "type": "string"}, "lives": {"type": "integer"}}, "required": ["kind", "lives"], "type": "object"},
+            "Dog": {"properties": {"kind": {"const": "dog", "type": "string"}, "bark": {"type": "string"}}, "required": ["kind", "bark"], "type": "object"}},
+            "properties": {"pet": {"discriminator": {"mapping": {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog"}, "propertyName": "kind"},
+                "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}]}},
+            "required": ["pet"], "type": "object"});
+        for d in providers() {
+            let out = adapt_with(d, s.clone());
+            assert!(!out.schema.to_string().contains("discriminator"), "{}: {}", d.name(), out.schema);
+            let dog = serde_json::json!({"pet": {"kind": "dog", "bark": "woof"}});
+            assert_eq!(out.plan.restore(dog.clone()).unwrap(), dog, "{}", d.name());
+        }
+    }
+
+    #[test]
+    fn an_array_without_items_gets_untyped_items_written_as_json_text() {
+        let s = serde_json::json!({"type": "object", "properties": {"tags": {"type": "array"}}, "required": ["tags"]});
+        for d in providers() {
+            let out = adapt_with(d, s.clone());
+            let items = &out.schema["properties"]["tags"]["items"];
+            assert_eq!(items["type"], "string", "{}: {}", d.name(), out.schema);
+            let sent = serde_json::json!({"tags": ["1", "{\"a\": null}", "\"x\""]});
+            let back = serde_json::json!({"tags": [1, {"a": null}, "x"]});
+            assert_eq!(out.plan.restore(sent).unwrap(), back, "{}", d.name());
+            assert_eq!(
+                out.plan.encode(back.clone()),
+                serde_json::json!({"tags": ["1", "{\"a\":null}", "\"x\""]})
+            );
+        }
+    }
+
+    #[test]
+    fn an_empty_enum_string_under_gemini_is_written_as_its_json_text_and_restored() {
+        let s = serde_json::json!({"type": "object", "properties": {"sort": {"type": "string", "enum": ["asc", "desc", ""]}}, "required": ["sort"]});
+        let out = adapt_with(&crate::dialect::GEMINI, s);
+        assert_eq!(out.schema["properties"]["sort"]["enum"], serde_json::json!(["asc", "desc", "\"\""]));
+        assert_eq!(
+            out.plan.restore(serde_json::json!({"sort": "\"\""})).unwrap(),
+            serde_json::json!({"sort": ""})
+        );
+        assert_eq!(
+            out.plan.restore(serde_json::json!({"sort": "asc"})).unwrap(),
+            serde_json::json!({"sort": "asc"})
+        );
+        assert_eq!(out.plan.encode(serde_json::json!({"sort": ""})), serde_json::json!({"sort": "\"\""}));
+    }
+
+    #[test]
+    fn required_alternatives_become_a_restore_check_stated_in_the_description() {
+        let s = serde_json::json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+            "anyOf": [{"required": ["a"]}, {"required": ["b"]}]});
+        for d in [
+            &crate::dialect::OPENAI_STRICT as &dyn crate::dialect::SchemaDialect,
+            &crate::dialect::ANTHROPIC_STRICT,
+        ] {
+            let out = adapt_with(d, s.clone());
+            assert!(out.schema.get("anyOf").is_none(), "{}: {}", d.name(), out.schema);
+            assert_eq!(out.schema["description"], "Constraints: at least one of `a`, `b`.", "{}", d.name());
+            let sent = if d.name() == "openai-strict" {
+                serde_json::json!({"a": null, "b": "x"})
+            } else {
+                serde_json::json!({"b": "x"})
+            };
+            assert_eq!(out.plan.restore(sent).unwrap(), serde_json::json!({"b": "x"}), "{}", d.name());
+            let none = if d.name() == "openai-strict" {
+                serde_json::json!({"a": null, "b": null})
+            } else {
+                serde_json::json!({})
+            };
+            let err = out.plan.restore(none).unwrap_err();
+            assert_eq!(
+                err.faults()[0].message,
+                "must be at least one of `a`, `b`, got keys none",
+                "{}",
+                d.name()
+            );
+            let exact = crate::dialect::adapt(d, s.clone(), &AdaptContext::default().with_exact(true));
+            assert!(exact.is_err(), "{}", d.name());
+        }
+    }
+
+    #[test]
+    fn gemini_takes_named_properties_beside_further_keys_with_or_without_required() {
+        for required in [serde_json::json!([]), serde_json::json!(["a"])] {
+            let s = serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+                "required": required, "additionalProperties": true});
+            let out = adapt_with(&crate::dialect::GEMINI, s);
+            let sent = serde_json::json!({"a": 1, "additional_properties": [{"key": "c", "value": "1"}]});
+            assert_eq!(out.plan.restore(sent).unwrap(), serde_json::json!({"a": 1, "c": 1}));
+            let stray = serde_json::json!({"a": 1, "c": "1", "additional_properties": []});
+            let err = out.plan.restore(stray).unwrap_err();
+            assert!(err.to_string().contains("must have no key `c`"), "{err}");
+        }
+    }
+
+    #[test]
+    fn anthropic_enum_values_differing_only_by_case_map_back_to_the_one_member() {
+        let s = serde_json::json!({"type": "object", "properties": {
+            "topic": {"type": "string", "enum": ["Topic one", "Topic two"]},
+            "mode": {"type": "string", "enum": ["a", "A"]},
+            "kind": {"const": "Fixed"}}, "required": ["topic", "mode", "kind"]});
+        let out = adapt_with(&crate::dialect::ANTHROPIC_STRICT, s.clone());
+        let sent = serde_json::json!({"topic": "TOPIC ONE", "mode": "a", "kind": "fixed"});
+        let back = serde_json::json!({"topic": "Topic one", "mode": "a", "kind": "Fixed"});
+        assert_eq!(out.plan.restore(sent).unwrap(), back);
+        // Members that differ only by case are never mapped; nor is a string matching none.
+        let other = serde_json::json!({"topic": "Topic three", "mode": "a", "kind": "Fixed"});
+        assert_eq!(out.plan.restore(other.clone()).unwrap(), other);
+        assert_eq!(case_distinct_strings(&[serde_json::json!("a"), serde_json::json!("A")]), None);
+        // OpenAI's and Gemini's enums are enforced exactly: no mapping.
+        let openai = adapt_with(&crate::dialect::OPENAI_STRICT, s);
+        let sent = serde_json::json!({"topic": "TOPIC ONE", "mode": "a", "kind": "Fixed"});
+        assert_eq!(openai.plan.restore(sent.clone()).unwrap(), sent);
+    }
 
     #[test]
     fn skipped_is_the_three_lists() {

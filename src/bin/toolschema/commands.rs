@@ -5,7 +5,9 @@ use crate::output::{Out, Progress, Status, render};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use toolschema::diff::{Change, ChangeKind};
-use toolschema::{Error, SchemaDialect, SchemaOptions, ToolSchema, dialect};
+use toolschema::request_limits::{RequestLimit, RequestTool, request_limits};
+use toolschema::tool_name::{NameRule, ToolNames};
+use toolschema::{Error, PropertyOrder, SchemaDialect, SchemaOptions, ToolSchema, dialect};
 
 fn known_dialects() -> String {
     dialect::builtin().iter().map(|d| format!("`{}`", d.name())).collect::<Vec<_>>().join(", ")
@@ -26,8 +28,15 @@ pub struct Mode {
     pub exact: bool,
 }
 
+/// The pipeline's options for a command. `properties` keep the input's order (providers fill
+/// arguments in the order they are shown); every other key is sorted, and the hash is the sorted
+/// build's, the same as a Rust program's `SchemaOptions::new()` gives.
 fn options(d: &'static dyn SchemaDialect, allow_any: bool, exact: bool) -> SchemaOptions {
-    SchemaOptions::new().dialect(d).reject_any(!allow_any).exact(exact)
+    SchemaOptions::new()
+        .dialect(d)
+        .reject_any(!allow_any)
+        .exact(exact)
+        .property_order(PropertyOrder::DeclarationSortedHash)
 }
 
 fn read(out: &mut Out, path: &str, jsonl: bool, status: &mut Status) -> Option<Input> {
@@ -58,11 +67,20 @@ fn usage(out: &mut Out, place: &str, message: &str) -> Status {
     Status::USAGE
 }
 
+/// How `rewrite_each` writes: RFC 8785 bytes (`canon`), or each map in its own order (the
+/// input's, with each schema's `properties` as declared and its other keys sorted).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    Canonical,
+    Ordered,
+}
+
 /// Runs `f` on every tool and prints the input in its own shape with the results in place.
 fn rewrite_each(
     out: &mut Out,
     input: &Input,
     pretty: bool,
+    layout: Layout,
     status: &mut Status,
     mut f: impl FnMut(&Tool, &Value) -> Result<Value, String>,
 ) {
@@ -83,7 +101,12 @@ fn rewrite_each(
     }
     progress.clear();
     for value in input.rewrite(&new) {
-        out.line(&render(&value, pretty));
+        let text = match layout {
+            Layout::Canonical => render(&value, pretty),
+            Layout::Ordered if pretty => serde_json::to_string_pretty(&value).unwrap_or_default(),
+            Layout::Ordered => serde_json::to_string(&value).unwrap_or_default(),
+        };
+        out.line(&text);
     }
 }
 
@@ -101,7 +124,7 @@ pub fn canon(out: &mut Out, mode: &Mode, pretty: bool, jsonl: bool, path: &str) 
     let mut status = Status::OK;
     let Some(input) = read(out, path, jsonl, &mut status) else { return status };
     let opts = options(d, mode.allow_any, mode.exact);
-    rewrite_each(out, &input, pretty, &mut status, |_, schema| {
+    rewrite_each(out, &input, pretty, Layout::Canonical, &mut status, |_, schema| {
         opts.normalize(schema.clone()).map(ToolSchema::into_value).map_err(|e| e.to_string())
     });
     status
@@ -121,9 +144,13 @@ pub fn self_contained(
     let Some(input) = read(out, path, jsonl, &mut status) else { return status };
     let stem = std::path::Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("stdin");
     let single_name = tool_name.unwrap_or(if path == "-" { "stdin" } else { stem }).to_owned();
-    rewrite_each(out, &input, pretty, &mut status, |tool, schema| {
+    rewrite_each(out, &input, pretty, Layout::Ordered, &mut status, |tool, schema| {
         let name = tool.name.as_deref().unwrap_or(&single_name);
-        toolschema::self_contained_input_schema(schema, name).map_err(|e| e.to_string())
+        let mut contained =
+            toolschema::self_contained_input_schema(schema, name).map_err(|e| e.to_string())?;
+        // The input's `properties` order kept, every other key sorted, as `normalize` writes.
+        toolschema::passes::sort_keys(&mut contained, true);
+        Ok(contained)
     });
     status
 }
@@ -235,7 +262,10 @@ struct Row {
     input: String,
     tool: String,
     name: Option<String>,
+    description: Option<String>,
     verdicts: Vec<Verdict>,
+    /// The schema each dialect made, where it accepted the tool.
+    built: Vec<Option<ToolSchema>>,
 }
 
 /// `check`'s flags.
@@ -278,18 +308,21 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
                     continue;
                 }
             };
-            let verdicts = dialects
+            let results: Vec<Result<ToolSchema, Error>> = dialects
                 .iter()
                 .map(|d| {
                     progress.step();
-                    verdict(options(*d, allow_any, exact).normalize(schema.clone()))
+                    options(*d, allow_any, exact).normalize(schema.clone())
                 })
                 .collect();
+            let built = results.iter().map(|r| r.as_ref().ok().cloned()).collect();
             rows.push(Row {
                 input: input.label.clone(),
                 tool: input.tool_label(tool),
                 name: tool.name.clone(),
-                verdicts,
+                description: tool.description.clone(),
+                verdicts: results.into_iter().map(verdict).collect(),
+                built,
             });
         }
     }
@@ -300,6 +333,10 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
         status.raise(Status::REFUSED);
     }
     let dialect_names: Vec<&str> = dialects.iter().map(|d| d.name()).collect();
+    let requests = requests(&rows, &dialect_names);
+    if requests.iter().any(|r| r.limits.iter().any(toolschema::request_limits::RequestLimit::exceeded)) {
+        status.raise(Status::REFUSED);
+    }
     if json_out {
         let mut results = Vec::new();
         for row in &rows {
@@ -330,6 +367,7 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
             "dialects": dialect_names,
             "results": results,
             "unreadable": unreadable,
+            "requests": requests.iter().map(Request::to_json).collect::<Vec<Value>>(),
             "summary": {"tools": rows.len(), "checks": rows.len() * dialects.len(), "accepted": accepted,
                         "refused": refused, "unreadable": unreadable.len()},
         });
@@ -382,6 +420,9 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
         let cells: Vec<String> = r.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
         out.line(cells.join("  ").trim_end());
     }
+    for request in &requests {
+        request.print(out);
+    }
     let mut summary = format!(
         "{} tool(s) x {} dialect(s): {accepted} accepted, {refused} refused",
         rows.len(),
@@ -392,6 +433,77 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
     }
     out.line(&summary);
     status
+}
+
+/// What the accepted tools make together under one dialect: the names its provider is told
+/// (where they differ) and the provider's request-level limits.
+struct Request {
+    dialect: String,
+    names: Option<ToolNames>,
+    limits: Vec<RequestLimit>,
+}
+
+/// For each dialect, the request of every tool it accepted, in the order checked.
+fn requests(rows: &[Row], dialects: &[&str]) -> Vec<Request> {
+    let mut out = Vec::new();
+    for (i, d) in dialects.iter().enumerate() {
+        let names = NameRule::for_dialect(d)
+            .map(|rule| ToolNames::from_names(rule, rows.iter().filter_map(|r| r.name.as_deref())));
+        let accepted: Vec<(&Row, &ToolSchema)> =
+            rows.iter().filter_map(|r| r.built[i].as_ref().map(|s| (r, s))).collect();
+        let tools: Vec<RequestTool<'_>> = accepted
+            .iter()
+            .map(|(row, schema)| RequestTool {
+                name: match (&row.name, &names) {
+                    (Some(name), Some(names)) => names.provider_name(name),
+                    (Some(name), None) => name,
+                    (None, _) => &row.tool,
+                },
+                description: row.description.as_deref(),
+                schema: schema.as_value(),
+            })
+            .collect();
+        let limits = request_limits(d, &tools);
+        if names.as_ref().is_some_and(|n| !n.is_empty()) || !limits.is_empty() {
+            out.push(Request { dialect: (*d).to_owned(), names, limits });
+        }
+    }
+    out
+}
+
+impl Request {
+    fn print(&self, out: &mut Out) {
+        let d = &self.dialect;
+        if let Some(names) = self.names.as_ref().filter(|n| !n.is_empty()) {
+            out.line(&format!("tool names for `{d}` (`{}`):", names.rule().pattern()));
+            for (from, to) in names.renamed() {
+                out.line(&format!("  - `{from}` -> `{to}`"));
+            }
+        }
+        if !self.limits.is_empty() {
+            out.line(&format!("request limits for `{d}`, every accepted tool in one request:"));
+            for limit in &self.limits {
+                out.line(&format!("  - {limit}"));
+            }
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        let names: Map<String, Value> = self
+            .names
+            .iter()
+            .flat_map(ToolNames::renamed)
+            .map(|(from, to)| (from.to_owned(), Value::String(to.to_owned())))
+            .collect();
+        let limits: Vec<Value> = self
+            .limits
+            .iter()
+            .map(|l| {
+                json!({"limit": l.what, "max": l.max, "total": l.total, "exceeded": l.exceeded(), "over": l.over})
+            })
+            .collect();
+        json!({"dialect": self.dialect, "names": names, "limits": limits})
+    }
 }
 
 pub fn restore(
@@ -584,4 +696,44 @@ pub fn diff(
 fn tool_change(name: &str, kind: ChangeKind, message: &str) -> ToolChange {
     let change = Change::new("", kind, message);
     ToolChange { tool: Some(name.to_owned()), change, whole_tool: true }
+}
+
+/// `toolschema pin FILE` and `toolschema pin --accept FILE TOOL...`.
+pub fn pin(out: &mut Out, accept: bool, path: &std::path::Path, tools: &[String]) -> Status {
+    let label = path.display().to_string();
+    let mut pins = match crate::pin::Pins::read(path) {
+        Ok(pins) => pins,
+        Err(e) => return usage(out, "--pin", &e.0),
+    };
+    if !accept {
+        if !tools.is_empty() {
+            return usage(out, "pin", "name tools only with `--accept`");
+        }
+        for (name, fields) in &pins.tools {
+            out.line(&format!("{}  {name}", crate::pin::hash_of(name, fields)));
+        }
+        for (name, listed) in &pins.pending {
+            let changes =
+                pins.tools.get(name).map(|old| crate::pin::changes(old, listed)).unwrap_or_default();
+            out.line(&format!("pending: {name} (`toolschema pin --accept {label} {name}`):"));
+            for change in changes {
+                out.line(&format!("  - {change}"));
+            }
+        }
+        return Status::OK;
+    }
+    if tools.is_empty() {
+        return usage(out, "--accept", "name the tools whose pending listing to accept");
+    }
+    let mut status = Status::OK;
+    for name in tools {
+        match pins.accept(name) {
+            Ok(()) => out.line(&format!("accepted: {name}")),
+            Err(message) => status.raise(usage(out, &label, &message)),
+        }
+    }
+    if let Err(e) = pins.write(path) {
+        return usage(out, &label, &e.0);
+    }
+    status
 }
