@@ -6,6 +6,8 @@
 //! the library (the CLI is a shell over it) or, for `check` over the corpus, from golden files in
 //! `fixtures/cli/` (`BLESS=1 cargo test --features cli --test cli` rewrites them; review the diff).
 
+mod bless;
+mod corpus_dir;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 use std::io::Write;
@@ -245,6 +247,23 @@ fn help_documents_the_exit_codes_for_every_command() {
 }
 
 // ---- self-contained ----
+
+#[test]
+fn self_contained_keeps_the_servers_property_order_and_sorts_every_other_key() {
+    let schema = r##"{"type": "object", "title": "T", "required": ["zeta"],
+        "properties": {"zeta": {"type": "string", "title": "Z"}, "alpha": {"$ref": "#/$defs/In"}},
+        "$defs": {"In": {"type": "object", "properties": {"y": {"type": "integer"}, "x": {"type": "integer"}}}}}"##;
+    let out = run_in(&fixtures(), &["self-contained", "--tool-name", "t", "-"], Some(schema));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        concat!(
+            r#"{"properties":{"zeta":{"type":"string"},"alpha":{"properties":{"y":{"type":"integer"},"#,
+            r#""x":{"type":"integer"}},"type":"object"}},"required":["zeta"],"type":"object"}"#,
+            "\n"
+        )
+    );
+}
 
 #[test]
 fn self_contained_prints_the_librarys_result_named_by_the_file_stem() {
@@ -560,27 +579,13 @@ const CORPUS_FILES: &[&str] = &[
 ];
 
 fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("TOOLSCHEMA_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("shared").join("corpus"));
-    if dir.join("mcp").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "notice: no corpus at {} (set TOOLSCHEMA_CORPUS); skipping the corpus `check` goldens",
-            dir.display()
-        );
-        None
-    }
-}
-
-fn blessing() -> bool {
-    std::env::var_os("BLESS").is_some_and(|v| !v.is_empty() && v != "0")
+    corpus_dir::find("mcp")
 }
 
 #[test]
 fn check_over_corpus_servers_matches_its_golden_output_for_every_dialect() {
     let Some(corpus) = corpus_dir() else { return };
+    let mut blessed = bless::blessing().then(|| bless::Blessing::new("cli check over the corpus"));
     for d in toolschema::dialect::builtin() {
         let mut args = vec!["check", "--dialect", d.name()];
         args.extend(CORPUS_FILES);
@@ -591,9 +596,8 @@ fn check_over_corpus_servers_matches_its_golden_output_for_every_dialect() {
         let refused = text.contains(": refused by `") || text.contains("; past the limit: ");
         assert_eq!(code(&out), i32::from(refused), "{}: {}", d.name(), stderr(&out));
         let golden = fixtures().join(format!("check_corpus_{}.txt", d.name()));
-        if blessing() {
-            std::fs::write(&golden, &text)
-                .unwrap_or_else(|e| panic!("cannot write {}: {e}", golden.display()));
+        if let Some(blessed) = &mut blessed {
+            blessed.write(&golden, &text);
             continue;
         }
         let want = std::fs::read_to_string(&golden)

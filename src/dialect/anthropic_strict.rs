@@ -92,6 +92,7 @@ static PROFILE: Profile = Profile {
     enums: Enums::Primitive,
     max_min_items: Some(1),
     pattern_ok,
+    case_insensitive_enums: true,
     check_kept_patterns: true,
 };
 
@@ -287,7 +288,7 @@ pub(crate) fn find_recursion(
                 Some(1) => return Some((name_of(&target), site)),
                 Some(_) => {}
                 None => {
-                    let Some(node) = crate::refs::resolve(schema, &format!("#{target}")) else { continue };
+                    let Some(node) = crate::refs::lookup_pointer(schema, &target) else { continue };
                     if stack.len() > max_depth {
                         return Some((name_of(&target), site));
                     }

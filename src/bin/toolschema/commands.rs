@@ -67,11 +67,20 @@ fn usage(out: &mut Out, place: &str, message: &str) -> Status {
     Status::USAGE
 }
 
+/// How `rewrite_each` writes: RFC 8785 bytes (`canon`), or each map in its own order (the
+/// input's, with each schema's `properties` as declared and its other keys sorted).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    Canonical,
+    Ordered,
+}
+
 /// Runs `f` on every tool and prints the input in its own shape with the results in place.
 fn rewrite_each(
     out: &mut Out,
     input: &Input,
     pretty: bool,
+    layout: Layout,
     status: &mut Status,
     mut f: impl FnMut(&Tool, &Value) -> Result<Value, String>,
 ) {
@@ -92,7 +101,12 @@ fn rewrite_each(
     }
     progress.clear();
     for value in input.rewrite(&new) {
-        out.line(&render(&value, pretty));
+        let text = match layout {
+            Layout::Canonical => render(&value, pretty),
+            Layout::Ordered if pretty => serde_json::to_string_pretty(&value).unwrap_or_default(),
+            Layout::Ordered => serde_json::to_string(&value).unwrap_or_default(),
+        };
+        out.line(&text);
     }
 }
 
@@ -110,7 +124,7 @@ pub fn canon(out: &mut Out, mode: &Mode, pretty: bool, jsonl: bool, path: &str) 
     let mut status = Status::OK;
     let Some(input) = read(out, path, jsonl, &mut status) else { return status };
     let opts = options(d, mode.allow_any, mode.exact);
-    rewrite_each(out, &input, pretty, &mut status, |_, schema| {
+    rewrite_each(out, &input, pretty, Layout::Canonical, &mut status, |_, schema| {
         opts.normalize(schema.clone()).map(ToolSchema::into_value).map_err(|e| e.to_string())
     });
     status
@@ -130,7 +144,7 @@ pub fn self_contained(
     let Some(input) = read(out, path, jsonl, &mut status) else { return status };
     let stem = std::path::Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("stdin");
     let single_name = tool_name.unwrap_or(if path == "-" { "stdin" } else { stem }).to_owned();
-    rewrite_each(out, &input, pretty, &mut status, |tool, schema| {
+    rewrite_each(out, &input, pretty, Layout::Ordered, &mut status, |tool, schema| {
         let name = tool.name.as_deref().unwrap_or(&single_name);
         let mut contained =
             toolschema::self_contained_input_schema(schema, name).map_err(|e| e.to_string())?;

@@ -550,6 +550,17 @@ mod tests {
     }
 
     #[test]
+    fn a_list_response_keeps_the_servers_property_order() {
+        let r = relay("openai-strict", false, false);
+        assert_eq!(r.on_client_line(LIST).to_server.as_deref(), Some(LIST));
+        let line = br#"{"jsonrpc":"2.0","id":"l1","result":{"tools":[{"name":"answer","inputSchema":{"type":"object","properties":{"reasoning":{"type":"string"},"answer":{"type":"string"}},"required":["reasoning","answer"]}}]}}
+"#;
+        let out = String::from_utf8(r.on_server_line(line)).unwrap();
+        let schema = r#"{"additionalProperties":false,"properties":{"reasoning":{"type":"string"},"answer":{"type":"string"}},"required":["answer","reasoning"],"type":"object"}"#;
+        assert!(out.contains(schema), "{out}");
+    }
+
+    #[test]
     fn a_call_is_restored_or_answered_with_the_error() {
         let r = relay("openai-strict", false, false);
         listed(&r);
