@@ -21,8 +21,10 @@ pub mod hash;
 
 pub mod decode;
 pub mod diff;
+pub mod request_limits;
 #[cfg(feature = "hash")]
 mod schema;
+pub mod tool_name;
 #[cfg(feature = "schemars")]
 pub mod transform;
 

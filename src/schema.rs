@@ -175,6 +175,12 @@ impl ToolSchema {
         injected: serde_json::Map<String, Value>,
     ) -> Result<T, ArgumentsError> {
         let restored = self.restore(args)?;
+        if self.excluded().is_empty() && injected.is_empty() {
+            // Nothing to merge: the restored value is the type's, whatever its JSON type (a root
+            // that is not an object was unwrapped by restore).
+            return T::deserialize(restored)
+                .map_err(|e| crate::DecodeError::Deserialize { message: e.to_string() }.into());
+        }
         Ok(crate::decode::decode_arguments_excluding(self.excluded(), &restored, injected)?)
     }
 
@@ -261,6 +267,25 @@ pub enum PropertyOrder {
     /// requires, but the hash also covers the declared order (see [`SchemaOptions::property_order`]).
     #[cfg(feature = "preserve_order")]
     Declaration,
+    /// As declared, like [`Declaration`](Self::Declaration), with the hash of the sorted build:
+    /// the order is how the schema is shown, and the hash stays the one [`Sorted`](Self::Sorted)
+    /// gives (for callers whose hashes must match builds that sort, such as the Python package
+    /// and the CLI). Needs this crate's `preserve_order` feature.
+    #[cfg(feature = "preserve_order")]
+    DeclarationSortedHash,
+}
+
+impl PropertyOrder {
+    /// Whether the hash is the sorted build's whatever the order shown.
+    fn sorted_hash(self) -> bool {
+        match self {
+            PropertyOrder::Sorted => true,
+            #[cfg(feature = "preserve_order")]
+            PropertyOrder::Declaration => false,
+            #[cfg(feature = "preserve_order")]
+            PropertyOrder::DeclarationSortedHash => true,
+        }
+    }
 }
 
 /// Options for building a [`ToolSchema`]: which root properties to exclude, the dialect, and the
@@ -487,14 +512,38 @@ impl SchemaOptions {
         let results = S::schemas(self);
         let checked = results.len();
         let mut schemas = Vec::with_capacity(checked);
+        let mut names = Vec::with_capacity(checked);
         let mut failures = Vec::new();
         for (name, result) in results {
             match result {
-                Ok(schema) => schemas.push(schema),
+                Ok(schema) => {
+                    schemas.push(schema);
+                    names.push(name);
+                }
                 Err(error) => failures.push((name.to_owned(), error)),
             }
         }
-        if failures.is_empty() { Ok(schemas) } else { Err(CheckErrors { failures, checked }) }
+        // The request the tools make together: a type's doc comment is its description.
+        let tools: Vec<crate::request_limits::RequestTool<'_>> = schemas
+            .iter()
+            .zip(&names)
+            .map(|(s, name)| crate::request_limits::RequestTool {
+                name,
+                description: s.as_value().get("description").and_then(Value::as_str),
+                schema: s.as_value(),
+            })
+            .collect();
+        let limits: Vec<crate::request_limits::RequestLimit> =
+            crate::request_limits::request_limits(self.dialect.name(), &tools)
+                .into_iter()
+                .filter(crate::request_limits::RequestLimit::exceeded)
+                .collect();
+        drop(tools);
+        if failures.is_empty() && limits.is_empty() {
+            Ok(schemas)
+        } else {
+            Err(CheckErrors { failures, checked, limits })
+        }
     }
 
     /// `from_rust`: the schema is schemars' for a Rust type (see
@@ -513,7 +562,8 @@ impl SchemaOptions {
         };
         let out = pipeline::run(schema, type_name.as_deref(), settings)?;
         let dialect = self.dialect.name().to_owned();
-        let hash = if declaration_order {
+        let order_in_hash = declaration_order && !self.property_order.sorted_hash();
+        let hash = if order_in_hash {
             let order = property_order_map(&out.value, self.max_depth);
             let mut envelope = serde_json::json!({
                 "dialect": dialect, "propertyOrder": order, "schema": out.value,
@@ -602,6 +652,7 @@ tools_for_tuples!(
 pub struct CheckErrors {
     failures: Vec<(String, Error)>,
     checked: usize,
+    limits: Vec<crate::request_limits::RequestLimit>,
 }
 
 #[cfg(feature = "schemars")]
@@ -610,14 +661,28 @@ impl CheckErrors {
     pub fn failures(&self) -> &[(String, Error)] {
         &self.failures
     }
+
+    /// The provider's request-level limits the tools pass together
+    /// ([`request_limits`](crate::request_limits)), each naming the tools past it; empty when
+    /// the tools that built fit in one request.
+    pub fn request_limits(&self) -> &[crate::request_limits::RequestLimit] {
+        &self.limits
+    }
 }
 
 #[cfg(feature = "schemars")]
 impl std::fmt::Display for CheckErrors {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} of {} tool schemas failed:", self.failures.len(), self.checked)?;
+        if self.failures.is_empty() {
+            write!(f, "the {} tool schemas pass one by one but not in one request:", self.checked)?;
+        } else {
+            write!(f, "{} of {} tool schemas failed:", self.failures.len(), self.checked)?;
+        }
         for (name, error) in &self.failures {
             write!(f, "\n- `{name}`: {error}")?;
+        }
+        for limit in &self.limits {
+            write!(f, "\n- request: {limit}")?;
         }
         Ok(())
     }

@@ -61,10 +61,14 @@ def main() -> None:
         assert Booking.model_validate(schema.restore(arguments)) == Booking.model_validate(plain)
         timed = {
             "validate": lambda: Booking.model_validate(plain),
-            "restore + validate": lambda: Booking.model_validate(schema.restore(arguments)),
-            "restore alone": lambda: schema.restore(arguments),
+            "restore + validate": lambda schema=schema, arguments=arguments: Booking.model_validate(
+                schema.restore(arguments)
+            ),
+            "restore alone": lambda schema=schema, arguments=arguments: schema.restore(arguments),
             "conversions": lambda: plain_schema.restore(plain),
-            "one-call restore": lambda: toolschema.restore(original, arguments, dialect=dialect),
+            "one-call restore": lambda arguments=arguments, dialect=dialect: toolschema.restore(
+                original, arguments, dialect=dialect
+            ),
         }
         best = {name: float("inf") for name in timed}
         for _ in range(args.rounds):

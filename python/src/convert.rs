@@ -1,6 +1,6 @@
 //! Python objects to `serde_json::Value` and back.
 //!
-//! On the way in ([`to_value`]) nothing is changed silently:
+//! On the way in ([`to_value_in`]) nothing is changed silently:
 //!
 //! - `dict` (and any other mapping) becomes an object; every key must be a `str`.
 //! - `list` and `tuple` become arrays.
@@ -21,6 +21,19 @@
 //! Every error carries the JSON pointer (RFC 6901) of the offending value; the pointer is built
 //! only when there is an error, each level adding its step as the error passes back through it.
 //!
+//! # Values a schema passes through ([`Mode`])
+//! A schema's `default`, `examples`, `enum` and `const` are data the functions pass through, and
+//! Python writes there what JSON cannot (`n: int = 10**20`, `limit: float = math.inf`); the
+//! reference package passes them through untouched. Read in [`Mode::Schema`], such a value (an
+//! `int` past 64 bits, a NaN or infinite `float`, anywhere under one of those four keywords) is
+//! kept aside in [`Extras`] and stands in the `Value` as a placeholder string: [`MARK`], its
+//! index, [`MARK`]. On the way out the placeholder becomes the very object again. A `str` that
+//! starts with [`MARK`] (a noncharacter no text is meant to hold) is kept aside the same way,
+//! anywhere, so that no input string is ever read as a placeholder. [`Mode::Values`] (for
+//! `canonical_json` and `schema_hash`) keeps big integers aside anywhere; a non-JSON float stays an
+//! error there, since those functions must write JSON. [`write_canonical`] writes such a value's
+//! canonical text: a big integer with its exact digits.
+//!
 //! On the way out ([`to_python`]) objects become `dict`s (keys in sorted order), arrays `list`s,
 //! integers `int`, other numbers `float`.
 //!
@@ -34,6 +47,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
 use std::fmt;
 
 /// How deeply a converted value may nest (lists and dicts) at most: four times the corpus's
@@ -53,6 +67,50 @@ const DEEP_STACK: usize = 256 * 1024 * 1024;
 /// How deeply [`to_python`] nests: the library's outputs stay far inside it (their inputs are
 /// within 512 levels, and expansion is bounded by the depth budget).
 const MAX_OUTPUT_NESTING: usize = 4 * SHALLOW;
+
+/// The character around a placeholder's index: a noncharacter (U+FDD0), which no text meant for
+/// interchange holds.
+pub const MARK: char = '\u{FDD0}';
+
+/// The keywords whose values are data a schema passes through, not schemas.
+const DATA_KEYWORDS: [&str; 4] = ["default", "examples", "enum", "const"];
+
+/// How a value is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Everything must be JSON (a model's arguments).
+    Strict,
+    /// A schema: what JSON cannot carry under `default`, `examples`, `enum` or `const` is kept
+    /// aside (see the module docs).
+    Schema,
+    /// A value to write as JSON: integers past 64 bits are kept aside anywhere.
+    Values,
+}
+
+/// The Python objects a converted value stands in for with placeholders, by index.
+#[derive(Default)]
+pub struct Extras {
+    objects: Vec<Py<PyAny>>,
+}
+
+impl Extras {
+    /// Whether nothing was kept aside.
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+
+    fn keep(&mut self, obj: &Bound<'_, PyAny>) -> Value {
+        let index = self.objects.len();
+        self.objects.push(obj.clone().unbind());
+        Value::String(format!("{MARK}{index}{MARK}"))
+    }
+
+    /// The object a placeholder string stands for.
+    fn lookup<'py>(&self, py: Python<'py>, s: &str) -> Option<Bound<'py, PyAny>> {
+        let index: usize = s.strip_prefix(MARK)?.strip_suffix(MARK)?.parse().ok()?;
+        self.objects.get(index).map(|o| o.bind(py).clone())
+    }
+}
 
 /// Why a Python object is not JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,14 +185,15 @@ impl Fail {
 /// A value nested past [`SHALLOW`] levels is read again on a thread with a [`DEEP_STACK`] and a
 /// limit of [`MAX_NESTING`] (the GIL is handed to that thread meanwhile). If that thread cannot
 /// be started, the shallow limit's error stands.
-pub fn to_value(obj: &Bound<'_, PyAny>) -> Result<Json, ConvertError> {
-    match convert(obj, SHALLOW) {
-        Err(e) if e.fault == Fault::TooDeep => match to_value_deep(obj) {
-            Some(Ok(value)) => Ok(Json { value, deep: true }),
+/// Read in `mode`; with what was kept aside ([`Extras`]).
+pub fn to_value_in(obj: &Bound<'_, PyAny>, mode: Mode) -> Result<(Json, Extras), ConvertError> {
+    match convert(obj, SHALLOW, mode) {
+        Err(e) if e.fault == Fault::TooDeep => match to_value_deep(obj, mode) {
+            Some(Ok((value, extras))) => Ok((Json { value, deep: true }, extras)),
             Some(Err(e)) => Err(e),
             None => Err(e),
         },
-        other => other.map(|value| Json { value, deep: false }),
+        other => other.map(|(value, extras)| (Json { value, deep: false }, extras)),
     }
 }
 
@@ -144,7 +203,7 @@ pub fn to_value(obj: &Bound<'_, PyAny>) -> Result<Json, ConvertError> {
 /// writes. Deeper arguments are an error naming the pointer where the limit was passed (JSON text
 /// that deep does not come from `json.loads` with the default recursion limit).
 pub fn to_value_shallow(obj: &Bound<'_, PyAny>) -> Result<Json, ConvertError> {
-    convert(obj, SHALLOW).map(|value| Json { value, deep: false })
+    convert(obj, SHALLOW, Mode::Strict).map(|(value, _)| Json { value, deep: false })
 }
 
 /// A converted value, and whether it nests past [`SHALLOW`] levels.
@@ -165,14 +224,14 @@ pub fn free(value: Value, deep: bool) {
     }
 }
 
-fn to_value_deep(obj: &Bound<'_, PyAny>) -> Option<Result<Value, ConvertError>> {
+fn to_value_deep(obj: &Bound<'_, PyAny>, mode: Mode) -> Option<Result<(Value, Extras), ConvertError>> {
     let py = obj.py();
     let handle = obj.clone().unbind();
     let result = py.detach(|| {
         std::thread::scope(|s| {
             let thread = std::thread::Builder::new()
                 .stack_size(DEEP_STACK)
-                .spawn_scoped(s, || Python::attach(|py| convert(handle.bind(py), MAX_NESTING)))
+                .spawn_scoped(s, || Python::attach(|py| convert(handle.bind(py), MAX_NESTING, mode)))
                 .ok()?;
             thread.join().ok()
         })
@@ -181,8 +240,16 @@ fn to_value_deep(obj: &Bound<'_, PyAny>) -> Option<Result<Value, ConvertError>> 
     result
 }
 
-fn convert(obj: &Bound<'_, PyAny>, limit: usize) -> Result<Value, ConvertError> {
-    read(obj, limit).map_err(|fail| {
+/// What a reading carries along: the mode and what it kept aside.
+struct Reader {
+    mode: Mode,
+    extras: Extras,
+}
+
+fn convert(obj: &Bound<'_, PyAny>, limit: usize, mode: Mode) -> Result<(Value, Extras), ConvertError> {
+    let mut reader = Reader { mode, extras: Extras::default() };
+    let read = read(obj, limit, &mut reader, false);
+    read.map(|value| (value, reader.extras)).map_err(|fail| {
         let mut pointer = String::new();
         for step in fail.unwound.iter().rev() {
             pointer.push('/');
@@ -196,17 +263,22 @@ fn convert(obj: &Bound<'_, PyAny>, limit: usize) -> Result<Value, ConvertError> 
     })
 }
 
-/// One value; `budget` is the number of container levels still allowed.
-fn read(obj: &Bound<'_, PyAny>, budget: usize) -> Result<Value, Fail> {
+/// One value; `budget` is the number of container levels still allowed; `data`: under one of
+/// [`DATA_KEYWORDS`].
+fn read(obj: &Bound<'_, PyAny>, budget: usize, cx: &mut Reader, data: bool) -> Result<Value, Fail> {
     // The common types first, by cheap type checks; `bool` before `int` (it is one).
     if let Ok(s) = obj.cast::<PyString>() {
-        return text(s).map(Value::String);
+        let value = text(s)?;
+        if cx.mode != Mode::Strict && value.starts_with(MARK) {
+            return Ok(cx.extras.keep(obj));
+        }
+        return Ok(Value::String(value));
     }
     if let Ok(dict) = obj.cast::<PyDict>() {
-        return object(dict.iter().map(Ok), enter(budget)?);
+        return object(dict.iter().map(Ok), enter(budget)?, cx, data);
     }
     if let Ok(list) = obj.cast::<PyList>() {
-        return array(list.iter(), list.len(), enter(budget)?);
+        return array(list.iter(), list.len(), enter(budget)?, cx, data);
     }
     if let Ok(b) = obj.cast::<PyBool>() {
         return Ok(Value::Bool(b.is_true()));
@@ -217,6 +289,9 @@ fn read(obj: &Bound<'_, PyAny>, budget: usize) -> Result<Value, Fail> {
         }
         if let Ok(v) = int.extract::<u64>() {
             return Ok(Value::from(v));
+        }
+        if cx.mode == Mode::Values || (cx.mode == Mode::Schema && data) {
+            return Ok(cx.extras.keep(obj));
         }
         let shown = obj.str().map(|s| s.to_string()).unwrap_or_else(|_| "with that many digits".to_owned());
         return Err(Fail::new(
@@ -229,6 +304,9 @@ fn read(obj: &Bound<'_, PyAny>, budget: usize) -> Result<Value, Fail> {
     }
     if let Ok(float) = obj.cast::<PyFloat>() {
         let v = float.value();
+        if !v.is_finite() && cx.mode == Mode::Schema && data {
+            return Ok(cx.extras.keep(obj));
+        }
         return Number::from_f64(v).map(Value::Number).ok_or_else(|| {
             Fail::new(
                 Fault::NotFinite,
@@ -240,14 +318,14 @@ fn read(obj: &Bound<'_, PyAny>, budget: usize) -> Result<Value, Fail> {
         return Ok(Value::Null);
     }
     if let Ok(tuple) = obj.cast::<PyTuple>() {
-        return array(tuple.iter(), tuple.len(), enter(budget)?);
+        return array(tuple.iter(), tuple.len(), enter(budget)?, cx, data);
     }
     if let Ok(mapping) = obj.cast::<PyMapping>() {
         // Any other mapping (`types.MappingProxyType`, a custom `Mapping`): read as a dict is.
         let inner = enter(budget)?;
         let items = mapping.items().map_err(|e| unreadable(obj, &e))?;
         let entries = items.iter().map(|item| item.extract().map_err(|e| unreadable(obj, &e)));
-        return object(entries, inner);
+        return object(entries, inner, cx, data);
     }
     Err(Fail::new(Fault::UnsupportedType, unsupported(obj)))
 }
@@ -256,12 +334,16 @@ fn read(obj: &Bound<'_, PyAny>, budget: usize) -> Result<Value, Fail> {
 fn object<'py>(
     entries: impl Iterator<Item = Result<(Bound<'py, PyAny>, Bound<'py, PyAny>), Fail>>,
     budget: usize,
+    cx: &mut Reader,
+    data: bool,
 ) -> Result<Value, Fail> {
     let mut map = Map::new();
     for entry in entries {
         let (k, v) = entry?;
         let key = key(&k)?;
-        match read(&v, budget) {
+        // A property named `default` is read as data too: it only lets more through.
+        let under = data || (cx.mode == Mode::Schema && DATA_KEYWORDS.contains(&key.as_str()));
+        match read(&v, budget, cx, under) {
             Ok(value) => {
                 map.insert(key, value);
             }
@@ -276,10 +358,12 @@ fn array<'py>(
     items: impl Iterator<Item = Bound<'py, PyAny>>,
     len: usize,
     budget: usize,
+    cx: &mut Reader,
+    data: bool,
 ) -> Result<Value, Fail> {
     let mut out = Vec::with_capacity(len);
     for (i, item) in items.enumerate() {
-        out.push(read(&item, budget).map_err(|fail| fail.at(Step::Index(i)))?);
+        out.push(read(&item, budget, cx, data).map_err(|fail| fail.at(Step::Index(i)))?);
     }
     Ok(Value::Array(out))
 }
@@ -346,10 +430,20 @@ fn repr(obj: &Bound<'_, PyAny>) -> String {
 
 /// Converts JSON to Python objects (`dict`, `list`, `str`, `int`, `float`, `bool`, `None`).
 pub fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
-    write(py, value, MAX_OUTPUT_NESTING)
+    write(py, value, MAX_OUTPUT_NESTING, None)
 }
 
-fn write<'py>(py: Python<'py>, value: &Value, budget: usize) -> PyResult<Bound<'py, PyAny>> {
+/// [`to_python`], each placeholder of `extras` written as the object it stands for.
+pub fn to_python_with<'py>(py: Python<'py>, value: &Value, extras: &Extras) -> PyResult<Bound<'py, PyAny>> {
+    write(py, value, MAX_OUTPUT_NESTING, (!extras.is_empty()).then_some(extras))
+}
+
+fn write<'py>(
+    py: Python<'py>,
+    value: &Value,
+    budget: usize,
+    extras: Option<&Extras>,
+) -> PyResult<Bound<'py, PyAny>> {
     Ok(match value {
         Value::Null => py.None().into_bound(py),
         Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
@@ -363,12 +457,15 @@ fn write<'py>(py: Python<'py>, value: &Value, budget: usize) -> PyResult<Bound<'
                 PyFloat::new(py, n.as_f64().unwrap_or_default()).into_any()
             }
         }
-        Value::String(s) => string(py, s).into_any(),
+        Value::String(s) => match extras.and_then(|e| e.lookup(py, s)) {
+            Some(original) => original,
+            None => string(py, s).into_any(),
+        },
         Value::Array(items) => {
             let inner = out_budget(budget)?;
             let list = PyList::empty(py);
             for item in items {
-                list.append(write(py, item, inner)?)?;
+                list.append(write(py, item, inner, extras)?)?;
             }
             list.into_any()
         }
@@ -376,7 +473,7 @@ fn write<'py>(py: Python<'py>, value: &Value, budget: usize) -> PyResult<Bound<'
             let inner = out_budget(budget)?;
             let dict = PyDict::new(py);
             for (k, v) in map {
-                dict.set_item(string(py, k), write(py, v, inner)?)?;
+                dict.set_item(string(py, k), write(py, v, inner, extras)?)?;
             }
             dict.into_any()
         }
@@ -557,4 +654,97 @@ fn out_budget(budget: usize) -> PyResult<usize> {
     budget.checked_sub(1).ok_or_else(|| {
         PyValueError::new_err(format!("the result nests deeper than {MAX_OUTPUT_NESTING} levels"))
     })
+}
+
+/// The RFC 8785 text of `value`, each placeholder of `extras` written as what it stands for: a big
+/// integer with its exact digits, a kept-aside `str` as itself. A non-JSON float has no JSON
+/// spelling: the error names its pointer in `value`.
+pub fn write_canonical(py: Python<'_>, value: &Value, extras: &Extras) -> Result<String, ConvertError> {
+    let text = toolschema::canonical::to_string(value);
+    if extras.is_empty() {
+        return Ok(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    // Every string token of the canonical text, walked with its escapes: a placeholder is a whole
+    // string value (a key is followed by `:`), and nothing in it needs escaping.
+    while let Some(start) = rest.find('"') {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 1..];
+        let end = string_end(after);
+        let token = &after[..end];
+        let next = &after[(end + 1).min(after.len())..];
+        let replaced = if token.starts_with(MARK) && !next.starts_with(':') {
+            match extras.lookup(py, token) {
+                Some(obj) => Some(spell(py, &obj).map_err(|message| ConvertError {
+                    fault: Fault::NotFinite,
+                    pointer: pointer_of(value, token).unwrap_or_default(),
+                    message,
+                })?),
+                None => None,
+            }
+        } else {
+            None
+        };
+        match replaced {
+            Some(spelled) => out.push_str(&spelled),
+            None => {
+                out.push('"');
+                out.push_str(token);
+                out.push('"');
+            }
+        }
+        rest = next;
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// The byte offset of the closing quote of a string token whose text starts at `s`.
+fn string_end(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return i,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// A kept-aside object's canonical spelling, or why it has none.
+fn spell(py: Python<'_>, obj: &Bound<'_, PyAny>) -> Result<String, String> {
+    let _ = py;
+    if let Ok(s) = obj.cast::<PyString>() {
+        let s: Cow<'_, str> = s.to_cow().map_err(|e| e.to_string())?;
+        return Ok(toolschema::canonical::to_string(&Value::String(s.into_owned())));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return obj.str().map(|s| s.to_string()).map_err(|e| e.to_string());
+    }
+    let shown = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".to_owned());
+    Err(format!(
+        "the float {shown} has no JSON spelling (JSON numbers are finite), so there is no canonical \
+         JSON to write or hash"
+    ))
+}
+
+/// The JSON pointer of the string `token` in `value` (iteratively: it may nest deep).
+fn pointer_of(value: &Value, token: &str) -> Option<String> {
+    let mut stack: Vec<(&Value, String)> = vec![(value, String::new())];
+    while let Some((node, at)) = stack.pop() {
+        match node {
+            Value::String(s) if s == token => return Some(at),
+            Value::Array(items) => {
+                stack.extend(items.iter().enumerate().map(|(i, v)| (v, format!("{at}/{i}"))));
+            }
+            Value::Object(map) => stack.extend(
+                map.iter().map(|(k, v)| (v, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")))),
+            ),
+            _ => {}
+        }
+    }
+    None
 }

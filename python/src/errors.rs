@@ -90,8 +90,15 @@ pub fn init_attributes(py: Python<'_>) -> PyResult<()> {
     Ok(())
 }
 
-/// An exception of type `T` with `message` and the given attributes.
+/// An exception of type `T` with `message` and the given attributes. A `pointer` attribute past
+/// [`wording::POINTER_BOUND`] characters is shortened wherever the message spells it (the
+/// attribute keeps it whole).
 fn raise<T: pyo3::PyTypeInfo>(py: Python<'_>, message: String, attrs: &[(&str, Option<&str>)]) -> PyErr {
+    let pointer = attrs.iter().find(|(n, _)| *n == "pointer").and_then(|(_, p)| *p);
+    let message = match pointer {
+        Some(p) if p.len() > wording::POINTER_BOUND => message.replace(p, &wording::shorten(p)),
+        _ => message,
+    };
     let err = PyErr::new::<T, _>(message);
     let value = err.value(py);
     for (name, v) in attrs {
@@ -114,11 +121,12 @@ pub fn conversion(py: Python<'_>, e: &ConvertError, tool: Option<&str>) -> PyErr
     )
 }
 
-/// A `ForeignSchemaError` from the library's.
-pub fn foreign(py: Python<'_>, e: &RustForeign) -> PyErr {
+/// A `ForeignSchemaError` from the library's, worded for what `self_contained_input_schema`
+/// takes (`has_definitions`: whether the input had `$defs` or `definitions`).
+pub fn foreign(py: Python<'_>, e: &RustForeign, has_definitions: bool) -> PyErr {
     raise::<ForeignSchemaError>(
         py,
-        e.to_string(),
+        wording::foreign(e, has_definitions),
         &[
             ("tool", Some(e.tool())),
             ("pointer", Some(e.pointer())),
@@ -135,16 +143,30 @@ pub fn pipeline(py: Python<'_>, e: &Error, tool: Option<&str>) -> PyErr {
         None => e.to_string(),
     };
     match e {
-        Error::Generation(g) => raise::<SchemaGenerationError>(
-            py,
-            message,
-            &[
-                ("tool", tool),
-                ("pointer", g.pointer()),
-                ("field", g.field()),
-                ("kind", Some(generation_kind(g))),
-            ],
-        ),
+        Error::Generation(g) => {
+            let words = wording::generation(g);
+            let message = match tool {
+                Some(tool) => format!("`{tool}`: {words}"),
+                None => words,
+            };
+            // The field path the pointer names (`Booking.extras`), where the library has none.
+            let field = g.field().map(str::to_owned).or_else(|| {
+                g.pointer()
+                    .filter(|p| !p.is_empty())
+                    .and_then(|p| toolschema::pointer::field_path(tool, p))
+                    .filter(|f| !f.is_empty())
+            });
+            raise::<SchemaGenerationError>(
+                py,
+                message,
+                &[
+                    ("tool", tool),
+                    ("pointer", g.pointer()),
+                    ("field", field.as_deref()),
+                    ("kind", Some(generation_kind(g))),
+                ],
+            )
+        }
         Error::Capability(all) => {
             let first = all.as_slice().first();
             let err = raise::<CapabilityError>(
@@ -212,7 +234,118 @@ fn generation_kind(e: &RustGeneration) -> &'static str {
     }
 }
 
+/// A `SchemaGenerationError`: a Python dialect's output over `max_bytes`.
+pub fn too_large_after_adapt(
+    py: Python<'_>,
+    dialect: &str,
+    actual: usize,
+    max: usize,
+    tool: Option<&str>,
+) -> PyErr {
+    let words = format!(
+        "dialect `{dialect}` made the schema {actual} bytes in canonical form, over the budget of \
+         {max} bytes; a truncated schema would describe another type, so split the type or raise \
+         `max_bytes`"
+    );
+    let message = match tool {
+        Some(tool) => format!("`{tool}`: {words}"),
+        None => words,
+    };
+    raise::<SchemaGenerationError>(py, message, &[("tool", tool), ("kind", Some("too-large"))])
+}
+
 /// A `ToolSchemaError` for bad usage (an unknown dialect name), with its `kind`.
 pub fn usage(py: Python<'_>, message: String, kind: &str) -> PyErr {
     raise::<ToolSchemaError>(py, message, &[("kind", Some(kind))])
+}
+
+/// The library's messages in a Python user's words: the fix in Python terms (`Any`,
+/// `Optional[...]`, `dict[str, X]`), options named only where the Python function takes them
+/// (none takes `max_depth`; `self_contained_input_schema` takes no `max_bytes`), long pointers
+/// shortened. Kept apart so that the library's own hints by origin can replace it.
+mod wording {
+    use toolschema::{ForeignSchemaError as RustForeign, SchemaGenerationError as RustGeneration};
+
+    /// Pointers longer than this (in bytes) are shortened in messages.
+    pub const POINTER_BOUND: usize = 160;
+
+    /// How much of a long pointer's head and tail a message keeps.
+    const KEEP: usize = 60;
+
+    /// `pointer`'s first and last [`KEEP`] bytes (on character boundaries) around ` ... `, when
+    /// it is longer than [`POINTER_BOUND`].
+    pub fn shorten(pointer: &str) -> String {
+        if pointer.len() <= POINTER_BOUND {
+            return pointer.to_owned();
+        }
+        let head = (0..=KEEP).rev().find(|&i| pointer.is_char_boundary(i)).unwrap_or(0);
+        let tail = (pointer.len() - KEEP..pointer.len())
+            .find(|&i| pointer.is_char_boundary(i))
+            .unwrap_or(pointer.len());
+        format!("{} ... {} ({} bytes)", &pointer[..head], &pointer[tail..], pointer.len())
+    }
+
+    fn field_suffix(field: Option<&String>) -> String {
+        field.map(|f| format!(" (field `{f}`)")).unwrap_or_default()
+    }
+
+    fn untyped_fix(position: &str) -> &'static str {
+        match position {
+            "a required property" => {
+                "annotate it with a type instead of `Any` (a model, a TypedDict, or a map such as \
+                 `dict[str, X]`), or make it optional (`Optional[X] = None`)"
+            }
+            "a union member" => {
+                "give this member a type instead of `Any`, or remove it: with it the whole value may \
+                 be anything"
+            }
+            "a tuple element" => "give this element a type instead of `Any`",
+            "array items" | "map values" => {
+                "give the entries a type instead of `Any` (`list[X]`, `dict[str, X]`), or let the \
+                 collection be empty"
+            }
+            _ => "give it a type instead of `Any` (a model or a TypedDict with named fields)",
+        }
+    }
+
+    /// A pipeline error in Python terms.
+    pub fn generation(e: &RustGeneration) -> String {
+        match e {
+            RustGeneration::UntypedAny { pointer, field, position, .. } => format!(
+                "schema at `{pointer}`{} accepts any value ({position}), and the model must send one \
+                 there with no shape to go by: {}",
+                field_suffix(field.as_ref()),
+                untyped_fix(position)
+            ),
+            RustGeneration::TooDeep { pointer, field, max_depth, .. } => format!(
+                "schema nests deeper than {max_depth} levels at `{pointer}`{}; nest the type less \
+                 deeply (a model of its own for a deep part)",
+                field_suffix(field.as_ref())
+            ),
+            other => other.to_string(),
+        }
+    }
+
+    /// A `self_contained_input_schema` error in the terms of what that function takes.
+    pub fn foreign(e: &RustForeign, has_definitions: bool) -> String {
+        match e {
+            RustForeign::TooLarge { tool, pointer, size, max_bytes, .. } => {
+                let why = if has_definitions {
+                    "definitions used in many places are copied into each place, so use them in fewer \
+                     places"
+                } else {
+                    "a tool's schema that large is not one a model can be shown"
+                };
+                format!(
+                    "tool `{tool}`: the schema at `{pointer}` would be {size} bytes or more (compact \
+                     JSON) once self-contained, over the budget of {max_bytes} bytes; {why}"
+                )
+            }
+            RustForeign::TooDeep { tool, pointer, max_depth, .. } => format!(
+                "tool `{tool}`: input schema nests deeper than {max_depth} levels (counting `$ref` \
+                 hops) at `{pointer}`, past the budget this function reads"
+            ),
+            other => other.to_string(),
+        }
+    }
 }

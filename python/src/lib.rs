@@ -8,16 +8,53 @@
 //! type's or callable's JSON Schema with pydantic before handing it to [`normalize`].
 
 mod convert;
+mod declared;
+mod dialects;
 mod errors;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use serde_json::Value;
-use toolschema::{DocWarningKind, SchemaOptions};
+use toolschema::{DocWarningKind, PropertyOrder, SchemaOptions};
 
-/// Converts `obj`, raising `ConversionError` (about `tool`, where given) when it is not JSON.
-fn value_of(obj: &Bound<'_, PyAny>, tool: Option<&str>) -> PyResult<convert::Json> {
-    convert::to_value(obj).map_err(|e| errors::conversion(obj.py(), &e, tool))
+/// Converts `obj` in `mode`, raising `ConversionError` (about `tool`, where given) when it is
+/// not JSON; with what was kept aside (see [`convert::Mode`]).
+fn value_of(
+    obj: &Bound<'_, PyAny>,
+    tool: Option<&str>,
+    mode: convert::Mode,
+) -> PyResult<(convert::Json, convert::Extras)> {
+    convert::to_value_in(obj, mode).map_err(|e| errors::conversion(obj.py(), &e, tool))
+}
+
+/// `"sha256:"` and the hex SHA-256 of `bytes`.
+fn sha256(bytes: &[u8]) -> toolschema::SchemaHash {
+    use sha2::Digest;
+    toolschema::SchemaHash::from_bytes(sha2::Sha256::digest(bytes).into())
+}
+
+/// The canonical text and the hash of a schema shown under `dialect` with placeholders of
+/// `extras` written out: the bytes and envelope the library hashes (`{"dialect", "exact",
+/// "schema"}`), so equal to its hash wherever nothing was kept aside.
+fn written(
+    py: Python<'_>,
+    value: &Value,
+    extras: &convert::Extras,
+    dialect: &str,
+    exact: bool,
+) -> Result<(String, toolschema::SchemaHash), convert::ConvertError> {
+    let canonical = convert::write_canonical(py, value, extras)?;
+    let mut envelope = String::with_capacity(canonical.len() + dialect.len() + 40);
+    envelope.push_str("{\"dialect\":");
+    envelope.push_str(&toolschema::canonical::to_string(&Value::String(dialect.to_owned())));
+    if exact {
+        envelope.push_str(",\"exact\":true");
+    }
+    envelope.push_str(",\"schema\":");
+    envelope.push_str(&canonical);
+    envelope.push('}');
+    let hash = sha256(envelope.as_bytes());
+    Ok((canonical, hash))
 }
 
 /// Makes a tool's input schema self-contained: every local ``$ref`` inlined, optional unions
@@ -35,7 +72,7 @@ fn value_of(obj: &Bound<'_, PyAny>, tool: Option<&str>) -> PyResult<convert::Jso
 ///     tool_name: The tool's name, for errors.
 ///
 /// Returns:
-///     A new dict (keys in sorted order).
+///     A new dict: ``properties`` in the input's order, every other key sorted.
 ///
 /// Raises:
 ///     ForeignSchemaError: the schema cannot be made self-contained (``tool``, ``pointer``,
@@ -48,13 +85,21 @@ fn self_contained_input_schema<'py>(
     schema: &Bound<'py, PyAny>,
     tool_name: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let value = value_of(schema, Some(tool_name))?.value;
+    let has_definitions = ["$defs", "definitions"].iter().any(|k| schema.get_item(*k).is_ok());
+    let (json, extras) = value_of(schema, Some(tool_name), convert::Mode::Schema)?;
+    let value = json.value;
     // The owned variant rewrites a schema without references in place, and frees a refused one of
-    // any depth without recursion; what it returns is within the library's budgets.
-    let result = py.detach(|| toolschema::self_contained_input_schema_owned(value, tool_name));
+    // any depth without recursion; what it returns is within the library's budgets. Its maps keep
+    // the input's order (`preserve_order`): `properties` keep it, every other key is sorted.
+    let result = py.detach(|| {
+        toolschema::self_contained_input_schema_owned(value, tool_name).map(|mut out| {
+            toolschema::passes::sort_keys(&mut out, true);
+            out
+        })
+    });
     match result {
-        Ok(out) => convert::to_python(py, &out),
-        Err(e) => Err(errors::foreign(py, &e)),
+        Ok(out) => convert::to_python_with(py, &out, &extras),
+        Err(e) => Err(errors::foreign(py, &e, has_definitions)),
     }
 }
 
@@ -63,8 +108,10 @@ fn self_contained_input_schema<'py>(
 ///
 /// A drop-in for ``threetears.tool_schema.declared_type``. ``None`` for a union of two or more
 /// real types, a reference it cannot follow (outside the document, to nothing, or a cycle), a type
-/// name that is not one of JSON Schema's seven (``"dict"``), and anything malformed, including
-/// arguments that are not JSON. Never raises.
+/// name that names no JSON type (``"any"``; BFCL's ``"dict"``, ``"float"`` and ``"tuple"`` are
+/// read as ``object``, ``number`` and ``array``), and anything malformed, including anything that
+/// is not a schema. Never raises. Reads the objects where they are (nothing is
+/// converted), so a call costs the same whatever the size of ``schema``.
 ///
 /// Args:
 ///     prop: One property's schema.
@@ -75,35 +122,24 @@ fn self_contained_input_schema<'py>(
 ///     ``"null"``, or ``None``.
 #[pyfunction]
 fn declared_type(prop: &Bound<'_, PyAny>, schema: &Bound<'_, PyAny>) -> Option<&'static str> {
-    let prop = convert::to_value(prop).ok()?;
-    // The root is read only through a `$ref`; a property without one answers without it, and
-    // without the cost of converting the whole schema for each property.
-    let root = if mentions_ref(&prop.value) { Some(convert::to_value(schema).ok()?) } else { None };
-    let answer = toolschema::declared_type(&prop.value, root.as_ref().map_or(&Value::Null, |r| &r.value))
-        .map(|t| t.as_str());
-    convert::free(prop.value, prop.deep);
-    if let Some(root) = root {
-        convert::free(root.value, root.deep);
-    }
-    answer
+    declared::declared_type(prop, schema).map(toolschema::JsonType::as_str)
 }
 
-/// Whether `value` holds a `$ref` key anywhere (iteratively: it may nest deep).
-fn mentions_ref(value: &Value) -> bool {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Object(map) => {
-                if map.contains_key("$ref") {
-                    return true;
-                }
-                stack.extend(map.values());
-            }
-            Value::Array(items) => stack.extend(items),
-            _ => {}
-        }
-    }
-    false
+/// Every root property's declared type, as ``declared_type`` answers for each: for a normaliser
+/// that reads a whole tool at once.
+///
+/// Args:
+///     schema: The tool's input schema.
+///
+/// Returns:
+///     Property name to its type (or ``None``), in the order ``schema["properties"]`` lists them;
+///     empty when ``schema`` has no ``properties`` mapping. Never raises for a malformed schema.
+#[pyfunction]
+fn declared_types<'py>(
+    py: Python<'py>,
+    schema: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    declared::declared_types(py, schema)
 }
 
 /// The ``sha256:`` hash of a JSON value: SHA-256 over its RFC 8785 (JCS) canonical bytes, as
@@ -115,11 +151,20 @@ fn mentions_ref(value: &Value) -> bool {
 /// Returns:
 ///     ``"sha256:"`` and 64 lowercase hex digits.
 ///
+/// An ``int`` of any size is written with its exact digits.
+///
 /// Raises:
-///     ConversionError: ``value`` holds a value that is not JSON.
+///     ConversionError: ``value`` holds a value that is not JSON (a NaN or infinite float: JSON
+///         has no spelling for it; ``pointer`` names it).
 #[pyfunction]
 fn schema_hash(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
-    let json = value_of(value, None)?;
+    let (json, extras) = value_of(value, None, convert::Mode::Values)?;
+    if !extras.is_empty() {
+        let text =
+            convert::write_canonical(py, &json.value, &extras).map_err(|e| errors::conversion(py, &e, None));
+        convert::free(json.value, json.deep);
+        return Ok(sha256(text?.as_bytes()).to_string());
+    }
     Ok(py.detach(|| {
         let hash = toolschema::schema_hash(&json.value).to_string();
         convert::free(json.value, json.deep);
@@ -136,11 +181,20 @@ fn schema_hash(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
 /// Returns:
 ///     The canonical text (encode it as UTF-8 for the bytes a hash covers).
 ///
+/// An ``int`` of any size is written with its exact digits.
+///
 /// Raises:
-///     ConversionError: ``value`` holds a value that is not JSON.
+///     ConversionError: ``value`` holds a value that is not JSON (a NaN or infinite float: JSON
+///         has no spelling for it; ``pointer`` names it).
 #[pyfunction]
 fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
-    let json = value_of(value, None)?;
+    let (json, extras) = value_of(value, None, convert::Mode::Values)?;
+    if !extras.is_empty() {
+        let text =
+            convert::write_canonical(py, &json.value, &extras).map_err(|e| errors::conversion(py, &e, None));
+        convert::free(json.value, json.deep);
+        return text;
+    }
     Ok(py.detach(|| {
         let text = toolschema::canonical::to_string(&json.value);
         convert::free(json.value, json.deep);
@@ -178,40 +232,64 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 ///     ConversionError: ``schema`` holds a value that is not JSON.
 ///     ToolSchemaError: an unknown dialect name (``kind == "unknown-dialect"``).
 #[pyfunction]
-#[pyo3(signature = (schema, *, dialect = "json-schema", exclude = None, max_bytes = None, allow_any = false, name = None, exact = false))]
+#[pyo3(signature = (schema, *, dialect = None, exclude = None, max_bytes = None, allow_any = false, name = None, exact = false))]
 #[allow(clippy::too_many_arguments)]
 fn normalize(
     py: Python<'_>,
     schema: &Bound<'_, PyAny>,
-    dialect: &str,
+    dialect: Option<&Bound<'_, PyAny>>,
     exclude: Option<&Bound<'_, PyAny>>,
-    max_bytes: Option<usize>,
+    max_bytes: Option<&Bound<'_, PyAny>>,
     allow_any: bool,
     name: Option<&str>,
     exact: bool,
 ) -> PyResult<ToolSchema> {
-    let options = options(py, dialect, exclude, max_bytes, allow_any, exact)?;
-    build(py, &options, schema, name).map(|inner| ToolSchema { inner })
+    let chosen = dialects::Chosen::of(py, dialect)?;
+    let max_bytes = max_bytes.map(byte_budget).transpose()?;
+    let options = options(py, &chosen, exclude, max_bytes, allow_any, exact)?;
+    let (inner, extras) = build(py, &options, schema, name)?;
+    let (custom, extras) = match chosen.finish(py, &inner, &extras, name, max_bytes)? {
+        Some((custom, own)) => (Some(custom), own),
+        None => (None, extras),
+    };
+    Ok(ToolSchema::new(py, inner, custom, extras))
 }
 
-/// The library's options for a dialect name and the keyword arguments `normalize` takes.
+/// `max_bytes` as a byte count: a negative or non-integral value is a `ValueError` saying so.
+fn byte_budget(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let bad = || {
+        pyo3::exceptions::PyValueError::new_err(format!(
+            "max_bytes must be a whole number of bytes, 0 or more; got {}",
+            obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".to_owned())
+        ))
+    };
+    if obj.is_instance_of::<pyo3::types::PyBool>() || !obj.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(bad());
+    }
+    match obj.extract::<u64>() {
+        // Past the address space: no schema is that large, so no budget at all.
+        Ok(v) => Ok(usize::try_from(v).unwrap_or(usize::MAX)),
+        Err(_) if obj.lt(0).unwrap_or(true) => Err(bad()),
+        Err(_) => Ok(usize::MAX),
+    }
+}
+
+/// The library's options for a dialect and the keyword arguments `normalize` takes. `properties`
+/// keep the order the type or schema declares them; the hash is the sorted build's.
 fn options(
     py: Python<'_>,
-    dialect: &str,
+    dialect: &dialects::Chosen,
     exclude: Option<&Bound<'_, PyAny>>,
     max_bytes: Option<usize>,
     allow_any: bool,
     exact: bool,
 ) -> PyResult<SchemaOptions> {
-    let Some(chosen) = toolschema::dialect::by_name(dialect) else {
-        let names: Vec<_> = toolschema::dialect::builtin().iter().map(|d| d.name()).collect();
-        return Err(errors::usage(
-            py,
-            format!("unknown dialect `{dialect}`; the dialects are {}", names.join(", ")),
-            "unknown-dialect",
-        ));
-    };
-    let mut options = SchemaOptions::new().dialect(chosen).reject_any(!allow_any).exact(exact);
+    let _ = py;
+    let mut options = SchemaOptions::new()
+        .dialect(dialect.builtin())
+        .reject_any(!allow_any)
+        .exact(exact)
+        .property_order(PropertyOrder::DeclarationSortedHash);
     if let Some(exclude) = exclude {
         options = options.exclude(names_of(exclude)?);
     }
@@ -227,11 +305,12 @@ fn build(
     options: &SchemaOptions,
     schema: &Bound<'_, PyAny>,
     name: Option<&str>,
-) -> PyResult<toolschema::ToolSchema> {
+) -> PyResult<(toolschema::ToolSchema, convert::Extras)> {
     // `normalize` frees a refused input of any depth without recursion; what it accepts is
     // within its nesting budget.
-    let value = value_of(schema, name)?.value;
-    py.detach(|| options.normalize(value)).map_err(|e| errors::pipeline(py, &e, name))
+    let (json, extras) = value_of(schema, name, convert::Mode::Schema)?;
+    let built = py.detach(|| options.normalize(json.value)).map_err(|e| errors::pipeline(py, &e, name))?;
+    Ok((built, extras))
 }
 
 /// Converts a model's `arguments`, nested at most [`convert::SHALLOW`] levels, raising
@@ -297,14 +376,17 @@ fn restore<'py>(
     py: Python<'py>,
     schema: &Bound<'py, PyAny>,
     arguments: &Bound<'py, PyAny>,
-    dialect: &str,
+    dialect: &Bound<'py, PyAny>,
     exact: bool,
     allow_any: bool,
     exclude: Option<&Bound<'py, PyAny>>,
     name: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let options = options(py, dialect, exclude, None, allow_any, exact)?;
-    let built = build(py, &options, schema, name)?;
+    let chosen = dialects::Chosen::of(py, Some(dialect))?;
+    let options = options(py, &chosen, exclude, None, allow_any, exact)?;
+    let (built, extras) = build(py, &options, schema, name)?;
+    // A Python dialect's adapt has no restore plan: the pipeline's (integral floats) is the one.
+    chosen.finish(py, &built, &extras, name, None)?;
     restore_with(py, &built, arguments, name)
 }
 
@@ -324,6 +406,13 @@ fn names_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 #[pyclass(frozen, module = "toolschema")]
 struct ToolSchema {
     inner: toolschema::ToolSchema,
+    /// What a dialect given as a Python object made of `inner` (built under `json-schema`).
+    custom: Option<dialects::Custom>,
+    /// What the shown schema's placeholders stand for (values JSON cannot carry, kept aside).
+    extras: convert::Extras,
+    /// For a Python dialect, or where something was kept aside: the canonical text and hash
+    /// written here, or why there is none (a non-JSON float). `None`: the library's.
+    written: Option<Result<(String, toolschema::SchemaHash), convert::ConvertError>>,
 }
 
 #[pymethods]
@@ -331,26 +420,35 @@ impl ToolSchema {
     /// The schema, normalised and adapted to the dialect, as a new dict on each access.
     #[getter]
     fn schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        convert::to_python(py, self.inner.as_value())
+        convert::to_python_with(py, self.shown(), &self.extras)
     }
 
-    /// The schema's RFC 8785 canonical JSON text.
+    /// The schema's RFC 8785 canonical JSON text (an ``int`` of any size with its exact digits;
+    /// ``ConversionError`` naming the pointer of a NaN or infinite float, which JSON cannot write).
     #[getter]
-    fn canonical_json(&self) -> &str {
-        self.inner.canonical_json()
+    fn canonical_json(&self, py: Python<'_>) -> PyResult<&str> {
+        match &self.written {
+            None => Ok(self.inner.canonical_json()),
+            Some(Ok((text, _))) => Ok(text),
+            Some(Err(e)) => Err(errors::conversion(py, e, self.inner.type_name())),
+        }
     }
 
     /// ``"sha256:"`` + hex of SHA-256 over the RFC 8785 bytes of
     /// ``{"dialect": <dialect>, "schema": <schema>}``: the dialect is part of it.
     #[getter]
-    fn hash(&self) -> String {
-        self.inner.hash().to_string()
+    fn hash(&self, py: Python<'_>) -> PyResult<String> {
+        match &self.written {
+            None => Ok(self.inner.hash().to_string()),
+            Some(Ok((_, hash))) => Ok(hash.to_string()),
+            Some(Err(e)) => Err(errors::conversion(py, e, self.inner.type_name())),
+        }
     }
 
     /// The dialect's name.
     #[getter]
     fn dialect(&self) -> &str {
-        self.inner.dialect_name()
+        self.custom.as_ref().map_or(self.inner.dialect_name(), |c| &c.name)
     }
 
     /// The root properties removed by ``exclude``, sorted.
@@ -447,22 +545,61 @@ impl ToolSchema {
     }
 
     fn __repr__(&self) -> String {
+        let canonical = match &self.written {
+            None => self.inner.canonical_json(),
+            Some(Ok((text, _))) => text,
+            Some(Err(_)) => "(a value JSON cannot write)",
+        };
         format!(
             "ToolSchema(dialect={:?}, hash={:?}, schema={})",
             self.dialect(),
-            self.hash(),
-            self.canonical_json()
+            self.full_hash().to_string(),
+            canonical
         )
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<ToolSchema>().is_ok_and(|o| o.get().inner == self.inner)
+        other.cast::<ToolSchema>().is_ok_and(|o| o.get().full_hash() == self.full_hash())
     }
 
     fn __hash__(&self) -> u64 {
-        let bytes = self.inner.hash();
+        let bytes = self.full_hash();
         let b = bytes.as_bytes();
         u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+    }
+}
+
+impl ToolSchema {
+    fn new(
+        py: Python<'_>,
+        inner: toolschema::ToolSchema,
+        custom: Option<dialects::Custom>,
+        extras: convert::Extras,
+    ) -> Self {
+        let written = if custom.is_some() || !extras.is_empty() {
+            let (value, dialect) = match &custom {
+                Some(c) => (&c.value, c.name.as_str()),
+                None => (inner.as_value(), inner.dialect_name()),
+            };
+            Some(written(py, value, &extras, dialect, inner.is_exact()))
+        } else {
+            None
+        };
+        ToolSchema { inner, custom, extras, written }
+    }
+
+    /// The schema shown: a Python dialect's, or the library's.
+    fn shown(&self) -> &Value {
+        self.custom.as_ref().map_or(self.inner.as_value(), |c| &c.value)
+    }
+
+    /// The hash for equality: the one `hash` gives, or where it has none (a non-JSON float
+    /// kept aside), the library's over the placeholders.
+    fn full_hash(&self) -> toolschema::SchemaHash {
+        match &self.written {
+            Some(Ok((_, hash))) => *hash,
+            _ => self.inner.hash(),
+        }
     }
 }
 
@@ -536,6 +673,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Adaptation>()?;
     m.add_function(wrap_pyfunction!(self_contained_input_schema, m)?)?;
     m.add_function(wrap_pyfunction!(declared_type, m)?)?;
+    m.add_function(wrap_pyfunction!(declared_types, m)?)?;
     m.add_function(wrap_pyfunction!(schema_hash, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_json, m)?)?;
     m.add_function(wrap_pyfunction!(normalize, m)?)?;

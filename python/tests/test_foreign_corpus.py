@@ -4,8 +4,9 @@ Mirrors ``tests/foreign_corpus.rs``: every real schema (MCP, pydantic, BFCL) mus
 reference's output (``../shared/corpus/expected``), or a ``ValueError`` where the reference raised
 one, unless the case is one of the library's deliberate differences, recorded with our own answer
 in ``fixtures/foreign/differences.json`` (the corpus README numbers them); then it must give that
-answer. ``tests/differences.json`` here lists the few cases where the package answers differently
-from the library itself (a value the conversion from Python refuses to change).
+answer. ``tests/differences.json`` here lists the cases where the package answers differently
+from the library itself (none today: a value JSON cannot carry under ``default``, ``examples``,
+``enum`` or ``const`` is kept as the reference keeps it).
 
 One difference is a rule rather than a list of cases, as in the Rust test: the reference passes
 BFCL's Python type spellings through (``"type": "float"``), and the library writes the JSON name
@@ -31,7 +32,6 @@ from conftest import (
     rust_table,
     same_json,
 )
-
 
 # BFCL's Python spellings and the JSON type each stands for (difference 11).
 PYTHON_SPELLINGS = {"dict": "object", "float": "number", "tuple": "array"}
@@ -217,12 +217,17 @@ def test_declared_type_agrees_with_the_reference_on_edge_cases(corpus: Path) -> 
     assert not failures, "\n".join(failures)
 
 
-def test_declared_type_never_raises_on_what_is_not_json() -> None:
+def test_declared_type_reads_only_its_path_and_never_raises() -> None:
     import math
 
+    # What is not JSON off the path does not matter, as for the reference (which reads the
+    # objects where they are): a non-JSON float beside the definitions, a non-str key in a default.
     root = {"$defs": {"A": {"type": "integer"}}, "bad": math.nan}
-    assert toolschema.declared_type({"$ref": "#/$defs/A"}, root) is None  # the root is not JSON
-    assert toolschema.declared_type({"type": "string", "default": {1: 2}}, {}) is None
-    assert toolschema.declared_type({"type": "string"}, root) == "string"  # no $ref: root unread
+    assert toolschema.declared_type({"$ref": "#/$defs/A"}, root) == "integer"
+    assert toolschema.declared_type({"type": "string", "default": {1: 2}}, {}) == "string"
+    assert toolschema.declared_type({"type": "number", "default": math.inf}, {}) == "number"
+    assert toolschema.declared_type({"type": "string"}, root) == "string"
+    assert toolschema.declared_type({"$ref": "#/$defs/A"}, "not a schema") is None
+    assert toolschema.declared_type({"anyOf": [{"type": "null"}, 5]}, {}) is None
     assert toolschema.declared_type("not a schema", None) is None
     assert toolschema.declared_type({"$ref": "#/$defs/A"}, {"$defs": {"A": {"type": "integer"}}}) == "integer"

@@ -15,8 +15,8 @@ from pydantic import BaseModel, Field
 from typing_extensions import Annotated, TypedDict
 
 import toolschema
-from toolschema import CapabilityError, SchemaGenerationError, schema_for
 from seed_models import Itinerary, Waypoint
+from toolschema import CapabilityError, SchemaGenerationError, schema_for
 
 
 class Node(BaseModel):

@@ -33,10 +33,13 @@ pydantic (imported only then) and hands it to ``normalize``. Every error is a
 
 from __future__ import annotations
 
+import difflib
+import functools
 import inspect
+import re
 import typing
 import warnings
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Protocol, Union, runtime_checkable
 
 from ._native import (
     DIALECTS,
@@ -53,6 +56,7 @@ from ._native import (
     __version__,
     canonical_json,
     declared_type,
+    declared_types,
     normalize,
     restore,
     schema_hash,
@@ -72,9 +76,11 @@ __all__ = [
     "ToolSchema",
     "ToolSchemaError",
     "__version__",
+    "SchemaDialect",
     "annotations_of",
     "canonical_json",
     "declared_type",
+    "declared_types",
     "normalize",
     "restore",
     "schema_for",
@@ -83,10 +89,41 @@ __all__ = [
 ]
 
 
+@runtime_checkable
+class SchemaDialect(Protocol):
+    """A dialect of your own: anything with a ``name``, a ``forbidden`` set of schema keywords and
+    an ``adapt``, as the seed has it. ``schema_for``, ``normalize`` and ``restore`` take one
+    wherever they take a dialect's name.
+
+    ``adapt`` gets the normalised schema (a new dict) and returns the schema the provider is told;
+    then every schema position of that is checked for the ``forbidden`` keywords, each one found a
+    ``CapabilityError`` naming the dialect, the keyword and where it appeared. The name is part of
+    the hash (it may not be a built-in's). Such a dialect has no restore plan: ``restore`` only
+    turns integral floats into integers where one is declared, so ``adapt`` should tighten or
+    restructure, never change the shape of a value::
+
+        @dataclass(frozen=True)
+        class NoUnions:
+            name: str = "no-unions"
+            forbidden: frozenset[str] = frozenset({"anyOf"})
+
+            def adapt(self, schema: dict[str, Any]) -> dict[str, Any]:
+                return schema
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def forbidden(self) -> Iterable[str]: ...
+
+    def adapt(self, schema: dict[str, Any]) -> Any: ...
+
+
 def schema_for(
     obj: Any,
     *,
-    dialect: str = "json-schema",
+    dialect: Union[str, SchemaDialect] = "json-schema",
     exclude: Iterable[str] = (),
     max_bytes: int | None = None,
     exact: bool = False,
@@ -103,9 +140,19 @@ def schema_for(
     Either way the schema then goes through ``normalize``: titles dropped, keys ordered,
     ``required`` sorted, untyped required values refused, then the dialect.
 
+    ``properties`` keep the order the type declares them (field order, parameter order): providers
+    generate arguments in that order, so a model reasons before it answers where the type says so.
+    Every other key is sorted; ``canonical_json`` and ``hash`` sort every key (RFC 8785), so the
+    order does not change the hash. A docstring describes a callable with its prose before the first
+    section (``Returns:``, ``Raises:``, ``Example:``, ... are not for the model); a
+    ``functools.partial`` is described by the function it wraps, its bound parameters left out as
+    excluded ones are; a callable object by its class's docstring, or its ``__call__``'s when the
+    class has none of its own.
+
     Args:
         obj: The type or callable.
-        dialect: A dialect name (``DIALECTS``), e.g. ``"openai-strict"``.
+        dialect: A dialect name (``DIALECTS``), e.g. ``"openai-strict"``, or a dialect of your
+            own (``SchemaDialect``).
         exclude: Parameters (or root properties) the caller injects: not described, so a model
             cannot set them. Each must exist.
         max_bytes: Refuse a schema whose canonical bytes are longer than this.
@@ -123,13 +170,16 @@ def schema_for(
     Raises:
         SchemaGenerationError: a parameter without an annotation, ``*args``/``**kwargs``, a type
             pydantic cannot describe, pydantic missing, an untyped required value, an unknown
-            ``exclude`` name, a schema over ``max_bytes``.
+            ``exclude`` name, a schema over ``max_bytes``; ``field`` names the parameter or field.
         CapabilityError: the dialect cannot express the schema.
+        ValueError: ``max_bytes`` is not a whole number of bytes.
     """
     name = _name_of(obj)
     excluded = tuple(_names(exclude))
     if _is_callable_tool(obj):
-        schema = _callable_schema(obj, name, excluded)
+        bound = _bound_keywords(obj)
+        schema = _callable_schema(obj, name, excluded + bound)
+        excluded = excluded + tuple(b for b in bound if b not in excluded)
     else:
         schema = _type_schema(obj, name)
     return normalize(schema, dialect=dialect, exclude=excluded, max_bytes=max_bytes, name=name, exact=exact)
@@ -148,16 +198,88 @@ def annotations_of(obj: Callable[..., Any]) -> dict[str, Any]:
     Returns:
         Parameter name to annotation (and ``"return"`` if annotated).
     """
-    target = obj
-    while hasattr(target, "func") and hasattr(target, "args") and hasattr(target, "keywords"):
-        target = target.func  # functools.partial
+    target = _unwrap_partial(obj)
     try:
         return typing.get_type_hints(target, include_extras=True)
     except TypeError:
-        call = getattr(type(target), "__call__", None)
+        call = getattr(type(target), "__call__", None)  # noqa: B004 (the method itself is wanted)
         if call is None:
             raise
         return typing.get_type_hints(call, include_extras=True)
+
+
+def _unwrap_partial(obj: Any) -> Any:
+    """The function a ``functools.partial`` (of a partial ...) wraps; ``obj`` itself otherwise."""
+    while isinstance(obj, functools.partial):
+        obj = obj.func
+    return obj
+
+
+def _bound_keywords(obj: Any) -> tuple[str, ...]:
+    """The parameters a ``functools.partial`` binds by keyword (its positional ones are gone from
+    its signature already): not the model's to choose, so excluded as injected ones are."""
+    bound: list[str] = []
+    while isinstance(obj, functools.partial):
+        bound.extend(k for k in obj.keywords if k not in bound)
+        obj = obj.func
+    return tuple(bound)
+
+
+#: A Google-style section header: the sections a docstring may hold after its prose.
+_SECTION = re.compile(
+    r"^(Args|Arguments|Fields|Attributes|Parameters|Params|Keyword Args|Keyword Arguments|Other Parameters|"
+    r"Returns?|Raises|Yields?|Examples?|Notes?|Warnings?|Warns|See Also|References|Todo|Methods):\s*$"
+)
+
+#: The sections the pipeline lands on the properties: every other section is left out.
+_FIELD_SECTIONS = ("Args:", "Arguments:", "Fields:", "Attributes:")
+
+
+def _tool_doc(doc: str | None, extra_fields: str | None = None) -> str | None:
+    """A docstring as the model should read it: the prose before the first Google-style section,
+    and the sections that describe the fields (``Args:``, ``Attributes:``, ...), which the pipeline
+    lands on the properties. ``Returns:``, ``Raises:``, ``Yields:``, ``Example(s):``, ``Note(s):``
+    and the rest are about the code, not the arguments. ``extra_fields``: another docstring whose
+    field sections are added (a callable object's ``__call__``)."""
+    prose: list[str] = []
+    fields: list[str] = []
+    for index, text in enumerate((doc, extra_fields)):
+        if not text:
+            continue
+        section: str | None = None
+        for line in inspect.cleandoc(text).splitlines():
+            stripped = line.strip()
+            if line and not line[0].isspace() and _SECTION.match(stripped):
+                section = stripped
+                if section in _FIELD_SECTIONS:
+                    fields.append("Args:" if section != "Attributes:" else section)
+                continue
+            if section is None:
+                if index == 0:
+                    prose.append(line)
+            elif section in _FIELD_SECTIONS and (line[:1].isspace() or not stripped):
+                fields.append(line)
+            elif stripped and not line[:1].isspace():
+                section = "?"  # prose after a section: not the summary
+    summary = "\n".join(prose).strip()
+    body = "\n".join(fields).rstrip()
+    joined = "\n\n".join(part for part in (summary, body) if part)
+    return joined or None
+
+
+def _doc_of(fn: Any) -> str | None:
+    """The docstring that describes a callable tool, cut to what the model should read."""
+    target = _unwrap_partial(fn)
+    if inspect.isroutine(target) or inspect.ismethod(target):
+        return _tool_doc(inspect.getdoc(target))
+    cls = type(target)
+    call = getattr(cls, "__call__", None)  # noqa: B004 (the method itself is wanted)
+    call_doc = inspect.getdoc(call) if call is not None else None
+    # Written for the class itself (not inherited from `object` or a base it does not document).
+    own = cls.__dict__.get("__doc__")
+    if own:
+        return _tool_doc(own, extra_fields=call_doc)
+    return _tool_doc(call_doc)
 
 
 def _names(exclude: Iterable[str]) -> list[str]:
@@ -191,12 +313,22 @@ def _is_callable_tool(obj: Any) -> bool:
     return callable(obj)
 
 
-def _error(cls: type[ToolSchemaError], message: str, *, tool: str, kind: str, pointer: str | None = None) -> ToolSchemaError:
+def _error(
+    cls: type[ToolSchemaError],
+    message: str,
+    *,
+    tool: str,
+    kind: str,
+    pointer: str | None = None,
+    field: str | None = None,
+) -> ToolSchemaError:
     """An exception of the hierarchy with its attributes set, as the native functions raise them."""
     err = cls(f"`{tool}`: {message}")
     err.tool = tool
     err.kind = kind
     err.pointer = pointer
+    if field is not None:
+        err.field = field  # type: ignore[attr-defined]
     return err
 
 
@@ -204,7 +336,7 @@ def _type_schema(tp: Any, name: str) -> Any:
     """``tp``'s JSON Schema from ``pydantic.TypeAdapter`` (validation mode), or the error naming it."""
     pydantic = _pydantic(name)
     try:
-        return pydantic.TypeAdapter(tp).json_schema()
+        schema = pydantic.TypeAdapter(tp).json_schema()
     except (pydantic.PydanticUserError, pydantic.PydanticSchemaGenerationError, TypeError, NameError) as exc:
         raise _error(
             SchemaGenerationError,
@@ -212,6 +344,15 @@ def _type_schema(tp: Any, name: str) -> Any:
             tool=name,
             kind="pydantic",
         ) from exc
+    # A model's docstring (the root's and each definition's description): its prose and field
+    # sections only.
+    if isinstance(schema, dict):
+        for node in (schema, *(schema.get("$defs") or {}).values()):
+            if isinstance(node, dict) and isinstance(node.get("description"), str):
+                node["description"] = _tool_doc(node["description"]) or ""
+                if not node["description"]:
+                    del node["description"]
+    return schema
 
 
 def _callable_schema(fn: Callable[..., Any], name: str, excluded: tuple[str, ...]) -> Any:
@@ -226,8 +367,21 @@ def _callable_schema(fn: Callable[..., Any], name: str, excluded: tuple[str, ...
         hints = annotations_of(fn)
     except Exception as exc:  # NameError for an unresolvable forward reference, and the like
         raise _error(SchemaGenerationError, f"cannot resolve its annotations: {exc}", tool=name, kind="annotation") from exc
+    parameters = signature.parameters
+    unknown = [n for n in excluded if n not in parameters]
+    if unknown:
+        names = ", ".join(f"`{n}`" for n in parameters) or "none"
+        close = [m for n in unknown for m in difflib.get_close_matches(n, list(parameters), n=1)]
+        hint = f"; did you mean `{close[0]}`?" if close else ""
+        raise _error(
+            SchemaGenerationError,
+            f"cannot exclude `{unknown[0]}`: it has no such parameter (it has {names}){hint} A typo "
+            "here would let the model fill a value the caller meant to inject",
+            tool=name,
+            kind="unknown-exclude",
+        )
     fields: dict[str, Any] = {}
-    for param in signature.parameters.values():
+    for param in parameters.values():
         pointer = "/properties/" + param.name.replace("~", "~0").replace("/", "~1")
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             star = "*" if param.kind is param.VAR_POSITIONAL else "**"
@@ -238,6 +392,7 @@ def _callable_schema(fn: Callable[..., Any], name: str, excluded: tuple[str, ...
                 tool=name,
                 kind="variadic",
                 pointer=pointer,
+                field=param.name,
             )
         if param.name.startswith("_"):
             raise _error(
@@ -247,6 +402,7 @@ def _callable_schema(fn: Callable[..., Any], name: str, excluded: tuple[str, ...
                 tool=name,
                 kind="private-name",
                 pointer=pointer,
+                field=param.name,
             )
         default = ... if param.default is param.empty else param.default
         if param.name in excluded:
@@ -262,6 +418,7 @@ def _callable_schema(fn: Callable[..., Any], name: str, excluded: tuple[str, ...
                 tool=name,
                 kind="unannotated",
                 pointer=pointer,
+                field=param.name,
             )
         fields[param.name] = (hints[param.name], default)
     pydantic = _pydantic(name)
@@ -273,17 +430,41 @@ def _callable_schema(fn: Callable[..., Any], name: str, excluded: tuple[str, ...
             model = pydantic.create_model(
                 name.rsplit(".", 1)[-1],
                 __config__=pydantic.ConfigDict(extra="forbid", protected_namespaces=()),
-                __doc__=inspect.getdoc(fn),
+                __doc__=_doc_of(fn),
                 **fields,
             )
             return model.model_json_schema()
     except (pydantic.PydanticUserError, pydantic.PydanticSchemaGenerationError, TypeError, NameError) as exc:
+        culprit = _unrenderable(pydantic, fields, excluded)
+        if culprit is None:
+            raise _error(
+                SchemaGenerationError,
+                f"pydantic cannot describe its parameters as JSON Schema: {exc}",
+                tool=name,
+                kind="pydantic",
+            ) from exc
         raise _error(
             SchemaGenerationError,
-            f"pydantic cannot describe its parameters as JSON Schema: {exc}",
+            f"parameter `{culprit}` has a type pydantic cannot describe as JSON Schema "
+            f"({fields[culprit][0]!r}): {exc}; give it a type pydantic can describe, or exclude it if "
+            "the caller injects it",
             tool=name,
             kind="pydantic",
+            pointer="/properties/" + culprit.replace("~", "~0").replace("/", "~1"),
+            field=culprit,
         ) from exc
+
+
+def _unrenderable(pydantic: Any, fields: dict[str, Any], excluded: tuple[str, ...]) -> str | None:
+    """The first parameter whose type alone pydantic cannot describe, or ``None``."""
+    for param, (annotation, _) in fields.items():
+        if param in excluded:
+            continue
+        try:
+            pydantic.TypeAdapter(annotation).json_schema()
+        except Exception:
+            return param
+    return None
 
 
 def _pydantic(name: str) -> Any:

@@ -1,6 +1,28 @@
 """Type stubs for ``toolschema._native``, the Rust half of the package (see ``src/lib.rs``)."""
 
-from typing import Any, Iterable, List, Literal, Optional, Tuple
+from typing import Any, Dict, Iterable, Literal, Optional, Protocol, Sequence, Tuple, Union, final, type_check_only
+
+__all__ = [
+    "Adaptation",
+    "ArgumentsError",
+    "CapabilityError",
+    "ConversionError",
+    "DIALECTS",
+    "DocWarning",
+    "ForeignSchemaError",
+    "MAX_NESTING",
+    "SchemaGenerationError",
+    "ToolSchema",
+    "ToolSchemaError",
+    "__version__",
+    "canonical_json",
+    "declared_type",
+    "declared_types",
+    "normalize",
+    "restore",
+    "schema_hash",
+    "self_contained_input_schema",
+]
 
 __version__: str
 DIALECTS: Tuple[str, ...]
@@ -8,7 +30,17 @@ DIALECTS: Tuple[str, ...]
 MAX_NESTING: int
 """How deeply an argument may nest (lists and dicts) before ``ConversionError``."""
 
-JsonType = Literal["object", "array", "string", "number", "integer", "boolean", "null"]
+_JsonType = Literal["object", "array", "string", "number", "integer", "boolean", "null"]
+
+@type_check_only
+class _Dialect(Protocol):
+    """A dialect of your own (``toolschema.SchemaDialect``): a name, forbidden keywords, an adapt."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def forbidden(self) -> Iterable[str]: ...
+    def adapt(self, schema: Dict[str, Any]) -> Any: ...
 
 class ToolSchemaError(ValueError):
     """Base of every error toolschema raises."""
@@ -42,9 +74,9 @@ class ArgumentsError(ToolSchemaError):
     as the tool's result); ``faults`` lists every fault as ``(pointer, message)``, each pointer into
     the arguments as the model sent them; ``pointer`` is the first's."""
 
-    faults: List[Tuple[str, str]]
+    faults: Sequence[Tuple[str, str]]
 
-AdaptationKind = Literal[
+_AdaptationKind = Literal[
     "null-for-absent",
     "map-as-entries",
     "json-text",
@@ -54,6 +86,7 @@ AdaptationKind = Literal[
     "moved-check",
 ]
 
+@final
 class Adaptation:
     """One rewrite a provider dialect made, which ``ToolSchema.restore`` undoes; ``str()`` says it
     in words. Equal and hashed by ``(pointer, keyword, kind)``."""
@@ -65,12 +98,13 @@ class Adaptation:
     def keyword(self) -> str:
         """The keyword concerned: ``"required"``, ``"additionalProperties"``, ``"minimum"``, ..."""
     @property
-    def kind(self) -> AdaptationKind: ...
+    def kind(self) -> _AdaptationKind: ...
     @property
     def message(self) -> str: ...
     def __hash__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
+@final
 class DocWarning:
     """A docstring ``Args:`` entry that did not land on a property."""
 
@@ -85,6 +119,7 @@ class DocWarning:
     @property
     def message(self) -> str: ...
 
+@final
 class ToolSchema:
     """A normalised schema with its canonical JSON and hash, and the restore plan for a model's
     arguments under it; equal when the hashes are."""
@@ -94,10 +129,12 @@ class ToolSchema:
         """The schema (a new dict on each access)."""
     @property
     def canonical_json(self) -> str:
-        """RFC 8785 canonical JSON of the schema."""
+        """RFC 8785 canonical JSON of the schema (keys sorted); ``ConversionError`` if it holds a
+        NaN or infinite float."""
     @property
     def hash(self) -> str:
-        """``"sha256:..."`` over ``{"dialect": ..., "schema": ...}``."""
+        """``"sha256:..."`` over ``{"dialect": ..., "schema": ...}``; ``ConversionError`` if the
+        schema holds a NaN or infinite float."""
     @property
     def dialect(self) -> str: ...
     @property
@@ -117,38 +154,43 @@ class ToolSchema:
         """The forward map: arguments the original accepts, in the provider's terms;
         ``restore(encode(v)) == v`` up to ``null`` for a field left out."""
     def __hash__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
 def self_contained_input_schema(schema: Any, *, tool_name: str) -> dict[str, Any]:
     """Every local ``$ref`` inlined, optional unions collapsed; always ``type: "object"``."""
 
-def declared_type(prop: Any, schema: Any) -> Optional[JsonType]:
-    """The one JSON type ``prop`` declares, or ``None``. Never raises."""
+def declared_type(prop: Any, schema: Any) -> Optional[_JsonType]:
+    """The one JSON type ``prop`` declares, or ``None``. Never raises; reads the objects where
+    they are."""
+
+def declared_types(schema: Any) -> Dict[str, Optional[_JsonType]]:
+    """Each root property's ``declared_type``, in the order ``schema["properties"]`` lists them."""
 
 def schema_hash(value: Any) -> str:
-    """``"sha256:"`` + hex SHA-256 of the value's RFC 8785 bytes."""
+    """``"sha256:"`` + hex SHA-256 of the value's RFC 8785 bytes (an int of any size exactly)."""
 
 def canonical_json(value: Any) -> str:
-    """The value's RFC 8785 canonical JSON text."""
+    """The value's RFC 8785 canonical JSON text (an int of any size with its exact digits)."""
 
 def normalize(
     schema: Any,
     *,
-    dialect: str = "json-schema",
+    dialect: Union[str, _Dialect, None] = None,
     exclude: Optional[Iterable[str]] = None,
     max_bytes: Optional[int] = None,
     allow_any: bool = False,
     name: Optional[str] = None,
     exact: bool = False,
 ) -> ToolSchema:
-    """The pipeline and a dialect on a JSON Schema from anywhere; ``exact=True`` refuses what
-    would need a restore."""
+    """The pipeline and a dialect (a name, ``None`` for ``"json-schema"``, or an object with
+    ``name``, ``forbidden`` and ``adapt``) on a JSON Schema from anywhere; ``exact=True`` refuses
+    what would need a restore."""
 
 def restore(
     schema: Any,
     arguments: Any,
     *,
-    dialect: str,
+    dialect: Union[str, _Dialect],
     exact: bool = False,
     allow_any: bool = False,
     exclude: Optional[Iterable[str]] = None,

@@ -9,10 +9,12 @@
 mod commands;
 #[path = "toolschema/input.rs"]
 mod input;
-#[path = "toolschema/mcp_proxy.rs"]
+#[path = "toolschema/mcp_proxy/mod.rs"]
 mod mcp_proxy;
 #[path = "toolschema/output.rs"]
 mod output;
+#[path = "toolschema/pin.rs"]
+mod pin;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -258,9 +260,32 @@ enum Command {
         /// instead of leaving it out.
         #[arg(long)]
         keep_refused: bool,
+        /// List every tool under its server's name, even one the provider refuses (by default,
+        /// such a name is listed as a valid one, and mapped back on each call).
+        #[arg(long)]
+        keep_names: bool,
+        /// Pin each tool's listing (name, description, input and output schema) in FILE the
+        /// first time it is seen; leave out a tool whose listing differs later, until the change
+        /// is accepted (`toolschema pin --accept FILE TOOL`).
+        #[arg(long, value_name = "FILE")]
+        pin: Option<std::path::PathBuf>,
         /// The MCP server to run, and its arguments.
         #[arg(last = true, required = true, value_name = "SERVER_COMMAND")]
         server: Vec<String>,
+    },
+    /// The tools pinned in an `mcp-proxy --pin` file, or accept a changed listing.
+    ///
+    /// Without `--accept`: one line per tool, `sha256:<hex>  NAME`, then each tool whose
+    /// listing changed and waits to be accepted, with its changes. With `--accept`, the pending
+    /// listing of each TOOL becomes the pinned one (exit 2 for a tool with none).
+    Pin {
+        /// Make the pending listing of each TOOL the pinned one.
+        #[arg(long)]
+        accept: bool,
+        /// The pin file.
+        file: std::path::PathBuf,
+        /// The tools to accept.
+        tools: Vec<String>,
     },
     /// What changed from OLD to NEW, by JSON pointer; exit 1 on a narrowing change.
     ///
@@ -286,11 +311,23 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut out = output::Out::new();
-    if let Command::McpProxy { dialect, coerce, keep_refused, server } = &cli.command {
+    if let Command::McpProxy { dialect, coerce, keep_refused, keep_names, pin, server } = &cli.command {
         let Some(dialect) = commands::find_dialect(&mut out, dialect) else {
             return out.finish(output::Status::USAGE);
         };
-        let options = mcp_proxy::Options { dialect, coerce: *coerce, keep_refused: *keep_refused };
+        if let Some(path) = pin
+            && let Err(e) = pin::Pins::read(path)
+        {
+            out.error("--pin", &e.0);
+            return out.finish(output::Status::USAGE);
+        }
+        let options = mcp_proxy::Options {
+            dialect,
+            coerce: *coerce,
+            keep_refused: *keep_refused,
+            keep_names: *keep_names,
+            pin: pin.clone(),
+        };
         return mcp_proxy::run(&options, server);
     }
     let status = match cli.command {
@@ -345,6 +382,7 @@ fn main() -> ExitCode {
         Command::Diff { pipeline, format, lines, old, new } => {
             commands::diff(&mut out, &pipeline.mode(), format == Format::Json, lines.jsonl, &old, &new)
         }
+        Command::Pin { accept, file, tools } => commands::pin(&mut out, accept, &file, &tools),
         Command::McpProxy { .. } => output::Status::OK,
     };
     out.finish(status)

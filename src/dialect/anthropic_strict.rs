@@ -77,8 +77,8 @@ const NAME: &str = "anthropic-strict";
 const FORMATS: &[&str] =
     &["date", "date-time", "duration", "email", "hostname", "ipv4", "ipv6", "time", "uri", "uuid"];
 
-const MAX_OPTIONAL: usize = 24;
-const MAX_UNIONS: usize = 16;
+pub(crate) const MAX_OPTIONAL: usize = 24;
+pub(crate) const MAX_UNIONS: usize = 16;
 
 /// The engine's parameters for Anthropic strict mode ([ANT-SO] "JSON Schema limitations").
 static PROFILE: Profile = Profile {
@@ -92,13 +92,20 @@ static PROFILE: Profile = Profile {
     enums: Enums::Primitive,
     max_min_items: Some(1),
     pattern_ok,
+    case_insensitive_enums: true,
+    check_kept_patterns: true,
 };
 
-/// Whether Anthropic's regex subset runs `pattern` ([ANT-SO] "Supported regex features").
+/// The largest repetition bound taken as a "simple" `{n,m}`: [ANT-SO] lists large ranges among
+/// what its regex subset lacks and names no number, so a bound above this is moved into restore.
+const MAX_REPEAT: u64 = 100;
+
+/// Whether Anthropic's regex subset runs `pattern` ([ANT-SO] "Supported regex features"): no
+/// lookaround, backreference, word boundary or large `{n,m}`.
 fn pattern_ok(pattern: &str) -> bool {
-    !["(?=", "(?!", "(?<=", "(?<!", "\\b", "\\B", "\\1", "\\2", "\\3", "\\k<"]
-        .iter()
-        .any(|x| pattern.contains(x))
+    super::support::pattern_is_regular(pattern)
+        && !["\\b", "\\B"].iter().any(|x| pattern.contains(x))
+        && super::support::repeat_bounds(pattern).all(|n| n <= MAX_REPEAT)
 }
 
 impl SchemaDialect for AnthropicStrict {
@@ -199,19 +206,7 @@ fn null_as_branch(node: &mut Value) {
 
 /// The per-schema part of [ANT-SO]'s request limits: optional properties and union properties.
 fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
-    let (mut optional, mut unions) = (0usize, 0usize);
-    let _ = crate::walk::visit_all(schema, max_depth, &mut |_, node| {
-        if let Some(Value::Object(props)) = node.get("properties") {
-            let required = node.get("required").and_then(Value::as_array);
-            let is_required = |n: &str| required.is_some_and(|r| r.iter().any(|v| v == n));
-            optional += props.keys().filter(|n| !is_required(n)).count();
-            unions += props
-                .values()
-                .filter(|p| p.get("anyOf").is_some() || p.get("type").is_some_and(Value::is_array))
-                .count();
-        }
-        true
-    });
+    let (optional, unions) = parameter_counts(schema, max_depth);
     for (what, actual, max) in [
         ("optional properties (not in `required`) per request", optional, MAX_OPTIONAL),
         ("properties using `anyOf` or a type array per request", unions, MAX_UNIONS),
@@ -226,6 +221,26 @@ fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
             });
         }
     }
+}
+
+/// A schema's optional properties (not in `required`) and union properties (`anyOf` or a type
+/// array), as [ANT-SO]'s request limits count them; what a request sums over its strict tools
+/// ([`request_limits`](crate::request_limits)).
+pub(crate) fn parameter_counts(schema: &Value, max_depth: usize) -> (usize, usize) {
+    let (mut optional, mut unions) = (0usize, 0usize);
+    let _ = crate::walk::visit_all(schema, max_depth, &mut |_, node| {
+        if let Some(Value::Object(props)) = node.get("properties") {
+            let required = node.get("required").and_then(Value::as_array);
+            let is_required = |n: &str| required.is_some_and(|r| r.iter().any(|v| v == n));
+            optional += props.keys().filter(|n| !is_required(n)).count();
+            unions += props
+                .values()
+                .filter(|p| p.get("anyOf").is_some() || p.get("type").is_some_and(Value::is_array))
+                .count();
+        }
+        true
+    });
+    (optional, unions)
 }
 
 /// The first reference cycle reachable from the root: the definition that refers back to itself
@@ -273,7 +288,7 @@ pub(crate) fn find_recursion(
                 Some(1) => return Some((name_of(&target), site)),
                 Some(_) => {}
                 None => {
-                    let Some(node) = crate::refs::resolve(schema, &format!("#{target}")) else { continue };
+                    let Some(node) = crate::refs::lookup_pointer(schema, &target) else { continue };
                     if stack.len() > max_depth {
                         return Some((name_of(&target), site));
                     }
@@ -349,8 +364,29 @@ mod tests {
     }
 
     #[test]
-    fn patterns_anthropic_cannot_run_are_refused() {
-        let s = json!({"type": "object", "properties": {"p": {"type": "string", "pattern": "^(?!x)"}}});
-        assert_eq!(run(s).unwrap_err()[0].keyword(), Some("pattern"));
+    fn a_pattern_anthropic_cannot_run_moves_into_restore_and_a_kept_one_is_checked_too() {
+        let s = json!({"type": "object", "properties": {
+            "p": {"type": "string", "pattern": "^(?!x)"},
+            "r": {"type": "string", "pattern": "^a{1,500}$"},
+            "q": {"type": "string", "pattern": "^[a-z]+$"}
+        }});
+        let out = run(s).unwrap();
+        let p = &out.schema["properties"]["p"];
+        assert_eq!(
+            p,
+            &json!({"type": "string", "description": "Constraints: a string matching the pattern `^(?!x)`."})
+        );
+        assert!(out.schema["properties"]["r"].get("pattern").is_none(), "a large range is moved");
+        assert_eq!(out.schema["properties"]["q"]["pattern"], "^[a-z]+$");
+        assert!(out.plan.restore(json!({"p": "ab", "q": "ab"})).is_ok());
+        let err = out.plan.restore(json!({"p": "xb", "q": "123"})).unwrap_err();
+        let faults: Vec<&str> = err.faults().iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(faults, ["/p", "/q"], "{err}");
+        // A map's key pattern, which Anthropic's SDK moves into the description, is checked too.
+        let map = json!({"type": "object", "properties": {"m": {"type": "object",
+            "patternProperties": {"^[a-z]+$": {"type": "integer"}}, "additionalProperties": false}}});
+        let plan = run(map).unwrap().plan;
+        assert!(plan.restore(json!({"m": [{"key": "ab", "value": 1}]})).is_ok());
+        assert!(plan.restore(json!({"m": [{"key": "01", "value": 1}]})).is_err());
     }
 }

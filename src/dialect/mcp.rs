@@ -72,11 +72,13 @@ impl SchemaDialect for Mcp {
         } else {
             schema
         };
-        match root_is_object(self.name(), &schema) {
-            Ok(()) => Ok(Adapted { schema, plan: RestorePlan::identity() }),
-            Err(errors) if cx.exact || refers_to_root(&schema, cx.max_depth) => Err(errors),
-            Err(_) => Ok(wrap(schema)),
-        }
+        let mut adapted = match root_is_object(self.name(), &schema) {
+            Ok(()) => Adapted { schema, plan: RestorePlan::identity() },
+            Err(errors) if cx.exact || refers_to_root(&schema, cx.max_depth) => return Err(errors),
+            Err(_) => wrap(schema),
+        };
+        no_boolean_properties(&mut adapted.schema, cx.max_depth);
+        Ok(adapted)
     }
 }
 
@@ -104,6 +106,36 @@ fn wrap(schema: Value) -> Adapted {
     let node =
         crate::restore::Node { decode: crate::restore::Decode::Unwrap(WRAPPED.into()), ..Default::default() };
     Adapted { schema: Value::Object(outer), plan: RestorePlan::from_parts(vec![node], Some(0), adaptations) }
+}
+
+/// Every boolean subschema under `properties` as the object that means the same (`true` as `{}`,
+/// `false` as `{"not": {}}`): the MCP TypeScript SDK, the client of most MCP hosts, types a
+/// property's schema as an object and refuses the tool list otherwise.
+fn no_boolean_properties(schema: &mut Value, max_depth: usize) {
+    fn object_for(b: bool) -> Value {
+        if b { Value::Object(Map::new()) } else { serde_json::json!({"not": {}}) }
+    }
+    if let Value::Bool(b) = schema {
+        // A bare boolean root has no `properties`, but the wrap put it under one.
+        *schema = object_for(*b);
+        return;
+    }
+    // The depth was bounded by the pipeline; past the budget nothing is rewritten.
+    let _ = crate::walk::visit_objects_mut::<()>(
+        schema,
+        max_depth,
+        &mut |_, m| {
+            if let Some(Value::Object(props)) = m.get_mut("properties") {
+                for v in props.values_mut() {
+                    if let Value::Bool(b) = v {
+                        *v = object_for(*b);
+                    }
+                }
+            }
+            Ok(())
+        },
+        &|_| (),
+    );
 }
 
 /// Whether anything in the schema refers to its root (`#`), which a wrapper would move.
@@ -177,6 +209,19 @@ mod tests {
         let error = &MCP.adapt(flattened, &exact).unwrap_err()[0];
         assert!(!error.to_string().contains("wrap the value"), "{error}");
         assert!(error.to_string().contains("put the enum in a named field"), "{error}");
+    }
+
+    #[test]
+    fn no_boolean_subschema_is_written_under_properties_for_the_mcp_typescript_sdk() {
+        let cx = AdaptContext::default();
+        for (root, inner) in [(json!(true), json!({})), (json!(false), json!({"not": {}}))] {
+            let out = MCP.adapt_reversible(root, &cx).unwrap();
+            assert_eq!(out.schema["properties"]["value"], inner);
+        }
+        let nested = json!({"type": "object", "properties": {"a": true, "b": {"type": "object", "properties": {"c": false}}}});
+        let out = MCP.adapt(nested, &cx).unwrap();
+        assert_eq!(out["properties"]["a"], json!({}));
+        assert_eq!(out["properties"]["b"]["properties"]["c"], json!({"not": {}}));
     }
 
     #[test]

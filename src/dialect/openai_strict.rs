@@ -62,6 +62,10 @@
 //! - **encoded**: maps as lists of `{"key", "value"}` entries, free-form objects and untyped
 //!   values as JSON text, tuples as objects with keys `"0"`, `"1"`, ..., a root that is not an
 //!   object as `{"value": ...}`;
+//! - **inlined**: every definition, where none refers back to itself and the expansion stays
+//!   within four times the size (openai-agents refuses any `$ref` in an MCP server's tool: "JSON
+//!   schema contains a reference whose target was not validated for strict mode"); recursive
+//!   schemas keep `$defs`;
 //! - `oneOf` as `anyOf` where the branches are provably disjoint (serde's enum encodings),
 //!   `allOf` merged where that is exact, a `$ref` with a description as a one-branch `anyOf`;
 //! - **dropped**: `default` (refused by OpenAI; stated in the description where restore relies
@@ -121,7 +125,9 @@ static PROFILE: Profile = Profile {
     formats: FORMATS,
     enums: Enums::Any,
     max_min_items: None,
-    pattern_ok: |_| true,
+    pattern_ok: super::support::pattern_is_regular,
+    case_insensitive_enums: false,
+    check_kept_patterns: false,
 };
 
 impl SchemaDialect for OpenAiStrict {
@@ -174,14 +180,55 @@ impl SchemaDialect for OpenAiStrict {
     ) -> Result<Adapted, Vec<CapabilityError>> {
         let out = provider::adapt(&PROFILE, schema, cx)?;
         let mut errors = Vec::new();
-        limits(&out.schema, cx.max_depth, &mut errors);
+        let schema = match inline_acyclic(&out.schema, cx) {
+            Some(inlined) => {
+                limits(&inlined, cx.max_depth, &mut errors);
+                if errors.is_empty() {
+                    inlined
+                } else {
+                    // Within the limits only with its definitions shared: kept as it was.
+                    errors.clear();
+                    out.schema
+                }
+            }
+            None => out.schema,
+        };
         if errors.is_empty() {
-            Ok(Adapted { schema: out.schema, plan: out.plan })
+            limits(&schema, cx.max_depth, &mut errors);
+        }
+        if errors.is_empty() {
+            Ok(Adapted { schema, plan: out.plan })
         } else {
             sort_errors(&mut errors);
             Err(errors)
         }
     }
+}
+
+/// The provider's schema with every definition inlined, when none refers back to itself and the
+/// expansion fits the size budget (measured before it is built); `None` otherwise, and then the
+/// definitions stay in `$defs` (OpenAI follows references, recursion included).
+///
+/// The reason: openai-agents, for an MCP server's tools (`ensure_strict_json_schema` with
+/// `_reject_open_objects=True`), refuses every `$ref` it finds ("JSON schema contains a reference
+/// whose target was not validated for strict mode"). The plan is unchanged: it follows
+/// definitions by node, not by the schema's spelling, and an inlined definition means what the
+/// reference did.
+/// How many times its size with shared definitions an inlined schema may be.
+const INLINE_GROWTH: u64 = 4;
+
+fn inline_acyclic(schema: &Value, cx: &AdaptContext<'_>) -> Option<Value> {
+    let defs = schema.get("$defs").and_then(Value::as_object)?;
+    if defs.is_empty() || super::anthropic_strict::find_recursion(schema, cx.max_depth, None).is_some() {
+        return None;
+    }
+    let depth = super::InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth);
+    // At most a few times the schema with shared definitions: a definition graph that doubles at
+    // each level keeps its references rather than costing work past a linear bound.
+    let budget = crate::inline::size::json_len(schema).saturating_mul(INLINE_GROWTH);
+    let budget = usize::try_from(budget).unwrap_or(usize::MAX);
+    let cx = AdaptContext { max_bytes: Some(cx.max_bytes.map_or(budget, |m| m.min(budget))), ..cx.clone() };
+    super::inline_refs::inline_all(NAME, schema.clone(), &cx, depth).ok()
 }
 
 /// The hint for a keyword strict dialects refuse, naming the Rust shape to use instead.
@@ -216,11 +263,7 @@ pub(crate) fn rewrite_ref_sites(
         // one with annotations alone itself (a one-branch `anyOf`), so a schema without such a
         // site is neither copied nor walked again.
         let _ = crate::walk::visit_objects(&schema, max_depth, &mut |at, map| {
-            if map.contains_key("$ref")
-                && map
-                    .keys()
-                    .any(|k| k != "$ref" && !crate::walk::is_meta_data(k) && !DROPPED.contains(&k.as_str()))
-            {
+            if is_site(map) {
                 sites.push(at.pointer().as_str().to_owned());
             }
         });
@@ -248,7 +291,15 @@ pub(crate) fn rewrite_ref_sites(
                 );
                 continue;
             }
-            let Some(target) = crate::refs::resolve(&snapshot, &reference) else {
+            let target = crate::refs::resolve(&snapshot, &reference);
+            if target.is_some_and(|t| holds_site(t, max_depth)) {
+                // Merged from the inside out: a target with a site of its own waits until that one
+                // is merged. One that never is (it lies inside its own target, or in a cycle of
+                // them) is the engine's, which makes a recursive merge a definition; copying it
+                // here doubled its depth at every round.
+                continue;
+            }
+            let Some(target) = target else {
                 errors.push(unsupported(
                     dialect,
                     "$ref",
@@ -287,6 +338,19 @@ pub(crate) fn rewrite_ref_sites(
         }
     }
     schema
+}
+
+/// A `$ref` with an assertion beside it.
+fn is_site(map: &Map<String, Value>) -> bool {
+    map.contains_key("$ref")
+        && map.keys().any(|k| k != "$ref" && !crate::walk::is_meta_data(k) && !DROPPED.contains(&k.as_str()))
+}
+
+/// Whether a `$ref` with an assertion beside it lies at or under `schema`.
+fn holds_site(schema: &Value, max_depth: usize) -> bool {
+    let mut found = false;
+    let _ = crate::walk::visit_objects(schema, max_depth, &mut |_, map| found |= is_site(map));
+    found
 }
 
 /// The [OAI-SO] size limits.
@@ -452,11 +516,25 @@ mod tests {
 
     #[test]
     fn ref_with_description_keeps_the_description_beside_a_one_branch_any_of() {
-        let s = json!({"$defs": {"I": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}},
+        // Recursive, so the definition stays in `$defs`.
+        let s = json!({"$defs": {"I": {"type": "object", "properties": {"a": {"type": "integer"},
+                           "next": {"anyOf": [{"$ref": "#/$defs/I"}, {"type": "null"}]}}, "required": ["a", "next"]}},
                        "type": "object", "properties": {"i": {"$ref": "#/$defs/I", "description": "d"}}, "required": ["i"]});
         let out = run(s).unwrap().schema;
         assert_eq!(out["properties"]["i"], json!({"anyOf": [{"$ref": "#/$defs/I"}], "description": "d"}));
         assert_eq!(out["$defs"]["I"]["additionalProperties"], false);
+    }
+
+    #[test]
+    fn definitions_are_inlined_where_none_is_recursive_for_openai_agents_mcp_path() {
+        let s = json!({"$defs": {"I": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}},
+                       "type": "object", "properties": {"i": {"$ref": "#/$defs/I", "description": "d"},
+                       "j": {"$ref": "#/$defs/I"}}, "required": ["i", "j"]});
+        let out = run(s).unwrap().schema;
+        assert!(out.get("$defs").is_none() && !out.to_string().contains("$ref"), "{out}");
+        let closed = json!({"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"], "additionalProperties": false});
+        assert_eq!(out["properties"]["j"], closed);
+        assert_eq!(out["properties"]["i"], json!({"anyOf": [closed], "description": "d"}));
     }
 
     #[test]

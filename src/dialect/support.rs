@@ -481,3 +481,67 @@ mod tests {
         assert_eq!(m["maximum"], u32::MAX);
     }
 }
+
+/// Whether `pattern` is free of lookaround (`(?=`, `(?!`, `(?<=`, `(?<!`) and backreferences
+/// (`\1`..`\9`, `\k<name>`): what a provider's regular-language engine can run (OpenAI's
+/// "pattern (no lookarounds)", Anthropic's regex subset). An escaped parenthesis is a literal.
+pub(crate) fn pattern_is_regular(pattern: &str) -> bool {
+    let bytes = pattern.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => {
+                match bytes.get(i + 1) {
+                    Some(b'1'..=b'9') => return false,
+                    Some(b'k') if bytes.get(i + 2) == Some(&b'<') => return false,
+                    _ => {}
+                }
+                i += 2;
+                continue;
+            }
+            b'(' if bytes.get(i + 1) == Some(&b'?') => {
+                let rest = &bytes[i + 2..];
+                if rest.starts_with(b"=")
+                    || rest.starts_with(b"!")
+                    || rest.starts_with(b"<=")
+                    || rest.starts_with(b"<!")
+                {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The numbers of every `{n}`, `{n,}` and `{n,m}` repetition in `pattern` (escaped braces are
+/// literals); a number too long for a `u64` counts as `u64::MAX`.
+pub(crate) fn repeat_bounds(pattern: &str) -> impl Iterator<Item = u64> + '_ {
+    let bytes = pattern.as_bytes();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'{' => {
+                let end = bytes[i + 1..].iter().position(|b| *b == b'}').map(|p| i + 1 + p);
+                if let Some(end) = end {
+                    let body = &pattern[i + 1..end];
+                    let is_repeat = !body.is_empty()
+                        && body.bytes().all(|b| b.is_ascii_digit() || b == b',')
+                        && body.as_bytes()[0].is_ascii_digit();
+                    if is_repeat {
+                        found.extend(
+                            body.split(',').filter(|n| !n.is_empty()).map(|n| n.parse().unwrap_or(u64::MAX)),
+                        );
+                    }
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    found.into_iter()
+}

@@ -272,6 +272,13 @@ pub fn declared_type(prop: &Value, root: &Value) -> Option<JsonType> {
     None
 }
 
+/// Whether [`declared_type`] reads a `$ref` alone (its siblings ignored) under a root whose
+/// `$schema` is `uri`: draft-07 and earlier. For a caller that walks its own representation of a
+/// schema (the Python package reads Python objects where they are) and must read it alike.
+pub fn reads_ref_alone(uri: &str) -> bool {
+    Draft::named(uri).ref_ignores_siblings()
+}
+
 /// The one member of an `anyOf` (or, when that is absent or empty, a `oneOf`) that is not
 /// `{"type": "null"}`: what an optional union declares. `None` for a real union or a malformed one.
 pub(crate) fn optional_member(map: &Map<String, Value>) -> Option<&Value> {

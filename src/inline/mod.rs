@@ -60,7 +60,7 @@ mod engine;
 mod keys;
 mod measure;
 mod nulls;
-mod size;
+pub(crate) mod size;
 
 pub(crate) use build::*;
 pub(crate) use engine::*;

@@ -44,6 +44,16 @@ impl Pass for SortKeys {
     }
 }
 
+/// Puts every object's keys in byte order, as [`SortKeys`] does, except that with
+/// `keep_properties` the entries of every `properties` map keep their order: for output that
+/// shows a schema's own property order with every other key sorted (the CLI's
+/// `self-contained`). Iterative; a no-op without `preserve_order`.
+pub fn sort_keys(value: &mut Value, keep_properties: bool) {
+    if map_preserves_order() {
+        sort_all(value, keep_properties);
+    }
+}
+
 fn sort_all(root: &mut Value, keep_properties: bool) {
     // (node, whether this object is a `properties` map whose order is kept)
     let mut stack: Vec<(&mut Value, bool)> = vec![(root, false)];

@@ -6,6 +6,7 @@
 //! description ([`Check::describe`]) and the one it puts in an error ([`Check::failure`]) are
 //! the one documented wording: "at least 0", "at most 64 characters", "unique items".
 
+use super::pattern::{Outcome, Pattern};
 use serde_json::{Map, Number, Value};
 use std::fmt::Write as _;
 
@@ -41,6 +42,10 @@ pub enum Check {
     OnlyKeys(Vec<String>),
     /// `dependentRequired`: when the key is present, these must be too.
     DependentRequired(String, Vec<String>),
+    /// `pattern`: a string with a match (run with a step bound, see [`Pattern`]).
+    Pattern(Pattern),
+    /// `anyOf` of `required` lists beside the properties: at least one list all present.
+    RequiredOneOf(Vec<Vec<String>>),
 }
 
 impl Check {
@@ -66,6 +71,7 @@ impl Check {
                 Value::Bool(false) => return Some(Vec::new()),
                 _ => return None,
             },
+            "pattern" => Check::Pattern(Pattern::new(value.as_str()?)?),
             "minProperties" => Check::MinProperties(count()?),
             "maxProperties" => Check::MaxProperties(count()?),
             "dependentRequired" => {
@@ -99,6 +105,8 @@ impl Check {
             Check::MaxProperties(_) => "maxProperties",
             Check::OnlyKeys(_) => "additionalProperties",
             Check::DependentRequired(..) => "dependentRequired",
+            Check::Pattern(_) => "pattern",
+            Check::RequiredOneOf(_) => "anyOf",
         }
     }
 
@@ -127,6 +135,23 @@ impl Check {
                 list(&mut s, names);
                 s
             }
+            Check::Pattern(p) => format!("a string matching the pattern `{}`", p.source()),
+            Check::RequiredOneOf(lists) => {
+                let mut s = "at least one of ".to_owned();
+                for (i, names) in lists.iter().enumerate() {
+                    if i > 0 {
+                        s.push_str(", ");
+                    }
+                    if names.len() > 1 {
+                        s.push_str("all of (");
+                        list(&mut s, names);
+                        s.push(')');
+                    } else {
+                        list(&mut s, names);
+                    }
+                }
+                s
+            }
         }
     }
 
@@ -150,6 +175,10 @@ impl Check {
             (Check::DependentRequired(key, names), Value::Object(m)) => {
                 !m.contains_key(key) || names.iter().all(|n| m.contains_key(n))
             }
+            (Check::Pattern(p), Value::String(s)) => p.run(s) == Outcome::Match,
+            (Check::RequiredOneOf(lists), Value::Object(m)) => {
+                lists.iter().any(|names| names.iter().all(|n| m.contains_key(n)))
+            }
             _ => true,
         }
     }
@@ -167,6 +196,18 @@ impl Check {
                 format!("{} {}", m.len(), plural(m.len() as u64, "key"))
             }
             (Check::UniqueItems, _) => "repeated items".into(),
+            (Check::Pattern(p), Value::String(s)) if p.run(s) == Outcome::OutOfSteps => {
+                return format!(
+                    "could not be checked against the pattern `{}` within its step budget; send a \
+                     shorter or simpler string",
+                    p.source()
+                );
+            }
+            (Check::RequiredOneOf(_), Value::Object(m)) => {
+                let mut s = "keys ".to_owned();
+                list(&mut s, &m.keys().cloned().collect::<Vec<_>>());
+                s
+            }
             (Check::OnlyKeys(keys), Value::Object(m)) => {
                 let extra: Vec<String> = m.keys().filter(|k| !keys.contains(k)).cloned().collect();
                 let mut s = String::new();

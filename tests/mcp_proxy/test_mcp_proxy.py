@@ -205,11 +205,19 @@ def accepted_by(dialect: str, tools: dict[str, dict[str, Any]]) -> set[str]:
     return {json.loads(line)["name"] for line in canon.stdout.decode().splitlines() if line.strip()}
 
 
+def skip_without_corpus() -> None:
+    """Skips a corpus test with a notice; fails it when the corpus is required (CI sets
+    TOOLSCHEMA_REQUIRE_CORPUS=1)."""
+    if os.environ.get("TOOLSCHEMA_REQUIRE_CORPUS") == "1":
+        pytest.fail("the shared corpus is required (TOOLSCHEMA_REQUIRE_CORPUS=1): set TOOLSCHEMA_CORPUS")
+    print("notice: no corpus at ../shared/corpus (set TOOLSCHEMA_CORPUS); skipping", file=sys.stderr)
+    pytest.skip("no corpus")
+
+
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_every_corpus_tool_the_dialect_accepts_is_listed_and_callable(dialect: str) -> None:
     if CORPUS is None:
-        print("notice: no corpus at ../shared/corpus (set TOOLSCHEMA_CORPUS); skipping", file=sys.stderr)
-        pytest.skip("no corpus")
+        skip_without_corpus()
     tools = corpus_tools()
     accepted = accepted_by(dialect, tools)
     assert len(accepted) >= 195, f"{dialect} accepts {len(accepted)} of {len(tools)} corpus tools"
@@ -458,7 +466,7 @@ def test_a_10_mb_tools_list_comes_through_whole() -> None:
     # The SDK server, driven line by line: the SDK's own client spends seconds a megabyte parsing
     # a list this size, with or without the proxy.
     if CORPUS is None:
-        pytest.skip("no corpus")
+        skip_without_corpus()
     tools = corpus_tools()
     sys.path.insert(0, str(SERVER.parent))
     from server import bundled

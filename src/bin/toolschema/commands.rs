@@ -6,8 +6,10 @@ use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use toolschema::diff::{Change, ChangeKind};
 use toolschema::order::{KeyOrder, OrderRule, generation_order};
+use toolschema::request_limits::{RequestLimit, RequestTool, request_limits};
 use toolschema::tokens::{Provider, ToolTokens};
-use toolschema::{Error, SchemaDialect, SchemaOptions, ToolSchema, dialect};
+use toolschema::tool_name::{NameRule, ToolNames};
+use toolschema::{Error, PropertyOrder, SchemaDialect, SchemaOptions, ToolSchema, dialect};
 
 fn known_dialects() -> String {
     dialect::builtin().iter().map(|d| format!("`{}`", d.name())).collect::<Vec<_>>().join(", ")
@@ -28,8 +30,15 @@ pub struct Mode {
     pub exact: bool,
 }
 
+/// The pipeline's options for a command. `properties` keep the input's order (providers fill
+/// arguments in the order they are shown); every other key is sorted, and the hash is the sorted
+/// build's, the same as a Rust program's `SchemaOptions::new()` gives.
 fn options(d: &'static dyn SchemaDialect, allow_any: bool, exact: bool) -> SchemaOptions {
-    SchemaOptions::new().dialect(d).reject_any(!allow_any).exact(exact)
+    SchemaOptions::new()
+        .dialect(d)
+        .reject_any(!allow_any)
+        .exact(exact)
+        .property_order(PropertyOrder::DeclarationSortedHash)
 }
 
 fn read(out: &mut Out, path: &str, jsonl: bool, status: &mut Status) -> Option<Input> {
@@ -60,11 +69,20 @@ fn usage(out: &mut Out, place: &str, message: &str) -> Status {
     Status::USAGE
 }
 
+/// How `rewrite_each` writes: RFC 8785 bytes (`canon`), or each map in its own order (the
+/// input's, with each schema's `properties` as declared and its other keys sorted).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    Canonical,
+    Ordered,
+}
+
 /// Runs `f` on every tool and prints the input in its own shape with the results in place.
 fn rewrite_each(
     out: &mut Out,
     input: &Input,
     pretty: bool,
+    layout: Layout,
     status: &mut Status,
     mut f: impl FnMut(&Tool, &Value) -> Result<Value, String>,
 ) {
@@ -85,7 +103,12 @@ fn rewrite_each(
     }
     progress.clear();
     for value in input.rewrite(&new) {
-        out.line(&render(&value, pretty));
+        let text = match layout {
+            Layout::Canonical => render(&value, pretty),
+            Layout::Ordered if pretty => serde_json::to_string_pretty(&value).unwrap_or_default(),
+            Layout::Ordered => serde_json::to_string(&value).unwrap_or_default(),
+        };
+        out.line(&text);
     }
 }
 
@@ -103,7 +126,7 @@ pub fn canon(out: &mut Out, mode: &Mode, pretty: bool, jsonl: bool, path: &str) 
     let mut status = Status::OK;
     let Some(input) = read(out, path, jsonl, &mut status) else { return status };
     let opts = options(d, mode.allow_any, mode.exact);
-    rewrite_each(out, &input, pretty, &mut status, |_, schema| {
+    rewrite_each(out, &input, pretty, Layout::Canonical, &mut status, |_, schema| {
         opts.normalize(schema.clone()).map(ToolSchema::into_value).map_err(|e| e.to_string())
     });
     status
@@ -123,9 +146,13 @@ pub fn self_contained(
     let Some(input) = read(out, path, jsonl, &mut status) else { return status };
     let stem = std::path::Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("stdin");
     let single_name = tool_name.unwrap_or(if path == "-" { "stdin" } else { stem }).to_owned();
-    rewrite_each(out, &input, pretty, &mut status, |tool, schema| {
+    rewrite_each(out, &input, pretty, Layout::Ordered, &mut status, |tool, schema| {
         let name = tool.name.as_deref().unwrap_or(&single_name);
-        toolschema::self_contained_input_schema(schema, name).map_err(|e| e.to_string())
+        let mut contained =
+            toolschema::self_contained_input_schema(schema, name).map_err(|e| e.to_string())?;
+        // The input's `properties` order kept, every other key sorted, as `normalize` writes.
+        toolschema::passes::sort_keys(&mut contained, true);
+        Ok(contained)
     });
     status
 }
@@ -237,18 +264,13 @@ struct Row {
     input: String,
     tool: String,
     name: Option<String>,
+    description: Option<String>,
     verdicts: Vec<Verdict>,
-    /// Per dialect, beside its verdict.
-    extras: Vec<Extra>,
-}
-
-/// What `check` reports beside a verdict when asked.
-#[derive(Default)]
-struct Extra {
-    /// With `--max-tokens`: the whole tool's o200k tokens (name + description + schema).
-    tokens: Option<usize>,
-    /// With `--order`: each object's properties in the order the provider generates them.
-    order: Vec<toolschema::order::ObjectOrder>,
+    /// The schema each dialect made, where it accepted the tool.
+    built: Vec<Option<ToolSchema>>,
+    /// With `--max-tokens`, per dialect that built the tool: its o200k tokens (name, description
+    /// and schema).
+    tokens: Vec<Option<usize>>,
 }
 
 /// `check`'s flags.
@@ -296,38 +318,41 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
                     continue;
                 }
             };
-            let name = count_name(input, tool);
-            let (verdicts, extras) = dialects
+            let results: Vec<Result<ToolSchema, Error>> = dialects
                 .iter()
                 .map(|d| {
                     progress.step();
-                    let result = options(*d, allow_any, exact).normalize(schema.clone());
-                    let mut extra = Extra::default();
-                    let Ok(built) = &result else { return (verdict(result), extra) };
-                    if order {
-                        let rule = OrderRule::for_dialect(d.name());
-                        extra.order = generation_order(built.as_value(), rule, KeyOrder::Canonical);
-                    }
-                    if let Some(max) = max_tokens {
-                        let tokens = ToolTokens::new(&name, tool.description.as_deref(), built.as_value()).tool();
-                        extra.tokens = Some(tokens);
-                        if tokens > max {
-                            let message = format!(
-                                "the tool takes {tokens} tokens (o200k_base: name, description and schema under `{}`), over the budget of {max} set by --max-tokens; shorten its descriptions or split the tool",
-                                d.name()
-                            );
-                            return (Verdict::Refused(vec![(String::new(), None, message)]), extra);
-                        }
-                    }
-                    (verdict(result), extra)
+                    options(*d, allow_any, exact).normalize(schema.clone())
                 })
-                .unzip();
+                .collect();
+            let mut built: Vec<Option<ToolSchema>> =
+                results.iter().map(|r| r.as_ref().ok().cloned()).collect();
+            let mut verdicts: Vec<Verdict> = results.into_iter().map(verdict).collect();
+            let mut tokens = vec![None; dialects.len()];
+            if let Some(max) = max_tokens {
+                let name = count_name(input, tool);
+                for (i, d) in dialects.iter().enumerate() {
+                    let Some(s) = &built[i] else { continue };
+                    let n = ToolTokens::new(&name, tool.description.as_deref(), s.as_value()).tool();
+                    tokens[i] = Some(n);
+                    if n > max {
+                        let message = format!(
+                            "the tool takes {n} tokens (o200k_base: name, description and schema under `{}`), over the budget of {max} set by --max-tokens; shorten its descriptions or split the tool",
+                            d.name()
+                        );
+                        verdicts[i] = Verdict::Refused(vec![(String::new(), None, message)]);
+                        built[i] = None;
+                    }
+                }
+            }
             rows.push(Row {
                 input: input.label.clone(),
                 tool: input.tool_label(tool),
                 name: tool.name.clone(),
+                description: tool.description.clone(),
                 verdicts,
-                extras,
+                built,
+                tokens,
             });
         }
     }
@@ -338,10 +363,14 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
         status.raise(Status::REFUSED);
     }
     let dialect_names: Vec<&str> = dialects.iter().map(|d| d.name()).collect();
+    let requests = requests(&rows, &dialect_names);
+    if requests.iter().any(|r| r.limits.iter().any(toolschema::request_limits::RequestLimit::exceeded)) {
+        status.raise(Status::REFUSED);
+    }
     if json_out {
         let mut results = Vec::new();
         for row in &rows {
-            for ((d, v), extra) in dialect_names.iter().zip(&row.verdicts).zip(&row.extras) {
+            for (i, (d, v)) in dialect_names.iter().zip(&row.verdicts).enumerate() {
                 let (errors, adapted): (Vec<Value>, Vec<Value>) = match v {
                     Verdict::Accepted(adapted) => (
                         Vec::new(),
@@ -362,15 +391,15 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
                     "input": row.input, "tool": row.tool, "name": row.name, "dialect": d,
                     "accepted": errors.is_empty(), "errors": errors, "adaptations": adapted,
                 });
-                if let Some(tokens) = extra.tokens {
-                    result["tokens"] = json!(tokens);
+                if let Some(n) = row.tokens[i] {
+                    result["tokens"] = json!(n);
                 }
-                if order {
-                    result["order"] = extra
-                        .order
-                        .iter()
-                        .map(|o| json!({"pointer": o.pointer, "properties": o.properties}))
-                        .collect();
+                if order && let Some(s) = &row.built[i] {
+                    result["order"] =
+                        generation_order(s.as_value(), OrderRule::for_dialect(d), KeyOrder::AsStored)
+                            .iter()
+                            .map(|o| json!({"pointer": o.pointer, "properties": o.properties}))
+                            .collect();
                 }
                 results.push(result);
             }
@@ -379,6 +408,7 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
             "dialects": dialect_names,
             "results": results,
             "unreadable": unreadable,
+            "requests": requests.iter().map(Request::to_json).collect::<Vec<Value>>(),
             "summary": {"tools": rows.len(), "checks": rows.len() * dialects.len(), "accepted": accepted,
                         "refused": refused, "unreadable": unreadable.len()},
         });
@@ -401,13 +431,16 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
     }
     if order {
         for row in &rows {
-            for ((d, v), extra) in dialect_names.iter().zip(&row.verdicts).zip(&row.extras) {
-                if matches!(v, Verdict::Accepted(_)) && !extra.order.is_empty() {
-                    out.line(&format!("{}: generation order under `{d}`:", row.tool));
-                    for o in &extra.order {
-                        let pointer = if o.pointer.is_empty() { "(root)" } else { &o.pointer };
-                        out.line(&format!("  {pointer}: {}", o.properties.join(", ")));
-                    }
+            for (d, built) in dialect_names.iter().zip(&row.built) {
+                let Some(s) = built else { continue };
+                let found = generation_order(s.as_value(), OrderRule::for_dialect(d), KeyOrder::AsStored);
+                if found.is_empty() {
+                    continue;
+                }
+                out.line(&format!("{}: generation order under `{d}`:", row.tool));
+                for o in &found {
+                    let pointer = if o.pointer.is_empty() { "(root)" } else { &o.pointer };
+                    out.line(&format!("  {pointer}: {}", o.properties.join(", ")));
                 }
             }
         }
@@ -444,6 +477,9 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
         let cells: Vec<String> = r.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
         out.line(cells.join("  ").trim_end());
     }
+    for request in &requests {
+        request.print(out);
+    }
     let mut summary = format!(
         "{} tool(s) x {} dialect(s): {accepted} accepted, {refused} refused",
         rows.len(),
@@ -454,6 +490,77 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
     }
     out.line(&summary);
     status
+}
+
+/// What the accepted tools make together under one dialect: the names its provider is told
+/// (where they differ) and the provider's request-level limits.
+struct Request {
+    dialect: String,
+    names: Option<ToolNames>,
+    limits: Vec<RequestLimit>,
+}
+
+/// For each dialect, the request of every tool it accepted, in the order checked.
+fn requests(rows: &[Row], dialects: &[&str]) -> Vec<Request> {
+    let mut out = Vec::new();
+    for (i, d) in dialects.iter().enumerate() {
+        let names = NameRule::for_dialect(d)
+            .map(|rule| ToolNames::from_names(rule, rows.iter().filter_map(|r| r.name.as_deref())));
+        let accepted: Vec<(&Row, &ToolSchema)> =
+            rows.iter().filter_map(|r| r.built[i].as_ref().map(|s| (r, s))).collect();
+        let tools: Vec<RequestTool<'_>> = accepted
+            .iter()
+            .map(|(row, schema)| RequestTool {
+                name: match (&row.name, &names) {
+                    (Some(name), Some(names)) => names.provider_name(name),
+                    (Some(name), None) => name,
+                    (None, _) => &row.tool,
+                },
+                description: row.description.as_deref(),
+                schema: schema.as_value(),
+            })
+            .collect();
+        let limits = request_limits(d, &tools);
+        if names.as_ref().is_some_and(|n| !n.is_empty()) || !limits.is_empty() {
+            out.push(Request { dialect: (*d).to_owned(), names, limits });
+        }
+    }
+    out
+}
+
+impl Request {
+    fn print(&self, out: &mut Out) {
+        let d = &self.dialect;
+        if let Some(names) = self.names.as_ref().filter(|n| !n.is_empty()) {
+            out.line(&format!("tool names for `{d}` (`{}`):", names.rule().pattern()));
+            for (from, to) in names.renamed() {
+                out.line(&format!("  - `{from}` -> `{to}`"));
+            }
+        }
+        if !self.limits.is_empty() {
+            out.line(&format!("request limits for `{d}`, every accepted tool in one request:"));
+            for limit in &self.limits {
+                out.line(&format!("  - {limit}"));
+            }
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        let names: Map<String, Value> = self
+            .names
+            .iter()
+            .flat_map(ToolNames::renamed)
+            .map(|(from, to)| (from.to_owned(), Value::String(to.to_owned())))
+            .collect();
+        let limits: Vec<Value> = self
+            .limits
+            .iter()
+            .map(|l| {
+                json!({"limit": l.what, "max": l.max, "total": l.total, "exceeded": l.exceeded(), "over": l.over})
+            })
+            .collect();
+        json!({"dialect": self.dialect, "names": names, "limits": limits})
+    }
 }
 
 pub fn restore(
@@ -646,6 +753,46 @@ pub fn diff(
 fn tool_change(name: &str, kind: ChangeKind, message: &str) -> ToolChange {
     let change = Change::new("", kind, message);
     ToolChange { tool: Some(name.to_owned()), change, whole_tool: true }
+}
+
+/// `toolschema pin FILE` and `toolschema pin --accept FILE TOOL...`.
+pub fn pin(out: &mut Out, accept: bool, path: &std::path::Path, tools: &[String]) -> Status {
+    let label = path.display().to_string();
+    let mut pins = match crate::pin::Pins::read(path) {
+        Ok(pins) => pins,
+        Err(e) => return usage(out, "--pin", &e.0),
+    };
+    if !accept {
+        if !tools.is_empty() {
+            return usage(out, "pin", "name tools only with `--accept`");
+        }
+        for (name, fields) in &pins.tools {
+            out.line(&format!("{}  {name}", crate::pin::hash_of(name, fields)));
+        }
+        for (name, listed) in &pins.pending {
+            let changes =
+                pins.tools.get(name).map(|old| crate::pin::changes(old, listed)).unwrap_or_default();
+            out.line(&format!("pending: {name} (`toolschema pin --accept {label} {name}`):"));
+            for change in changes {
+                out.line(&format!("  - {change}"));
+            }
+        }
+        return Status::OK;
+    }
+    if tools.is_empty() {
+        return usage(out, "--accept", "name the tools whose pending listing to accept");
+    }
+    let mut status = Status::OK;
+    for name in tools {
+        match pins.accept(name) {
+            Ok(()) => out.line(&format!("accepted: {name}")),
+            Err(message) => status.raise(usage(out, &label, &message)),
+        }
+    }
+    if let Err(e) = pins.write(path) {
+        return usage(out, &label, &e.0);
+    }
+    status
 }
 
 /// One counted tool of `tokens`.

@@ -35,7 +35,7 @@ pub struct Tool {
     pub index: usize,
     /// Its schema, or why the entry cannot be read (exit 2 for that tool).
     pub schema: Result<Value, String>,
-    /// The tool's `description`, where the entry has a string one.
+    /// The tool's `description`, for a tool of a batch that has one.
     pub description: Option<String>,
 }
 

@@ -26,21 +26,23 @@
 //! serde_json cannot read (not JSON, or nested past its 128 levels).
 //!
 //! # Threads and shutdown
-//! Two blocking threads, one per direction; no async runtime. The client closing stdin closes
-//! the server's stdin; the proxy then waits up to [`GRACE`] for the server to exit, and kills it
-//! after that. The server closing its stdout (it exited, or crashed mid-call) ends the proxy:
+//! Two blocking threads, one per direction; no async runtime. The server runs in a process group
+//! of its own, and no way the proxy ends leaves it (or a child of it) running: see
+//! [`lifecycle`]. The server closing its stdout (it exited, or crashed mid-call) ends the proxy:
 //! every request still waiting for an answer gets a JSON-RPC error (`-32000`, connection
 //! closed) first, so the client fails the call instead of waiting forever. The proxy's exit
 //! status is the server's. The server's stderr is the proxy's.
 
+mod lifecycle;
+mod listing;
+
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, ExitCode, Stdio};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::process::ExitCode;
+use std::sync::{Mutex, MutexGuard};
+use toolschema::tool_name::{NameRule, ToolNames};
 use toolschema::{SchemaDialect, SchemaOptions, ToolSchema};
 
 /// The longest line read whole (32 MiB): a longer one is passed on in parts, unread (a
@@ -48,18 +50,17 @@ use toolschema::{SchemaDialect, SchemaOptions, ToolSchema};
 /// a warning says so on stderr).
 pub const MAX_MESSAGE: usize = 32 << 20;
 
-/// How long the server may take to exit after the client closed the connection.
-pub const GRACE: Duration = Duration::from_secs(5);
-
 /// The JSON-RPC error code for a request the server never answered (the MCP SDKs' "connection
 /// closed").
 const CONNECTION_CLOSED: i64 = -32000;
 
-/// `--dialect`, `--coerce`, `--keep-refused`.
+/// `--dialect`, `--coerce`, `--keep-refused`, `--keep-names`, `--pin`.
 pub struct Options {
     pub dialect: &'static dyn SchemaDialect,
     pub coerce: bool,
     pub keep_refused: bool,
+    pub keep_names: bool,
+    pub pin: Option<std::path::PathBuf>,
 }
 
 /// What the relay does to messages, and what it remembers between them. Both directions share
@@ -70,6 +71,12 @@ pub struct Relay {
     dialect: String,
     coerce: bool,
     keep_refused: bool,
+    /// The provider's rule for tool names, unless `--keep-names`.
+    names: Option<NameRule>,
+    /// `--pin FILE`.
+    pin: Option<std::path::PathBuf>,
+    /// Whether `outputSchema` references are inlined (see [`listing`]).
+    inline_output: bool,
     state: Mutex<State>,
 }
 
@@ -83,6 +90,11 @@ struct State {
     batches: Vec<Batch>,
     /// Counts requests, to answer the pending ones in order when the server is gone.
     sequence: u64,
+    /// The names listed to the client, where they differ from the server's.
+    names: Option<ToolNames>,
+    /// Tools left out because their listing differs from the pinned one: their calls are
+    /// refused.
+    blocked: BTreeSet<String>,
 }
 
 struct Pending {
@@ -169,10 +181,17 @@ fn log(message: &str) {
 impl Relay {
     pub fn new(options: &Options) -> Self {
         Relay {
-            options: SchemaOptions::new().dialect(options.dialect).reject_any(false),
+            // The server's `properties` order kept, the hash the sorted build's.
+            options: SchemaOptions::new()
+                .dialect(options.dialect)
+                .reject_any(false)
+                .property_order(toolschema::PropertyOrder::DeclarationSortedHash),
             dialect: options.dialect.name().to_owned(),
             coerce: options.coerce,
             keep_refused: options.keep_refused,
+            names: if options.keep_names { None } else { NameRule::for_dialect(options.dialect.name()) },
+            pin: options.pin.clone(),
+            inline_output: listing::inlines_output(options.dialect.name()),
             state: Mutex::new(State::default()),
         }
     }
@@ -266,15 +285,38 @@ impl Relay {
     }
 
     /// A `tools/call` request: kept when its tool was not listed (or kept unchanged), or its
-    /// arguments restore to themselves; else the request with restored arguments, or the
-    /// proxy's answer.
+    /// arguments restore to themselves; else the request with restored arguments (and the
+    /// server's name for the tool, where the client was told another), or the proxy's answer.
     fn call(&self, id: &Value, m: &Map<String, Value>) -> Outcome {
         let Some(params) = m.get("params").and_then(Value::as_object) else { return Outcome::Keep };
-        let (Some(name), Some(args)) = (params.get("name").and_then(Value::as_str), params.get("arguments"))
-        else {
-            return Outcome::Keep;
+        let Some(called) = params.get("name").and_then(Value::as_str) else { return Outcome::Keep };
+        let (name, schema) = {
+            let state = self.state();
+            let name = state.names.as_ref().map_or(called, |n| n.original_name(called)).to_owned();
+            if state.blocked.contains(&name) {
+                let path = self.pin.as_deref().map(|p| p.display().to_string()).unwrap_or_default();
+                let text = format!(
+                    "the tool `{name}` is not available: its listing changed since it was pinned in {path}, \
+                     and a changed tool is not called until the change is accepted"
+                );
+                log(&format!("tools/call `{name}` refused: its listing differs from the pinned one"));
+                return Outcome::Answer(tool_error(id, &text));
+            }
+            let schema = state.tools.get(&name).cloned();
+            (name, schema)
         };
-        let Some(schema) = self.state().tools.get(name).cloned() else { return Outcome::Keep };
+        // The request as the server must see it: under the server's name for the tool.
+        let renamed = (name != called).then(|| {
+            let mut message = m.clone();
+            if let Some(Value::Object(params)) = message.get_mut("params") {
+                params.insert("name".into(), Value::String(name.clone()));
+            }
+            message
+        });
+        let unchanged = |renamed: Option<Map<String, Value>>| {
+            renamed.map_or(Outcome::Keep, |r| Outcome::Replace(Value::Object(r)))
+        };
+        let (Some(schema), Some(args)) = (schema, params.get("arguments")) else { return unchanged(renamed) };
         let restored = if self.coerce {
             schema.coerce_and_restore(args.clone()).map(|c| {
                 for coercion in &c.coercions {
@@ -286,9 +328,9 @@ impl Relay {
             schema.restore(args.clone())
         };
         match restored {
-            Ok(value) if value == *args => Outcome::Keep,
+            Ok(value) if value == *args => unchanged(renamed),
             Ok(value) => {
-                let mut message = m.clone();
+                let mut message = renamed.unwrap_or_else(|| m.clone());
                 if let Some(Value::Object(params)) = message.get_mut("params") {
                     params.insert("arguments".into(), value);
                 }
@@ -349,60 +391,6 @@ impl Relay {
         }
     }
 
-    /// Rewrites the tools of a `tools/list` response in place; whether anything changed.
-    fn rewrite_list(&self, message: &mut Value) -> bool {
-        let Some(Value::Array(tools)) = message.get_mut("result").and_then(|r| r.get_mut("tools")) else {
-            return false;
-        };
-        let mut kept = Vec::with_capacity(tools.len());
-        let mut adapted = Vec::new();
-        let mut dropped = Vec::new();
-        for mut tool in std::mem::take(tools) {
-            let (Some(name), Some(schema)) =
-                (tool.get("name").and_then(Value::as_str), tool.get("inputSchema"))
-            else {
-                kept.push(tool);
-                continue;
-            };
-            let name = name.to_owned();
-            match self.adapt(&name, schema) {
-                Ok(built) => {
-                    tool["inputSchema"] = built.as_value().clone();
-                    adapted.push((name, built));
-                    kept.push(tool);
-                }
-                Err(message) => {
-                    if self.keep_refused {
-                        log(&format!(
-                            "tool `{name}` kept unchanged: refused by `{}`: {message}",
-                            self.dialect
-                        ));
-                        kept.push(tool);
-                    } else {
-                        log(&format!(
-                            "tool `{name}` left out of tools/list: refused by `{}`: {message}",
-                            self.dialect
-                        ));
-                    }
-                    dropped.push(name);
-                }
-            }
-        }
-        *tools = kept;
-        let mut state = self.state();
-        for name in dropped {
-            state.tools.remove(&name);
-        }
-        state.tools.extend(adapted);
-        true
-    }
-
-    /// A tool's schema made self-contained, then run through the pipeline under the dialect.
-    fn adapt(&self, name: &str, schema: &Value) -> Result<ToolSchema, String> {
-        let contained = toolschema::self_contained_input_schema(schema, name).map_err(|e| e.to_string())?;
-        self.options.normalize(contained).map_err(|e| e.to_string())
-    }
-
     /// Every request still waiting, in the order the client sent them, answered with a
     /// connection-closed error; and the proxy's answers held for batches.
     pub fn abandon(&self, why: &str) -> Vec<Value> {
@@ -431,16 +419,6 @@ fn response_id(message: &Value) -> Option<&Value> {
         return None;
     }
     m.get("id")
-}
-
-/// Something that happened to one side.
-enum Event {
-    /// The client closed its side (stdin at its end), or the server's stdin broke.
-    ClientDone,
-    /// The server closed its stdout.
-    ServerDone,
-    /// Writing to the client failed: it is gone.
-    ClientGone,
 }
 
 /// A line, or part of a line longer than [`MAX_MESSAGE`].
@@ -517,138 +495,10 @@ fn write_line(out: &ClientOut, bytes: &[u8]) -> bool {
     write_to(&mut lock(out), bytes)
 }
 
-/// Runs the proxy until either side closes; the exit status is the server's.
+/// Runs the proxy in front of the server command until either side closes or a signal ends it;
+/// the exit status is the server's.
 pub fn run(options: &Options, server: &[String]) -> ExitCode {
-    let Some((program, args)) = server.split_first() else {
-        log("no server command: give it after `--`, e.g. `toolschema mcp-proxy -- python server.py`");
-        return ExitCode::from(2);
-    };
-    let mut child = match Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-    {
-        Ok(child) => child,
-        Err(e) => {
-            log(&format!("cannot start `{program}`: {e}"));
-            return ExitCode::from(2);
-        }
-    };
-    let (Some(mut server_in), Some(server_out)) = (child.stdin.take(), child.stdout.take()) else {
-        log("the server's pipes are missing");
-        let _ = child.kill();
-        return ExitCode::from(2);
-    };
-    let relay = Arc::new(Relay::new(options));
-    let client_out = Arc::new(Mutex::new(std::io::stdout()));
-    let (events, event) = mpsc::channel::<Event>();
-
-    {
-        let (relay, client_out, events) = (relay.clone(), client_out.clone(), events.clone());
-        std::thread::spawn(move || {
-            let mut send = |bytes: &[u8]| server_in.write_all(bytes).and_then(|()| server_in.flush()).is_ok();
-            read_lines(std::io::stdin(), "client", |piece| {
-                let line = match piece {
-                    Piece::Line(line) => line,
-                    Piece::Part { bytes, .. } => return send(bytes),
-                };
-                let action = relay.on_client_line(line);
-                if let Some(bytes) = action.to_client
-                    && !write_line(&client_out, &bytes)
-                {
-                    let _ = events.send(Event::ClientGone);
-                    return false;
-                }
-                action.to_server.is_none_or(|bytes| send(&bytes))
-            });
-            // Dropping `server_in` closes the server's stdin.
-            drop(server_in);
-            let _ = events.send(Event::ClientDone);
-        });
-    }
-    {
-        let (relay, client_out, events) = (relay.clone(), client_out.clone(), events.clone());
-        std::thread::spawn(move || {
-            // The client's output stays locked while a long line goes out in parts, so that no
-            // answer of the proxy's lands in the middle of it.
-            let mut held: Option<MutexGuard<'_, std::io::Stdout>> = None;
-            read_lines(server_out, "server", |piece| {
-                let written = match piece {
-                    Piece::Line(line) => write_line(&client_out, &relay.on_server_line(line)),
-                    Piece::Part { bytes, last } => {
-                        let out = held.get_or_insert_with(|| lock(&client_out));
-                        let written = write_to(out, bytes);
-                        if last {
-                            held = None;
-                        }
-                        written
-                    }
-                };
-                if !written {
-                    let _ = events.send(Event::ClientGone);
-                }
-                written
-            });
-            drop(held);
-            let _ = events.send(Event::ServerDone);
-        });
-    }
-    drop(events);
-
-    match event.recv() {
-        Ok(Event::ServerDone) | Err(_) => {
-            let status = wait(&mut child, GRACE);
-            let why = match status.and_then(|s| s.code()) {
-                Some(code) => {
-                    format!("connection closed: the MCP server exited (status {code}) before answering")
-                }
-                None => "connection closed: the MCP server ended before answering".to_owned(),
-            };
-            for answer in relay.abandon(&why) {
-                write_line(&client_out, &line_of(&answer, b"\n"));
-            }
-            exit_code(status)
-        }
-        Ok(Event::ClientDone | Event::ClientGone) => {
-            // The server's stdin is closed (or the client is gone): give the server time to exit.
-            let deadline = Instant::now() + GRACE;
-            while Instant::now() < deadline {
-                match event.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                    Ok(Event::ServerDone) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                    Ok(_) => {}
-                    Err(mpsc::RecvTimeoutError::Timeout) => break,
-                }
-            }
-            exit_code(wait(&mut child, Duration::from_millis(100)))
-        }
-    }
-}
-
-/// Waits up to `limit` for the child, then kills it.
-fn wait(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
-    let deadline = Instant::now() + limit;
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return Some(status),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
-            Ok(None) => {
-                log("the server did not exit; killing it");
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-            Err(_) => return None,
-        }
-    }
-}
-
-fn exit_code(status: Option<std::process::ExitStatus>) -> ExitCode {
-    match status.and_then(|s| s.code()) {
-        Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
-        None => ExitCode::from(1),
-    }
+    lifecycle::run(Relay::new(options), server)
 }
 
 #[cfg(test)]
@@ -657,7 +507,7 @@ mod tests {
 
     fn relay(dialect: &str, coerce: bool, keep_refused: bool) -> Relay {
         let dialect = toolschema::dialect::by_name(dialect).expect("a built-in dialect");
-        Relay::new(&Options { dialect, coerce, keep_refused })
+        Relay::new(&Options { dialect, coerce, keep_refused, keep_names: false, pin: None })
     }
 
     fn parse(bytes: &[u8]) -> Value {
@@ -697,6 +547,17 @@ mod tests {
         let kept = relay("openai-strict", false, true);
         let got = listed(&kept);
         assert_eq!(got["result"]["tools"][3]["inputSchema"]["properties"]["a"]["$ref"], "#/$defs/Missing");
+    }
+
+    #[test]
+    fn a_list_response_keeps_the_servers_property_order() {
+        let r = relay("openai-strict", false, false);
+        assert_eq!(r.on_client_line(LIST).to_server.as_deref(), Some(LIST));
+        let line = br#"{"jsonrpc":"2.0","id":"l1","result":{"tools":[{"name":"answer","inputSchema":{"type":"object","properties":{"reasoning":{"type":"string"},"answer":{"type":"string"}},"required":["reasoning","answer"]}}]}}
+"#;
+        let out = String::from_utf8(r.on_server_line(line)).unwrap();
+        let schema = r#"{"additionalProperties":false,"properties":{"reasoning":{"type":"string"},"answer":{"type":"string"}},"required":["answer","reasoning"],"type":"object"}"#;
+        assert!(out.contains(schema), "{out}");
     }
 
     #[test]

@@ -1,0 +1,307 @@
+//! `toolschema mcp-proxy` run as a process, for what its Python SDK tests (`tests/mcp_proxy/`)
+//! cannot show cheaply: how it ends. Each lifecycle test runs a shell server that records the
+//! process ids of itself and a child it starts, ends the proxy one way (stdin closed, SIGTERM,
+//! SIGINT, SIGHUP, the server exiting), and fails if any recorded process outlives the proxy.
+//! The servers are the awkward ones a host meets: one that never reads stdin (so never sees its
+//! end), one that ignores SIGTERM (and whose child inherits that), one that exits leaving a child.
+#![cfg(target_os = "linux")]
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// Long enough for any shutdown on a loaded machine; a proxy still running then fails the test.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+struct Proxy {
+    child: Child,
+    pids: PathBuf,
+    _dir: TempDir,
+}
+
+/// A directory removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("toolschema-cli-proxy-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Starts the proxy in front of `sh -c SCRIPT`, where `$PIDS` names the file the script writes
+/// process ids to, and waits until the script has written `expect` of them.
+fn start(tag: &str, script: &str, expect: usize) -> Proxy {
+    let dir = TempDir::new(tag);
+    let pids = dir.0.join("pids");
+    let child = Command::new(env!("CARGO_BIN_EXE_toolschema"))
+        .args(["mcp-proxy", "--dialect", "openai-strict", "--", "sh", "-c", script])
+        .env("PIDS", &pids)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("toolschema starts");
+    let mut proxy = Proxy { child, pids, _dir: dir };
+    let deadline = Instant::now() + PATIENCE;
+    while recorded(&proxy.pids).len() < expect {
+        if Instant::now() > deadline {
+            let _ = proxy.child.kill();
+            panic!("the server did not start");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    proxy
+}
+
+fn recorded(path: &Path) -> Vec<i32> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    // Only whole lines: the script may be writing the next one.
+    text.split_inclusive('\n').filter(|l| l.ends_with('\n')).filter_map(|l| l.trim().parse().ok()).collect()
+}
+
+/// Whether the process runs (a zombie, waiting for a parent to reap it, has ended).
+fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // `pid (comm) state ...`: the state follows the last `)`.
+        Ok(stat) => stat.rsplit(')').next().and_then(|rest| rest.trim_start().chars().next()) != Some('Z'),
+        Err(_) => false,
+    }
+}
+
+impl Proxy {
+    fn signal(&self, signal: Signal) {
+        let pid = i32::try_from(self.child.id()).expect("a pid");
+        kill(Pid::from_raw(pid), signal).expect("the proxy is running");
+    }
+
+    fn close_stdin(&mut self) {
+        drop(self.child.stdin.take());
+    }
+
+    /// Waits for the proxy to exit (killing it and failing after [`PATIENCE`]), then asserts that
+    /// no process the server recorded is running.
+    fn ends_with_no_survivor(mut self) -> (ExitStatus, String) {
+        let deadline = Instant::now() + PATIENCE;
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                break status;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("the proxy did not exit");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut stderr = String::new();
+        if let Some(mut pipe) = self.child.stderr.take() {
+            let _ = std::io::Read::read_to_string(&mut pipe, &mut stderr);
+        }
+        let pids = recorded(&self.pids);
+        let survivors: Vec<i32> = pids.iter().copied().filter(|&p| alive(p)).collect();
+        for &pid in &survivors {
+            // Clean up before failing.
+            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        }
+        assert!(
+            survivors.is_empty(),
+            "processes {survivors:?} of {pids:?} outlived the proxy; stderr: {stderr}"
+        );
+        (status, stderr)
+    }
+}
+
+/// Never reads stdin, so never sees its end; its child neither.
+const IGNORES_EOF: &str = r#"echo $$ >> "$PIDS"; sleep 300 & echo $! >> "$PIDS"; wait"#;
+
+/// Ignores SIGTERM, and so does the child it starts (an ignored signal is inherited).
+const IGNORES_TERM: &str = r#"trap '' TERM; echo $$ >> "$PIDS"; sleep 300 & echo $! >> "$PIDS"; wait"#;
+
+#[test]
+fn stdin_closed_ends_a_server_that_ignores_its_end_and_its_child() {
+    let mut proxy = start("eof", IGNORES_EOF, 2);
+    proxy.close_stdin();
+    let (status, _) = proxy.ends_with_no_survivor();
+    // The server ended from SIGTERM: no status of its own.
+    assert_eq!(status.code(), Some(1));
+}
+
+#[test]
+fn stdin_closed_ends_a_server_that_ignores_sigterm() {
+    let mut proxy = start("eof-term", IGNORES_TERM, 2);
+    proxy.close_stdin();
+    let (_, stderr) = proxy.ends_with_no_survivor();
+    assert!(stderr.contains("the server did not exit after SIGTERM; killing its process group"), "{stderr}");
+}
+
+#[test]
+fn sigterm_sigint_and_sighup_end_the_server_before_the_proxy_exits() {
+    for (signal, tag) in [(Signal::SIGTERM, "term"), (Signal::SIGINT, "int"), (Signal::SIGHUP, "hup")] {
+        for (script, kind) in [(IGNORES_EOF, "plain"), (IGNORES_TERM, "stubborn")] {
+            let proxy = start(&format!("{tag}-{kind}"), script, 2);
+            proxy.signal(signal);
+            let (status, stderr) = proxy.ends_with_no_survivor();
+            assert_eq!(status.code(), Some(128 + signal as i32), "{signal} ({kind}): {stderr}");
+        }
+    }
+}
+
+/// A host closes stdin, waits 2 s, then sends SIGTERM: whichever finds the proxy, nothing is left.
+#[test]
+fn a_signal_while_waiting_for_the_server_after_stdin_closed_still_ends_it() {
+    let mut proxy = start("eof-then-term", IGNORES_TERM, 2);
+    proxy.close_stdin();
+    proxy.signal(Signal::SIGTERM);
+    proxy.ends_with_no_survivor();
+}
+
+#[test]
+fn a_server_that_exits_leaving_a_child_has_the_child_ended() {
+    // The child's stdout is not the pipe, so the server's exit closes the proxy's input.
+    let script = r#"echo $$ >> "$PIDS"; sleep 300 > /dev/null & echo $! >> "$PIDS"; exit 4"#;
+    let proxy = start("exits", script, 2);
+    let (status, _) = proxy.ends_with_no_survivor();
+    assert_eq!(status.code(), Some(4), "the server's own status");
+    // And with the child holding the pipe: the proxy ends when the client closes.
+    let script = r#"echo $$ >> "$PIDS"; sleep 300 & echo $! >> "$PIDS"; exit 4"#;
+    let mut proxy = start("exits-holding", script, 2);
+    proxy.close_stdin();
+    proxy.ends_with_no_survivor();
+}
+
+#[test]
+fn a_server_that_exits_on_its_own_keeps_its_status() {
+    // `cat` sees stdin's end and exits 0: no signal is sent.
+    let mut proxy = start("cat", r#"echo $$ >> "$PIDS"; exec cat"#, 1);
+    proxy.child.stdin.as_mut().expect("stdin").write_all(b"{}\n").expect("write");
+    proxy.close_stdin();
+    let (status, stderr) = proxy.ends_with_no_survivor();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("SIGTERM"), "{stderr}");
+}
+
+// ---- what `check` and `pin` report, beside the proxy ----
+
+/// Runs `toolschema args...` with `stdin`; (exit code, stdout, stderr).
+fn toolschema(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolschema"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("toolschema starts");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write");
+    let out = child.wait_with_output().expect("toolschema finishes");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+fn tools_list(tools: &[serde_json::Value]) -> String {
+    serde_json::json!({ "tools": tools }).to_string()
+}
+
+#[test]
+fn check_reports_the_names_each_provider_is_told() {
+    let schema = serde_json::json!({"type": "object", "properties": {}});
+    let list = tools_list(&[
+        serde_json::json!({"name": "github.repo/list", "inputSchema": schema}),
+        serde_json::json!({"name": "search", "inputSchema": schema}),
+    ]);
+    let (code, out, err) =
+        toolschema(&["check", "--dialect", "openai-strict,gemini,json-schema", "-"], &list);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "tool names for `openai-strict` (`^[a-zA-Z0-9_-]{1,64}$`):\n  - `github.repo/list` -> `github_repo_list`\n"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("tool names for `gemini` (`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`):\n  - `github.repo/list` -> `github.repo_list`\n"), "{out}");
+    assert!(!out.contains("for `json-schema`"), "{out}");
+    let (_, json, _) =
+        toolschema(&["check", "--dialect", "anthropic-strict", "--format", "json", "-"], &list);
+    let report: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(report["requests"][0]["names"], serde_json::json!({"github.repo/list": "github_repo_list"}));
+}
+
+#[test]
+fn check_reports_request_limits_the_tools_pass_together_and_exits_1() {
+    // Five tools of six optional properties: each fits Anthropic's 24 alone, 30 together do not.
+    let properties: serde_json::Map<String, serde_json::Value> =
+        (0..6).map(|i| (format!("p{i}"), serde_json::json!({"type": "string"}))).collect();
+    let schema = serde_json::json!({"type": "object", "properties": properties});
+    let tools: Vec<serde_json::Value> =
+        (0..5).map(|i| serde_json::json!({"name": format!("t{i}"), "inputSchema": schema})).collect();
+    let (code, out, err) = toolschema(&["check", "--dialect", "anthropic-strict", "-"], &tools_list(&tools));
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("  - optional parameters over all strict tools: 30 of 24; past the limit: `t4`\n"),
+        "{out}"
+    );
+    assert!(out.contains("5 tool(s) x 1 dialect(s): 5 accepted, 0 refused"), "{out}");
+    let (code, _, _) = toolschema(&["check", "--dialect", "anthropic-strict", "-"], &tools_list(&tools[..4]));
+    assert_eq!(code, 0);
+    // A description past OpenAI's 1,024 characters is reported, not cut.
+    let long = serde_json::json!({"name": "long", "description": "d".repeat(1_100), "inputSchema": schema});
+    let (code, out, _) =
+        toolschema(&["check", "--dialect", "openai-strict", "--format", "json", "-"], &tools_list(&[long]));
+    assert_eq!(code, 1);
+    let report: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(
+        report["requests"][0]["limits"][1],
+        serde_json::json!({"limit": "characters of a function description", "max": 1024, "total": 1100,
+            "exceeded": true, "over": ["long"]})
+    );
+}
+
+#[test]
+fn pin_lists_the_pins_and_accepts_a_pending_listing() {
+    let dir = TempDir::new("pin-command");
+    let file = dir.0.join("pins.json");
+    let path = file.to_str().expect("a UTF-8 path");
+    let (code, _, err) = toolschema(&["pin", "--accept", path, "t"], "");
+    assert_eq!(code, 2, "no such tool: {err}");
+    assert!(err.contains("no tool `t` in the pin file"), "{err}");
+    let old = serde_json::json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    let new =
+        serde_json::json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]});
+    let entry = |schema: &serde_json::Value| {
+        let mut fields = serde_json::json!({"inputSchema": schema});
+        fields["hash"] = "sha256:whatever".into();
+        fields
+    };
+    let doc = serde_json::json!({"tools": {"t": entry(&old)}, "pending": {"t": entry(&new)}});
+    std::fs::write(&file, doc.to_string()).expect("write");
+    let (code, out, err) = toolschema(&["pin", path], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("sha256:"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "pending: t (`toolschema pin --accept {path} t`):\n  - `inputSchema`: narrowing at `/required"
+        )),
+        "{out}"
+    );
+    let (code, out, err) = toolschema(&["pin", "--accept", path, "t"], "");
+    assert_eq!((code, out.as_str()), (0, "accepted: t\n"), "{err}");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("JSON");
+    assert_eq!(written["tools"]["t"]["inputSchema"], new);
+    assert_eq!(written["pending"], serde_json::json!({}));
+    // A pin file that is not one stops the proxy before it starts a server.
+    std::fs::write(&file, "[]").expect("write");
+    let (code, _, err) = toolschema(&["mcp-proxy", "--pin", path, "--", "cat"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("not a pin file"), "{err}");
+}
