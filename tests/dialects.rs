@@ -698,3 +698,77 @@ fn a_merge_with_no_type_in_common_is_refused_not_written_as_a_doubled_null() {
         }
     }
 }
+
+/// Every `$ref` string in `v`.
+fn references(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(r)) = m.get("$ref") {
+                out.push(r.clone());
+            }
+            m.values().for_each(|c| references(c, out));
+        }
+        Value::Array(items) => items.iter().for_each(|c| references(c, out)),
+        _ => {}
+    }
+}
+
+// Definition names that need escaping in a URI fragment (a space, `%`, `/`, `~`, non-ASCII) are
+// written percent-encoded: `#/$defs/a b` is not a URI reference, and `#/$defs/a%25b` names `a%b`,
+// so the definition was dropped and the reference dangled.
+#[test]
+fn escaped_definition_names_are_written_as_uri_fragments_that_name_them_in_every_dialect() {
+    let names = ["a b", "a%25b", "a/b~c", "é\"#"];
+    let mut defs = Map::new();
+    let mut props = Map::new();
+    for (i, name) in names.iter().enumerate() {
+        let field = format!("f{i}");
+        defs.insert(
+            (*name).to_owned(),
+            json!({"type": "object", "properties": {field.clone(): {"type": "integer"}}}),
+        );
+        let fragment: String = toolschema::pointer::fragment_token(name).into_owned();
+        props.insert(field, json!({"$ref": format!("#/$defs/{fragment}")}));
+    }
+    let schema = json!({"type": "object", "properties": props, "$defs": defs});
+    for d in dialect::builtin() {
+        let out = SchemaOptions::new().dialect(*d).normalize(schema.clone()).unwrap();
+        let mut refs = Vec::new();
+        references(out.as_value(), &mut refs);
+        for r in refs {
+            let fragment_chars = |c: char| c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/?%#".contains(c);
+            assert!(r.chars().all(fragment_chars), "{}: `{r}` is not a URI reference", d.name());
+            assert!(toolschema::refs::resolve(out.as_value(), &r).is_some(), "{}: `{r}` dangles", d.name());
+        }
+        let again = SchemaOptions::new().dialect(*d).normalize(out.as_value().clone()).unwrap();
+        assert_eq!(again.as_value(), out.as_value(), "{} is not idempotent", d.name());
+    }
+}
+
+// A draft-07 tuple with a reference into it: the rewrite of `items: [..]` to `prefixItems` left
+// the reference stale, and every dialect refused the schema, saying it points at nothing.
+#[test]
+fn a_reference_into_a_draft_07_tuple_follows_its_rewrite_to_prefix_items() {
+    let schema = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {
+        "q": {"type": "array", "items": [{"type": "string"}], "additionalItems": {"$ref": "#/properties/q/items/0"}},
+        "r": {"$ref": "#/properties/q/additionalItems"}
+    }});
+    let mut accepted = Vec::new();
+    for d in dialect::builtin() {
+        match SchemaOptions::new().dialect(*d).normalize(schema.clone()) {
+            Ok(out) => {
+                let v = output_validator(*d, out.as_value());
+                assert!(v.is_valid(&json!({"q": ["a", "b"], "r": "c"})), "{}: {}", d.name(), out.as_value());
+                assert!(
+                    !v.is_valid(&json!({"q": ["a", 1]})) && !v.is_valid(&json!({"r": 1})),
+                    "{}",
+                    d.name()
+                );
+                accepted.push(d.name());
+            }
+            // Refused for what the dialect cannot say (a tuple of open length), not a false reason.
+            Err(e) => assert!(!e.to_string().contains("points at nothing"), "{}: {e}", d.name()),
+        }
+    }
+    assert_eq!(accepted, ["json-schema", "inline-refs", "mcp", "mcp-self-contained"]);
+}

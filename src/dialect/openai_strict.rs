@@ -126,6 +126,7 @@ static PROFILE: Profile = Profile {
     enums: Enums::Any,
     max_min_items: None,
     pattern_ok: super::support::pattern_is_regular,
+    case_insensitive_enums: false,
     check_kept_patterns: false,
 };
 

@@ -181,6 +181,10 @@ pub(crate) enum Decode {
     EnumText(Vec<(String, Value)>),
     /// `{"0": a, "1": b}` stands for `[a, b]`.
     Tuple(usize),
+    /// A string enum whose members the provider may send back in another capitalisation
+    /// (Anthropic documents it): a string that is no member but equals exactly one of them
+    /// ignoring case is that member. Members that differ only by case are never listed here.
+    CaseFold(Vec<String>),
 }
 
 /// A set of JSON types, `integer` within `number`.
@@ -799,6 +803,15 @@ impl Run<'_> {
                 Value::Object(self.entries(entries, Map::new(), keys, None, &[], places))
             }
             (Decode::ExtraEntries(key, declared, keys), Value::Object(mut m)) => {
+                // Further keys belong in the entries: one sent beside them (an object the
+                // provider could not close, Gemini's) is refused, not read as a map key.
+                if let Some(stray) = m.keys().find(|k| *k != key && !declared.contains(k)) {
+                    let stray = stray.clone();
+                    self.fault(format!(
+                        "must have no key `{stray}`: further keys go in `{key}` as {{\"key\", \"value\"}} entries"
+                    ));
+                    return Value::Object(m);
+                }
                 let Some(extra) = m.remove(key) else { return Value::Object(m) };
                 let Value::Array(entries) = extra else {
                     self.fault(format!("`{key}` must be a list of {{\"key\", \"value\"}} entries"));
@@ -823,6 +836,14 @@ impl Run<'_> {
                     Value::String(text)
                 }
             },
+            (Decode::CaseFold(members), Value::String(text)) if !members.contains(&text) => {
+                let folded = text.to_lowercase();
+                let mut matching = members.iter().filter(|m| m.to_lowercase() == folded);
+                match (matching.next(), matching.next()) {
+                    (Some(one), None) => Value::String(one.clone()),
+                    _ => Value::String(text),
+                }
+            }
             (Decode::EnumText(table), Value::String(text)) => match table.iter().find(|(t, _)| *t == text) {
                 Some((_, v)) => v.clone(),
                 None => Value::String(text),
