@@ -2207,8 +2207,7 @@ fn prune(mut nodes: Vec<Node>, root: Option<NodeId>) -> (Vec<Node>, Option<NodeI
 /// The plan of a dialect that changes no shape: it only turns an integral float (`1.0`) into the
 /// integer where the schema declares `integer`, which JSON Schema accepts and serde refuses.
 /// Built from the schema as it is (references followed through one node per definition), and
-/// only when a caller first restores arguments under it.
-#[cfg_attr(not(feature = "hash"), allow(dead_code))]
+/// only when a caller first restores arguments under it; `mcp` builds it beside its wrapped root.
 pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
     struct Build<'v> {
         root: &'v Value,

@@ -442,6 +442,18 @@ impl RestorePlan {
         RestorePlan { nodes, root, adaptations }
     }
 
+    /// The plan of a schema that wraps its root as `{"<key>": ...}`, from `self`, the plan of
+    /// the wrapping schema as it is (which works on the wrapper's property): unwrap, then what
+    /// `self` does under `key`.
+    pub(crate) fn unwrapping(self, key: &str, adaptations: Vec<Adaptation>) -> RestorePlan {
+        let inner =
+            self.root.and_then(|r| self.nodes[r].props.iter().find(|p| p.name == key).and_then(|p| p.node));
+        let mut nodes = self.nodes;
+        nodes.push(Node { decode: Decode::Unwrap(key.to_owned()), target: inner, ..Node::default() });
+        let root = nodes.len() - 1;
+        RestorePlan::from_parts(nodes, Some(root), adaptations)
+    }
+
     /// Maps arguments the provider's schema accepts back to arguments the original schema
     /// accepts: undoes every encoding, then checks every assertion the provider could not
     /// enforce.
