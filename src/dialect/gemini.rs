@@ -62,7 +62,7 @@ use super::provider::{self, Dialect, Enums, Profile, Refs};
 use super::support::{MAP_HINT, sort_errors};
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Gemini's OpenAPI `Schema` subset (see the module docs). Names: `gemini`, `gemini-ordered`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,6 +125,7 @@ static PROFILE: Profile = Profile {
     enums: Enums::Strings,
     max_min_items: None,
     pattern_ok: |_| true,
+    case_insensitive_enums: false,
     check_kept_patterns: false,
 };
 
@@ -180,6 +181,9 @@ impl SchemaDialect for Gemini {
             &mut schema,
             cx.max_depth,
             &mut |_, node: &mut Value| -> Result<bool, ()> {
+                if let Value::Object(map) = node {
+                    into_branches(map);
+                }
                 if let Value::Object(map) = node
                     && self.property_ordering
                     && let Some(Value::Object(props)) = map.get("properties")
@@ -216,6 +220,37 @@ impl SchemaDialect for Gemini {
     }
 }
 
+/// Vertex AI refuses any field beside `anyOf` ("other fields alongside any_of"): a union's
+/// annotations and `nullable` move into each branch (a branch keeps its own `title`; the union's
+/// `description` comes first in the branch's). Branches are visited after their union, so a
+/// branch that is itself a union passes them on in turn.
+fn into_branches(map: &mut Map<String, Value>) {
+    if map.len() < 2 {
+        return;
+    }
+    let Some(Value::Array(mut branches)) = map.remove("anyOf") else { return };
+    let siblings = std::mem::take(map);
+    for branch in &mut branches {
+        let Value::Object(b) = branch else { continue };
+        for (k, v) in &siblings {
+            match (k.as_str(), b.get(k)) {
+                ("description", Some(Value::String(own))) => {
+                    let parent = v.as_str().unwrap_or("").trim_end();
+                    let sep =
+                        if parent.ends_with(['.', '!', '?', ':']) || parent.is_empty() { " " } else { ". " };
+                    let joined = format!("{parent}{sep}{own}").trim_start().to_owned();
+                    b.insert(k.clone(), Value::String(joined));
+                }
+                (_, Some(_)) => {}
+                (_, None) => {
+                    b.insert(k.clone(), v.clone());
+                }
+            }
+        }
+    }
+    map.insert("anyOf".into(), Value::Array(branches));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,6 +258,23 @@ mod tests {
 
     fn run(s: Value) -> Result<Adapted, Vec<CapabilityError>> {
         GEMINI.adapt_reversible(s, &AdaptContext::new(128, Some("T")))
+    }
+
+    #[test]
+    fn nothing_stands_beside_any_of_for_vertex_ai() {
+        let s = json!({"type": "object", "properties": {"q": {"description": "The query.", "title": "Q",
+            "anyOf": [{"type": "string", "description": "Text."}, {"type": "integer"}, {"type": "null"}]}}});
+        let out = run(s).unwrap().schema;
+        let q = &out["properties"]["q"];
+        assert_eq!(q.as_object().unwrap().keys().collect::<Vec<_>>(), ["anyOf"], "{q}");
+        assert_eq!(
+            q["anyOf"][0],
+            json!({"type": "string", "description": "The query. Text.", "title": "Q", "nullable": true})
+        );
+        assert_eq!(
+            q["anyOf"][1],
+            json!({"type": "integer", "description": "The query.", "title": "Q", "nullable": true})
+        );
     }
 
     #[test]

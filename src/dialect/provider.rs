@@ -42,7 +42,7 @@ use super::support::{
     admits_null, disjoint, format_as_bounds, is_annotation, merge_ref_site, type_names, unsupported,
 };
 use crate::error::CapabilityError;
-use crate::pointer::{Pointer, escape_token};
+use crate::pointer::{Pointer, fragment_token};
 use crate::restore::{
     Adaptation, AdaptationKind, Check, Decode, Node, NodeId, Prop, RestorePlan, Shape, TypeSet,
 };
@@ -98,6 +98,9 @@ pub(crate) struct Profile {
     pub(crate) max_min_items: Option<u64>,
     /// Whether the provider can run this `pattern`; one it cannot is moved into restore.
     pub(crate) pattern_ok: fn(&str) -> bool,
+    /// Whether the provider may send an enum or const string back in another capitalisation
+    /// (Anthropic, "Invalid outputs"): restore then maps it to the one member it matches.
+    pub(crate) case_insensitive_enums: bool,
     /// Whether restore also checks the patterns the provider runs: Anthropic's SDKs move
     /// `pattern` into the description (`transform_schema`), so on that path no one else does.
     pub(crate) check_kept_patterns: bool,
@@ -152,11 +155,14 @@ pub(crate) fn adapt(
         slots: HashMap::new(),
         names: BTreeSet::new(),
         work: Vec::new(),
+        merging: Vec::new(),
+        merged_slots: HashMap::new(),
+        merged_work: Vec::new(),
         defs: Vec::new(),
         unions: Vec::new(),
         errors,
         adaptations: Vec::new(),
-        wrapped: needs_wrap(&schema),
+        wrapped: needs_wrap(&schema, profile.dialect),
         root_def: None,
         root_name: cx
             .type_name
@@ -177,8 +183,12 @@ pub(crate) fn adapt(
 }
 
 /// Whether the root is not a plain object schema, so that it must be wrapped as `{"value": ...}`.
-fn needs_wrap(root: &Value) -> bool {
+fn needs_wrap(root: &Value, dialect: Dialect) -> bool {
     let Value::Object(m) = root else { return true };
+    if dialect == Dialect::JsonSchema && required_alternatives(m).is_some() {
+        // Its `anyOf` becomes a restore check: an object stays.
+        return false;
+    }
     let object = match m.get("type") {
         Some(Value::String(t)) => t == "object",
         Some(_) => false,
@@ -225,6 +235,13 @@ struct Engine<'a> {
     names: BTreeSet<String>,
     /// Definitions still to adapt: tokens, output name, plan node.
     work: Vec<(Vec<String>, String, NodeId)>,
+    /// The merges of a reference's target with the keywords beside it being built, innermost
+    /// last (see [`Engine::merged`]).
+    merging: Vec<String>,
+    /// A merge that recurs inside itself → its definition's name and plan node.
+    merged_slots: HashMap<String, (String, NodeId)>,
+    /// Merged definitions still to adapt.
+    merged_work: Vec<MergedDef>,
     defs: Vec<(String, Value)>,
     /// Union nodes whose branch shapes are computed once every definition exists: node, the
     /// provider's branches, the branches' plan nodes, the original pointer.
@@ -236,6 +253,18 @@ struct Engine<'a> {
     root_def: Option<String>,
     /// The name for it: the type's, or `Root`.
     root_name: String,
+}
+
+/// A merge of a reference's target with the keywords beside it that recurs inside itself, made
+/// a definition of its own.
+struct MergedDef {
+    /// What [`Engine::merging`] holds for it.
+    key: String,
+    schema: Value,
+    name: String,
+    id: NodeId,
+    /// Where it was first met, for errors.
+    ptr: Pointer,
 }
 
 /// A union whose branch shapes wait for the finished schema: its node, the provider's branches,
@@ -279,15 +308,25 @@ impl Engine<'_> {
         let root = self.root;
         let (mut out, inner) = self.schema(root, &mut Pointer::root(), 0);
         self.nodes[root_id].target = inner;
-        while let Some((tokens, name, id)) = self.work.pop() {
-            let mut ptr = Pointer::root();
-            for t in &tokens {
-                ptr.push(t);
+        loop {
+            if let Some((tokens, name, id)) = self.work.pop() {
+                let mut ptr = Pointer::root();
+                for t in &tokens {
+                    ptr.push(t);
+                }
+                let target = crate::refs::lookup(self.root, &tokens).unwrap_or(&Value::Bool(true));
+                let (value, plan) = self.schema(target, &mut ptr, 0);
+                self.nodes[id].target = plan;
+                self.defs.push((name, value));
+            } else if let Some(MergedDef { key, schema, name, id, mut ptr }) = self.merged_work.pop() {
+                self.merging.push(key);
+                let (value, plan) = self.schema(&schema, &mut ptr, 0);
+                self.merging.clear();
+                self.nodes[id].target = plan;
+                self.defs.push((name, value));
+            } else {
+                break;
             }
-            let target = crate::refs::lookup(self.root, &tokens).unwrap_or(&Value::Bool(true));
-            let (value, plan) = self.schema(target, &mut ptr, 0);
-            self.nodes[id].target = plan;
-            self.defs.push((name, value));
         }
         let mut plan_root = Some(root_id);
         if self.wrapped
@@ -303,7 +342,7 @@ impl Engine<'_> {
             if let Some(name) = self.root_def.clone() {
                 let reference = Value::Object(Map::from_iter([(
                     "$ref".to_owned(),
-                    Value::String(format!("#/$defs/{}", escape_token(&name))),
+                    Value::String(format!("#/$defs/{}", fragment_token(&name))),
                 )]));
                 self.defs.push((name, std::mem::replace(&mut out, reference)));
             }
@@ -419,8 +458,9 @@ impl Engine<'_> {
             let mut site = m.clone();
             site.remove("$ref");
             let target = crate::refs::resolve(self.root, r).cloned().unwrap_or(Value::Bool(true));
+            let key = merge_key(r, &site);
             return match merge_ref_site(site, target) {
-                Ok(merged) => self.schema(&merged, ptr, depth + 1),
+                Ok(merged) => self.merged(key, r, merged, ptr, depth),
                 Err(_) => {
                     self.refuse(
                         "$ref",
@@ -435,6 +475,11 @@ impl Engine<'_> {
         }
         if let Some(Value::Array(members)) = m.get("allOf") {
             return self.all_of(m, members, ptr, depth);
+        }
+        if self.p.dialect == Dialect::JsonSchema
+            && let Some(lists) = required_alternatives(m)
+        {
+            return self.required_alternatives(m, lists, ptr, depth);
         }
         if m.contains_key("anyOf") || m.contains_key("oneOf") {
             return self.union(m, ptr, depth);
@@ -475,6 +520,39 @@ impl Engine<'_> {
         }
     }
 
+    /// An object whose `anyOf` only lists `required` alternatives ("at least one of `a`, `b`"):
+    /// the object without it, and a restore check stated in its description.
+    fn required_alternatives(
+        &mut self,
+        m: &Map<String, Value>,
+        lists: Vec<Vec<String>>,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) -> Built {
+        if !self.encode(
+            ptr.as_str(),
+            AdaptationKind::MovedCheck,
+            "anyOf",
+            "the provider cannot say that at least one of several properties must be present",
+            "check it in code, or use the reversible mode (the default), which checks it on restore",
+        ) {
+            return (Value::Bool(true), None);
+        }
+        let mut rest = m.clone();
+        rest.remove("anyOf");
+        let check = Check::RequiredOneOf(lists);
+        let (mut out, id) = self.schema(&Value::Object(rest), ptr, depth + 1);
+        if let Value::Object(o) = &mut out {
+            finish_description(o, &[check.describe()], &[]);
+        }
+        let id = match id {
+            Some(id) => id,
+            None => self.alloc(),
+        };
+        self.nodes[id].checks.push(check);
+        (out, Some(id))
+    }
+
     /// `{"$ref": ...}` with annotations beside it (assertions were merged before the walk).
     fn reference(&mut self, m: &Map<String, Value>, r: &str, ptr: &mut Pointer) -> Built {
         let Ok(tokens) = crate::refs::parse_local(r) else {
@@ -504,12 +582,12 @@ impl Engine<'_> {
                         n
                     }
                 };
-                format!("#/$defs/{}", escape_token(&name))
+                format!("#/$defs/{}", fragment_token(&name))
             } else {
                 "#".to_owned()
             }
         } else {
-            format!("#/$defs/{}", escape_token(&name))
+            format!("#/$defs/{}", fragment_token(&name))
         };
         let reference = Value::Object(Map::from_iter([("$ref".to_owned(), Value::String(target))]));
         let kept = self.annotations(m);
@@ -522,6 +600,43 @@ impl Engine<'_> {
             Value::Object(out)
         };
         (out, Some(id))
+    }
+
+    /// A reference's target merged with the keywords beside it (`key`, from [`merge_key`]), built
+    /// in place. Where the same merge recurs inside itself (the target refers back to itself,
+    /// and the keywords come along), the inner one is a reference to a definition made of the
+    /// merge, so the expansion ends: without it, each level copied the target again, doubling
+    /// where it refers back twice.
+    fn merged(&mut self, key: String, r: &str, merged: Value, ptr: &mut Pointer, depth: usize) -> Built {
+        if !self.merging.contains(&key) {
+            self.merging.push(key);
+            let out = self.schema(&merged, ptr, depth + 1);
+            self.merging.pop();
+            return out;
+        }
+        let (name, id) = match self.merged_slots.get(&key) {
+            Some(slot) => slot.clone(),
+            None => {
+                let base = crate::refs::parse_local(r)
+                    .ok()
+                    .and_then(|t| t.last().cloned())
+                    .filter(|t| !t.is_empty())
+                    .unwrap_or_else(|| self.root_name.clone());
+                let name = self.def_name(&["$defs".to_owned(), format!("{base}_merged")]);
+                let id = self.alloc();
+                self.merged_slots.insert(key.clone(), (name.clone(), id));
+                self.merged_work.push(MergedDef {
+                    key,
+                    schema: merged,
+                    name: name.clone(),
+                    id,
+                    ptr: ptr.clone(),
+                });
+                (name, id)
+            }
+        };
+        let reference = format!("#/$defs/{}", fragment_token(&name));
+        (Value::Object(Map::from_iter([("$ref".to_owned(), Value::String(reference))])), Some(id))
     }
 
     fn def_name(&mut self, tokens: &[String]) -> String {
@@ -605,6 +720,8 @@ impl Engine<'_> {
         let mut outs = Vec::with_capacity(branches.len());
         let mut plans = Vec::with_capacity(branches.len());
         for (i, branch) in branches.iter().enumerate() {
+            // A reference merged with the union's keywords: its key, for a merge that recurs.
+            let mut merge = None;
             let branch = if own.is_empty() {
                 branch.clone()
             } else {
@@ -614,6 +731,7 @@ impl Engine<'_> {
                             .as_object()
                             .is_some_and(|o| o.keys().all(|k| k == "$ref" || is_annotation(k))) =>
                     {
+                        merge = Some((merge_key(r, &own), r));
                         crate::refs::resolve(self.root, r).cloned().unwrap_or(Value::Bool(true))
                     }
                     _ => branch.clone(),
@@ -639,7 +757,10 @@ impl Engine<'_> {
             }
             let mark = ptr.push(keyword);
             ptr.push_index(i);
-            let (out, plan) = self.schema(&branch, ptr, depth + 1);
+            let (out, plan) = match merge {
+                Some((key, r)) => self.merged(key, r, branch, ptr, depth),
+                None => self.schema(&branch, ptr, depth + 1),
+            };
             ptr.truncate(mark);
             outs.push(out);
             plans.push(plan);
@@ -806,6 +927,11 @@ impl Engine<'_> {
         {
             node.decode = decode;
             node.integer = false;
+        } else if self.p.case_insensitive_enums
+            && !self.exact
+            && let Some(members) = listed_values(m).and_then(|v| case_distinct_strings(&v))
+        {
+            node.decode = Decode::CaseFold(members);
         }
         node.checks = checks;
         match t {
@@ -1202,7 +1328,9 @@ impl Engine<'_> {
                 // Always required (an empty list for none): the object stays closable in every
                 // provider's terms.
                 out_required.push(Value::String(EXTRA.into()));
-                node.decode = Decode::ExtraEntries(EXTRA.into(), props.keys().cloned().collect(), keys);
+                let mut declared: Vec<String> = props.keys().cloned().collect();
+                declared.sort();
+                node.decode = Decode::ExtraEntries(EXTRA.into(), declared, keys);
                 node.rest = plan;
             }
             closed = true;
@@ -1221,15 +1349,11 @@ impl Engine<'_> {
             Dialect::OpenApi if closed && map_like => {
                 let all_required = out_required.len()
                     == out.get("properties").and_then(Value::as_object).map_or(0, Map::len);
+                // With optional properties `maxProperties` cannot close it: it stays open, and
+                // restore refuses a key sent beside the entries (the rule is the same with or
+                // without `required`).
                 if all_required {
                     out.insert("maxProperties".into(), Value::from(out_required.len()));
-                } else {
-                    self.refuse(
-                        "additionalProperties",
-                        ptr.as_str(),
-                        "an object with optional properties and a map of further keys cannot be closed in Gemini's terms",
-                        Some(super::support::MAP_HINT),
-                    );
                 }
             }
             Dialect::OpenApi if closed => {
@@ -1551,6 +1675,12 @@ impl Engine<'_> {
     }
 }
 
+/// What identifies a merge of the reference `r`'s target with the keywords `site` beside it.
+fn merge_key(r: &str, site: &Map<String, Value>) -> String {
+    let tokens = crate::refs::parse_local(r).map(|t| t.join("/")).unwrap_or_else(|_| r.to_owned());
+    format!("{tokens}\u{0}{}", crate::canonical::to_string(&Value::Object(site.clone())))
+}
+
 /// The mark a map node leaves for its caller (removed before output).
 const MAP_MARK: &str = "\u{0}map";
 
@@ -1758,6 +1888,36 @@ fn digits_within(names: &str, keys: &str) -> bool {
     };
     let parts_have_digits = rest.trim_start_matches("(?:").trim_end_matches(')').split('|').all(needs_digit);
     rest.chars().all(allowed) && parts_have_digits
+}
+
+/// The `required` lists of an object schema's `anyOf` whose every branch says only which
+/// properties must be present (`"anyOf": [{"required": ["a"]}, {"required": ["b"]}]` beside
+/// `properties`, a common MCP spelling of "at least one of"); `None` for any other schema.
+fn required_alternatives(m: &Map<String, Value>) -> Option<Vec<Vec<String>>> {
+    let Some(Value::Array(branches)) = m.get("anyOf") else { return None };
+    let object = m.get("type") == Some(&Value::String("object".into()))
+        || m.get("type").is_none() && m.contains_key("properties");
+    if !object || branches.is_empty() || ["$ref", "allOf", "oneOf"].iter().any(|k| m.contains_key(*k)) {
+        return None;
+    }
+    branches
+        .iter()
+        .map(|b| {
+            let b = b.as_object()?;
+            if !b.keys().all(|k| k == "required" || is_annotation(k)) {
+                return None;
+            }
+            let names = b.get("required")?.as_array()?;
+            names.iter().map(|n| n.as_str().map(str::to_owned)).collect()
+        })
+        .collect()
+}
+
+/// The string members of an enum, when no two of them are equal ignoring case (and there is one).
+fn case_distinct_strings(values: &[Value]) -> Option<Vec<String>> {
+    let members: Vec<String> = values.iter().filter_map(Value::as_str).map(str::to_owned).collect();
+    let folded: BTreeSet<String> = members.iter().map(|m| m.to_lowercase()).collect();
+    (!members.is_empty() && folded.len() == members.len()).then_some(members)
 }
 
 /// `{"type": "null"}` (and annotations): a union branch Gemini writes as `nullable`.
@@ -2002,12 +2162,19 @@ fn liveness(nodes: &[Node]) -> (Vec<bool>, Vec<bool>) {
             }
         }
     };
+    // A case-folded enum changes only a value its branch's shape refuses: like an integral
+    // float, taking it for another branch's value is harmless, so it needs no proof.
     let structural = |node: &Node| {
-        node.decode != Decode::None || !node.checks.is_empty() || node.props.iter().any(|p| p.null_is_absent)
+        !matches!(node.decode, Decode::None | Decode::CaseFold(_))
+            || !node.checks.is_empty()
+            || node.props.iter().any(|p| p.null_is_absent)
     };
     // A declared default matters to the forward map only: busy, not structural.
     let busy = fix(&|node: &Node| {
-        structural(node) || node.integer || node.props.iter().any(|p| p.default.is_some())
+        structural(node)
+            || node.integer
+            || matches!(node.decode, Decode::CaseFold(_))
+            || node.props.iter().any(|p| p.default.is_some())
     });
     let structural = fix(&structural);
     (busy, structural)
@@ -2178,6 +2345,74 @@ mod tests {
             serde_json::json!({"sort": "asc"})
         );
         assert_eq!(out.plan.encode(serde_json::json!({"sort": ""})), serde_json::json!({"sort": "\"\""}));
+    }
+
+    #[test]
+    fn required_alternatives_become_a_restore_check_stated_in_the_description() {
+        let s = serde_json::json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+            "anyOf": [{"required": ["a"]}, {"required": ["b"]}]});
+        for d in [
+            &crate::dialect::OPENAI_STRICT as &dyn crate::dialect::SchemaDialect,
+            &crate::dialect::ANTHROPIC_STRICT,
+        ] {
+            let out = adapt_with(d, s.clone());
+            assert!(out.schema.get("anyOf").is_none(), "{}: {}", d.name(), out.schema);
+            assert_eq!(out.schema["description"], "Constraints: at least one of `a`, `b`.", "{}", d.name());
+            let sent = if d.name() == "openai-strict" {
+                serde_json::json!({"a": null, "b": "x"})
+            } else {
+                serde_json::json!({"b": "x"})
+            };
+            assert_eq!(out.plan.restore(sent).unwrap(), serde_json::json!({"b": "x"}), "{}", d.name());
+            let none = if d.name() == "openai-strict" {
+                serde_json::json!({"a": null, "b": null})
+            } else {
+                serde_json::json!({})
+            };
+            let err = out.plan.restore(none).unwrap_err();
+            assert_eq!(
+                err.faults()[0].message,
+                "must be at least one of `a`, `b`, got keys none",
+                "{}",
+                d.name()
+            );
+            let exact = crate::dialect::adapt(d, s.clone(), &AdaptContext::default().with_exact(true));
+            assert!(exact.is_err(), "{}", d.name());
+        }
+    }
+
+    #[test]
+    fn gemini_takes_named_properties_beside_further_keys_with_or_without_required() {
+        for required in [serde_json::json!([]), serde_json::json!(["a"])] {
+            let s = serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+                "required": required, "additionalProperties": true});
+            let out = adapt_with(&crate::dialect::GEMINI, s);
+            let sent = serde_json::json!({"a": 1, "additional_properties": [{"key": "c", "value": "1"}]});
+            assert_eq!(out.plan.restore(sent).unwrap(), serde_json::json!({"a": 1, "c": 1}));
+            let stray = serde_json::json!({"a": 1, "c": "1", "additional_properties": []});
+            let err = out.plan.restore(stray).unwrap_err();
+            assert!(err.to_string().contains("must have no key `c`"), "{err}");
+        }
+    }
+
+    #[test]
+    fn anthropic_enum_values_differing_only_by_case_map_back_to_the_one_member() {
+        let s = serde_json::json!({"type": "object", "properties": {
+            "topic": {"type": "string", "enum": ["Topic one", "Topic two"]},
+            "mode": {"type": "string", "enum": ["a", "A"]},
+            "kind": {"const": "Fixed"}}, "required": ["topic", "mode", "kind"]});
+        let out = adapt_with(&crate::dialect::ANTHROPIC_STRICT, s.clone());
+        let sent = serde_json::json!({"topic": "TOPIC ONE", "mode": "a", "kind": "fixed"});
+        let back = serde_json::json!({"topic": "Topic one", "mode": "a", "kind": "Fixed"});
+        assert_eq!(out.plan.restore(sent).unwrap(), back);
+        // Members that differ only by case are never mapped; nor is a string matching none.
+        let other = serde_json::json!({"topic": "Topic three", "mode": "a", "kind": "Fixed"});
+        assert_eq!(out.plan.restore(other.clone()).unwrap(), other);
+        assert_eq!(case_distinct_strings(&[serde_json::json!("a"), serde_json::json!("A")]), None);
+        // OpenAI's and Gemini's enums are enforced exactly: no mapping.
+        let openai = adapt_with(&crate::dialect::OPENAI_STRICT, s);
+        let sent = serde_json::json!({"topic": "TOPIC ONE", "mode": "a", "kind": "Fixed"});
+        assert_eq!(openai.plan.restore(sent.clone()).unwrap(), sent);
     }
 
     #[test]

@@ -137,10 +137,10 @@ impl Check {
             }
             Check::Pattern(p) => format!("a string matching the pattern `{}`", p.source()),
             Check::RequiredOneOf(lists) => {
-                let mut s = "with at least one of ".to_owned();
+                let mut s = "at least one of ".to_owned();
                 for (i, names) in lists.iter().enumerate() {
                     if i > 0 {
-                        s.push_str(if i + 1 == lists.len() { " or " } else { ", " });
+                        s.push_str(", ");
                     }
                     if names.len() > 1 {
                         s.push_str("all of (");

@@ -172,7 +172,8 @@ pub(crate) enum Decode {
     /// (the map's key constraints the provider could not enforce).
     Entries(Vec<Check>),
     /// An object whose property `<key>` holds entries to merge into it; the names are the
-    /// object's declared properties (the keys that stay outside the entries).
+    /// object's declared properties, sorted (the keys that stay outside the entries: the node's
+    /// `rest` is never theirs, and an entry may not name one).
     ExtraEntries(String, Vec<String>, Vec<Check>),
     /// A string of JSON text (only strings are decoded; `null` beside it stays).
     JsonText(TypeSet),
@@ -180,6 +181,10 @@ pub(crate) enum Decode {
     EnumText(Vec<(String, Value)>),
     /// `{"0": a, "1": b}` stands for `[a, b]`.
     Tuple(usize),
+    /// A string enum whose members the provider may send back in another capitalisation
+    /// (Anthropic documents it): a string that is no member but equals exactly one of them
+    /// ignoring case is that member. Members that differ only by case are never listed here.
+    CaseFold(Vec<String>),
 }
 
 /// A set of JSON types, `integer` within `number`.
@@ -516,6 +521,7 @@ impl Encode<'_> {
                         .map(|i| &node.props[i]);
                     let child = match prop {
                         Some(p) => p.node,
+                        None if declared(&node.decode).binary_search(&key).is_ok() => None,
                         None => node.rest,
                     };
                     if let Some(child) = child
@@ -569,6 +575,14 @@ impl Encode<'_> {
             }
             (_, v) => v,
         }
+    }
+}
+
+/// The declared properties of an object that also holds a map of further keys (sorted).
+fn declared(decode: &Decode) -> &[String] {
+    match decode {
+        Decode::ExtraEntries(_, names, _) => names,
+        _ => &[],
     }
 }
 
@@ -701,7 +715,9 @@ impl Run<'_> {
         places: &[(String, Place)],
     ) {
         // The properties that need work, looked up one by one (a handful), then every other key
-        // for a map's values: no copy of the key list.
+        // for a map's values: no copy of the key list. A declared property beside a map of
+        // further keys is never one of them, whether or not it needs work.
+        let declared = declared(&node.decode);
         for p in &node.props {
             if p.null_is_absent && map.get(&p.name) == Some(&Value::Null) {
                 map.remove(&p.name);
@@ -715,7 +731,9 @@ impl Run<'_> {
         }
         if let Some(rest) = node.rest {
             for (key, slot) in map.iter_mut() {
-                if node.props.binary_search_by(|p| p.name.as_str().cmp(key)).is_ok() {
+                if node.props.binary_search_by(|p| p.name.as_str().cmp(key)).is_ok()
+                    || declared.binary_search(key).is_ok()
+                {
                     continue;
                 }
                 let before = self.faults.len();
@@ -748,16 +766,25 @@ impl Run<'_> {
                 v
             }
             (Decode::Entries(keys), Value::Array(entries)) => {
-                Value::Object(self.entries(entries, Map::new(), keys, None, places))
+                Value::Object(self.entries(entries, Map::new(), keys, None, &[], places))
             }
-            (Decode::ExtraEntries(key, _, keys), Value::Object(mut m)) => {
+            (Decode::ExtraEntries(key, declared, keys), Value::Object(mut m)) => {
+                // Further keys belong in the entries: one sent beside them (an object the
+                // provider could not close, Gemini's) is refused, not read as a map key.
+                if let Some(stray) = m.keys().find(|k| *k != key && !declared.contains(k)) {
+                    let stray = stray.clone();
+                    self.fault(format!(
+                        "must have no key `{stray}`: further keys go in `{key}` as {{\"key\", \"value\"}} entries"
+                    ));
+                    return Value::Object(m);
+                }
                 let Some(extra) = m.remove(key) else { return Value::Object(m) };
                 let Value::Array(entries) = extra else {
                     self.fault(format!("`{key}` must be a list of {{\"key\", \"value\"}} entries"));
                     return Value::Object(m);
                 };
                 let before = self.faults.len();
-                let out = self.entries(entries, m, keys, Some(key), places);
+                let out = self.entries(entries, m, keys, Some(key), declared, places);
                 self.below(before, || Seg::Key(key.clone()));
                 Value::Object(out)
             }
@@ -775,6 +802,14 @@ impl Run<'_> {
                     Value::String(text)
                 }
             },
+            (Decode::CaseFold(members), Value::String(text)) if !members.contains(&text) => {
+                let folded = text.to_lowercase();
+                let mut matching = members.iter().filter(|m| m.to_lowercase() == folded);
+                match (matching.next(), matching.next()) {
+                    (Some(one), None) => Value::String(one.clone()),
+                    _ => Value::String(text),
+                }
+            }
             (Decode::EnumText(table), Value::String(text)) => match table.iter().find(|(t, _)| *t == text) {
                 Some((_, v)) => v.clone(),
                 None => Value::String(text),
@@ -803,13 +838,15 @@ impl Run<'_> {
         }
     }
 
-    /// Rebuilds an object from `{"key", "value"}` entries, added to `into`, each key checked.
+    /// Rebuilds an object from `{"key", "value"}` entries, added to `into`, each key checked;
+    /// `declared` (sorted) are the object's own properties, which no entry may name.
     fn entries(
         &mut self,
         entries: Vec<Value>,
         mut into: Map<String, Value>,
         checks: &[Check],
         under: Option<&String>,
+        declared: &[String],
         places: &mut Vec<(String, Place)>,
     ) -> Map<String, Value> {
         for (i, entry) in entries.into_iter().enumerate() {
@@ -832,7 +869,11 @@ impl Run<'_> {
                     }
                     self.below(before_key, || Seg::Key("key".into()));
                     let Value::String(key) = key_value else { unreachable!("made a string above") };
-                    if into.contains_key(&key) {
+                    if declared.binary_search(&key).is_ok() {
+                        self.fault(format!(
+                            "names `{key}`, a property of its own: send it as that property, not as an entry"
+                        ));
+                    } else if into.contains_key(&key) {
                         self.fault(format!("repeats the key `{key}`; each key may appear once"));
                     } else {
                         places.push((key.clone(), Place { index: i, under: under.cloned() }));
