@@ -30,7 +30,10 @@ pub mod transform;
 
 pub mod coerce;
 pub mod foreign;
+pub mod order;
 pub mod restore;
+#[cfg(feature = "tokens")]
+pub mod tokens;
 
 pub use coerce::{Coerced, Coercion, coerce, coerce_and_restore};
 #[cfg(feature = "hash")]

@@ -205,6 +205,31 @@ impl ToolSchema {
         self.inner.exact
     }
 
+    /// The schema's size in OpenAI `o200k_base` tokens, counted on its
+    /// [canonical JSON](Self::canonical_json) (feature `tokens`). For the whole tool (name and
+    /// description too) and each provider's framing, see [`crate::tokens`].
+    ///
+    /// ```
+    /// # #[cfg(feature = "schemars")] {
+    /// #[derive(schemars::JsonSchema, serde::Deserialize)]
+    /// struct Ping { host: String }
+    /// let schema = toolschema::schema_for::<Ping>().unwrap();
+    /// assert_eq!(schema.tokens(), toolschema::tokens::count(schema.canonical_json()));
+    /// # }
+    /// ```
+    #[cfg(feature = "tokens")]
+    pub fn tokens(&self) -> usize {
+        crate::tokens::count(&self.inner.canonical)
+    }
+
+    /// Each object's properties in the order the dialect's provider generates them (see
+    /// [`crate::order`]): required first for `anthropic-strict`, `propertyOrdering` for
+    /// `gemini-ordered`, else the order of `properties` in [`as_value`](Self::as_value).
+    pub fn generation_order(&self) -> Vec<crate::order::ObjectOrder> {
+        let rule = crate::order::OrderRule::for_dialect(&self.inner.dialect);
+        crate::order::generation_order(&self.inner.value, rule, crate::order::KeyOrder::AsStored)
+    }
+
     /// Doc-comment entries that did not land on a property (see
     /// [`MergeDocs`](crate::passes::MergeDocs)), for a lint or a test that wants none.
     pub fn doc_warnings(&self) -> &[DocWarning] {
