@@ -43,7 +43,7 @@ use super::support::{
 };
 use crate::error::CapabilityError;
 use crate::hint::{Advice, Origin, for_keyword};
-use crate::pointer::{Pointer, escape_token, fragment_token};
+use crate::pointer::{Pointer, fragment_token};
 use crate::restore::{
     Adaptation, AdaptationKind, Check, Decode, Node, NodeId, Prop, RestorePlan, Shape, TypeSet,
 };
