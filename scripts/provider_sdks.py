@@ -14,19 +14,21 @@ Inputs:
 - `mcp`, `pydantic`, `bfcl`, `hostile`: the shared corpus (`../shared/corpus`, or
   `$TOOLSCHEMA_CORPUS`), run through `toolschema canon --dialect D --allow-any --jsonl`, one call
   per dialect over all the corpus tools at once. A tool the dialect refuses is counted as refused,
-  not checked; a tool the CLI cannot read (nesting past serde_json's limit) as unreadable.
+  not checked; a tool the CLI gives no answer for, or whose answer Python cannot read, is
+  unreadable, and that is a failure.
 
 Checks of each accepted schema, by dialect:
 - `openai-strict`: openai-agents `ensure_strict_json_schema(copy)` must not raise and must
   return the schema unchanged, except for `required: []` added to an object without `required`
-  (reported as information). Information too: the stricter conversion openai-agents applies to MCP
-  tools (`_reject_open_objects=True`, as `agents.mcp.util` calls it with
-  `convert_schemas_to_strict`).
+  (reported as information). The same for the conversion openai-agents applies to an MCP
+  server's tools (`agents.mcp.util` with `convert_schemas_to_strict`: `properties` added when
+  absent, then `_reject_open_objects=True`): the SDK serves a tool whose conversion raises as
+  non-strict, so a raise is a failure.
 - `anthropic-strict`: anthropic `transform_schema(copy)` must not raise. What it changes (the
-  keywords it moves into descriptions, ...) is information.
+  keywords it moves into descriptions, ...) is information: no client path raises on it.
 - `gemini`, `gemini-ordered`: google-genai `FunctionDeclaration.model_validate({"name",
   "parameters": schema})` (the path a dict tool takes) must not raise nor warn (a warning such as
-  "float is not a valid Type" is a failure). Information: fields the SDK's `Schema` has but the
+  "float is not a valid Type" is a failure). Failures too: fields the SDK's `Schema` has but the
   Gemini Developer API rejects (`additionalProperties`, `ref`, `defs`), schemas with neither
   `type` nor `anyOf` (the API answers 400 "type must be specified"), and a root that is not an
   object (`null` reads as a function without parameters).
@@ -342,22 +344,31 @@ class Sdks:
         if others:
             kinds = sorted({f"{VERB[op]} `{last_key(p)}`" for p, op, *_ in others})
             c.fail("ensure_strict_json_schema changes the schema: " + ", ".join(kinds), describe_changes(others))
-        # The conversion openai-agents applies to MCP tools (agents/mcp/util.py).
+        # The conversion openai-agents applies to an MCP server's tools (agents/mcp/util.py,
+        # `convert_schemas_to_strict=True`): `properties` added when absent, then the strict
+        # conversion refusing open objects unless the schema is `{}`. When it raises, the SDK
+        # logs at info level and serves the tool non-strict: the user silently loses strict mode,
+        # so a raise is a failure, and so is any change but `required: []`.
         mcp_copy = copy.deepcopy(schema)
+        empty = mcp_copy == {}
         mcp_copy.setdefault("properties", {})
         try:
-            ensure(mcp_copy, _reject_open_objects=True)
-        except TypeError as e:
-            if "_reject_open_objects" not in str(e):
-                c.note(
-                    f"MCP-tool conversion raises TypeError: {generalize(first_line(str(e)))}", first_line(str(e), 400)
-                )
-        except Exception as e:  # noqa: BLE001
-            c.note(
-                f"MCP-tool conversion (convert_schemas_to_strict) raises {type(e).__name__}: "
+            converted = ensure(copy.deepcopy(mcp_copy), _reject_open_objects=not empty)
+        except Exception as e:  # noqa: BLE001 (any exception is the finding)
+            c.fail(
+                f"MCP-tool conversion (_reject_open_objects) raises {type(e).__name__}: "
                 + generalize(first_line(str(e))),
                 first_line(str(e), 400),
             )
+            return
+        changes = [
+            ch
+            for ch in json_diff(mcp_copy, converted)
+            if not (ch[1] == "add" and last_key(ch[0]) == "required" and ch[3] == [])
+        ]
+        if changes:
+            kinds = sorted({f"{VERB[op]} `{last_key(p)}`" for p, op, *_ in changes})
+            c.fail("MCP-tool conversion changes the schema: " + ", ".join(kinds), describe_changes(changes))
 
     # -- anthropic -----------------------------------------------------------------------------
 
@@ -458,17 +469,17 @@ class Sdks:
         if decl is not None and (decl.parameters is None or decl.parameters.type != self.genai_types.Type.OBJECT):
             kind = decl.parameters and decl.parameters.type
             given = "no parameters" if decl.parameters is None else f"`type: {kind.value}`" if kind else "no `type`"
-            c.note(
-                "the root is not an object: a `responseSchema`, not function `parameters`",
+            c.fail(
+                "the root is not an object: function `parameters` the API does not take",
                 f"the SDK reads {given}",
             )
         if decl is not None and decl.parameters is not None:
             dumped = decl.parameters.model_dump(exclude_none=True)
             for at, k in self._gemini_fields(dumped, ""):
                 if k == "untyped":
-                    c.note("a schema with neither `type` nor `anyOf` (the Gemini API answers 400)", at)
+                    c.fail("a schema with neither `type` nor `anyOf` (the Gemini API answers 400)", at)
                 else:
-                    c.note(f"uses `{self.GEMINI_API_REJECTS[k]}`, which the Gemini Developer API rejects", at)
+                    c.fail(f"uses `{self.GEMINI_API_REJECTS[k]}`, which the Gemini Developer API rejects", at)
 
     def _gemini_fields(self, node: Any, at: str) -> Iterator[tuple[str, str]]:
         """`(pointer, field)` for every API-rejected field of a dumped `Schema` (snake_case keys),
@@ -754,10 +765,12 @@ def report(results: list[Result], dialects: list[str], sources: list[str], limit
     failures: dict[tuple[str, str, str], list[tuple[Result, Note]]] = collections.defaultdict(list)
     infos: dict[tuple[str, str, str], list[tuple[Result, Note]]] = collections.defaultdict(list)
     total_failed = 0
+    unreadable_tools: list[Result] = []
     for d in dialects:
         mine = [r for r in results if r.dialect == d]
         refused = sum(r.status == "refused" for r in mine)
         unreadable = sum(r.status == "unreadable" for r in mine)
+        unreadable_tools.extend(r for r in mine if r.status == "unreadable")
         accepted = [r for r in mine if r.status == "accepted"]
         for sdk in SDKS_BY_DIALECT[d]:
             failed = [r for r in accepted if r.checks[sdk].failures]
@@ -813,11 +826,19 @@ def report(results: list[Result], dialects: list[str], sources: list[str], limit
                 out.append(f"    {r.tool.label}: {n.message}")
 
     listing("Failures, by kind:", failures)
+    if unreadable_tools:
+        # A tool the CLI drops without an answer, or whose answer Python cannot read, is a failure:
+        # the user's tool would be lost.
+        out.append(f"\nUnreadable (failures): {len(unreadable_tools)} tool(s)\n")
+        for r in unreadable_tools[:limit]:
+            out.append(f"    [{r.dialect}] {r.tool.label}: {r.message}")
+        if len(unreadable_tools) > limit:
+            out.append(f"    ... and {len(unreadable_tools) - limit} more tool(s)")
     listing("Information (not failures), by kind:", infos)
     out.append("")
     checks = sum(int(r[2]) for r in rows[1:])
-    out.append(f"{checks} check(s), {total_failed} failed")
-    return "\n".join(out), total_failed
+    out.append(f"{checks} check(s), {total_failed} failed, {len(unreadable_tools)} tool(s) unreadable")
+    return "\n".join(out), total_failed + len(unreadable_tools)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -907,6 +928,8 @@ def main() -> int:
 
     corpus_wanted = [s for s in sources if s in CORPUS_SOURCES]
     corpus = corpus_dir(args.corpus) if corpus_wanted else None
+    if corpus_wanted and corpus is None and os.environ.get("TOOLSCHEMA_REQUIRE_CORPUS") == "1":
+        die("the shared corpus is required (TOOLSCHEMA_REQUIRE_CORPUS=1) and is not at ../shared/corpus; set TOOLSCHEMA_CORPUS")
     if corpus_wanted and corpus is None:
         print("notice: no corpus at ../shared/corpus (set TOOLSCHEMA_CORPUS); checking the zoo only", file=sys.stderr)
         sources = [s for s in sources if s == "zoo"]

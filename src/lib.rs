@@ -22,14 +22,19 @@ pub mod hash;
 
 pub mod decode;
 pub mod diff;
+pub mod request_limits;
 #[cfg(feature = "hash")]
 mod schema;
+pub mod tool_name;
 #[cfg(feature = "schemars")]
 pub mod transform;
 
 pub mod coerce;
 pub mod foreign;
+pub mod order;
 pub mod restore;
+#[cfg(feature = "tokens")]
+pub mod tokens;
 
 pub use coerce::{Coerced, Coercion, coerce, coerce_and_restore};
 #[cfg(feature = "hash")]

@@ -82,6 +82,34 @@ pub fn escape_token(token: &str) -> Cow<'_, str> {
     }
 }
 
+/// One reference token as a URI fragment holds it (`#/$defs/<token>`): `~` and `/` escaped as
+/// [`escape_token`] does, then every byte a fragment may not hold as it is percent-encoded (`%`
+/// itself, a space, `#`, `"`, non-ASCII), so that reading the reference back (percent-decoding,
+/// then `~`) gives the token.
+///
+/// ```
+/// use toolschema::pointer::fragment_token;
+/// assert_eq!(fragment_token("Name"), "Name");
+/// assert_eq!(fragment_token("a b/c%d"), "a%20b~1c%25d");
+/// ```
+pub fn fragment_token(token: &str) -> Cow<'_, str> {
+    // RFC 3986: a fragment holds unreserved characters, sub-delims, `:`, `@`, `/` and `?`.
+    let plain = |b: u8| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@?".contains(&b);
+    let escaped = escape_token(token);
+    if escaped.bytes().all(plain) {
+        return escaped;
+    }
+    let mut out = String::with_capacity(escaped.len() + 8);
+    for b in escaped.bytes() {
+        if plain(b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// Decodes one reference token; `None` for an invalid escape (`~` not followed by `0` or `1`).
 pub fn unescape_token(token: &str) -> Option<Cow<'_, str>> {
     if !token.contains('~') {

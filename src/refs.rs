@@ -90,6 +90,12 @@ fn step<'v>(cur: &'v Value, tok: &str) -> Option<&'v Value> {
     }
 }
 
+/// Follows a JSON pointer (`~` escapes only, no percent-decoding: a pointer built from decoded
+/// tokens, not a URI fragment) from `root`.
+pub(crate) fn lookup_pointer<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
+    crate::pointer::tokens(pointer)?.iter().try_fold(root, |cur, tok| step(cur, tok))
+}
+
 /// The schema a local reference points at, or `None` if it is not local or names nothing.
 pub fn resolve<'v>(root: &'v Value, reference: &str) -> Option<&'v Value> {
     let fragment = reference.strip_prefix('#')?;

@@ -176,6 +176,12 @@ impl ToolSchema {
         injected: serde_json::Map<String, Value>,
     ) -> Result<T, ArgumentsError> {
         let restored = self.restore(args)?;
+        if self.excluded().is_empty() && injected.is_empty() {
+            // Nothing to merge: the restored value is the type's, whatever its JSON type (a root
+            // that is not an object was unwrapped by restore).
+            return T::deserialize(restored)
+                .map_err(|e| crate::DecodeError::Deserialize { message: e.to_string() }.into());
+        }
         Ok(crate::decode::decode_arguments_excluding(self.excluded(), &restored, injected)?)
     }
 
@@ -198,6 +204,31 @@ impl ToolSchema {
     /// Whether the schema was built in exact mode ([`SchemaOptions::exact`]).
     pub fn is_exact(&self) -> bool {
         self.inner.exact
+    }
+
+    /// The schema's size in OpenAI `o200k_base` tokens, counted on its
+    /// [canonical JSON](Self::canonical_json) (feature `tokens`). For the whole tool (name and
+    /// description too) and each provider's framing, see [`crate::tokens`].
+    ///
+    /// ```
+    /// # #[cfg(feature = "schemars")] {
+    /// #[derive(schemars::JsonSchema, serde::Deserialize)]
+    /// struct Ping { host: String }
+    /// let schema = toolschema::schema_for::<Ping>().unwrap();
+    /// assert_eq!(schema.tokens(), toolschema::tokens::count(schema.canonical_json()));
+    /// # }
+    /// ```
+    #[cfg(feature = "tokens")]
+    pub fn tokens(&self) -> usize {
+        crate::tokens::count(&self.inner.canonical)
+    }
+
+    /// Each object's properties in the order the dialect's provider generates them (see
+    /// [`crate::order`]): required first for `anthropic-strict`, `propertyOrdering` for
+    /// `gemini-ordered`, else the order of `properties` in [`as_value`](Self::as_value).
+    pub fn generation_order(&self) -> Vec<crate::order::ObjectOrder> {
+        let rule = crate::order::OrderRule::for_dialect(&self.inner.dialect);
+        crate::order::generation_order(&self.inner.value, rule, crate::order::KeyOrder::AsStored)
     }
 
     /// Doc-comment entries that did not land on a property (see
@@ -496,14 +527,38 @@ impl SchemaOptions {
         let results = S::schemas(self);
         let checked = results.len();
         let mut schemas = Vec::with_capacity(checked);
+        let mut names = Vec::with_capacity(checked);
         let mut failures = Vec::new();
         for (name, result) in results {
             match result {
-                Ok(schema) => schemas.push(schema),
+                Ok(schema) => {
+                    schemas.push(schema);
+                    names.push(name);
+                }
                 Err(error) => failures.push((name.to_owned(), error)),
             }
         }
-        if failures.is_empty() { Ok(schemas) } else { Err(CheckErrors { failures, checked }) }
+        // The request the tools make together: a type's doc comment is its description.
+        let tools: Vec<crate::request_limits::RequestTool<'_>> = schemas
+            .iter()
+            .zip(&names)
+            .map(|(s, name)| crate::request_limits::RequestTool {
+                name,
+                description: s.as_value().get("description").and_then(Value::as_str),
+                schema: s.as_value(),
+            })
+            .collect();
+        let limits: Vec<crate::request_limits::RequestLimit> =
+            crate::request_limits::request_limits(self.dialect.name(), &tools)
+                .into_iter()
+                .filter(crate::request_limits::RequestLimit::exceeded)
+                .collect();
+        drop(tools);
+        if failures.is_empty() && limits.is_empty() {
+            Ok(schemas)
+        } else {
+            Err(CheckErrors { failures, checked, limits })
+        }
     }
 
     /// `from_rust`: the schema is schemars' for a Rust type (see
@@ -613,6 +668,7 @@ tools_for_tuples!(
 pub struct CheckErrors {
     failures: Vec<(String, Error)>,
     checked: usize,
+    limits: Vec<crate::request_limits::RequestLimit>,
 }
 
 #[cfg(feature = "schemars")]
@@ -621,14 +677,28 @@ impl CheckErrors {
     pub fn failures(&self) -> &[(String, Error)] {
         &self.failures
     }
+
+    /// The provider's request-level limits the tools pass together
+    /// ([`request_limits`](crate::request_limits)), each naming the tools past it; empty when
+    /// the tools that built fit in one request.
+    pub fn request_limits(&self) -> &[crate::request_limits::RequestLimit] {
+        &self.limits
+    }
 }
 
 #[cfg(feature = "schemars")]
 impl std::fmt::Display for CheckErrors {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} of {} tool schemas failed:", self.failures.len(), self.checked)?;
+        if self.failures.is_empty() {
+            write!(f, "the {} tool schemas pass one by one but not in one request:", self.checked)?;
+        } else {
+            write!(f, "{} of {} tool schemas failed:", self.failures.len(), self.checked)?;
+        }
         for (name, error) in &self.failures {
             write!(f, "\n- `{name}`: {error}")?;
+        }
+        for limit in &self.limits {
+            write!(f, "\n- request: {limit}")?;
         }
         Ok(())
     }

@@ -338,3 +338,47 @@ mod declaration_order {
         assert_eq!(s.hash(), want);
     }
 }
+
+/// Thirteen optional fields (each a union with null): within Anthropic's 24 optional and 16
+/// union parameters alone, past both in pairs.
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Filters {
+    a: Option<String>,
+    b: Option<String>,
+    c: Option<String>,
+    d: Option<String>,
+    e: Option<String>,
+    f: Option<String>,
+    g: Option<String>,
+    h: Option<String>,
+    i: Option<String>,
+    j: Option<String>,
+    k: Option<String>,
+    l: Option<String>,
+    m: Option<String>,
+}
+
+/// The same fields under another type.
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct MoreFilters(Filters);
+
+#[test]
+fn check_reports_request_limits_the_tools_pass_only_together() {
+    let anthropic = SchemaOptions::new().dialect(&toolschema::ANTHROPIC_STRICT);
+    assert_eq!(anthropic.check::<(Filters,)>().map(|s| s.len()), Ok(1));
+    let err = anthropic.check::<(Filters, MoreFilters)>().unwrap_err();
+    assert!(err.failures().is_empty());
+    let limits = err.request_limits();
+    let totals: Vec<(usize, usize)> = limits.iter().map(|l| (l.total, l.max)).collect();
+    assert_eq!(totals, [(26, 24), (26, 16)], "{err}");
+    for limit in limits {
+        assert_eq!(limit.over, [std::any::type_name::<MoreFilters>()]);
+    }
+    assert!(err.to_string().starts_with("the 2 tool schemas pass one by one but not in one request:\n- request: optional parameters over all strict tools: 26 of 24; past the limit: `"), "{err}");
+    // OpenAI's strict mode makes every field required: no such limit.
+    assert!(
+        SchemaOptions::new().dialect(&toolschema::OPENAI_STRICT).check::<(Filters, MoreFilters)>().is_ok()
+    );
+}

@@ -75,7 +75,10 @@ fn recorded(path: &Path) -> Vec<i32> {
 fn alive(pid: i32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         // `pid (comm) state ...`: the state follows the last `)`.
-        Ok(stat) => stat.rsplit(')').next().and_then(|rest| rest.trim_start().chars().next()) != Some('Z'),
+        Ok(stat) => !matches!(
+            stat.rsplit(')').next().and_then(|rest| rest.trim_start().chars().next()),
+            Some('Z' | 'X')
+        ),
         Err(_) => false,
     }
 }
@@ -109,7 +112,17 @@ impl Proxy {
             let _ = std::io::Read::read_to_string(&mut pipe, &mut stderr);
         }
         let pids = recorded(&self.pids);
-        let survivors: Vec<i32> = pids.iter().copied().filter(|&p| alive(p)).collect();
+        // SIGKILL takes effect when the process is next scheduled, which on a loaded machine may
+        // be after the proxy exits: a process counts as outliving the proxy if it is still there
+        // [`PATIENCE`] later. Every recorded process would otherwise live 300 s.
+        let deadline = Instant::now() + PATIENCE;
+        let mut survivors: Vec<i32> = pids.clone();
+        while !survivors.is_empty() && Instant::now() < deadline {
+            survivors.retain(|&p| alive(p));
+            if !survivors.is_empty() {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
         for &pid in &survivors {
             // Clean up before failing.
             let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
@@ -189,4 +202,154 @@ fn a_server_that_exits_on_its_own_keeps_its_status() {
     let (status, stderr) = proxy.ends_with_no_survivor();
     assert_eq!(status.code(), Some(0), "{stderr}");
     assert!(!stderr.contains("SIGTERM"), "{stderr}");
+}
+
+// ---- what `check` and `pin` report, beside the proxy ----
+
+/// Runs `toolschema args...` with `stdin`; (exit code, stdout, stderr).
+fn toolschema(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolschema"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("toolschema starts");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write");
+    let out = child.wait_with_output().expect("toolschema finishes");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+fn tools_list(tools: &[serde_json::Value]) -> String {
+    serde_json::json!({ "tools": tools }).to_string()
+}
+
+#[test]
+fn check_reports_the_names_each_provider_is_told() {
+    let schema = serde_json::json!({"type": "object", "properties": {}});
+    let list = tools_list(&[
+        serde_json::json!({"name": "github.repo/list", "inputSchema": schema}),
+        serde_json::json!({"name": "search", "inputSchema": schema}),
+    ]);
+    let (code, out, err) =
+        toolschema(&["check", "--dialect", "openai-strict,gemini,json-schema", "-"], &list);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "tool names for `openai-strict` (`^[a-zA-Z0-9_-]{1,64}$`):\n  - `github.repo/list` -> `github_repo_list`\n"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("tool names for `gemini` (`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`):\n  - `github.repo/list` -> `github.repo_list`\n"), "{out}");
+    assert!(!out.contains("for `json-schema`"), "{out}");
+    let (_, json, _) =
+        toolschema(&["check", "--dialect", "anthropic-strict", "--format", "json", "-"], &list);
+    let report: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(report["requests"][0]["names"], serde_json::json!({"github.repo/list": "github_repo_list"}));
+}
+
+#[test]
+fn check_reports_request_limits_the_tools_pass_together_and_exits_1() {
+    // Five tools of six optional properties: each fits Anthropic's 24 alone, 30 together do not.
+    let properties: serde_json::Map<String, serde_json::Value> =
+        (0..6).map(|i| (format!("p{i}"), serde_json::json!({"type": "string"}))).collect();
+    let schema = serde_json::json!({"type": "object", "properties": properties});
+    let tools: Vec<serde_json::Value> =
+        (0..5).map(|i| serde_json::json!({"name": format!("t{i}"), "inputSchema": schema})).collect();
+    let (code, out, err) = toolschema(&["check", "--dialect", "anthropic-strict", "-"], &tools_list(&tools));
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("  - optional parameters over all strict tools: 30 of 24; past the limit: `t4`\n"),
+        "{out}"
+    );
+    assert!(out.contains("5 tool(s) x 1 dialect(s): 5 accepted, 0 refused"), "{out}");
+    let (code, _, _) = toolschema(&["check", "--dialect", "anthropic-strict", "-"], &tools_list(&tools[..4]));
+    assert_eq!(code, 0);
+    // A description past OpenAI's 1,024 characters is reported, not cut.
+    let long = serde_json::json!({"name": "long", "description": "d".repeat(1_100), "inputSchema": schema});
+    let (code, out, _) =
+        toolschema(&["check", "--dialect", "openai-strict", "--format", "json", "-"], &tools_list(&[long]));
+    assert_eq!(code, 1);
+    let report: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(
+        report["requests"][0]["limits"][1],
+        serde_json::json!({"limit": "characters of a function description", "max": 1024, "total": 1100,
+            "exceeded": true, "over": ["long"]})
+    );
+}
+
+#[test]
+fn pin_lists_the_pins_and_accepts_a_pending_listing() {
+    let dir = TempDir::new("pin-command");
+    let file = dir.0.join("pins.json");
+    let path = file.to_str().expect("a UTF-8 path");
+    let (code, _, err) = toolschema(&["pin", "--accept", path, "t"], "");
+    assert_eq!(code, 2, "no such tool: {err}");
+    assert!(err.contains("no tool `t` in the pin file"), "{err}");
+    let old = serde_json::json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    let new =
+        serde_json::json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]});
+    let entry = |schema: &serde_json::Value| {
+        let mut fields = serde_json::json!({"inputSchema": schema});
+        fields["hash"] = "sha256:whatever".into();
+        fields
+    };
+    let doc = serde_json::json!({"tools": {"t": entry(&old)}, "pending": {"t": entry(&new)}});
+    std::fs::write(&file, doc.to_string()).expect("write");
+    let (code, out, err) = toolschema(&["pin", path], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("sha256:"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "pending: t (`toolschema pin --accept {path} t`):\n  - `inputSchema`: narrowing at `/required"
+        )),
+        "{out}"
+    );
+    let (code, out, err) = toolschema(&["pin", "--accept", path, "t"], "");
+    assert_eq!((code, out.as_str()), (0, "accepted: t\n"), "{err}");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("JSON");
+    assert_eq!(written["tools"]["t"]["inputSchema"], new);
+    assert_eq!(written["pending"], serde_json::json!({}));
+    // A pin file that is not one stops the proxy before it starts a server.
+    std::fs::write(&file, "[]").expect("write");
+    let (code, _, err) = toolschema(&["mcp-proxy", "--pin", path, "--", "cat"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("not a pin file"), "{err}");
+}
+
+/// The request limits of each listing go to stderr: a server answering `tools/list` with five
+/// tools of six optional properties each, under `anthropic-strict` (24 optional parameters over
+/// all strict tools), and the names the client is told.
+#[test]
+fn the_proxy_reports_the_request_limits_of_each_listing_on_stderr() {
+    let properties: serde_json::Map<String, serde_json::Value> =
+        (0..6).map(|i| (format!("p{i}"), serde_json::json!({"type": "string"}))).collect();
+    let schema = serde_json::json!({"type": "object", "properties": properties});
+    let tools: Vec<serde_json::Value> =
+        (0..5).map(|i| serde_json::json!({"name": format!("t.{i}"), "inputSchema": schema})).collect();
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}}).to_string();
+    // Answers the first line, then reads until its stdin ends.
+    let script = format!("read -r line; printf '%s\\n' '{answer}'; cat > /dev/null");
+    let request = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n";
+    let (code, out, err) =
+        toolschema(&["mcp-proxy", "--dialect", "anthropic-strict", "--", "sh", "-c", &script], request);
+    assert_eq!(code, 0, "{err}");
+    let listed: serde_json::Value = serde_json::from_str(&out).expect("the listing");
+    let names: Vec<&str> = listed["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["t_0", "t_1", "t_2", "t_3", "t_4"]);
+    assert!(
+        err.contains(
+            "request limits of `anthropic-strict` for the 5 listed tools, past 1:\n    \
+             - strict tools: 5 of 20\n    \
+             - optional parameters over all strict tools: 30 of 24; past the limit: `t_4`\n"
+        ),
+        "{err}"
+    );
 }

@@ -10,14 +10,13 @@
 //! notice when absent) are checked the same way with values made from them.
 //! `PROPTEST_CASES` raises the case count.
 
+mod corpus_dir;
+mod prop_run;
+
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use toolschema::coerce;
-
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
 
 /// Strings a loose model writes, which coercion must leave alone wherever a string is accepted.
 const TRICKY: &[&str] =
@@ -239,7 +238,7 @@ fn check(schema: &Value, value: &Value) -> Result<bool, TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(512), max_global_rejects: 100_000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { max_global_rejects: 100_000, ..prop_run::config(file!(), 512) })]
 
     #[test]
     fn accepted_arguments_are_fixed_points_and_every_change_is_reported(doc in document(), seed in any::<u64>()) {
@@ -257,15 +256,7 @@ proptest! {
 }
 
 fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("TOOLSCHEMA_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    if dir.join("mcp").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("notice: no foreign-schema corpus at {}; skipping the corpus checks", dir.display());
-        None
-    }
+    corpus_dir::find("mcp")
 }
 
 #[test]

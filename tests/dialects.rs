@@ -8,6 +8,9 @@
 //!   Schema (all but the Gemini ones, whose `nullable` is OpenAPI).
 //! - Hashes, user dialects, choosing a dialect by name, and the hostile doubling graphs.
 
+mod bless;
+mod corpus_dir;
+mod prop_run;
 mod work;
 mod zoo;
 
@@ -64,7 +67,7 @@ fn sorted(v: &Value) -> Value {
 
 #[test]
 fn every_dialect_gives_every_zoo_type_its_golden_schema_or_its_exact_errors() {
-    let bless = std::env::var_os("BLESS").is_some();
+    let mut blessed = bless::blessing().then(|| bless::Blessing::new("dialects"));
     let mut missing = Vec::new();
     let mut count = 0;
     for d in dialects() {
@@ -72,9 +75,8 @@ fn every_dialect_gives_every_zoo_type_its_golden_schema_or_its_exact_errors() {
             let path = fixture_dir().join(d.name()).join(format!("{}.json", entry.name));
             let got = format!("{:#}\n", sorted(&outcome(entry, d)));
             count += 1;
-            if bless {
-                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-                std::fs::write(&path, &got).unwrap();
+            if let Some(blessed) = &mut blessed {
+                blessed.write(&path, &got);
                 continue;
             }
             match std::fs::read_to_string(&path) {
@@ -103,63 +105,125 @@ fn output_validator(d: &dyn SchemaDialect, schema: &Value) -> jsonschema::Valida
 // deserialises into the type.
 #[test]
 fn every_value_of_every_zoo_type_can_be_sent_under_every_dialect_and_restores_to_itself() {
+    let seeds = prop_run::Seeds::new(file!(), "completeness");
+    for seed in seeds.all() {
+        let failures = completeness(seed);
+        if !failures.is_empty() {
+            seeds.keep(seed);
+        }
+        assert!(
+            failures.is_empty(),
+            "seed {seed}: {} failures: {:#?}",
+            failures.len(),
+            &failures[..failures.len().min(20)]
+        );
+    }
+}
+
+/// The completeness law on `PROPTEST_CASES` values of every zoo type drawn from `seed`, under every
+/// dialect in both modes; what fails. Each value also goes through `ToolSchema::decode` into the
+/// Rust type.
+fn completeness(seed: u64) -> Vec<String> {
     let cases = proptest_cases();
     let mut failures = Vec::new();
-    let mut checked = 0usize;
+    let reach = prop_run::Reach::new();
     for d in dialects() {
-        for entry in zoo::ZOO {
-            let Ok(schema) = (entry.schema)(&SchemaOptions::new().dialect(d)) else { continue };
-            let validator = output_validator(d, schema.as_value());
-            for value in (entry.samples)(0x5eed ^ entry.name.len() as u64, cases) {
-                checked += 1;
-                let sent = schema.plan().encode(value.clone());
-                if !validator.is_valid(&sent) {
-                    failures.push(format!(
-                        "{} under `{}` refuses {sent} (encoding {value})",
-                        entry.name,
-                        d.name()
-                    ));
+        for exact in [false, true] {
+            let label = format!("{}{}", d.name(), if exact { " exact" } else { "" });
+            for entry in zoo::ZOO {
+                let Ok(schema) = (entry.schema)(&SchemaOptions::new().dialect(d).exact(exact)) else {
+                    reach.count(&label, false);
                     continue;
-                }
-                match schema.restore(sent.clone()) {
-                    Ok(back)
-                        if without_null_keys(&back) == without_null_keys(&value)
-                            && (entry.deserializes)(&back) => {}
-                    Ok(back) => failures.push(format!(
-                        "{} under `{}`: {value} -> {sent} -> {back}",
-                        entry.name,
-                        d.name()
-                    )),
-                    Err(e) => failures.push(format!(
-                        "{} under `{}`: {value} -> {sent} refused: {e}",
-                        entry.name,
-                        d.name()
-                    )),
+                };
+                reach.count(&label, true);
+                let validator = output_validator(d, schema.as_value());
+                for value in (entry.samples)(seed ^ entry.name.len() as u64, cases) {
+                    let sent = schema.plan().encode(value.clone());
+                    if !validator.is_valid(&sent) {
+                        failures.push(format!(
+                            "{} under `{}` refuses {sent} (encoding {value})",
+                            entry.name,
+                            d.name()
+                        ));
+                        continue;
+                    }
+                    if let Err(e) = (entry.decode)(&schema, sent.clone()) {
+                        failures.push(format!(
+                            "{} under `{label}`: decode of {sent} ({value}) refused: {e}",
+                            entry.name
+                        ));
+                    }
+                    match schema.restore(sent.clone()) {
+                        Ok(back)
+                            if without_null_keys(&back) == without_null_keys(&value)
+                                && (entry.deserializes)(&back) => {}
+                        Ok(back) => failures.push(format!(
+                            "{} under `{}`: {value} -> {sent} -> {back}",
+                            entry.name,
+                            d.name()
+                        )),
+                        Err(e) => failures.push(format!(
+                            "{} under `{}`: {value} -> {sent} refused: {e}",
+                            entry.name,
+                            d.name()
+                        )),
+                    }
                 }
             }
         }
     }
-    assert!(checked > 0);
-    assert!(failures.is_empty(), "{} failures: {:#?}", failures.len(), &failures[..failures.len().min(20)]);
+    // Every dialect builds most zoo types (the rest are refused with their exact errors, in the
+    // goldens). Exact mode refuses what restore would undo: under anthropic-strict every bound
+    // (every Rust integer has one), so two zoo types are left; at least one must be.
+    let reversible: Vec<&str> = dialects().map(|d| d.name()).collect();
+    reach.finish("completeness: zoo types built", &reversible, COMPLETENESS_FLOOR);
+    let exact: Vec<String> = dialects().map(|d| format!("{} exact", d.name())).collect();
+    let exact: Vec<&str> = exact.iter().map(String::as_str).collect();
+    reach.finish("completeness: zoo types built in exact mode", &exact, 1.0 / zoo::ZOO.len() as f64);
+    failures
 }
+
+/// The share of zoo types each dialect must build for the completeness law to count.
+const COMPLETENESS_FLOOR: f64 = 0.5;
 
 // Law (end-to-end soundness): a mutated value (key dropped, key added, leaf retyped or nulled,
 // array resized) that a dialect's output accepts either is refused by restore, or restores to a
 // value the original schema accepts and that deserialises into the type.
 #[test]
 fn every_mutant_a_dialect_output_accepts_restores_to_what_the_type_reads_or_is_refused() {
-    let cases = proptest_cases().min(16);
+    let seeds = prop_run::Seeds::new(file!(), "soundness");
+    for seed in seeds.all() {
+        let failures = soundness(seed);
+        if !failures.is_empty() {
+            seeds.keep(seed);
+        }
+        assert!(
+            failures.is_empty(),
+            "seed {seed}: {} failures, first: {:#?}",
+            failures.len(),
+            &failures[..failures.len().min(20)]
+        );
+    }
+}
+
+/// The soundness law on the mutants of `PROPTEST_CASES` values of every zoo type drawn from
+/// `seed`, under every dialect; what fails.
+fn soundness(seed: u64) -> Vec<String> {
+    let cases = proptest_cases();
     let mut failures = Vec::new();
     let (mut accepted, mut refused, mut boundary) = (0usize, 0usize, 0usize);
+    let reach = prop_run::Reach::new();
     for d in dialects() {
         for entry in zoo::ZOO {
             let Ok(schema) = (entry.schema)(&SchemaOptions::new().dialect(d)) else { continue };
             let Ok(original) = (entry.schema)(&SchemaOptions::new()) else { continue };
             let validator = output_validator(d, schema.as_value());
             let original = zoo::validator(original.as_value());
-            for value in (entry.samples)(0x7157 ^ entry.name.len() as u64, cases) {
+            for value in (entry.samples)(seed.rotate_left(7) ^ entry.name.len() as u64, cases) {
                 for mutant in zoo::mutants(&schema.plan().encode(value)) {
-                    if !validator.is_valid(&mutant) {
+                    let judged = validator.is_valid(&mutant);
+                    reach.count(d.name(), judged);
+                    if !judged {
                         continue;
                     }
                     accepted += 1;
@@ -180,18 +244,19 @@ fn every_mutant_a_dialect_output_accepts_restores_to_what_the_type_reads_or_is_r
             }
         }
     }
-    assert!(accepted > 0, "no mutant was accepted: the property checked nothing");
     assert!(refused > 0, "restore refused no mutant: its checks were never exercised");
-    eprintln!(
+    println!(
         "{accepted} mutants accepted, {refused} refused by restore, {boundary} at the type's own boundary"
     );
-    assert!(
-        failures.is_empty(),
-        "{} failures, first: {:#?}",
-        failures.len(),
-        &failures[..failures.len().min(20)]
-    );
+    // Most mutants are refused by the output (that is its job); the law is about the rest, and
+    // under every dialect some must reach it.
+    let names: Vec<&str> = dialects().map(|d| d.name()).collect();
+    reach.finish("soundness: mutants the output accepts", &names, SOUNDNESS_FLOOR);
+    failures
 }
+
+/// The share of mutants each dialect's output must accept for the soundness law to count.
+const SOUNDNESS_FLOOR: f64 = 0.02;
 
 fn proptest_cases() -> usize {
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)
@@ -208,7 +273,7 @@ static IDENTITY: Identity = Identity;
 
 #[test]
 fn hashes_differ_between_dialects_even_when_the_schema_is_the_same() {
-    let entry = zoo::entry("nested_struct").or_else(|| zoo::ZOO.first()).unwrap();
+    let entry = zoo::entry("itinerary").expect("the zoo has `itinerary`, a struct of nested structs");
     let identity = (entry.schema)(&SchemaOptions::new().dialect(&IDENTITY)).unwrap();
     let default = (entry.schema)(&SchemaOptions::new()).unwrap();
     assert_eq!(identity.as_value(), default.as_value());
@@ -304,15 +369,7 @@ fn a_dialect_chosen_by_name_at_run_time_is_the_built_in_one() {
 }
 
 fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("TOOLSCHEMA_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("notice: corpus not found at {}; skipping the corpus part", dir.display());
-        None
-    }
+    corpus_dir::find("hostile")
 }
 
 /// The work a hostile input may cost under any dialect. The most it costs per node beyond the
@@ -320,9 +377,11 @@ fn corpus() -> Option<PathBuf> {
 /// `wide_fanout_200x50` under `openai-strict`, refused after inlining part of it.
 const LINEAR: work::Linear = work::Linear { allocations_per_node: 16, bytes_per_node: 512, slack: 64 };
 
+/// A case of the corpus's `hostile/`; `None` only when the corpus is absent (and not required).
 fn hostile(name: &str) -> Option<Value> {
-    let text = std::fs::read_to_string(corpus()?.join("hostile").join(name)).ok()?;
-    serde_json::from_str(&text).ok()
+    let path = corpus()?.join("hostile").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Some(serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }
 
 // Law: under every dialect that inlines, the 40-level doubling DAG (2^40 leaves) is refused by the
@@ -552,6 +611,69 @@ fn no_hostile_input_makes_any_dialect_panic_or_work_past_a_linear_bound() {
 // Recursive unions and references with keywords beside them, under the provider dialects: the
 // minimal inputs a flaky idempotence law once found.
 
+/// `normalize` under `d` on a 2 MiB stack (a thread's default): an overflow aborts the test.
+fn on_a_small_stack(d: &'static dyn SchemaDialect, schema: Value) -> Result<Value, Error> {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || SchemaOptions::new().dialect(d).normalize(schema).map(|s| s.as_value().clone()))
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+// A union that refers back to its own definition twice, beside an `allOf` member: merging the
+// member into each branch expanded the definition again at every level, 2^depth copies (killed
+// at 24 GB under the default budget). With the depth budget doubled, the work stays the same.
+#[test]
+fn a_recursive_union_merged_with_an_all_of_member_costs_the_same_work_whatever_the_depth_budget() {
+    let schema = json!({"$ref": "#/definitions/A", "definitions": {"A": {"allOf": [
+        {"anyOf": [{"$ref": "#/definitions/A"}, {"$ref": "#/definitions/A"}, {"type": "string"}]},
+        {"type": "boolean"}
+    ]}}});
+    for d in dialect::builtin() {
+        let run = |max_depth: usize| {
+            let copy = schema.clone();
+            work::during(|| SchemaOptions::new().max_depth(max_depth).dialect(*d).normalize(copy))
+        };
+        let ((small, at_8), (large, at_16)) = (run(8), run(16));
+        assert!(
+            at_16.count_total <= at_8.count_total + 64,
+            "under `{}`: {} allocations at depth budget 8, {} at 16",
+            d.name(),
+            at_8.count_total,
+            at_16.count_total
+        );
+        // boolean and (A or A or string) admits nothing: where it is accepted, it is as given.
+        assert_eq!(small.is_ok(), large.is_ok(), "{}", d.name());
+    }
+}
+
+// A reference with `required` beside it, inside its own target: the merge of the two was
+// expanded level after level until the stack overflowed (or, on a large stack, the depth budget
+// refused a recursive schema openai-strict keeps). The merged schema is a definition of its own.
+#[test]
+fn a_reference_with_keywords_beside_it_inside_its_own_target_is_kept_as_a_recursive_definition() {
+    let schema = json!({"type": "object", "properties": {"s": {"$ref": "#/$defs/A"}}, "$defs": {"A": {
+        "type": "object", "properties": {"s": {"$ref": "#/$defs/A", "required": ["s"]}}
+    }}});
+    for d in dialect::builtin() {
+        let name = d.name();
+        match on_a_small_stack(*d, schema.clone()) {
+            Ok(out) => {
+                assert_eq!(on_a_small_stack(*d, out.clone()).unwrap(), out, "{name} is not idempotent")
+            }
+            // The dialects that refuse recursion say so.
+            Err(e) => assert!(e.to_string().contains("recursive"), "{name}: {e}"),
+        }
+    }
+    // `A` and `required: ["s"]` is an object whose `s` is one again, forever: no value has an
+    // `s` below the first level, and absent is `null` for OpenAI.
+    let out = on_a_small_stack(&dialect::OPENAI_STRICT, schema).unwrap();
+    let v = output_validator(&dialect::OPENAI_STRICT, &out);
+    assert!(v.is_valid(&json!({"s": null})) && v.is_valid(&json!({"s": {"s": null}})), "{out}");
+    assert!(!v.is_valid(&json!({"s": {"s": {"s": null}}})), "{out}");
+}
+
 // Two sides of a merge with no type in common (`string` and an object): the position admits
 // nothing. It was written `{"type": ["null", "null"]}`, which validators refuse, and a second
 // run gave another schema.
@@ -575,4 +697,78 @@ fn a_merge_with_no_type_in_common_is_refused_not_written_as_a_doubled_null() {
             assert_eq!(again.as_value(), out.as_value(), "{}", d.name());
         }
     }
+}
+
+/// Every `$ref` string in `v`.
+fn references(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(r)) = m.get("$ref") {
+                out.push(r.clone());
+            }
+            m.values().for_each(|c| references(c, out));
+        }
+        Value::Array(items) => items.iter().for_each(|c| references(c, out)),
+        _ => {}
+    }
+}
+
+// Definition names that need escaping in a URI fragment (a space, `%`, `/`, `~`, non-ASCII) are
+// written percent-encoded: `#/$defs/a b` is not a URI reference, and `#/$defs/a%25b` names `a%b`,
+// so the definition was dropped and the reference dangled.
+#[test]
+fn escaped_definition_names_are_written_as_uri_fragments_that_name_them_in_every_dialect() {
+    let names = ["a b", "a%25b", "a/b~c", "é\"#"];
+    let mut defs = Map::new();
+    let mut props = Map::new();
+    for (i, name) in names.iter().enumerate() {
+        let field = format!("f{i}");
+        defs.insert(
+            (*name).to_owned(),
+            json!({"type": "object", "properties": {field.clone(): {"type": "integer"}}}),
+        );
+        let fragment: String = toolschema::pointer::fragment_token(name).into_owned();
+        props.insert(field, json!({"$ref": format!("#/$defs/{fragment}")}));
+    }
+    let schema = json!({"type": "object", "properties": props, "$defs": defs});
+    for d in dialect::builtin() {
+        let out = SchemaOptions::new().dialect(*d).normalize(schema.clone()).unwrap();
+        let mut refs = Vec::new();
+        references(out.as_value(), &mut refs);
+        for r in refs {
+            let fragment_chars = |c: char| c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/?%#".contains(c);
+            assert!(r.chars().all(fragment_chars), "{}: `{r}` is not a URI reference", d.name());
+            assert!(toolschema::refs::resolve(out.as_value(), &r).is_some(), "{}: `{r}` dangles", d.name());
+        }
+        let again = SchemaOptions::new().dialect(*d).normalize(out.as_value().clone()).unwrap();
+        assert_eq!(again.as_value(), out.as_value(), "{} is not idempotent", d.name());
+    }
+}
+
+// A draft-07 tuple with a reference into it: the rewrite of `items: [..]` to `prefixItems` left
+// the reference stale, and every dialect refused the schema, saying it points at nothing.
+#[test]
+fn a_reference_into_a_draft_07_tuple_follows_its_rewrite_to_prefix_items() {
+    let schema = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {
+        "q": {"type": "array", "items": [{"type": "string"}], "additionalItems": {"$ref": "#/properties/q/items/0"}},
+        "r": {"$ref": "#/properties/q/additionalItems"}
+    }});
+    let mut accepted = Vec::new();
+    for d in dialect::builtin() {
+        match SchemaOptions::new().dialect(*d).normalize(schema.clone()) {
+            Ok(out) => {
+                let v = output_validator(*d, out.as_value());
+                assert!(v.is_valid(&json!({"q": ["a", "b"], "r": "c"})), "{}: {}", d.name(), out.as_value());
+                assert!(
+                    !v.is_valid(&json!({"q": ["a", 1]})) && !v.is_valid(&json!({"r": 1})),
+                    "{}",
+                    d.name()
+                );
+                accepted.push(d.name());
+            }
+            // Refused for what the dialect cannot say (a tuple of open length), not a false reason.
+            Err(e) => assert!(!e.to_string().contains("points at nothing"), "{}: {e}", d.name()),
+        }
+    }
+    assert_eq!(accepted, ["json-schema", "inline-refs", "mcp", "mcp-self-contained"]);
 }

@@ -8,6 +8,8 @@
 //!
 //! Case counts are modest by default; `PROPTEST_CASES=5000 cargo test --test diff_props` runs more.
 
+mod prop_run;
+
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -15,8 +17,7 @@ use serde_json::{Map, Value, json};
 use toolschema::diff::{ChangeKind, diff};
 
 fn config(default: u32) -> Config {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default);
-    Config { cases, failure_persistence: None, ..Config::default() }
+    prop_run::config(file!(), default)
 }
 
 const TYPES: &[&str] = &["string", "integer", "number", "boolean", "null", "array", "object"];

@@ -21,6 +21,8 @@
 //! serde_json itself recurses. The work of each hostile case is counted (`tests/work`), never
 //! timed, and bounded linearly in its input and output ([`LINEAR`]).
 
+mod bless;
+mod corpus_dir;
 mod work;
 
 use pretty_assertions::assert_eq;
@@ -38,15 +40,7 @@ const SMALL_STACK: usize = 2 * 1024 * 1024;
 const BIG_STACK: usize = 256 * 1024 * 1024;
 
 fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("TOOLSCHEMA_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    if dir.join("README.md").is_file() {
-        Some(dir)
-    } else {
-        eprintln!("notice: no foreign-schema corpus at {}; skipping the corpus checks", dir.display());
-        None
-    }
+    corpus_dir::find("README.md")
 }
 
 fn fixtures() -> PathBuf {
@@ -54,7 +48,7 @@ fn fixtures() -> PathBuf {
 }
 
 fn bless() -> bool {
-    std::env::var_os("BLESS").is_some_and(|v| v == "1")
+    bless::blessing()
 }
 
 /// Runs `f` on a fresh thread with the given stack, propagating a panic.
@@ -235,7 +229,7 @@ fn save_table(name: &str, table: &Table) {
         table.iter().map(|(id, entry)| (id, sorted(&Value::Object(entry.clone())))).collect();
     let mut text = serde_json::to_string_pretty(&table).unwrap();
     text.push('\n');
-    std::fs::write(fixtures().join(name), text).unwrap();
+    bless::Blessing::new("foreign tables").write(&fixtures().join(name), &text);
 }
 
 #[derive(Default, Debug)]

@@ -1,8 +1,10 @@
 //! Property tests for the foreign-schema functions.
 //!
 //! The equivalence property validates generated instances against the input and the
-//! self-contained output with the `jsonschema` crate (draft 2020-12). `PROPTEST_CASES` raises the
-//! case count.
+//! self-contained output with the `jsonschema` crate (draft 2020-12). `PROPTEST_CASES` sets the
+//! case count; seeds and kept failures as `tests/prop_run` says.
+
+mod prop_run;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -219,7 +221,7 @@ fn validator(schema: &Value) -> jsonschema::Validator {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(prop_run::config(file!(), 256))]
 
     // Law: without recursion, the output never accepts an instance the input refuses, and accepts
     // every instance the input accepts that holds no null (the optional collapse refuses null
@@ -307,7 +309,7 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(prop_run::config(file!(), 512))]
 
     // Law: neither function panics on any JSON value, under default or tiny budgets; an output
     // has the root shape and keeps within the byte budget.
@@ -327,7 +329,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(prop_run::config(file!(), 512))]
 
     // Law: the owned variant gives exactly the borrowed one's answer (output, or error with its
     // pointer and message) on generated schemas and arbitrary JSON, under default or tiny budgets.

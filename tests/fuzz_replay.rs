@@ -83,4 +83,17 @@ fn the_laws_reject_a_broken_value() {
     assert!(!laws::same_json(&json!([1, 2]), &json!([1])));
     assert!(laws::parse(b"{\"a\": ").is_none());
     assert_eq!(laws::canonical_writer(b"not json"), Ok(()));
+    // The restore law's two halves, on a broken restore: a value that changes on the round trip,
+    // and a value the output accepts that restores to one the schema refuses.
+    assert!(laws::survives("x", &json!({"a": 1, "b": null}), Ok(json!({"a": 1}))).is_ok());
+    let broken = laws::survives("x", &json!({"a": 1}), Ok(json!({"a": "1"})));
+    assert!(broken.is_err_and(|e| e.contains("does not survive")));
+    assert!(laws::survives("x", &json!({"a": 1}), Err("a fault".into())).is_err());
+    let schema = jsonschema::draft202012::new(&json!({"type": "integer"})).unwrap();
+    let output = jsonschema::draft202012::new(&json!({"type": "string"})).unwrap();
+    assert!(laws::sound("x", &schema, &output, &json!("7"), &json!(7)).is_ok());
+    let broken = laws::sound("x", &schema, &output, &json!("7"), &json!("7"));
+    assert!(broken.is_err_and(|e| e.contains("which the schema refuses")));
+    // Arguments the output refuses promise nothing.
+    assert!(laws::sound("x", &schema, &output, &json!(7), &json!("7")).is_ok());
 }

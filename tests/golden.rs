@@ -10,6 +10,7 @@
 //! fixture written by one build is checked by the other. `BLESS=1 cargo test --test golden`
 //! rewrites the fixtures; review the diff by eye before committing it.
 
+mod bless;
 mod zoo;
 
 use pretty_assertions::assert_eq;
@@ -19,10 +20,6 @@ use toolschema::SchemaOptions;
 
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join("golden")
-}
-
-fn blessing() -> bool {
-    std::env::var_os("BLESS").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 /// The fixture text for one zoo entry.
@@ -47,14 +44,12 @@ fn render(entry: &zoo::ZooEntry) -> String {
 #[test]
 fn every_zoo_type_matches_its_golden_fixture() {
     let dir = golden_dir();
-    if blessing() {
-        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-    }
+    let mut blessed = bless::blessing().then(|| bless::Blessing::new("golden"));
     for entry in zoo::ZOO {
         let path = dir.join(format!("{}.json", entry.name));
         let actual = render(entry);
-        if blessing() {
-            std::fs::write(&path, &actual).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        if let Some(blessed) = &mut blessed {
+            blessed.write(&path, &actual);
             continue;
         }
         let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {

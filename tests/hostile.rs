@@ -15,6 +15,7 @@
 //! it refuses it, frees it without recursion; it is handed 100,000-level values built inside the
 //! small-stack thread (serde_json's `Clone` recurses as well).
 
+mod corpus_dir;
 use serde_json::{Map, Value, json};
 use std::path::PathBuf;
 use toolschema::dialect::{self, AdaptContext};
@@ -137,19 +138,7 @@ fn foreign_functions_survive(case: &str, value: Value) -> Value {
 
 /// `$TOOLSCHEMA_CORPUS`, else `../shared/corpus` beside the crate; `None` (with a notice) when absent.
 fn hostile_dir() -> Option<PathBuf> {
-    let root = std::env::var_os("TOOLSCHEMA_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    let dir = root.join("hostile");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "notice: {} not found; skipping the shared hostile corpus (set TOOLSCHEMA_CORPUS)",
-            dir.display()
-        );
-        None
-    }
+    corpus_dir::find("hostile").map(|root| root.join("hostile"))
 }
 
 /// Parses text past serde_json's recursion limit, on a thread with room for serde_json's own

@@ -3,6 +3,7 @@
 //! Case counts are modest by default (see [`cases`]); `PROPTEST_CASES=1000 cargo test --test props`
 //! runs more.
 
+mod prop_run;
 mod zoo;
 
 use proptest::collection::{btree_map, vec};
@@ -12,13 +13,10 @@ use serde_json::{Map, Value, json};
 use toolschema::{SchemaOptions, canonical, schema_hash};
 use zoo::ZooType;
 
-/// `PROPTEST_CASES` if set, else a default small enough for CI's two cores.
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
+/// `default` cases unless `PROPTEST_CASES` says otherwise, this run's seed, failures kept
+/// beside this file (`tests/prop_run`).
 fn config(default: u32) -> Config {
-    Config { cases: cases(default), failure_persistence: None, ..Config::default() }
+    prop_run::config(file!(), default)
 }
 
 /// Rebuilds every object with its entries in an order decided by `salt` (meaningful when

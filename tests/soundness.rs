@@ -14,9 +14,11 @@
 //! `untyped_by_declaration` and `flatten_optional_enum` carry these shapes through the property
 //! tests of every dialect (`tests/props.rs`, `tests/dialects.rs`, `tests/laws.rs`).
 
+mod prop_run;
+
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::TestRunner;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -328,9 +330,10 @@ fn key_names_are_exact<K: MapKey + DeserializeOwned + Ord>() {
     let names = key_names::<K>();
     let v = names_validator(&names);
     let mut keys = edge_keys();
-    let mut runner = TestRunner::new(Config { cases: 1, ..Config::default() });
+    // This run's seed (printed), `PROPTEST_CASES` random keys.
+    let mut runner = TestRunner::new(prop_run::config(file!(), 1));
     let strategy = "-?[0-9]{1,40}";
-    for _ in 0..256 {
+    for _ in 0..prop_run::cases(256) {
         keys.push(strategy.new_tree(&mut runner).unwrap().current());
     }
     for key in &keys {
@@ -693,4 +696,62 @@ fn keys_whose_type_schemars_does_not_write_pass_and_serde_refuses_them() {
     // `char` and `bool` keys are written as `String` keys.
     boundary::<UnnamedKeys>(r#"{"bytes": {}, "letters": {"ab": 1}, "flags": {}}"#, &maps);
     boundary::<UnnamedKeys>(r#"{"bytes": {}, "letters": {}, "flags": {"yes": 1}}"#, &maps);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Restore that never changes meaning: what serde reads from `decode` is the value the model's
+// arguments stand for, in every dialect.
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct Pair(u8, u8);
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+enum Unit {
+    On,
+    Off,
+}
+
+/// The value `v` of `T` sent under every dialect that builds `T` (encoded in the provider's terms)
+/// and read back with `decode`: the dialects it came back from, each asserted to give `v`.
+fn decoded_everywhere<T>(v: &T) -> Vec<String>
+where
+    T: JsonSchema + DeserializeOwned + serde::Serialize + PartialEq + std::fmt::Debug + 'static,
+{
+    let mut names = Vec::new();
+    for d in dialect::builtin() {
+        let Ok(schema) = SchemaOptions::new().dialect(*d).schema_for::<T>() else { continue };
+        let sent = schema.plan().encode(serde_json::to_value(v).unwrap());
+        match schema.decode::<T>(sent.clone()) {
+            Ok(back) => assert_eq!(&back, v, "{}: {sent}", d.name()),
+            Err(e) => panic!("{}: {sent} is refused: {e}", d.name()),
+        }
+        names.push(d.name().to_owned());
+    }
+    names
+}
+
+// A root that is not an object is wrapped as `{"value": ...}` where the provider needs an object;
+// the object check of `decode` ran on the restored (unwrapped) value and refused every call.
+#[test]
+fn decode_reads_a_type_whose_root_is_not_an_object_in_every_dialect() {
+    let all: Vec<String> = dialect::builtin().iter().map(|d| d.name().to_owned()).collect();
+    assert_eq!(decoded_everywhere(&Pair(1, 2)), all);
+    assert_eq!(decoded_everywhere(&"text".to_owned()), all);
+    assert_eq!(decoded_everywhere(&Unit::Off), all);
+    assert_eq!(decoded_everywhere(&vec![1u8, 2]), all);
+}
+
+// `mcp` and `mcp-self-contained` wrap a root that is not an object; restore unwrapped it and did
+// nothing below, so an integral float (`1.0`, which JSON Schema counts as an integer) reached
+// serde, which refuses it.
+#[test]
+fn an_integral_float_below_a_wrapped_root_comes_back_as_an_integer_in_every_dialect() {
+    let sent = json!({"value": [1.0, 2]});
+    for d in dialect::builtin() {
+        let schema = SchemaOptions::new().dialect(*d).schema_for::<Vec<u8>>().unwrap();
+        // Where the root is not wrapped, the array itself.
+        let args =
+            if schema.as_value().get("properties").is_some() { sent.clone() } else { sent["value"].clone() };
+        assert_eq!(schema.decode::<Vec<u8>>(args.clone()).unwrap(), [1, 2], "{}: {args}", d.name());
+    }
 }

@@ -1,10 +1,11 @@
 //! `declared_type` and `declared_types` on Python objects where they are.
 //!
-//! The library's [`toolschema::declared_type`] reads `serde_json::Value`s; converting a property
-//! (and, for a `$ref`, the whole root) on every call made a normaliser's loop over a tool's
-//! properties cost properties x schema size. Here the same loop reads the `dict`s, `list`s and
-//! `str`s themselves: a call touches only the objects on its path (the property, the union
-//! members, the reference's steps), so its cost does not depend on the root's size.
+//! The library's [`toolschema::declared_type`] reads `serde_json::Value`s; calling it would mean
+//! converting the property, and for a `$ref` the whole root, on every call, so that a
+//! normaliser's loop over a tool's properties would cost properties x schema size. Here the same
+//! walk reads the `dict`s, `list`s and `str`s themselves: a call touches only the objects on its
+//! path (the property, the union members, the reference's steps), so its cost does not depend on
+//! the root's size.
 //!
 //! The rules are the library's, step for step (see its documentation): one type name, or a list
 //! with one besides `"null"`, read by [`JsonType::read`]; else a string `$ref` followed (any local
@@ -16,18 +17,25 @@
 //! identity, as the library tells it by address. Any other mapping is read as a `dict` is.
 //! Nothing raises: an object that cannot be read answers `None`.
 
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyMapping, PyString, PyTuple};
 use toolschema::JsonType;
 use toolschema::foreign::{MAX_HOPS, reads_ref_alone};
 
-/// `obj[key]` for a `dict` or another mapping; `None` when absent or `obj` is no mapping.
-fn get<'py>(obj: &Bound<'py, PyAny>, key: &str) -> Option<Bound<'py, PyAny>> {
+/// `obj[key]` for a `dict` or another mapping; `None` when absent or `obj` is no mapping. The
+/// keywords are interned `str`s (`intern!`), made once: a lookup then hashes nothing.
+fn get<'py>(obj: &Bound<'py, PyAny>, key: &Bound<'py, PyString>) -> Option<Bound<'py, PyAny>> {
     if let Ok(dict) = obj.cast::<PyDict>() {
         return dict.get_item(key).ok().flatten();
     }
     let mapping = obj.cast::<PyMapping>().ok()?;
     mapping.get_item(key).ok()
+}
+
+/// `obj[key]` for a name that is no keyword (a definition's, a pointer's step).
+fn get_named<'py>(obj: &Bound<'py, PyAny>, key: &str) -> Option<Bound<'py, PyAny>> {
+    get(obj, &PyString::new(obj.py(), key))
 }
 
 fn is_mapping(obj: &Bound<'_, PyAny>) -> bool {
@@ -48,11 +56,27 @@ fn text<'a>(obj: &'a Bound<'_, PyAny>) -> Option<std::borrow::Cow<'a, str>> {
 
 /// The target of a local reference in `root`, or `None`.
 fn resolve<'py>(root: &Bound<'py, PyAny>, reference: &str) -> Option<Bound<'py, PyAny>> {
+    let py = root.py();
+    // `#/$defs/Name` and `#/definitions/Name`, as nearly every generator writes them.
+    if let Some(rest) = reference.strip_prefix("#/")
+        && !rest.bytes().any(|b| b == b'%' || b == b'~')
+        && let Some((map, name)) = rest.split_once('/')
+        && !name.contains('/')
+    {
+        let defs = match map {
+            "$defs" => get(root, intern!(py, "$defs")),
+            "definitions" => get(root, intern!(py, "definitions")),
+            _ => None,
+        };
+        if let Some(defs) = defs {
+            return if is_mapping(&defs) { get_named(&defs, name) } else { None };
+        }
+    }
     let tokens = toolschema::refs::parse_local(reference).ok()?;
     let mut cur = root.clone();
     for token in &tokens {
         cur = if is_mapping(&cur) {
-            get(&cur, token)?
+            get_named(&cur, token)?
         } else {
             let all = items(&cur)?;
             if token.len() > 1 && token.starts_with('0') {
@@ -66,18 +90,20 @@ fn resolve<'py>(root: &Bound<'py, PyAny>, reference: &str) -> Option<Bound<'py, 
 
 /// `{"type": "null", ...}`: the member an optional union adds.
 fn is_null_member(member: &Bound<'_, PyAny>) -> bool {
-    is_mapping(member) && get(member, "type").is_some_and(|t| text(&t).as_deref() == Some("null"))
+    is_mapping(member)
+        && get(member, intern!(member.py(), "type")).is_some_and(|t| text(&t).as_deref() == Some("null"))
 }
 
 /// The one member of an `anyOf` (or, when that is absent or empty, a `oneOf`) that is not
 /// `{"type": "null"}`, as the library's `optional_member` picks it.
 fn optional_member<'py>(node: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
-    let any_of = get(node, "anyOf");
+    let py = node.py();
+    let any_of = get(node, intern!(py, "anyOf"));
     let members = match any_of.as_ref().map(|a| (items(a), a.is_truthy().unwrap_or(true))) {
         Some((Some(m), _)) if !m.is_empty() => m,
         // A malformed `anyOf` is not passed over for the `oneOf` beside it.
         Some((None, true)) => return None,
-        _ => items(&get(node, "oneOf")?)?,
+        _ => items(&get(node, intern!(py, "oneOf"))?)?,
     };
     let mut real = members.into_iter().filter(|m| !is_null_member(m));
     match (real.next(), real.next()) {
@@ -89,7 +115,8 @@ fn optional_member<'py>(node: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
 /// Whether `root`'s `$schema` has references read alone (draft-07 and earlier).
 fn legacy(root: &Bound<'_, PyAny>) -> bool {
     is_mapping(root)
-        && get(root, "$schema").is_some_and(|uri| text(&uri).is_some_and(|u| reads_ref_alone(&u)))
+        && get(root, intern!(root.py(), "$schema"))
+            .is_some_and(|uri| text(&uri).is_some_and(|u| reads_ref_alone(&u)))
 }
 
 /// The one JSON type `prop` declares, with `root` whose definitions a reference names.
@@ -98,6 +125,7 @@ pub fn declared_type(prop: &Bound<'_, PyAny>, root: &Bound<'_, PyAny>) -> Option
 }
 
 fn declared_type_with(prop: &Bound<'_, PyAny>, root: &Bound<'_, PyAny>, legacy: bool) -> Option<JsonType> {
+    let py = prop.py();
     let mut cur = prop.clone();
     // References followed on this path, by their target's identity: a cycle ends the walk.
     let mut followed: Vec<*mut pyo3::ffi::PyObject> = Vec::new();
@@ -105,9 +133,9 @@ fn declared_type_with(prop: &Bound<'_, PyAny>, root: &Bound<'_, PyAny>, legacy: 
         if !is_mapping(&cur) {
             return None;
         }
-        let reference = get(&cur, "$ref");
+        let reference = get(&cur, intern!(py, "$ref"));
         let reference_alone = legacy && reference.is_some();
-        if !reference_alone && let Some(t) = get(&cur, "type") {
+        if !reference_alone && let Some(t) = get(&cur, intern!(py, "type")) {
             if let Some(name) = text(&t) {
                 return JsonType::read(&name);
             }
@@ -143,7 +171,7 @@ pub fn declared_types<'py>(py: Python<'py>, schema: &Bound<'py, PyAny>) -> PyRes
     if !is_mapping(schema) {
         return Ok(out);
     }
-    let Some(properties) = get(schema, "properties") else { return Ok(out) };
+    let Some(properties) = get(schema, intern!(py, "properties")) else { return Ok(out) };
     let legacy = legacy(schema);
     let entries: Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)> = if let Ok(dict) = properties.cast::<PyDict>() {
         dict.iter().collect()

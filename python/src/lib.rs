@@ -85,21 +85,19 @@ fn self_contained_input_schema<'py>(
     schema: &Bound<'py, PyAny>,
     tool_name: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let has_definitions = ["$defs", "definitions"].iter().any(|k| schema.get_item(*k).is_ok());
     let (json, extras) = value_of(schema, Some(tool_name), convert::Mode::Schema)?;
     let value = json.value;
     // The owned variant rewrites a schema without references in place, and frees a refused one of
     // any depth without recursion; what it returns is within the library's budgets. Its maps keep
-    // the input's order (`preserve_order`): `properties` keep it, every other key is sorted.
-    let result = py.detach(|| {
-        toolschema::self_contained_input_schema_owned(value, tool_name).map(|mut out| {
-            toolschema::passes::sort_keys(&mut out, true);
-            out
-        })
-    });
+    // the input's order (`preserve_order`): `properties` keep it, every other key is written
+    // sorted.
+    let result = py.detach(|| toolschema::self_contained_input_schema_owned(value, tool_name));
     match result {
-        Ok(out) => convert::to_python_with(py, &out, &extras),
-        Err(e) => Err(errors::foreign(py, &e, has_definitions)),
+        Ok(out) => convert::to_python_ordered(py, &out, &extras),
+        Err(e) => {
+            let has_definitions = ["$defs", "definitions"].iter().any(|k| schema.get_item(*k).is_ok());
+            Err(errors::foreign(py, &e, has_definitions))
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 """Shared helpers: where the corpus and the Rust tests' fixtures are, and how cases are read.
 
 The corpus is ``../shared/corpus`` beside the repository (or ``$TOOLSCHEMA_CORPUS``); without it
-the corpus tests are skipped with a notice. The Rust tests' tables of deliberate differences
+the corpus tests are skipped with a notice, or fail when ``TOOLSCHEMA_REQUIRE_CORPUS=1`` (CI). The Rust tests' tables of deliberate differences
 (``fixtures/foreign/*.json``) are read from the repository: a case listed there is expected to
 give the recorded answer here too, since the package calls the same library.
 """
@@ -39,6 +39,8 @@ def corpus_dir() -> Optional[Path]:
 def corpus() -> Path:
     global _NOTICE_SHOWN
     path = corpus_dir()
+    if path is None and os.environ.get("TOOLSCHEMA_REQUIRE_CORPUS") == "1":
+        pytest.fail("the shared corpus is required (TOOLSCHEMA_REQUIRE_CORPUS=1): set TOOLSCHEMA_CORPUS")
     if path is None:
         if not _NOTICE_SHOWN:
             sys.stderr.write(

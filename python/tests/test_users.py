@@ -334,6 +334,7 @@ def test_an_untyped_required_parameter_is_worded_for_python() -> None:
     assert "`Any`" in message and "Optional[" in message and "dict[str, X]" in message
     assert "HashMap" not in message and "Option<" not in message
     assert info.value.field == "run.x" and info.value.pointer == "/properties/x"
+    assert "(field `run.x`)" in message
 
 
 def test_an_exclude_typo_is_reported_as_a_typo_with_the_names_that_exist() -> None:
@@ -461,3 +462,24 @@ def test_canonical_json_and_schema_hash_write_big_ints_exactly_and_refuse_non_js
         assert isinstance(info.value, ValueError) and info.value.pointer == pointer
         with pytest.raises(ConversionError):
             toolschema.schema_hash(bad)
+
+
+# --- Installing -------------------------------------------------------------------------------
+
+
+def test_the_pydantic_extra_and_the_offline_build_are_offered() -> None:
+    pyproject = (PYTHON_DIR / "pyproject.toml").read_text("utf-8")
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        pytest.skip("tomllib is Python 3.11 or later")
+    project = tomllib.loads(pyproject)
+    extras = project["project"]["optional-dependencies"]
+    assert [r for r in extras["pydantic"] if r.startswith("pydantic")], extras
+    assert project["project"]["dependencies"] == []  # nothing but what an extra asks for
+    readme = (PYTHON_DIR / "README.md").read_text("utf-8")
+    for words in ('pip install "./python[pydantic]"', "--no-build-isolation", "MATURIN_NO_INSTALL_RUST=1"):
+        assert words in readme, words
+    # What CI runs over the stubs and the Python code, pinned like the rest.
+    pins = (PYTHON_DIR / "requirements-ci.txt").read_text("utf-8").split()
+    assert any(p.startswith("mypy==") for p in pins) and any(p.startswith("ruff==") for p in pins)

@@ -13,6 +13,8 @@ mod input;
 mod mcp_proxy;
 #[path = "toolschema/output.rs"]
 mod output;
+#[path = "toolschema/pin.rs"]
+mod pin;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -166,6 +168,38 @@ enum Command {
         /// List each accepted tool's adaptations (pointer, keyword, kind) before the table.
         #[arg(long)]
         adaptations: bool,
+        /// List each accepted tool's property order per dialect: every object's properties in the
+        /// order the dialect's provider generates them (Anthropic: required first; Gemini:
+        /// `propertyOrdering` where written; otherwise the order of `properties` as written).
+        #[arg(long)]
+        order: bool,
+        /// Refuse a tool whose size exceeds N tokens (OpenAI `o200k_base`; name, description and
+        /// schema under each dialect). The JSON format then carries each tool's count.
+        #[arg(long, value_name = "N")]
+        max_tokens: Option<usize>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        lines: Lines,
+        /// Paths, or `-` for stdin.
+        #[arg(required = true)]
+        inputs: Vec<String>,
+    },
+    /// Each tool's size in tokens, and the listing's total: what the tools cost in every request.
+    ///
+    /// Counted with OpenAI's `o200k_base` encoding (shipped inside the binary) on the schema the
+    /// dialect produces, as canonical JSON: the schema alone, then with the tool's name and
+    /// description (from a tools/list entry or a JSON Lines object; a single schema is named by
+    /// its file stem). The provider columns (`~`: estimates) add the framing each provider puts
+    /// around tools: OpenAI's published constants; for Anthropic and Gemini, o200k scaled to their
+    /// tokenizers plus Anthropic's tool-use system prompt (docs/budgets.md says how each was
+    /// derived and how far it can be off). The last row is the listing's total. Exit 1 if the
+    /// dialect refuses a tool (it is left out of the total).
+    #[command(after_help = EXIT_CODES)]
+    Tokens {
+        #[command(flatten)]
+        pipeline: Pipeline,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -226,9 +260,32 @@ enum Command {
         /// instead of leaving it out.
         #[arg(long)]
         keep_refused: bool,
+        /// List every tool under its server's name, even one the provider refuses (by default,
+        /// such a name is listed as a valid one, and mapped back on each call).
+        #[arg(long)]
+        keep_names: bool,
+        /// Pin each tool's listing (name, description, input and output schema) in FILE the
+        /// first time it is seen; leave out a tool whose listing differs later, until the change
+        /// is accepted (`toolschema pin --accept FILE TOOL`).
+        #[arg(long, value_name = "FILE")]
+        pin: Option<std::path::PathBuf>,
         /// The MCP server to run, and its arguments.
         #[arg(last = true, required = true, value_name = "SERVER_COMMAND")]
         server: Vec<String>,
+    },
+    /// The tools pinned in an `mcp-proxy --pin` file, or accept a changed listing.
+    ///
+    /// Without `--accept`: one line per tool, `sha256:<hex>  NAME`, then each tool whose
+    /// listing changed and waits to be accepted, with its changes. With `--accept`, the pending
+    /// listing of each TOOL becomes the pinned one (exit 2 for a tool with none).
+    Pin {
+        /// Make the pending listing of each TOOL the pinned one.
+        #[arg(long)]
+        accept: bool,
+        /// The pin file.
+        file: std::path::PathBuf,
+        /// The tools to accept.
+        tools: Vec<String>,
     },
     /// What changed from OLD to NEW, by JSON pointer; exit 1 on a narrowing change.
     ///
@@ -254,11 +311,23 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut out = output::Out::new();
-    if let Command::McpProxy { dialect, coerce, keep_refused, server } = &cli.command {
+    if let Command::McpProxy { dialect, coerce, keep_refused, keep_names, pin, server } = &cli.command {
         let Some(dialect) = commands::find_dialect(&mut out, dialect) else {
             return out.finish(output::Status::USAGE);
         };
-        let options = mcp_proxy::Options { dialect, coerce: *coerce, keep_refused: *keep_refused };
+        if let Some(path) = pin
+            && let Err(e) = pin::Pins::read(path)
+        {
+            out.error("--pin", &e.0);
+            return out.finish(output::Status::USAGE);
+        }
+        let options = mcp_proxy::Options {
+            dialect,
+            coerce: *coerce,
+            keep_refused: *keep_refused,
+            keep_names: *keep_names,
+            pin: pin.clone(),
+        };
         return mcp_proxy::run(&options, server);
     }
     let status = match cli.command {
@@ -274,13 +343,33 @@ fn main() -> ExitCode {
         Command::DeclaredType { pointer, tool, lines, input } => {
             commands::declared_type(&mut out, &pointer, tool.as_deref(), lines.jsonl, &input)
         }
-        Command::Check { dialect, allow_any, exact, adaptations, format, lines, inputs } => commands::check(
+        Command::Check {
+            dialect,
+            allow_any,
+            exact,
+            adaptations,
+            order,
+            max_tokens,
+            format,
+            lines,
+            inputs,
+        } => commands::check(
             &mut out,
             &dialect,
-            commands::CheckOptions { allow_any, exact, adaptations, json: format == Format::Json },
+            commands::CheckOptions {
+                allow_any,
+                exact,
+                adaptations,
+                json: format == Format::Json,
+                order,
+                max_tokens,
+            },
             lines.jsonl,
             &inputs,
         ),
+        Command::Tokens { pipeline, format, lines, inputs } => {
+            commands::tokens(&mut out, &pipeline.mode(), format == Format::Json, lines.jsonl, &inputs)
+        }
         Command::Restore { pipeline, schema, tool, lines, pretty, args } => commands::restore(
             &mut out,
             &pipeline.mode(),
@@ -293,6 +382,7 @@ fn main() -> ExitCode {
         Command::Diff { pipeline, format, lines, old, new } => {
             commands::diff(&mut out, &pipeline.mode(), format == Format::Json, lines.jsonl, &old, &new)
         }
+        Command::Pin { accept, file, tools } => commands::pin(&mut out, accept, &file, &tools),
         Command::McpProxy { .. } => output::Status::OK,
     };
     out.finish(status)

@@ -77,8 +77,8 @@ const NAME: &str = "anthropic-strict";
 const FORMATS: &[&str] =
     &["date", "date-time", "duration", "email", "hostname", "ipv4", "ipv6", "time", "uri", "uuid"];
 
-const MAX_OPTIONAL: usize = 24;
-const MAX_UNIONS: usize = 16;
+pub(crate) const MAX_OPTIONAL: usize = 24;
+pub(crate) const MAX_UNIONS: usize = 16;
 
 /// The engine's parameters for Anthropic strict mode ([ANT-SO] "JSON Schema limitations").
 static PROFILE: Profile = Profile {
@@ -210,19 +210,7 @@ fn null_as_branch(node: &mut Value) {
 
 /// The per-schema part of [ANT-SO]'s request limits: optional properties and union properties.
 fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
-    let (mut optional, mut unions) = (0usize, 0usize);
-    let _ = crate::walk::visit_all(schema, max_depth, &mut |_, node| {
-        if let Some(Value::Object(props)) = node.get("properties") {
-            let required = node.get("required").and_then(Value::as_array);
-            let is_required = |n: &str| required.is_some_and(|r| r.iter().any(|v| v == n));
-            optional += props.keys().filter(|n| !is_required(n)).count();
-            unions += props
-                .values()
-                .filter(|p| p.get("anyOf").is_some() || p.get("type").is_some_and(Value::is_array))
-                .count();
-        }
-        true
-    });
+    let (optional, unions) = parameter_counts(schema, max_depth);
     for (what, actual, max) in [
         ("optional properties (not in `required`) per request", optional, MAX_OPTIONAL),
         ("properties using `anyOf` or a type array per request", unions, MAX_UNIONS),
@@ -237,6 +225,26 @@ fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
             });
         }
     }
+}
+
+/// A schema's optional properties (not in `required`) and union properties (`anyOf` or a type
+/// array), as [ANT-SO]'s request limits count them; what a request sums over its strict tools
+/// ([`request_limits`](crate::request_limits)).
+pub(crate) fn parameter_counts(schema: &Value, max_depth: usize) -> (usize, usize) {
+    let (mut optional, mut unions) = (0usize, 0usize);
+    let _ = crate::walk::visit_all(schema, max_depth, &mut |_, node| {
+        if let Some(Value::Object(props)) = node.get("properties") {
+            let required = node.get("required").and_then(Value::as_array);
+            let is_required = |n: &str| required.is_some_and(|r| r.iter().any(|v| v == n));
+            optional += props.keys().filter(|n| !is_required(n)).count();
+            unions += props
+                .values()
+                .filter(|p| p.get("anyOf").is_some() || p.get("type").is_some_and(Value::is_array))
+                .count();
+        }
+        true
+    });
+    (optional, unions)
 }
 
 /// The first reference cycle reachable from the root: the definition that refers back to itself
@@ -284,7 +292,7 @@ pub(crate) fn find_recursion(
                 Some(1) => return Some((name_of(&target), site)),
                 Some(_) => {}
                 None => {
-                    let Some(node) = crate::refs::resolve(schema, &format!("#{target}")) else { continue };
+                    let Some(node) = crate::refs::lookup_pointer(schema, &target) else { continue };
                     if stack.len() > max_depth {
                         return Some((name_of(&target), site));
                     }

@@ -75,7 +75,7 @@ impl SchemaDialect for Mcp {
         let mut adapted = match root_is_object(self.name(), &schema, cx.origin) {
             Ok(()) => Adapted { schema, plan: RestorePlan::identity() },
             Err(errors) if cx.exact || refers_to_root(&schema, cx.max_depth) => return Err(errors),
-            Err(_) => wrap(schema),
+            Err(_) => wrap(schema, cx.max_depth),
         };
         no_boolean_properties(&mut adapted.schema, cx.max_depth);
         Ok(adapted)
@@ -84,7 +84,7 @@ impl SchemaDialect for Mcp {
 
 /// A root that is not an object as `{"value": <root>}`, its definitions kept at the new root, and
 /// the plan that unwraps it.
-fn wrap(schema: Value) -> Adapted {
+fn wrap(schema: Value, max_depth: usize) -> Adapted {
     let mut inner = schema;
     let mut outer = Map::new();
     outer.insert("type".into(), "object".into());
@@ -103,9 +103,11 @@ fn wrap(schema: Value) -> Adapted {
         kind: crate::restore::AdaptationKind::WrappedRoot,
         keyword: "type".into(),
     }];
-    let node =
-        crate::restore::Node { decode: crate::restore::Decode::Unwrap(WRAPPED.into()), ..Default::default() };
-    Adapted { schema: Value::Object(outer), plan: RestorePlan::from_parts(vec![node], Some(0), adaptations) }
+    let outer = Value::Object(outer);
+    // Unwrap, then turn integral floats into integers below, as for an object root (built from
+    // the wrapped schema, whose references resolve from its root).
+    let plan = super::provider::integer_plan(&outer, max_depth).unwrapping(WRAPPED, adaptations);
+    Adapted { schema: outer, plan }
 }
 
 /// Every boolean subschema under `properties` as the object that means the same (`true` as `{}`,

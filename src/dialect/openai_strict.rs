@@ -256,11 +256,7 @@ pub(crate) fn rewrite_ref_sites(
         // one with annotations alone itself (a one-branch `anyOf`), so a schema without such a
         // site is neither copied nor walked again.
         let _ = crate::walk::visit_objects(&schema, max_depth, &mut |at, map| {
-            if map.contains_key("$ref")
-                && map
-                    .keys()
-                    .any(|k| k != "$ref" && !crate::walk::is_meta_data(k) && !DROPPED.contains(&k.as_str()))
-            {
+            if is_site(map) {
                 sites.push(at.pointer().as_str().to_owned());
             }
         });
@@ -288,7 +284,15 @@ pub(crate) fn rewrite_ref_sites(
                 );
                 continue;
             }
-            let Some(target) = crate::refs::resolve(&snapshot, &reference) else {
+            let target = crate::refs::resolve(&snapshot, &reference);
+            if target.is_some_and(|t| holds_site(t, max_depth)) {
+                // Merged from the inside out: a target with a site of its own waits until that one
+                // is merged. One that never is (it lies inside its own target, or in a cycle of
+                // them) is the engine's, which makes a recursive merge a definition; copying it
+                // here doubled its depth at every round.
+                continue;
+            }
+            let Some(target) = target else {
                 errors.push(unsupported(
                     dialect,
                     "$ref",
@@ -327,6 +331,19 @@ pub(crate) fn rewrite_ref_sites(
         }
     }
     schema
+}
+
+/// A `$ref` with an assertion beside it.
+fn is_site(map: &Map<String, Value>) -> bool {
+    map.contains_key("$ref")
+        && map.keys().any(|k| k != "$ref" && !crate::walk::is_meta_data(k) && !DROPPED.contains(&k.as_str()))
+}
+
+/// Whether a `$ref` with an assertion beside it lies at or under `schema`.
+fn holds_site(schema: &Value, max_depth: usize) -> bool {
+    let mut found = false;
+    let _ = crate::walk::visit_objects(schema, max_depth, &mut |_, map| found |= is_site(map));
+    found
 }
 
 /// The [OAI-SO] size limits.

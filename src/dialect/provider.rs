@@ -43,7 +43,7 @@ use super::support::{
 };
 use crate::error::CapabilityError;
 use crate::hint::{Advice, Origin, for_keyword};
-use crate::pointer::{Pointer, escape_token};
+use crate::pointer::{Pointer, fragment_token};
 use crate::restore::{
     Adaptation, AdaptationKind, Check, Decode, Node, NodeId, Prop, RestorePlan, Shape, TypeSet,
 };
@@ -162,6 +162,9 @@ pub(crate) fn adapt(
         slots: HashMap::new(),
         names: BTreeSet::new(),
         work: Vec::new(),
+        merging: Vec::new(),
+        merged_slots: HashMap::new(),
+        merged_work: Vec::new(),
         defs: Vec::new(),
         unions: Vec::new(),
         errors,
@@ -241,6 +244,13 @@ struct Engine<'a> {
     names: BTreeSet<String>,
     /// Definitions still to adapt: tokens, output name, plan node.
     work: Vec<(Vec<String>, String, NodeId)>,
+    /// The merges of a reference's target with the keywords beside it being built, innermost
+    /// last (see [`Engine::merged`]).
+    merging: Vec<String>,
+    /// A merge that recurs inside itself → its definition's name and plan node.
+    merged_slots: HashMap<String, (String, NodeId)>,
+    /// Merged definitions still to adapt.
+    merged_work: Vec<MergedDef>,
     defs: Vec<(String, Value)>,
     /// Union nodes whose branch shapes are computed once every definition exists: node, the
     /// provider's branches, the branches' plan nodes, the original pointer.
@@ -252,6 +262,18 @@ struct Engine<'a> {
     root_def: Option<String>,
     /// The name for it: the type's, or `Root`.
     root_name: String,
+}
+
+/// A merge of a reference's target with the keywords beside it that recurs inside itself, made
+/// a definition of its own.
+struct MergedDef {
+    /// What [`Engine::merging`] holds for it.
+    key: String,
+    schema: Value,
+    name: String,
+    id: NodeId,
+    /// Where it was first met, for errors.
+    ptr: Pointer,
 }
 
 /// A union whose branch shapes wait for the finished schema: its node, the provider's branches,
@@ -295,15 +317,25 @@ impl Engine<'_> {
         let root = self.root;
         let (mut out, inner) = self.schema(root, &mut Pointer::root(), 0);
         self.nodes[root_id].target = inner;
-        while let Some((tokens, name, id)) = self.work.pop() {
-            let mut ptr = Pointer::root();
-            for t in &tokens {
-                ptr.push(t);
+        loop {
+            if let Some((tokens, name, id)) = self.work.pop() {
+                let mut ptr = Pointer::root();
+                for t in &tokens {
+                    ptr.push(t);
+                }
+                let target = crate::refs::lookup(self.root, &tokens).unwrap_or(&Value::Bool(true));
+                let (value, plan) = self.schema(target, &mut ptr, 0);
+                self.nodes[id].target = plan;
+                self.defs.push((name, value));
+            } else if let Some(MergedDef { key, schema, name, id, mut ptr }) = self.merged_work.pop() {
+                self.merging.push(key);
+                let (value, plan) = self.schema(&schema, &mut ptr, 0);
+                self.merging.clear();
+                self.nodes[id].target = plan;
+                self.defs.push((name, value));
+            } else {
+                break;
             }
-            let target = crate::refs::lookup(self.root, &tokens).unwrap_or(&Value::Bool(true));
-            let (value, plan) = self.schema(target, &mut ptr, 0);
-            self.nodes[id].target = plan;
-            self.defs.push((name, value));
         }
         let mut plan_root = Some(root_id);
         if self.wrapped
@@ -319,7 +351,7 @@ impl Engine<'_> {
             if let Some(name) = self.root_def.clone() {
                 let reference = Value::Object(Map::from_iter([(
                     "$ref".to_owned(),
-                    Value::String(format!("#/$defs/{}", escape_token(&name))),
+                    Value::String(format!("#/$defs/{}", fragment_token(&name))),
                 )]));
                 self.defs.push((name, std::mem::replace(&mut out, reference)));
             }
@@ -436,8 +468,9 @@ impl Engine<'_> {
             let mut site = m.clone();
             site.remove("$ref");
             let target = crate::refs::resolve(self.root, r).cloned().unwrap_or(Value::Bool(true));
+            let key = merge_key(r, &site);
             return match merge_ref_site(site, target) {
-                Ok(merged) => self.schema(&merged, ptr, depth + 1),
+                Ok(merged) => self.merged(key, r, merged, ptr, depth),
                 Err(_) => {
                     self.refuse(
                         "$ref",
@@ -559,12 +592,12 @@ impl Engine<'_> {
                         n
                     }
                 };
-                format!("#/$defs/{}", escape_token(&name))
+                format!("#/$defs/{}", fragment_token(&name))
             } else {
                 "#".to_owned()
             }
         } else {
-            format!("#/$defs/{}", escape_token(&name))
+            format!("#/$defs/{}", fragment_token(&name))
         };
         let reference = Value::Object(Map::from_iter([("$ref".to_owned(), Value::String(target))]));
         let kept = self.annotations(m);
@@ -577,6 +610,43 @@ impl Engine<'_> {
             Value::Object(out)
         };
         (out, Some(id))
+    }
+
+    /// A reference's target merged with the keywords beside it (`key`, from [`merge_key`]), built
+    /// in place. Where the same merge recurs inside itself (the target refers back to itself,
+    /// and the keywords come along), the inner one is a reference to a definition made of the
+    /// merge, so the expansion ends: without it, each level copied the target again, doubling
+    /// where it refers back twice.
+    fn merged(&mut self, key: String, r: &str, merged: Value, ptr: &mut Pointer, depth: usize) -> Built {
+        if !self.merging.contains(&key) {
+            self.merging.push(key);
+            let out = self.schema(&merged, ptr, depth + 1);
+            self.merging.pop();
+            return out;
+        }
+        let (name, id) = match self.merged_slots.get(&key) {
+            Some(slot) => slot.clone(),
+            None => {
+                let base = crate::refs::parse_local(r)
+                    .ok()
+                    .and_then(|t| t.last().cloned())
+                    .filter(|t| !t.is_empty())
+                    .unwrap_or_else(|| self.root_name.clone());
+                let name = self.def_name(&["$defs".to_owned(), format!("{base}_merged")]);
+                let id = self.alloc();
+                self.merged_slots.insert(key.clone(), (name.clone(), id));
+                self.merged_work.push(MergedDef {
+                    key,
+                    schema: merged,
+                    name: name.clone(),
+                    id,
+                    ptr: ptr.clone(),
+                });
+                (name, id)
+            }
+        };
+        let reference = format!("#/$defs/{}", fragment_token(&name));
+        (Value::Object(Map::from_iter([("$ref".to_owned(), Value::String(reference))])), Some(id))
     }
 
     fn def_name(&mut self, tokens: &[String]) -> String {
@@ -660,6 +730,8 @@ impl Engine<'_> {
         let mut outs = Vec::with_capacity(branches.len());
         let mut plans = Vec::with_capacity(branches.len());
         for (i, branch) in branches.iter().enumerate() {
+            // A reference merged with the union's keywords: its key, for a merge that recurs.
+            let mut merge = None;
             let branch = if own.is_empty() {
                 branch.clone()
             } else {
@@ -669,6 +741,7 @@ impl Engine<'_> {
                             .as_object()
                             .is_some_and(|o| o.keys().all(|k| k == "$ref" || is_annotation(k))) =>
                     {
+                        merge = Some((merge_key(r, &own), r));
                         crate::refs::resolve(self.root, r).cloned().unwrap_or(Value::Bool(true))
                     }
                     _ => branch.clone(),
@@ -694,7 +767,10 @@ impl Engine<'_> {
             }
             let mark = ptr.push(keyword);
             ptr.push_index(i);
-            let (out, plan) = self.schema(&branch, ptr, depth + 1);
+            let (out, plan) = match merge {
+                Some((key, r)) => self.merged(key, r, branch, ptr, depth),
+                None => self.schema(&branch, ptr, depth + 1),
+            };
             ptr.truncate(mark);
             outs.push(out);
             plans.push(plan);
@@ -1259,7 +1335,9 @@ impl Engine<'_> {
                 // Always required (an empty list for none): the object stays closable in every
                 // provider's terms.
                 out_required.push(Value::String(EXTRA.into()));
-                node.decode = Decode::ExtraEntries(EXTRA.into(), props.keys().cloned().collect(), keys);
+                let mut declared: Vec<String> = props.keys().cloned().collect();
+                declared.sort();
+                node.decode = Decode::ExtraEntries(EXTRA.into(), declared, keys);
                 node.rest = plan;
             }
             closed = true;
@@ -1602,6 +1680,12 @@ impl Engine<'_> {
             self.nodes[id].union = union;
         }
     }
+}
+
+/// What identifies a merge of the reference `r`'s target with the keywords `site` beside it.
+fn merge_key(r: &str, site: &Map<String, Value>) -> String {
+    let tokens = crate::refs::parse_local(r).map(|t| t.join("/")).unwrap_or_else(|_| r.to_owned());
+    format!("{tokens}\u{0}{}", crate::canonical::to_string(&Value::Object(site.clone())))
 }
 
 /// The mark a map node leaves for its caller (removed before output).
@@ -2156,8 +2240,7 @@ fn prune(mut nodes: Vec<Node>, root: Option<NodeId>) -> (Vec<Node>, Option<NodeI
 /// The plan of a dialect that changes no shape: it only turns an integral float (`1.0`) into the
 /// integer where the schema declares `integer`, which JSON Schema accepts and serde refuses.
 /// Built from the schema as it is (references followed through one node per definition), and
-/// only when a caller first restores arguments under it.
-#[cfg_attr(not(feature = "hash"), allow(dead_code))]
+/// only when a caller first restores arguments under it; `mcp` builds it beside its wrapped root.
 pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
     struct Build<'v> {
         root: &'v Value,

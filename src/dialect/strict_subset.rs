@@ -95,7 +95,7 @@ pub(crate) fn close_actions(
         if a.classes.get(&key) != Some(&class) {
             continue;
         }
-        if let Some(target) = crate::refs::resolve(schema, &format!("#{key}")) {
+        if let Some(target) = crate::refs::lookup_pointer(schema, &key) {
             a.walk(target, &mut pointer_of(&key), class, None);
         }
     }
@@ -119,7 +119,7 @@ pub(crate) fn close_actions(
     let defs: Vec<(String, Class)> =
         a.classes.iter().filter(|(k, _)| !k.is_empty()).map(|(k, c)| (k.clone(), *c)).collect();
     for (key, class) in defs {
-        if let Some(target) = crate::refs::resolve(schema, &format!("#{key}")) {
+        if let Some(target) = crate::refs::lookup_pointer(schema, &key) {
             a.walk(target, &mut pointer_of(&key), class, Some(&mut actions));
         }
     }

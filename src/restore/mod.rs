@@ -172,7 +172,8 @@ pub(crate) enum Decode {
     /// (the map's key constraints the provider could not enforce).
     Entries(Vec<Check>),
     /// An object whose property `<key>` holds entries to merge into it; the names are the
-    /// object's declared properties (the keys that stay outside the entries).
+    /// object's declared properties, sorted (the keys that stay outside the entries: the node's
+    /// `rest` is never theirs, and an entry may not name one).
     ExtraEntries(String, Vec<String>, Vec<Check>),
     /// A string of JSON text (only strings are decoded; `null` beside it stays).
     JsonText(TypeSet),
@@ -441,6 +442,18 @@ impl RestorePlan {
         RestorePlan { nodes, root, adaptations }
     }
 
+    /// The plan of a schema that wraps its root as `{"<key>": ...}`, from `self`, the plan of
+    /// the wrapping schema as it is (which works on the wrapper's property): unwrap, then what
+    /// `self` does under `key`.
+    pub(crate) fn unwrapping(self, key: &str, adaptations: Vec<Adaptation>) -> RestorePlan {
+        let inner =
+            self.root.and_then(|r| self.nodes[r].props.iter().find(|p| p.name == key).and_then(|p| p.node));
+        let mut nodes = self.nodes;
+        nodes.push(Node { decode: Decode::Unwrap(key.to_owned()), target: inner, ..Node::default() });
+        let root = nodes.len() - 1;
+        RestorePlan::from_parts(nodes, Some(root), adaptations)
+    }
+
     /// Maps arguments the provider's schema accepts back to arguments the original schema
     /// accepts: undoes every encoding, then checks every assertion the provider could not
     /// enforce.
@@ -453,7 +466,7 @@ impl RestorePlan {
     /// map key, a moved assertion that fails, arguments deeper than [`MAX_DEPTH`].
     pub fn restore(&self, args: Value) -> Result<Value, ArgumentsError> {
         let Some(root) = self.root else { return Ok(args) };
-        let mut run = Run { nodes: &self.nodes, faults: Vec::new() };
+        let mut run = Run { nodes: &self.nodes, faults: Vec::new(), same: Vec::new() };
         let out = run.node(root, args, 0);
         if run.faults.is_empty() {
             Ok(out)
@@ -520,6 +533,7 @@ impl Encode<'_> {
                         .map(|i| &node.props[i]);
                     let child = match prop {
                         Some(p) => p.node,
+                        None if declared(&node.decode).binary_search(&key).is_ok() => None,
                         None => node.rest,
                     };
                     if let Some(child) = child
@@ -576,6 +590,14 @@ impl Encode<'_> {
     }
 }
 
+/// The declared properties of an object that also holds a map of further keys (sorted).
+fn declared(decode: &Decode) -> &[String] {
+    match decode {
+        Decode::ExtraEntries(_, names, _) => names,
+        _ => &[],
+    }
+}
+
 fn entries_of(m: Map<String, Value>) -> Vec<Value> {
     m.into_iter()
         .map(|(k, v)| {
@@ -610,6 +632,10 @@ struct Pending {
 struct Run<'p> {
     nodes: &'p [Node],
     faults: Vec<Pending>,
+    /// The nodes entered for the value at hand (through references and union branches, which do
+    /// not descend into it), outermost first; emptied for each child value. A union branch that
+    /// leads back to one of them restores nothing new and would loop: it is never picked.
+    same: Vec<NodeId>,
 }
 
 impl Run<'_> {
@@ -643,11 +669,32 @@ impl Run<'_> {
     /// `child` at the step `seg`.
     fn child(&mut self, id: NodeId, value: Value, depth: usize, seg: impl Fn() -> Seg) -> Value {
         let before = self.faults.len();
-        let out = self.node(id, value, depth + 1);
+        let out = self.inner(id, value, depth + 1);
         if self.faults.len() > before {
             self.below(before, seg);
         }
         out
+    }
+
+    /// `node` on a value inside the one at hand.
+    fn inner(&mut self, id: NodeId, value: Value, depth: usize) -> Value {
+        let outer = std::mem::take(&mut self.same);
+        let out = self.node(id, value, depth);
+        self.same = outer;
+        out
+    }
+
+    /// Whether `branch`, through its references, is a node already entered for this value.
+    fn leads_back(&self, branch: NodeId) -> bool {
+        let mut at = Some(branch);
+        for _ in 0..=MAX_DEPTH {
+            let Some(id) = at else { return false };
+            if self.same.contains(&id) {
+                return true;
+            }
+            at = self.nodes[id].target;
+        }
+        true
     }
 
     fn node(&mut self, id: NodeId, value: Value, depth: usize) -> Value {
@@ -655,6 +702,13 @@ impl Run<'_> {
             self.fault(format!("the arguments nest deeper than {MAX_DEPTH} levels"));
             return value;
         }
+        self.same.push(id);
+        let value = self.node_once(id, value, depth);
+        self.same.pop();
+        value
+    }
+
+    fn node_once(&mut self, id: NodeId, value: Value, depth: usize) -> Value {
         let node = &self.nodes[id];
         let mut places = Vec::new();
         let mut value = self.decode(&node.decode, value, &mut places);
@@ -666,7 +720,9 @@ impl Run<'_> {
                 self.below(before, || Seg::Key(key.clone()));
             }
         }
-        if let Some((_, branch)) = node.union.iter().find(|(shape, _)| shape.fits(&value)) {
+        if let Some((_, branch)) =
+            node.union.iter().find(|(shape, branch)| shape.fits(&value) && !self.leads_back(*branch))
+        {
             value = self.node(*branch, value, depth + 1);
         }
         match &mut value {
@@ -705,7 +761,9 @@ impl Run<'_> {
         places: &[(String, Place)],
     ) {
         // The properties that need work, looked up one by one (a handful), then every other key
-        // for a map's values: no copy of the key list.
+        // for a map's values: no copy of the key list. A declared property beside a map of
+        // further keys is never one of them, whether or not it needs work.
+        let declared = declared(&node.decode);
         for p in &node.props {
             if p.null_is_absent && map.get(&p.name) == Some(&Value::Null) {
                 map.remove(&p.name);
@@ -719,11 +777,13 @@ impl Run<'_> {
         }
         if let Some(rest) = node.rest {
             for (key, slot) in map.iter_mut() {
-                if node.props.binary_search_by(|p| p.name.as_str().cmp(key)).is_ok() {
+                if node.props.binary_search_by(|p| p.name.as_str().cmp(key)).is_ok()
+                    || declared.binary_search(key).is_ok()
+                {
                     continue;
                 }
                 let before = self.faults.len();
-                *slot = self.node(rest, std::mem::take(slot), depth + 1);
+                *slot = self.inner(rest, std::mem::take(slot), depth + 1);
                 if self.faults.len() > before {
                     match places.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
                         Ok(i) => {
@@ -752,7 +812,7 @@ impl Run<'_> {
                 v
             }
             (Decode::Entries(keys), Value::Array(entries)) => {
-                Value::Object(self.entries(entries, Map::new(), keys, None, places))
+                Value::Object(self.entries(entries, Map::new(), keys, None, &[], places))
             }
             (Decode::ExtraEntries(key, declared, keys), Value::Object(mut m)) => {
                 // Further keys belong in the entries: one sent beside them (an object the
@@ -770,7 +830,7 @@ impl Run<'_> {
                     return Value::Object(m);
                 };
                 let before = self.faults.len();
-                let out = self.entries(entries, m, keys, Some(key), places);
+                let out = self.entries(entries, m, keys, Some(key), declared, places);
                 self.below(before, || Seg::Key(key.clone()));
                 Value::Object(out)
             }
@@ -824,13 +884,15 @@ impl Run<'_> {
         }
     }
 
-    /// Rebuilds an object from `{"key", "value"}` entries, added to `into`, each key checked.
+    /// Rebuilds an object from `{"key", "value"}` entries, added to `into`, each key checked;
+    /// `declared` (sorted) are the object's own properties, which no entry may name.
     fn entries(
         &mut self,
         entries: Vec<Value>,
         mut into: Map<String, Value>,
         checks: &[Check],
         under: Option<&String>,
+        declared: &[String],
         places: &mut Vec<(String, Place)>,
     ) -> Map<String, Value> {
         for (i, entry) in entries.into_iter().enumerate() {
@@ -853,7 +915,11 @@ impl Run<'_> {
                     }
                     self.below(before_key, || Seg::Key("key".into()));
                     let Value::String(key) = key_value else { unreachable!("made a string above") };
-                    if into.contains_key(&key) {
+                    if declared.binary_search(&key).is_ok() {
+                        self.fault(format!(
+                            "names `{key}`, a property of its own: send it as that property, not as an entry"
+                        ));
+                    } else if into.contains_key(&key) {
                         self.fault(format!("repeats the key `{key}`; each key may appear once"));
                     } else {
                         places.push((key.clone(), Place { index: i, under: under.cloned() }));

@@ -64,6 +64,8 @@ pub struct ZooEntry {
     pub deserializes: fn(&Value) -> bool,
     /// The same, taking the value (no copy): what a caller holding the arguments does.
     pub decodes: fn(Value) -> bool,
+    /// `schema.decode::<T>(args)` (restore, then serde), the value serialised back; or the error.
+    pub decode: fn(&ToolSchema, Value) -> Result<Value, String>,
     /// Whether the JSON deserialises and serialises back to itself (false for lossy shapes such as
     /// `Option<Option<T>>`, where `Some(None)` and `None` both mean null).
     pub round_trips: fn(&Value) -> bool,
@@ -80,6 +82,7 @@ impl ZooEntry {
             samples: samples_of::<T>,
             deserializes: deserializes::<T>,
             decodes: decodes::<T>,
+            decode: decode_through::<T>,
             round_trips: round_trips::<T>,
         }
     }
@@ -132,6 +135,11 @@ fn samples_of<T: ZooType>(seed: u64, n: usize) -> Vec<Value> {
 
 fn deserializes<T: ZooType>(value: &Value) -> bool {
     serde_json::from_value::<T>(value.clone()).is_ok()
+}
+
+fn decode_through<T: ZooType>(schema: &ToolSchema, args: Value) -> Result<Value, String> {
+    let value: T = schema.decode(args).map_err(|e| e.to_string())?;
+    serde_json::to_value(value).map_err(|e| e.to_string())
 }
 
 fn decodes<T: ZooType>(value: Value) -> bool {

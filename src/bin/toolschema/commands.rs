@@ -5,6 +5,10 @@ use crate::output::{Out, Progress, Status, render};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use toolschema::diff::{Change, ChangeKind};
+use toolschema::order::{KeyOrder, OrderRule, generation_order};
+use toolschema::request_limits::{RequestLimit, RequestTool, request_limits};
+use toolschema::tokens::{Provider, ToolTokens};
+use toolschema::tool_name::{NameRule, ToolNames};
 use toolschema::{Error, PropertyOrder, SchemaDialect, SchemaOptions, ToolSchema, dialect};
 
 fn known_dialects() -> String {
@@ -65,11 +69,20 @@ fn usage(out: &mut Out, place: &str, message: &str) -> Status {
     Status::USAGE
 }
 
+/// How `rewrite_each` writes: RFC 8785 bytes (`canon`), or each map in its own order (the
+/// input's, with each schema's `properties` as declared and its other keys sorted).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    Canonical,
+    Ordered,
+}
+
 /// Runs `f` on every tool and prints the input in its own shape with the results in place.
 fn rewrite_each(
     out: &mut Out,
     input: &Input,
     pretty: bool,
+    layout: Layout,
     status: &mut Status,
     mut f: impl FnMut(&Tool, &Value) -> Result<Value, String>,
 ) {
@@ -90,7 +103,12 @@ fn rewrite_each(
     }
     progress.clear();
     for value in input.rewrite(&new) {
-        out.line(&render(&value, pretty));
+        let text = match layout {
+            Layout::Canonical => render(&value, pretty),
+            Layout::Ordered if pretty => serde_json::to_string_pretty(&value).unwrap_or_default(),
+            Layout::Ordered => serde_json::to_string(&value).unwrap_or_default(),
+        };
+        out.line(&text);
     }
 }
 
@@ -108,7 +126,7 @@ pub fn canon(out: &mut Out, mode: &Mode, pretty: bool, jsonl: bool, path: &str) 
     let mut status = Status::OK;
     let Some(input) = read(out, path, jsonl, &mut status) else { return status };
     let opts = options(d, mode.allow_any, mode.exact);
-    rewrite_each(out, &input, pretty, &mut status, |_, schema| {
+    rewrite_each(out, &input, pretty, Layout::Canonical, &mut status, |_, schema| {
         opts.normalize(schema.clone()).map(ToolSchema::into_value).map_err(|e| e.to_string())
     });
     status
@@ -128,7 +146,7 @@ pub fn self_contained(
     let Some(input) = read(out, path, jsonl, &mut status) else { return status };
     let stem = std::path::Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("stdin");
     let single_name = tool_name.unwrap_or(if path == "-" { "stdin" } else { stem }).to_owned();
-    rewrite_each(out, &input, pretty, &mut status, |tool, schema| {
+    rewrite_each(out, &input, pretty, Layout::Ordered, &mut status, |tool, schema| {
         let name = tool.name.as_deref().unwrap_or(&single_name);
         let mut contained =
             toolschema::self_contained_input_schema(schema, name).map_err(|e| e.to_string())?;
@@ -246,7 +264,13 @@ struct Row {
     input: String,
     tool: String,
     name: Option<String>,
+    description: Option<String>,
     verdicts: Vec<Verdict>,
+    /// The schema each dialect made, where it accepted the tool.
+    built: Vec<Option<ToolSchema>>,
+    /// With `--max-tokens`, per dialect that built the tool: its o200k tokens (name, description
+    /// and schema).
+    tokens: Vec<Option<usize>>,
 }
 
 /// `check`'s flags.
@@ -255,10 +279,15 @@ pub struct CheckOptions {
     pub exact: bool,
     pub adaptations: bool,
     pub json: bool,
+    /// `--order`: print each accepted tool's property order per dialect.
+    pub order: bool,
+    /// `--max-tokens`: refuse a tool whose whole o200k count exceeds it.
+    pub max_tokens: Option<usize>,
 }
 
 pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, paths: &[String]) -> Status {
-    let CheckOptions { allow_any, exact, adaptations: list_adaptations, json: json_out } = flags;
+    let CheckOptions { allow_any, exact, adaptations: list_adaptations, json: json_out, order, max_tokens } =
+        flags;
     let mut dialects: Vec<&'static dyn SchemaDialect> = Vec::new();
     let mut status = Status::OK;
     if names.is_empty() {
@@ -289,18 +318,41 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
                     continue;
                 }
             };
-            let verdicts = dialects
+            let results: Vec<Result<ToolSchema, Error>> = dialects
                 .iter()
                 .map(|d| {
                     progress.step();
-                    verdict(options(*d, allow_any, exact).normalize(schema.clone()))
+                    options(*d, allow_any, exact).normalize(schema.clone())
                 })
                 .collect();
+            let mut built: Vec<Option<ToolSchema>> =
+                results.iter().map(|r| r.as_ref().ok().cloned()).collect();
+            let mut verdicts: Vec<Verdict> = results.into_iter().map(verdict).collect();
+            let mut tokens = vec![None; dialects.len()];
+            if let Some(max) = max_tokens {
+                let name = count_name(input, tool);
+                for (i, d) in dialects.iter().enumerate() {
+                    let Some(s) = &built[i] else { continue };
+                    let n = ToolTokens::new(&name, tool.description.as_deref(), s.as_value()).tool();
+                    tokens[i] = Some(n);
+                    if n > max {
+                        let message = format!(
+                            "the tool takes {n} tokens (o200k_base: name, description and schema under `{}`), over the budget of {max} set by --max-tokens; shorten its descriptions or split the tool",
+                            d.name()
+                        );
+                        verdicts[i] = Verdict::Refused(vec![(String::new(), None, message)]);
+                        built[i] = None;
+                    }
+                }
+            }
             rows.push(Row {
                 input: input.label.clone(),
                 tool: input.tool_label(tool),
                 name: tool.name.clone(),
+                description: tool.description.clone(),
                 verdicts,
+                built,
+                tokens,
             });
         }
     }
@@ -311,10 +363,14 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
         status.raise(Status::REFUSED);
     }
     let dialect_names: Vec<&str> = dialects.iter().map(|d| d.name()).collect();
+    let requests = requests(&rows, &dialect_names);
+    if requests.iter().any(|r| r.limits.iter().any(toolschema::request_limits::RequestLimit::exceeded)) {
+        status.raise(Status::REFUSED);
+    }
     if json_out {
         let mut results = Vec::new();
         for row in &rows {
-            for (d, v) in dialect_names.iter().zip(&row.verdicts) {
+            for (i, (d, v)) in dialect_names.iter().zip(&row.verdicts).enumerate() {
                 let (errors, adapted): (Vec<Value>, Vec<Value>) = match v {
                     Verdict::Accepted(adapted) => (
                         Vec::new(),
@@ -331,16 +387,28 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
                         Vec::new(),
                     ),
                 };
-                results.push(json!({
+                let mut result = json!({
                     "input": row.input, "tool": row.tool, "name": row.name, "dialect": d,
                     "accepted": errors.is_empty(), "errors": errors, "adaptations": adapted,
-                }));
+                });
+                if let Some(n) = row.tokens[i] {
+                    result["tokens"] = json!(n);
+                }
+                if order && let Some(s) = &row.built[i] {
+                    result["order"] =
+                        generation_order(s.as_value(), OrderRule::for_dialect(d), KeyOrder::AsStored)
+                            .iter()
+                            .map(|o| json!({"pointer": o.pointer, "properties": o.properties}))
+                            .collect();
+                }
+                results.push(result);
             }
         }
         let report = json!({
             "dialects": dialect_names,
             "results": results,
             "unreadable": unreadable,
+            "requests": requests.iter().map(Request::to_json).collect::<Vec<Value>>(),
             "summary": {"tools": rows.len(), "checks": rows.len() * dialects.len(), "accepted": accepted,
                         "refused": refused, "unreadable": unreadable.len()},
         });
@@ -357,6 +425,22 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
                     for (pointer, keyword, kind) in adapted {
                         out.line(&format!("  - `{keyword}` at `{pointer}`: {kind}"));
                     }
+                }
+            }
+        }
+    }
+    if order {
+        for row in &rows {
+            for (d, built) in dialect_names.iter().zip(&row.built) {
+                let Some(s) = built else { continue };
+                let found = generation_order(s.as_value(), OrderRule::for_dialect(d), KeyOrder::AsStored);
+                if found.is_empty() {
+                    continue;
+                }
+                out.line(&format!("{}: generation order under `{d}`:", row.tool));
+                for o in &found {
+                    let pointer = if o.pointer.is_empty() { "(root)" } else { &o.pointer };
+                    out.line(&format!("  {pointer}: {}", o.properties.join(", ")));
                 }
             }
         }
@@ -393,6 +477,9 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
         let cells: Vec<String> = r.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
         out.line(cells.join("  ").trim_end());
     }
+    for request in &requests {
+        request.print(out);
+    }
     let mut summary = format!(
         "{} tool(s) x {} dialect(s): {accepted} accepted, {refused} refused",
         rows.len(),
@@ -403,6 +490,77 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
     }
     out.line(&summary);
     status
+}
+
+/// What the accepted tools make together under one dialect: the names its provider is told
+/// (where they differ) and the provider's request-level limits.
+struct Request {
+    dialect: String,
+    names: Option<ToolNames>,
+    limits: Vec<RequestLimit>,
+}
+
+/// For each dialect, the request of every tool it accepted, in the order checked.
+fn requests(rows: &[Row], dialects: &[&str]) -> Vec<Request> {
+    let mut out = Vec::new();
+    for (i, d) in dialects.iter().enumerate() {
+        let names = NameRule::for_dialect(d)
+            .map(|rule| ToolNames::from_names(rule, rows.iter().filter_map(|r| r.name.as_deref())));
+        let accepted: Vec<(&Row, &ToolSchema)> =
+            rows.iter().filter_map(|r| r.built[i].as_ref().map(|s| (r, s))).collect();
+        let tools: Vec<RequestTool<'_>> = accepted
+            .iter()
+            .map(|(row, schema)| RequestTool {
+                name: match (&row.name, &names) {
+                    (Some(name), Some(names)) => names.provider_name(name),
+                    (Some(name), None) => name,
+                    (None, _) => &row.tool,
+                },
+                description: row.description.as_deref(),
+                schema: schema.as_value(),
+            })
+            .collect();
+        let limits = request_limits(d, &tools);
+        if names.as_ref().is_some_and(|n| !n.is_empty()) || !limits.is_empty() {
+            out.push(Request { dialect: (*d).to_owned(), names, limits });
+        }
+    }
+    out
+}
+
+impl Request {
+    fn print(&self, out: &mut Out) {
+        let d = &self.dialect;
+        if let Some(names) = self.names.as_ref().filter(|n| !n.is_empty()) {
+            out.line(&format!("tool names for `{d}` (`{}`):", names.rule().pattern()));
+            for (from, to) in names.renamed() {
+                out.line(&format!("  - `{from}` -> `{to}`"));
+            }
+        }
+        if !self.limits.is_empty() {
+            out.line(&format!("request limits for `{d}`, every accepted tool in one request:"));
+            for limit in &self.limits {
+                out.line(&format!("  - {limit}"));
+            }
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        let names: Map<String, Value> = self
+            .names
+            .iter()
+            .flat_map(ToolNames::renamed)
+            .map(|(from, to)| (from.to_owned(), Value::String(to.to_owned())))
+            .collect();
+        let limits: Vec<Value> = self
+            .limits
+            .iter()
+            .map(|l| {
+                json!({"limit": l.what, "max": l.max, "total": l.total, "exceeded": l.exceeded(), "over": l.over})
+            })
+            .collect();
+        json!({"dialect": self.dialect, "names": names, "limits": limits})
+    }
 }
 
 pub fn restore(
@@ -595,4 +753,157 @@ pub fn diff(
 fn tool_change(name: &str, kind: ChangeKind, message: &str) -> ToolChange {
     let change = Change::new("", kind, message);
     ToolChange { tool: Some(name.to_owned()), change, whole_tool: true }
+}
+
+/// `toolschema pin FILE` and `toolschema pin --accept FILE TOOL...`.
+pub fn pin(out: &mut Out, accept: bool, path: &std::path::Path, tools: &[String]) -> Status {
+    let label = path.display().to_string();
+    let mut pins = match crate::pin::Pins::read(path) {
+        Ok(pins) => pins,
+        Err(e) => return usage(out, "--pin", &e.0),
+    };
+    if !accept {
+        if !tools.is_empty() {
+            return usage(out, "pin", "name tools only with `--accept`");
+        }
+        for (name, fields) in &pins.tools {
+            out.line(&format!("{}  {name}", crate::pin::hash_of(name, fields)));
+        }
+        for (name, listed) in &pins.pending {
+            let changes =
+                pins.tools.get(name).map(|old| crate::pin::changes(old, listed)).unwrap_or_default();
+            out.line(&format!("pending: {name} (`toolschema pin --accept {label} {name}`):"));
+            for change in changes {
+                out.line(&format!("  - {change}"));
+            }
+        }
+        return Status::OK;
+    }
+    if tools.is_empty() {
+        return usage(out, "--accept", "name the tools whose pending listing to accept");
+    }
+    let mut status = Status::OK;
+    for name in tools {
+        match pins.accept(name) {
+            Ok(()) => out.line(&format!("accepted: {name}")),
+            Err(message) => status.raise(usage(out, &label, &message)),
+        }
+    }
+    if let Err(e) = pins.write(path) {
+        return usage(out, &label, &e.0);
+    }
+    status
+}
+
+/// One counted tool of `tokens`.
+struct Counted {
+    label: String,
+    name: String,
+    tokens: ToolTokens,
+}
+
+/// The name a tool is counted under: its own, or for a single schema the file stem (`stdin` for
+/// `-`), as `self-contained` names it.
+fn count_name(input: &Input, tool: &Tool) -> String {
+    tool.name.clone().unwrap_or_else(|| {
+        if input.label == "-" {
+            return "stdin".to_owned();
+        }
+        std::path::Path::new(&input.label).file_stem().and_then(|s| s.to_str()).unwrap_or("stdin").to_owned()
+    })
+}
+
+pub fn tokens(out: &mut Out, mode: &Mode, json_out: bool, jsonl: bool, paths: &[String]) -> Status {
+    let Some(d) = find_dialect(out, &mode.dialect) else { return Status::USAGE };
+    let opts = options(d, mode.allow_any, mode.exact);
+    let mut status = Status::OK;
+    let mut counted = Vec::new();
+    for path in paths {
+        let Some(input) = read(out, path, jsonl, &mut status) else { continue };
+        let mut progress = Progress::new(input.tools.len(), "tools");
+        for tool in &input.tools {
+            progress.step();
+            let Some(schema) = schema_of(out, &input, tool, &mut status) else { continue };
+            match opts.normalize(schema.clone()) {
+                Ok(s) => {
+                    let name = count_name(&input, tool);
+                    let tokens = ToolTokens::new(&name, tool.description.as_deref(), s.as_value());
+                    counted.push(Counted { label: input.tool_label(tool), name, tokens });
+                }
+                Err(e) => {
+                    out.error(&input.tool_label(tool), &e.to_string());
+                    status.raise(Status::REFUSED);
+                }
+            }
+        }
+    }
+    let all: Vec<ToolTokens> = counted.iter().map(|c| c.tokens).collect();
+    let sum = |f: fn(&ToolTokens) -> usize| all.iter().map(f).sum::<usize>();
+    if json_out {
+        let estimates = |t: Option<&ToolTokens>| -> Value {
+            Provider::ALL
+                .iter()
+                .map(|p| {
+                    let n = t.map_or_else(|| p.listing_estimate(&all), |t| p.tool_estimate(t));
+                    (p.name().to_owned(), json!(n))
+                })
+                .collect::<Map<String, Value>>()
+                .into()
+        };
+        let tools: Vec<Value> = counted
+            .iter()
+            .map(|c| {
+                json!({
+                    "tool": c.label, "name": c.name,
+                    "tokens": {"name": c.tokens.name, "description": c.tokens.description,
+                               "schema": c.tokens.schema, "tool": c.tokens.tool()},
+                    "estimates": estimates(Some(&c.tokens)),
+                })
+            })
+            .collect();
+        let report = json!({
+            "dialect": d.name(),
+            "encoding": "o200k_base",
+            "tools": tools,
+            "total": {"tools": counted.len(), "schema": sum(|t| t.schema), "tool": sum(ToolTokens::tool),
+                      "estimates": estimates(None)},
+        });
+        out.line(&render(&report, true));
+        return status;
+    }
+    let mut table: Vec<Vec<String>> = vec![
+        ["tool", "schema", "name+desc+schema"]
+            .into_iter()
+            .map(str::to_owned)
+            .chain(Provider::ALL.iter().map(|p| format!("{}~", p.name())))
+            .collect(),
+    ];
+    for c in &counted {
+        let mut row = vec![c.label.clone(), c.tokens.schema.to_string(), c.tokens.tool().to_string()];
+        row.extend(Provider::ALL.iter().map(|p| p.tool_estimate(&c.tokens).to_string()));
+        table.push(row);
+    }
+    let mut total = vec![
+        format!("total ({} tools)", counted.len()),
+        sum(|t| t.schema).to_string(),
+        sum(ToolTokens::tool).to_string(),
+    ];
+    total.extend(Provider::ALL.iter().map(|p| p.listing_estimate(&all).to_string()));
+    table.push(total);
+    let widths: Vec<usize> =
+        (0..table[0].len()).map(|c| table.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+    for r in &table {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (c, w))| if i == 0 { format!("{c:<w$}") } else { format!("{c:>w$}") })
+            .collect();
+        out.line(cells.join("  ").trim_end());
+    }
+    out.line(&format!(
+        "o200k_base tokens of the `{}` schemas; provider columns (~) add each provider's framing, scaled for anthropic and gemini (see docs/budgets.md)",
+        d.name()
+    ));
+    status
 }

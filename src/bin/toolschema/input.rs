@@ -35,6 +35,8 @@ pub struct Tool {
     pub index: usize,
     /// Its schema, or why the entry cannot be read (exit 2 for that tool).
     pub schema: Result<Value, String>,
+    /// The tool's `description`, for a tool of a batch that has one.
+    pub description: Option<String>,
 }
 
 impl Input {
@@ -135,7 +137,7 @@ pub fn parse(label: &str, text: &str, jsonl: bool) -> Result<Input, Unreadable> 
         _ => (None, false),
     };
     let Some(list) = list else {
-        let tools = vec![Tool { name: None, index: 0, schema: Ok(doc) }];
+        let tools = vec![Tool { name: None, index: 0, schema: Ok(doc), description: None }];
         return Ok(Input { label, shape: Shape::Single, tools });
     };
     let tools = list
@@ -148,7 +150,8 @@ pub fn parse(label: &str, text: &str, jsonl: bool) -> Result<Input, Unreadable> 
                 (None, _) => Err(format!("`tools[{index}]` has no string `name`")),
                 (Some(_), None) => Err(format!("`tools[{index}]` has no `inputSchema`")),
             };
-            Tool { name, index, schema }
+            let description = entry.get("description").and_then(Value::as_str).map(str::to_owned);
+            Tool { name, index, schema, description }
         })
         .collect();
     let shape = Shape::ToolsList { doc: doc.clone(), under_result };
@@ -179,8 +182,10 @@ fn read_lines(label: String, text: &str) -> Input {
                 (name, schema, Some(v))
             }
         };
+        let description =
+            kept.as_ref().and_then(|v| v.get("description")).and_then(Value::as_str).map(str::to_owned);
         lines.push(kept);
-        tools.push(Tool { name, index: i, schema });
+        tools.push(Tool { name, index: i, schema, description });
     }
     Input { label, shape: Shape::Lines { lines }, tools }
 }

@@ -34,13 +34,15 @@
 //! status is the server's. The server's stderr is the proxy's.
 
 mod lifecycle;
+mod listing;
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::ExitCode;
 use std::sync::{Mutex, MutexGuard};
+use toolschema::tool_name::{NameRule, ToolNames};
 use toolschema::{SchemaDialect, SchemaOptions, ToolSchema};
 
 /// The longest line read whole (32 MiB): a longer one is passed on in parts, unread (a
@@ -52,11 +54,13 @@ pub const MAX_MESSAGE: usize = 32 << 20;
 /// closed").
 const CONNECTION_CLOSED: i64 = -32000;
 
-/// `--dialect`, `--coerce`, `--keep-refused`.
+/// `--dialect`, `--coerce`, `--keep-refused`, `--keep-names`, `--pin`.
 pub struct Options {
     pub dialect: &'static dyn SchemaDialect,
     pub coerce: bool,
     pub keep_refused: bool,
+    pub keep_names: bool,
+    pub pin: Option<std::path::PathBuf>,
 }
 
 /// What the relay does to messages, and what it remembers between them. Both directions share
@@ -67,6 +71,12 @@ pub struct Relay {
     dialect: String,
     coerce: bool,
     keep_refused: bool,
+    /// The provider's rule for tool names, unless `--keep-names`.
+    names: Option<NameRule>,
+    /// `--pin FILE`.
+    pin: Option<std::path::PathBuf>,
+    /// Whether `outputSchema` references are inlined (see [`listing`]).
+    inline_output: bool,
     state: Mutex<State>,
 }
 
@@ -80,6 +90,11 @@ struct State {
     batches: Vec<Batch>,
     /// Counts requests, to answer the pending ones in order when the server is gone.
     sequence: u64,
+    /// The names listed to the client, where they differ from the server's.
+    names: Option<ToolNames>,
+    /// Tools left out because their listing differs from the pinned one: their calls are
+    /// refused.
+    blocked: BTreeSet<String>,
 }
 
 struct Pending {
@@ -174,6 +189,9 @@ impl Relay {
             dialect: options.dialect.name().to_owned(),
             coerce: options.coerce,
             keep_refused: options.keep_refused,
+            names: if options.keep_names { None } else { NameRule::for_dialect(options.dialect.name()) },
+            pin: options.pin.clone(),
+            inline_output: listing::inlines_output(options.dialect.name()),
             state: Mutex::new(State::default()),
         }
     }
@@ -267,15 +285,38 @@ impl Relay {
     }
 
     /// A `tools/call` request: kept when its tool was not listed (or kept unchanged), or its
-    /// arguments restore to themselves; else the request with restored arguments, or the
-    /// proxy's answer.
+    /// arguments restore to themselves; else the request with restored arguments (and the
+    /// server's name for the tool, where the client was told another), or the proxy's answer.
     fn call(&self, id: &Value, m: &Map<String, Value>) -> Outcome {
         let Some(params) = m.get("params").and_then(Value::as_object) else { return Outcome::Keep };
-        let (Some(name), Some(args)) = (params.get("name").and_then(Value::as_str), params.get("arguments"))
-        else {
-            return Outcome::Keep;
+        let Some(called) = params.get("name").and_then(Value::as_str) else { return Outcome::Keep };
+        let (name, schema) = {
+            let state = self.state();
+            let name = state.names.as_ref().map_or(called, |n| n.original_name(called)).to_owned();
+            if state.blocked.contains(&name) {
+                let path = self.pin.as_deref().map(|p| p.display().to_string()).unwrap_or_default();
+                let text = format!(
+                    "the tool `{name}` is not available: its listing changed since it was pinned in {path}, \
+                     and a changed tool is not called until the change is accepted"
+                );
+                log(&format!("tools/call `{name}` refused: its listing differs from the pinned one"));
+                return Outcome::Answer(tool_error(id, &text));
+            }
+            let schema = state.tools.get(&name).cloned();
+            (name, schema)
         };
-        let Some(schema) = self.state().tools.get(name).cloned() else { return Outcome::Keep };
+        // The request as the server must see it: under the server's name for the tool.
+        let renamed = (name != called).then(|| {
+            let mut message = m.clone();
+            if let Some(Value::Object(params)) = message.get_mut("params") {
+                params.insert("name".into(), Value::String(name.clone()));
+            }
+            message
+        });
+        let unchanged = |renamed: Option<Map<String, Value>>| {
+            renamed.map_or(Outcome::Keep, |r| Outcome::Replace(Value::Object(r)))
+        };
+        let (Some(schema), Some(args)) = (schema, params.get("arguments")) else { return unchanged(renamed) };
         let restored = if self.coerce {
             schema.coerce_and_restore(args.clone()).map(|c| {
                 for coercion in &c.coercions {
@@ -287,9 +328,9 @@ impl Relay {
             schema.restore(args.clone())
         };
         match restored {
-            Ok(value) if value == *args => Outcome::Keep,
+            Ok(value) if value == *args => unchanged(renamed),
             Ok(value) => {
-                let mut message = m.clone();
+                let mut message = renamed.unwrap_or_else(|| m.clone());
                 if let Some(Value::Object(params)) = message.get_mut("params") {
                     params.insert("arguments".into(), value);
                 }
@@ -348,60 +389,6 @@ impl Relay {
             }
             _ => line.to_vec(),
         }
-    }
-
-    /// Rewrites the tools of a `tools/list` response in place; whether anything changed.
-    fn rewrite_list(&self, message: &mut Value) -> bool {
-        let Some(Value::Array(tools)) = message.get_mut("result").and_then(|r| r.get_mut("tools")) else {
-            return false;
-        };
-        let mut kept = Vec::with_capacity(tools.len());
-        let mut adapted = Vec::new();
-        let mut dropped = Vec::new();
-        for mut tool in std::mem::take(tools) {
-            let (Some(name), Some(schema)) =
-                (tool.get("name").and_then(Value::as_str), tool.get("inputSchema"))
-            else {
-                kept.push(tool);
-                continue;
-            };
-            let name = name.to_owned();
-            match self.adapt(&name, schema) {
-                Ok(built) => {
-                    tool["inputSchema"] = built.as_value().clone();
-                    adapted.push((name, built));
-                    kept.push(tool);
-                }
-                Err(message) => {
-                    if self.keep_refused {
-                        log(&format!(
-                            "tool `{name}` kept unchanged: refused by `{}`: {message}",
-                            self.dialect
-                        ));
-                        kept.push(tool);
-                    } else {
-                        log(&format!(
-                            "tool `{name}` left out of tools/list: refused by `{}`: {message}",
-                            self.dialect
-                        ));
-                    }
-                    dropped.push(name);
-                }
-            }
-        }
-        *tools = kept;
-        let mut state = self.state();
-        for name in dropped {
-            state.tools.remove(&name);
-        }
-        state.tools.extend(adapted);
-        true
-    }
-
-    /// A tool's schema made self-contained, then run through the pipeline under the dialect.
-    fn adapt(&self, name: &str, schema: &Value) -> Result<ToolSchema, String> {
-        let contained = toolschema::self_contained_input_schema(schema, name).map_err(|e| e.to_string())?;
-        self.options.normalize(contained).map_err(|e| e.to_string())
     }
 
     /// Every request still waiting, in the order the client sent them, answered with a
@@ -520,7 +507,7 @@ mod tests {
 
     fn relay(dialect: &str, coerce: bool, keep_refused: bool) -> Relay {
         let dialect = toolschema::dialect::by_name(dialect).expect("a built-in dialect");
-        Relay::new(&Options { dialect, coerce, keep_refused })
+        Relay::new(&Options { dialect, coerce, keep_refused, keep_names: false, pin: None })
     }
 
     fn parse(bytes: &[u8]) -> Value {
@@ -560,6 +547,17 @@ mod tests {
         let kept = relay("openai-strict", false, true);
         let got = listed(&kept);
         assert_eq!(got["result"]["tools"][3]["inputSchema"]["properties"]["a"]["$ref"], "#/$defs/Missing");
+    }
+
+    #[test]
+    fn a_list_response_keeps_the_servers_property_order() {
+        let r = relay("openai-strict", false, false);
+        assert_eq!(r.on_client_line(LIST).to_server.as_deref(), Some(LIST));
+        let line = br#"{"jsonrpc":"2.0","id":"l1","result":{"tools":[{"name":"answer","inputSchema":{"type":"object","properties":{"reasoning":{"type":"string"},"answer":{"type":"string"}},"required":["reasoning","answer"]}}]}}
+"#;
+        let out = String::from_utf8(r.on_server_line(line)).unwrap();
+        let schema = r#"{"additionalProperties":false,"properties":{"reasoning":{"type":"string"},"answer":{"type":"string"}},"required":["answer","reasoning"],"type":"object"}"#;
+        assert!(out.contains(schema), "{out}");
     }
 
     #[test]

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs the law tests N times at CI's case counts, each run with a fresh seed, and counts the runs
+# that failed. A failing run's log (with its seed: rerun with PROPTEST_RNG_SEED=<seed>) is kept in
+# target/law-runs/; the failing case itself is kept by the tests (tests/*.proptest-regressions,
+# tests/*.seed-regressions) and runs first from then on.
+#
+#   scripts/law_runs.sh [N]            # N runs (default 200), every law test
+#   LAW_TESTS="laws restore_laws" scripts/law_runs.sh 50
+#   PROPTEST_CASES=2000 scripts/law_runs.sh 1   # one long run
+#
+# Prints one line per run and, at the end, "N runs, F failed". Exit 1 if any run failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+n="${1:-200}"
+read -r -a tests <<< "${LAW_TESTS:-laws restore_laws props diff_props dialects restore foreign_properties coerce soundness}"
+args=()
+for t in "${tests[@]}"; do args+=(--test "$t"); done
+
+mkdir -p target/law-runs
+export TOOLSCHEMA_CORPUS="${TOOLSCHEMA_CORPUS:-$PWD/../shared/corpus}"
+export TOOLSCHEMA_REQUIRE_CORPUS=1
+# Built once; the test executables then run directly (as cargo runs them, from the package root),
+# so the runs hold no lock on the build directory.
+mapfile -t bins < <(cargo test --all-features --no-run --message-format=json "${args[@]}" |
+    python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and "test" in m["target"]["kind"]:
+        print(m["executable"])')
+[ "${#bins[@]}" -eq "${#tests[@]}" ] || { echo "built ${#bins[@]} of ${#tests[@]} test executables" >&2; exit 2; }
+
+failed=0
+for i in $(seq 1 "$n"); do
+    log="target/law-runs/run-$i.log"
+    start=$SECONDS
+    ok=1
+    : > "$log"
+    for bin in "${bins[@]}"; do
+        "$bin" --nocapture >> "$log" 2>&1 || ok=0
+    done
+    if [ "$ok" -eq 1 ]; then
+        echo "run $i: ok ($((SECONDS - start)) s)"
+        rm -f "$log"
+    else
+        failed=$((failed + 1))
+        echo "run $i: FAILED ($((SECONDS - start)) s): $log"
+        # Each failing test, and the first line of each failure (the log has the seeds).
+        grep -a -E '^test .* \.\.\. FAILED$' "$log" | sed 's/^/    /'
+        grep -a -A1 -E "panicked at (tests|src)/" "$log" | grep -a -v -E 'panicked at|^--$' | cut -c1-200 |
+            head -n 6 | sed 's/^/      /'
+    fi
+done
+echo "$n runs, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,926 @@
+//! Tool schemas as real tools write them, and values for any schema.
+//!
+//! [`arb_tool_schema`] generates input schemas whose vocabulary is what MCP servers, pydantic
+//! models and OpenAPI exports combine: `properties` beside `additionalProperties` (`true`, `{}`, a
+//! schema) and `patternProperties`; `$ref` into definitions (names that need `~` escapes and
+//! percent-encoding), into a definition's `properties` and into tuple members; draft-07
+//! (`definitions`, `items: [..]`, `additionalItems`, `dependencies`) and 2020-12 (`$defs`,
+//! `prefixItems`, `dependentRequired`); `anyOf` / `oneOf` / `allOf`, members that only carry
+//! `required`, unions of `integer` with `number`; `enum` and `const` of every JSON type (the empty
+//! string included); arrays without `items`; `format`; `pattern` (lookaround included);
+//! `discriminator`; `default`; roots that are not objects. [`COVERAGE`] names each item with a
+//! test of a schema, and `tests/restore_laws.rs` asserts each appears.
+//!
+//! [`Instances`] makes values for any schema (this generator's or the corpus's): it follows `$ref`,
+//! unions, `allOf`, tuples of either draft, maps, dependencies, `enum`/`const`, and draws strings
+//! for `format` and `pattern` from tables of known matches. Not every value it makes is valid
+//! (`oneOf` may match twice, bounds meet); callers keep the ones a validator accepts.
+
+#![allow(dead_code)]
+
+use crate::zoo::without_null_keys;
+use proptest::collection::{btree_map, vec};
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+
+/// The draft a generated schema is written in; it decides how a validator must read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Draft {
+    /// `definitions`, `items: [..]` with `additionalItems`, `dependencies`.
+    Draft7,
+    /// `$defs`, `prefixItems`, `dependentRequired`.
+    Draft2020,
+}
+
+impl Draft {
+    /// A validator for a schema in this draft (the original, as its author meant it).
+    /// `format` is an annotation in both (draft-07 validators may assert it; 2020-12 ones, and the
+    /// providers, do not).
+    pub fn validator(self, schema: &Value) -> Option<jsonschema::Validator> {
+        let draft = match self {
+            Draft::Draft7 => jsonschema::Draft::Draft7,
+            Draft::Draft2020 => jsonschema::Draft::Draft202012,
+        };
+        jsonschema::options().with_draft(draft).should_validate_formats(false).build(schema).ok()
+    }
+
+    fn defs(self) -> &'static str {
+        match self {
+            Draft::Draft7 => "definitions",
+            Draft::Draft2020 => "$defs",
+        }
+    }
+}
+
+/// Patterns with strings they match (the instance generator draws from these).
+pub const PATTERNS: &[(&str, &[&str])] = &[
+    ("^[a-z]+$", &["abc", "z"]),
+    ("^\\d{3}-\\d{4}$", &["555-1234"]),
+    ("^(?!admin)[a-z]{2,8}$", &["user", "bob"]),
+    ("^[A-Z](?=[a-z])[a-z]*$", &["Hello", "Ab"]),
+    ("^$|^\\S+@\\S+$", &["", "a@b"]),
+];
+
+/// Formats with strings of that format.
+pub const FORMATS: &[(&str, &[&str])] = &[
+    ("date-time", &["2024-01-02T03:04:05Z"]),
+    ("date", &["2024-01-02"]),
+    ("email", &["a@example.com"]),
+    ("uuid", &["123e4567-e89b-12d3-a456-426614174000"]),
+    ("uri", &["https://example.com/x"]),
+];
+
+/// Definition names: plain, and ones a reference must escape (`~1`, `~0`) or percent-encode.
+pub const DEF_NAMES: &[(&str, &str)] =
+    &[("Item", "Item"), ("a b", "a%20b"), ("a%b", "a%25b"), ("a/b", "a~1b"), ("~t", "~0t")];
+
+/// Placeholders for what depends on the draft, rewritten by [`finish`]: a `$ref` to
+/// `@def:<i>` (definition `i` of [`DEF_NAMES`]), `@holder` (the `Holder` definition's property
+/// `x`) or `@pair` (the `Pair` definition's first tuple member); `{"@tuple": [..], "@rest": s}`
+/// for a tuple; `"@dependencies"` for a property's dependencies.
+fn reference(target: &str) -> Value {
+    json!({"$ref": target})
+}
+
+fn arb_enum_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(json!("")),
+        Just(json!("a")),
+        Just(json!("b c")),
+        Just(json!(0)),
+        Just(json!(7)),
+        Just(json!(-1.5)),
+        Just(json!(true)),
+        Just(json!(false)),
+        Just(json!(null)),
+        Just(json!([1, "x"])),
+        Just(json!([])),
+        Just(json!({"k": 1})),
+        Just(json!({})),
+    ]
+}
+
+fn arb_leaf() -> BoxedStrategy<Value> {
+    let string = (0..5u8, 0..PATTERNS.len(), 0..FORMATS.len()).prop_map(|(k, p, f)| match k {
+        0 => json!({"type": "string"}),
+        1 => json!({"type": "string", "pattern": PATTERNS[p].0}),
+        2 => json!({"type": "string", "format": FORMATS[f].0}),
+        3 => json!({"type": "string", "default": "hello", "description": "A greeting."}),
+        _ => json!({"type": "string", "minLength": 1, "maxLength": 12}),
+    });
+    prop_oneof![
+        5 => string,
+        2 => prop_oneof![
+            Just(json!({"type": "integer"})),
+            Just(json!({"type": "integer", "minimum": 0, "maximum": 100, "default": 3})),
+            Just(json!({"type": "integer", "format": "int64"})),
+        ],
+        2 => prop_oneof![
+            Just(json!({"type": "number"})),
+            Just(json!({"type": "number", "minimum": -10, "exclusiveMaximum": 10})),
+        ],
+        1 => Just(json!({"type": "boolean", "default": false})),
+        1 => Just(json!({"type": "null"})),
+        1 => Just(json!({"type": ["string", "null"]})),
+        // Unions of integer with number, both spellings.
+        1 => Just(json!({"anyOf": [{"type": "integer"}, {"type": "number"}]})),
+        1 => Just(json!({"type": ["integer", "number"]})),
+        2 => vec(arb_enum_value(), 1..5).prop_map(|mut values| {
+            values.dedup();
+            json!({"enum": values})
+        }),
+        1 => arb_enum_value().prop_map(|c| json!({"const": c})),
+        1 => Just(json!({})),
+        1 => Just(json!(true)),
+        1 => Just(json!({"description": "Anything at all."})),
+        3 => (0..DEF_NAMES.len()).prop_map(|i| reference(&format!("@def:{i}"))),
+        1 => Just(reference("@holder")),
+        1 => Just(reference("@pair")),
+    ]
+    .boxed()
+}
+
+/// An object schema over `inner`: properties, some required, and what else it may hold.
+fn arb_object(inner: BoxedStrategy<Value>) -> BoxedStrategy<Value> {
+    (btree_map("[a-e]", inner.clone(), 0..5), any::<u8>(), 0..8u8, inner)
+        .prop_map(|(props, required_bits, extra, other)| {
+            let names: Vec<String> = props.keys().cloned().collect();
+            let required: Vec<&String> = names
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| required_bits & (1 << i) != 0)
+                .map(|(_, n)| n)
+                .collect();
+            let mut s = json!({"type": "object", "properties": props, "required": required});
+            match extra {
+                1 => s["additionalProperties"] = json!(false),
+                2 => s["additionalProperties"] = json!(true),
+                3 => s["additionalProperties"] = json!({}),
+                4 => s["additionalProperties"] = other,
+                5 => {
+                    s["patternProperties"] = json!({"^x_": other});
+                    s["additionalProperties"] = json!(false);
+                    // A map alone as often as a map beside named properties (which the provider
+                    // dialects refuse).
+                    if required_bits & 0x40 != 0 {
+                        s["properties"] = json!({});
+                        s["required"] = json!([]);
+                    }
+                }
+                6 if names.len() >= 2 => {
+                    s["@dependencies"] = json!({names[0].clone(): [names[1].clone()]});
+                }
+                _ => {}
+            }
+            if required_bits & 0x80 != 0 {
+                s["description"] = json!("Arguments of the tool.");
+            }
+            s
+        })
+        .boxed()
+}
+
+/// A schema: leaves, objects, arrays and tuples, unions and intersections, nested three deep.
+pub fn arb_node() -> BoxedStrategy<Value> {
+    arb_leaf()
+        .prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                4 => arb_object(inner.clone()),
+                2 => inner.clone().prop_map(|i| json!({"type": "array", "items": i})),
+                1 => Just(json!({"type": "array"})),
+                1 => (vec(inner.clone(), 1..3), 0..3u8, inner.clone()).prop_map(|(members, rest, r)| {
+                    let rest = match rest {
+                        0 => Value::Null,
+                        1 => json!(false),
+                        _ => r,
+                    };
+                    json!({"@tuple": members, "@rest": rest})
+                }),
+                2 => vec(inner.clone(), 2..4).prop_map(|m| json!({"anyOf": m})),
+                1 => vec(inner.clone(), 2..3).prop_map(|m| json!({"oneOf": m})),
+                1 => (arb_object(inner.clone()), inner.clone()).prop_map(|(o, z)| {
+                    json!({"allOf": [o, {"type": "object", "properties": {"z": z}}]})
+                }),
+                // Members that only carry `required`.
+                1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| json!({
+                    "type": "object",
+                    "properties": {"a": a, "b": b},
+                    "anyOf": [{"required": ["a"]}, {"required": ["b"]}],
+                })),
+                // A tagged union with an OpenAPI discriminator.
+                1 => vec(inner.clone(), 2..4).prop_map(|members| {
+                    let branches: Vec<Value> = members
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, v)| json!({
+                            "type": "object",
+                            "properties": {"kind": {"type": "string", "const": format!("k{i}")}, "v": v},
+                            "required": ["kind"],
+                        }))
+                        .collect();
+                    json!({"oneOf": branches, "discriminator": {"propertyName": "kind"}})
+                }),
+            ]
+        })
+        .boxed()
+}
+
+/// A tool's input schema and the draft it is written in: the whole vocabulary half the time
+/// ([`arb_rich_tool_schema`]), else the plain shapes every provider dialect writes as they are, in
+/// exact mode too ([`arb_plain_tool_schema`]), so that the laws are reached under every dialect
+/// and mode.
+pub fn arb_tool_schema() -> BoxedStrategy<(Draft, Value)> {
+    prop_oneof![arb_rich_tool_schema(), arb_plain_tool_schema()].boxed()
+}
+
+/// The whole vocabulary: an object root seven times in eight, definitions (`Holder` and `Pair`
+/// among them) for every reference to point at.
+pub fn arb_rich_tool_schema() -> BoxedStrategy<(Draft, Value)> {
+    let root = prop_oneof![7 => arb_object(arb_node()), 1 => arb_node()];
+    (root, vec(arb_node(), DEF_NAMES.len()), arb_node(), vec(arb_node(), 2), any::<bool>())
+        .prop_map(|(root, defs, holder, pair, draft7)| {
+            let draft = if draft7 { Draft::Draft7 } else { Draft::Draft2020 };
+            let mut defs: Map<String, Value> =
+                DEF_NAMES.iter().map(|(name, _)| (*name).to_owned()).zip(defs).collect();
+            defs.insert("Holder".into(), json!({"type": "object", "properties": {"x": holder}}));
+            defs.insert("Pair".into(), json!({"@tuple": pair, "@rest": false}));
+            let mut root = match root {
+                Value::Object(m) => Value::Object(m),
+                // A boolean root: a tool that takes anything, or nothing.
+                other => json!({"allOf": [other]}),
+            };
+            root[draft.defs()] = Value::Object(defs);
+            (draft, finish(root, draft))
+        })
+        .boxed()
+}
+
+/// Plain shapes: typed scalars, string enums, closed objects whose properties are all required,
+/// arrays with `items`, unions of disjoint types, a reference to a plain definition.
+pub fn arb_plain_tool_schema() -> BoxedStrategy<(Draft, Value)> {
+    let leaf = prop_oneof![
+        3 => prop_oneof![Just("string"), Just("integer"), Just("number"), Just("boolean")]
+            .prop_map(|t| json!({"type": t})),
+        1 => Just(json!({"type": "string", "enum": ["low", "high", ""]})),
+        1 => Just(json!({"type": "string", "description": "A name."})),
+        1 => Just(json!({"anyOf": [{"type": "string"}, {"type": "integer"}]})),
+        1 => Just(json!({"$ref": "#/$defs/Item"})),
+    ];
+    let node = leaf.prop_recursive(2, 12, 4, |inner| {
+        prop_oneof![
+            2 => (btree_map("[a-e]", inner.clone(), 1..4), 0..8u8).prop_map(|(props, all)| {
+                let names: Vec<&String> = props.keys().collect();
+                // Every property required seven times in eight (OpenAI and Gemini in exact mode
+                // refuse an optional one).
+                let required = if all > 0 { names } else { names.into_iter().take(1).collect() };
+                json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
+            }),
+            1 => inner.prop_map(|i| json!({"type": "array", "items": i})),
+        ]
+    });
+    (btree_map("[a-f]", node, 1..5), 0..8u8)
+        .prop_map(|(props, all)| {
+            let names: Vec<&String> = props.keys().collect();
+            let required = if all > 0 { names } else { names.into_iter().skip(1).collect() };
+            let root = json!({
+                "type": "object",
+                "properties": props,
+                "required": required,
+                "additionalProperties": false,
+                "$defs": {"Item": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"], "additionalProperties": false}},
+            });
+            (Draft::Draft2020, root)
+        })
+        .boxed()
+}
+
+/// Spells the placeholders of a generated schema in `draft`.
+fn finish(value: Value, draft: Draft) -> Value {
+    match value {
+        Value::Object(m) => {
+            let mut out = Map::new();
+            let mut tuple = None;
+            let mut rest = None;
+            for (k, v) in m {
+                match k.as_str() {
+                    "$ref" => {
+                        let target = v.as_str().unwrap_or_default();
+                        let defs = draft.defs();
+                        let spelled = if let Some(i) = target.strip_prefix("@def:") {
+                            let i: usize = i.parse().unwrap_or(0);
+                            format!("#/{defs}/{}", DEF_NAMES[i].1)
+                        } else if target == "@holder" {
+                            format!("#/{defs}/Holder/properties/x")
+                        } else if target == "@pair" {
+                            match draft {
+                                Draft::Draft7 => format!("#/{defs}/Pair/items/0"),
+                                Draft::Draft2020 => format!("#/{defs}/Pair/prefixItems/0"),
+                            }
+                        } else {
+                            target.to_owned()
+                        };
+                        out.insert(k, Value::String(spelled));
+                    }
+                    "@tuple" => tuple = Some(finish(v, draft)),
+                    "@rest" => rest = Some(finish(v, draft)),
+                    "@dependencies" => {
+                        let key = match draft {
+                            Draft::Draft7 => "dependencies",
+                            Draft::Draft2020 => "dependentRequired",
+                        };
+                        out.insert(key.into(), v);
+                    }
+                    // Not schemas: kept as they are.
+                    "enum" | "const" | "default" | "required" | "discriminator" => {
+                        out.insert(k, v);
+                    }
+                    _ => {
+                        out.insert(k, finish(v, draft));
+                    }
+                }
+            }
+            if let Some(members) = tuple {
+                out.insert("type".into(), json!("array"));
+                let rest = rest.filter(|r| !r.is_null());
+                match draft {
+                    Draft::Draft7 => {
+                        out.insert("items".into(), members);
+                        if let Some(rest) = rest {
+                            out.insert("additionalItems".into(), rest);
+                        }
+                    }
+                    Draft::Draft2020 => {
+                        out.insert("prefixItems".into(), members);
+                        if let Some(rest) = rest {
+                            out.insert("items".into(), rest);
+                        }
+                    }
+                }
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(|v| finish(v, draft)).collect()),
+        other => other,
+    }
+}
+
+/// One item of the vocabulary the generator must cover, with a test of a whole schema.
+pub struct Coverage {
+    pub name: &'static str,
+    pub holds: fn(&Value) -> bool,
+}
+
+/// Whether some subschema position (or any value inside the schema) satisfies `f`.
+pub fn anywhere(v: &Value, f: &dyn Fn(&Map<String, Value>) -> bool) -> bool {
+    match v {
+        Value::Object(m) => f(m) || m.values().any(|c| anywhere(c, f)),
+        Value::Array(items) => items.iter().any(|c| anywhere(c, f)),
+        _ => false,
+    }
+}
+
+fn has_ref(v: &Value, f: fn(&str) -> bool) -> bool {
+    anywhere(v, &|m| m.get("$ref").and_then(Value::as_str).is_some_and(f))
+}
+
+fn has_enum_of(v: &Value, f: fn(&Value) -> bool) -> bool {
+    anywhere(v, &|m| m.get("enum").and_then(Value::as_array).is_some_and(|e| e.iter().any(f)))
+}
+
+/// The vocabulary list, item by item.
+pub const COVERAGE: &[Coverage] = &[
+    Coverage {
+        name: "properties with additionalProperties: true",
+        holds: |v| {
+            anywhere(v, &|m| {
+                m.contains_key("properties") && m.get("additionalProperties") == Some(&json!(true))
+            })
+        },
+    },
+    Coverage {
+        name: "properties with additionalProperties: {}",
+        holds: |v| {
+            anywhere(v, &|m| {
+                m.contains_key("properties") && m.get("additionalProperties") == Some(&json!({}))
+            })
+        },
+    },
+    Coverage {
+        name: "properties with additionalProperties: a schema",
+        holds: |v| {
+            anywhere(v, &|m| {
+                m.contains_key("properties")
+                    && m.get("additionalProperties").and_then(Value::as_object).is_some_and(|s| !s.is_empty())
+            })
+        },
+    },
+    Coverage { name: "patternProperties", holds: |v| anywhere(v, &|m| m.contains_key("patternProperties")) },
+    Coverage {
+        name: "$ref to a definition",
+        holds: |v| has_ref(v, |r| r.starts_with("#/$defs/Item") || r.starts_with("#/definitions/Item")),
+    },
+    Coverage { name: "$ref into properties", holds: |v| has_ref(v, |r| r.contains("/properties/")) },
+    Coverage {
+        name: "$ref into a tuple member",
+        holds: |v| has_ref(v, |r| r.ends_with("/items/0") || r.ends_with("/prefixItems/0")),
+    },
+    Coverage { name: "$ref with ~ escapes", holds: |v| has_ref(v, |r| r.contains("~1") || r.contains("~0")) },
+    Coverage {
+        name: "$ref percent-encoded",
+        holds: |v| has_ref(v, |r| r.contains("%25") || r.contains("%20")),
+    },
+    Coverage { name: "draft-07 definitions", holds: |v| v.get("definitions").is_some() },
+    Coverage {
+        name: "draft-07 items: [..]",
+        holds: |v| anywhere(v, &|m| m.get("items").is_some_and(Value::is_array)),
+    },
+    Coverage {
+        name: "draft-07 additionalItems",
+        holds: |v| anywhere(v, &|m| m.contains_key("additionalItems")),
+    },
+    Coverage { name: "draft-07 dependencies", holds: |v| anywhere(v, &|m| m.contains_key("dependencies")) },
+    Coverage { name: "2020-12 $defs", holds: |v| v.get("$defs").is_some() },
+    Coverage { name: "2020-12 prefixItems", holds: |v| anywhere(v, &|m| m.contains_key("prefixItems")) },
+    Coverage {
+        name: "2020-12 dependentRequired",
+        holds: |v| anywhere(v, &|m| m.contains_key("dependentRequired")),
+    },
+    Coverage { name: "anyOf", holds: |v| anywhere(v, &|m| m.contains_key("anyOf")) },
+    Coverage { name: "oneOf", holds: |v| anywhere(v, &|m| m.contains_key("oneOf")) },
+    Coverage { name: "allOf", holds: |v| anywhere(v, &|m| m.contains_key("allOf")) },
+    Coverage {
+        name: "a union member that only carries required",
+        holds: |v| {
+            anywhere(v, &|m| {
+                ["anyOf", "oneOf", "allOf"].iter().any(|k| {
+                    m.get(*k).and_then(Value::as_array).is_some_and(|b| {
+                        b.iter().any(|s| {
+                            s.as_object().is_some_and(|s| s.len() == 1 && s.contains_key("required"))
+                        })
+                    })
+                })
+            })
+        },
+    },
+    Coverage {
+        name: "a union of integer with number",
+        holds: |v| {
+            anywhere(v, &|m| {
+                m.get("anyOf") == Some(&json!([{"type": "integer"}, {"type": "number"}]))
+                    || m.get("type") == Some(&json!(["integer", "number"]))
+            })
+        },
+    },
+    Coverage {
+        name: "enum with a string",
+        holds: |v| has_enum_of(v, |e| e.as_str().is_some_and(|s| !s.is_empty())),
+    },
+    Coverage { name: "enum with the empty string", holds: |v| has_enum_of(v, |e| e == &json!("")) },
+    Coverage { name: "enum with an integer", holds: |v| has_enum_of(v, Value::is_i64) },
+    Coverage { name: "enum with a non-integer number", holds: |v| has_enum_of(v, Value::is_f64) },
+    Coverage { name: "enum with a boolean", holds: |v| has_enum_of(v, Value::is_boolean) },
+    Coverage { name: "enum with null", holds: |v| has_enum_of(v, Value::is_null) },
+    Coverage { name: "enum with an array", holds: |v| has_enum_of(v, Value::is_array) },
+    Coverage { name: "enum with an object", holds: |v| has_enum_of(v, Value::is_object) },
+    Coverage {
+        name: "const of a string",
+        holds: |v| anywhere(v, &|m| m.get("const").is_some_and(Value::is_string)),
+    },
+    Coverage {
+        name: "const of the empty string",
+        holds: |v| anywhere(v, &|m| m.get("const") == Some(&json!(""))),
+    },
+    Coverage {
+        name: "const of a number",
+        holds: |v| anywhere(v, &|m| m.get("const").is_some_and(Value::is_number)),
+    },
+    Coverage {
+        name: "const of a boolean",
+        holds: |v| anywhere(v, &|m| m.get("const").is_some_and(Value::is_boolean)),
+    },
+    Coverage {
+        name: "const of null",
+        holds: |v| anywhere(v, &|m| m.get("const").is_some_and(Value::is_null)),
+    },
+    Coverage {
+        name: "const of an array",
+        holds: |v| anywhere(v, &|m| m.get("const").is_some_and(Value::is_array)),
+    },
+    Coverage {
+        name: "const of an object",
+        holds: |v| anywhere(v, &|m| m.get("const").is_some_and(Value::is_object)),
+    },
+    Coverage {
+        name: "an array without items",
+        holds: |v| {
+            anywhere(v, &|m| {
+                m.get("type") == Some(&json!("array"))
+                    && !m.contains_key("items")
+                    && !m.contains_key("prefixItems")
+            })
+        },
+    },
+    Coverage { name: "format", holds: |v| anywhere(v, &|m| m.get("format").is_some_and(Value::is_string)) },
+    Coverage { name: "pattern", holds: |v| anywhere(v, &|m| m.contains_key("pattern")) },
+    Coverage {
+        name: "pattern with lookaround",
+        holds: |v| {
+            anywhere(v, &|m| {
+                m.get("pattern")
+                    .and_then(Value::as_str)
+                    .is_some_and(|p| p.contains("(?=") || p.contains("(?!"))
+            })
+        },
+    },
+    Coverage { name: "discriminator", holds: |v| anywhere(v, &|m| m.contains_key("discriminator")) },
+    Coverage { name: "default", holds: |v| anywhere(v, &|m| m.contains_key("default")) },
+    Coverage {
+        name: "a root that is not an object",
+        holds: |v| v.get("type").is_none_or(|t| t != &json!("object")),
+    },
+];
+
+// ---------------------------------------------------------------------------------------------
+
+/// Values for a schema, from a seed: every shape the schema names (each branch, optional
+/// properties present and absent, map entries, tuple members and what follows them).
+pub struct Instances<'r> {
+    root: &'r Value,
+    seed: u64,
+    undeclared: bool,
+    /// For a pattern not in [`PATTERNS`]: the strings of the pool that match it.
+    matches: std::collections::HashMap<String, Vec<String>>,
+}
+
+/// Strings tried against a pattern [`PATTERNS`] does not know (every example there, and shapes
+/// common in tool schemas: identifiers, codes, slugs, addresses, dates, numbers).
+const POOL: &[&str] = &[
+    "a",
+    "abc",
+    "Abc",
+    "ABC",
+    "ABC-1234",
+    "a-1",
+    "a_b",
+    "a.b",
+    "1",
+    "42",
+    "3.5",
+    "-7",
+    "2024-01-02",
+    "2024-01-02T03:04:05Z",
+    "12:30",
+    "a@b.co",
+    "https://example.com/x",
+    "/tmp/x",
+    "x/y",
+    "#fff",
+    "en-US",
+    "US",
+    "user_1",
+    "v1.2.3",
+    "+15551234567",
+    "555-1234",
+    "AB12",
+    "ab12cd",
+    "deadbeef",
+    "123e4567-e89b-12d3-a456-426614174000",
+    "",
+];
+
+impl<'r> Instances<'r> {
+    /// Values for subschemas of `root` (the document `$ref`s resolve in), from `seed`.
+    pub fn new(root: &'r Value, seed: u64) -> Self {
+        Instances { root, seed, undeclared: true, matches: std::collections::HashMap::new() }
+    }
+
+    /// Whether an object that says nothing of further keys gets some (it accepts them; a
+    /// closed-object dialect refuses them by design, as serde drops them).
+    pub fn undeclared_keys(mut self, on: bool) -> Self {
+        self.undeclared = on;
+        self
+    }
+
+    fn next(&mut self) -> u64 {
+        // SplitMix64.
+        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn pick(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    /// A value for the whole document.
+    pub fn value(&mut self) -> Value {
+        let root = self.root;
+        self.of(root, 0)
+    }
+
+    /// A value for `schema`.
+    pub fn of(&mut self, schema: &Value, depth: usize) -> Value {
+        let Value::Object(m) = schema else {
+            return if schema == &Value::Bool(false) { Value::Null } else { self.any(depth) };
+        };
+        if depth > 48 {
+            return Value::Null;
+        }
+        if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+            let target = toolschema::refs::resolve(self.root, r).cloned().unwrap_or(Value::Bool(true));
+            // A `$ref` with siblings: the siblings (2020-12) narrow what the target says.
+            let merged = merge(&target, m, "$ref");
+            return self.of(&merged, depth + 1);
+        }
+        if let Some(c) = m.get("const") {
+            return c.clone();
+        }
+        if let Some(Value::Array(values)) = m.get("enum") {
+            let i = self.pick(values.len());
+            return values.get(i).cloned().unwrap_or(Value::Null);
+        }
+        for k in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = m.get(k)
+                && !branches.is_empty()
+            {
+                let i = self.pick(branches.len());
+                let merged = merge(&branches[i], m, k);
+                return self.of(&merged, depth + 1);
+            }
+        }
+        if let Some(Value::Array(members)) = m.get("allOf") {
+            let mut merged = Value::Object(m.clone());
+            if let Value::Object(mm) = &mut merged {
+                mm.remove("allOf");
+            }
+            for member in members {
+                let member = match member.get("$ref").and_then(Value::as_str) {
+                    Some(r) => toolschema::refs::resolve(self.root, r).cloned().unwrap_or(json!({})),
+                    None => member.clone(),
+                };
+                if let Value::Object(member) = member {
+                    merged = merge(&merged, &member, "");
+                }
+            }
+            return self.of(&merged, depth + 1);
+        }
+        let types: Vec<&str> = match m.get("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+            None if m.contains_key("properties") || m.contains_key("additionalProperties") => vec!["object"],
+            None if m.contains_key("items") || m.contains_key("prefixItems") => vec!["array"],
+            _ => return self.any(depth),
+        };
+        if types.is_empty() {
+            return self.any(depth);
+        }
+        let t = types[self.pick(types.len())];
+        let num = |k: &str| m.get(k).and_then(Value::as_f64);
+        match t {
+            "null" => Value::Null,
+            "boolean" => Value::Bool(self.next().is_multiple_of(2)),
+            "integer" => {
+                let lo = num("minimum").unwrap_or(-5.0).max(-1e6) as i64;
+                let hi = num("maximum").unwrap_or(lo as f64 + 100.0).min(1e6) as i64;
+                json!(lo + (self.next() % ((hi - lo).max(0) as u64 + 1)) as i64)
+            }
+            "number" => {
+                let lo = num("minimum").unwrap_or(-5.0).max(-1e6);
+                // Integral values too: a float that is an integer is a number.
+                json!(lo + (self.next() % 40) as f64 / 4.0)
+            }
+            "string" => self.string(m),
+            "array" => self.array(m, depth),
+            _ => self.object(m, depth),
+        }
+    }
+
+    fn any(&mut self, depth: usize) -> Value {
+        match self.pick(if depth > 6 { 5 } else { 7 }) {
+            0 => Value::Null,
+            1 => json!(true),
+            2 => json!(3),
+            3 => json!(2.5),
+            4 => json!("x"),
+            5 => json!([1, "a"]),
+            _ => json!({"k": [null]}),
+        }
+    }
+
+    fn string(&mut self, m: &Map<String, Value>) -> Value {
+        if let Some(p) = m.get("pattern").and_then(Value::as_str) {
+            if let Some((_, examples)) = PATTERNS.iter().find(|(q, _)| *q == p) {
+                return json!(examples[self.pick(examples.len())]);
+            }
+            let n = self
+                .matches
+                .entry(p.to_owned())
+                .or_insert_with(|| {
+                    let Ok(check) = jsonschema::draft202012::new(&json!({"pattern": p})) else {
+                        return Vec::new();
+                    };
+                    let examples = PATTERNS.iter().chain(FORMATS).flat_map(|(_, e)| e.iter());
+                    POOL.iter()
+                        .chain(examples)
+                        .filter(|c| check.is_valid(&json!(c)))
+                        .map(|c| (*c).to_owned())
+                        .collect()
+                })
+                .len();
+            if n > 0 {
+                let i = self.pick(n);
+                return json!(self.matches[p][i]);
+            }
+        }
+        if let Some(f) = m.get("format").and_then(Value::as_str)
+            && let Some((_, examples)) = FORMATS.iter().find(|(q, _)| *q == f)
+        {
+            return json!(examples[self.pick(examples.len())]);
+        }
+        let min = m.get("minLength").and_then(Value::as_u64).unwrap_or(0);
+        let len = min.max(self.next() % 6);
+        let len = m.get("maxLength").and_then(Value::as_u64).map_or(len, |max| len.min(max));
+        let chars = ['a', 'b', 'z', ' ', '1', '"', '{', '\u{e9}'];
+        json!((0..len).map(|_| chars[self.pick(chars.len())]).collect::<String>())
+    }
+
+    fn array(&mut self, m: &Map<String, Value>, depth: usize) -> Value {
+        let (tuple, rest) = match (m.get("prefixItems"), m.get("items")) {
+            (Some(Value::Array(t)), rest) => (t.clone(), rest.cloned()),
+            (None, Some(Value::Array(t))) => (t.clone(), m.get("additionalItems").cloned()),
+            (_, rest) => (Vec::new(), rest.cloned()),
+        };
+        let mut out: Vec<Value> = Vec::new();
+        // A tuple: its members, sometimes fewer (they are optional) when nothing requires more.
+        let min = m.get("minItems").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let take =
+            if tuple.is_empty() || self.pick(4) != 0 { tuple.len() } else { self.pick(tuple.len() + 1) };
+        for member in tuple.iter().take(take.max(min.min(tuple.len()))) {
+            out.push(self.of(member, depth + 1));
+        }
+        if take == tuple.len() && rest.as_ref() != Some(&json!(false)) {
+            let extra = (self.next() % 3) as usize;
+            let max = m.get("maxItems").and_then(Value::as_u64).map_or(usize::MAX, |n| n as usize);
+            let n = extra.max(min.saturating_sub(out.len())).min(max.saturating_sub(out.len()));
+            let rest = rest.unwrap_or(json!(true));
+            for _ in 0..n {
+                out.push(self.of(&rest, depth + 1));
+            }
+        }
+        Value::Array(out)
+    }
+
+    fn object(&mut self, m: &Map<String, Value>, depth: usize) -> Value {
+        let mut out = Map::new();
+        let mut required: Vec<String> = m
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str().map(str::to_owned))
+            .collect();
+        let props = m.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
+        for (name, p) in &props {
+            if required.contains(name) || self.next().is_multiple_of(2) {
+                out.insert(name.clone(), self.of(p, depth + 1));
+            }
+        }
+        // Dependencies: a present property brings the ones it depends on.
+        for key in ["dependencies", "dependentRequired"] {
+            if let Some(Value::Object(deps)) = m.get(key) {
+                for (name, needs) in deps {
+                    if out.contains_key(name) {
+                        for need in needs.as_array().into_iter().flatten().filter_map(Value::as_str) {
+                            required.push(need.to_owned());
+                        }
+                    }
+                }
+            }
+        }
+        for name in &required {
+            if !out.contains_key(name) {
+                let p = props.get(name).cloned().unwrap_or(json!(true));
+                let v = self.of(&p, depth + 1);
+                out.insert(name.clone(), v);
+            }
+        }
+        if let Some(Value::Object(patterns)) = m.get("patternProperties") {
+            for (pattern, s) in patterns {
+                if pattern == "^x_" {
+                    for i in 0..self.next() % 3 {
+                        let v = self.of(s, depth + 1);
+                        out.insert(format!("x_{i}"), v);
+                    }
+                }
+            }
+        }
+        match m.get("additionalProperties") {
+            Some(Value::Bool(false)) => {}
+            None if !self.undeclared => {}
+            extra => {
+                let extra = extra.cloned().unwrap_or(json!(true));
+                let names = ["extra", "additional_properties", "id", "k9"];
+                for _ in 0..self.next() % 3 {
+                    let name = names[self.pick(names.len())];
+                    if !props.contains_key(name) {
+                        let v = self.of(&extra, depth + 1);
+                        out.insert(name.to_owned(), v);
+                    }
+                }
+            }
+        }
+        Value::Object(out)
+    }
+}
+
+/// `branch` with what `parent` says beside the keyword `used` (properties and `required` merged,
+/// the parent's other keywords where the branch has none).
+fn merge(branch: &Value, parent: &Map<String, Value>, used: &str) -> Value {
+    let Value::Object(b) = branch else { return branch.clone() };
+    let mut out = b.clone();
+    for (k, v) in parent {
+        if k == used || k == "discriminator" || (used == "$ref" && k == "$defs") {
+            continue;
+        }
+        match (k.as_str(), out.get_mut(k)) {
+            ("properties", Some(Value::Object(mine))) => {
+                for (name, s) in v.as_object().into_iter().flatten() {
+                    mine.entry(name.clone()).or_insert_with(|| s.clone());
+                }
+            }
+            ("required", Some(Value::Array(mine))) => {
+                for name in v.as_array().into_iter().flatten() {
+                    if !mine.contains(name) {
+                        mine.push(name.clone());
+                    }
+                }
+            }
+            (_, Some(_)) => {}
+            (_, None) => {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// Whether `back` is `v` but for keys `v` leaves out that `back` holds with the value the schema
+/// declares as their default (what absent means, sent explicitly), null and absent alike.
+pub fn same_up_to_defaults(back: &Value, v: &Value, schema: &Value, root: &Value) -> bool {
+    let (back, v) = (without_null_keys(back), without_null_keys(v));
+    fn go(back: &Value, v: &Value, schemas: &[&Value], root: &Value) -> bool {
+        let resolved: Vec<&Value> = schemas.iter().flat_map(|s| alternatives(s, root, 0)).collect();
+        match (back, v) {
+            (Value::Object(b), Value::Object(o)) => {
+                let prop = |k: &str| -> Vec<&Value> {
+                    resolved.iter().filter_map(|s| s.get("properties").and_then(|p| p.get(k))).collect()
+                };
+                b.iter().all(|(k, bv)| match o.get(k) {
+                    Some(ov) => go(bv, ov, &prop(k), root),
+                    None => prop(k)
+                        .iter()
+                        .flat_map(|s| alternatives(s, root, 0))
+                        .any(|s| s.get("default").map(without_null_keys).as_ref() == Some(bv)),
+                }) && o.keys().all(|k| b.contains_key(k))
+            }
+            (Value::Array(b), Value::Array(o)) => {
+                let items: Vec<&Value> = resolved
+                    .iter()
+                    .flat_map(|s| {
+                        let mut out: Vec<&Value> = Vec::new();
+                        for k in ["items", "prefixItems", "additionalItems"] {
+                            match s.get(k) {
+                                Some(Value::Array(members)) => out.extend(members),
+                                Some(other) => out.push(other),
+                                None => {}
+                            }
+                        }
+                        out
+                    })
+                    .collect();
+                b.len() == o.len() && b.iter().zip(o).all(|(x, y)| go(x, y, &items, root))
+            }
+            _ => back == v,
+        }
+    }
+    go(&back, &v, &[schema], root)
+}
+
+/// A schema and every schema it may stand for: through `$ref`, and each branch of a union.
+fn alternatives<'v>(s: &'v Value, root: &'v Value, depth: usize) -> Vec<&'v Value> {
+    if depth > 16 {
+        return vec![s];
+    }
+    let mut out = vec![s];
+    if let Some(t) = s.get("$ref").and_then(Value::as_str).and_then(|r| toolschema::refs::resolve(root, r)) {
+        out.extend(alternatives(t, root, depth + 1));
+    }
+    for k in ["anyOf", "oneOf", "allOf"] {
+        for b in s.get(k).and_then(Value::as_array).into_iter().flatten() {
+            out.extend(alternatives(b, root, depth + 1));
+        }
+    }
+    out
+}
