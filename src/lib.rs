@@ -5,6 +5,7 @@
 // dialects (and the `$ref` inliner they share with foreign schemas), then the canonical form and
 // hash, then foreign schemas.
 pub mod error;
+pub mod hint;
 pub mod pointer;
 pub mod refs;
 pub mod walk;
@@ -51,6 +52,7 @@ pub use foreign::{
 };
 #[cfg(feature = "hash")]
 pub use hash::{SchemaHash, schema_hash};
+pub use hint::Origin;
 pub use passes::{DocWarning, DocWarningKind};
 pub use restore::{ArgumentsError, RestorePlan};
 #[cfg(feature = "schemars")]

@@ -4,6 +4,7 @@
 use crate::dialect::{JSON_SCHEMA, SchemaDialect};
 use crate::error::Error;
 use crate::hash::SchemaHash;
+use crate::hint::Origin;
 use crate::passes::DocWarning;
 use crate::pipeline::{self, Settings};
 use crate::restore::{Adaptation, ArgumentsError, RestorePlan};
@@ -311,6 +312,7 @@ pub struct SchemaOptions {
     property_order: PropertyOrder,
     reject_any: bool,
     exact: bool,
+    origin: Origin,
 }
 
 impl std::fmt::Debug for SchemaOptions {
@@ -323,6 +325,7 @@ impl std::fmt::Debug for SchemaOptions {
             .field("property_order", &self.property_order)
             .field("reject_any", &self.reject_any)
             .field("exact", &self.exact)
+            .field("origin", &self.origin)
             .finish()
     }
 }
@@ -345,7 +348,19 @@ impl SchemaOptions {
             property_order: PropertyOrder::Sorted,
             reject_any: true,
             exact: false,
+            origin: Origin::JsonSchema,
         }
+    }
+
+    /// The language of the advice in errors for a schema you already have
+    /// ([`normalize`](Self::normalize)): JSON Schema terms by default, or Python terms
+    /// (`Optional[...]`, `dict[str, X]`) for the Python package. A schema generated from a Rust
+    /// type ([`schema_for`](Self::schema_for), [`from_schemars`](Self::from_schemars)) always gets
+    /// Rust advice. Only error text depends on it: schemas and hashes do not.
+    #[must_use]
+    pub fn origin(mut self, origin: Origin) -> Self {
+        self.origin = origin;
+        self
     }
 
     /// Exact mode: the dialect refuses anything restore would have to undo (a map written as a
@@ -559,6 +574,7 @@ impl SchemaOptions {
             reject_any: self.reject_any,
             exact: self.exact,
             from_rust,
+            origin: if from_rust { Origin::Rust } else { self.origin },
         };
         let out = pipeline::run(schema, type_name.as_deref(), settings)?;
         let dialect = self.dialect.name().to_owned();

@@ -740,3 +740,18 @@ fn decode_reads_a_type_whose_root_is_not_an_object_in_every_dialect() {
     assert_eq!(decoded_everywhere(&Unit::Off), all);
     assert_eq!(decoded_everywhere(&vec![1u8, 2]), all);
 }
+
+// `mcp` and `mcp-self-contained` wrap a root that is not an object; restore unwrapped it and did
+// nothing below, so an integral float (`1.0`, which JSON Schema counts as an integer) reached
+// serde, which refuses it.
+#[test]
+fn an_integral_float_below_a_wrapped_root_comes_back_as_an_integer_in_every_dialect() {
+    let sent = json!({"value": [1.0, 2]});
+    for d in dialect::builtin() {
+        let schema = SchemaOptions::new().dialect(*d).schema_for::<Vec<u8>>().unwrap();
+        // Where the root is not wrapped, the array itself.
+        let args =
+            if schema.as_value().get("properties").is_some() { sent.clone() } else { sent["value"].clone() };
+        assert_eq!(schema.decode::<Vec<u8>>(args.clone()).unwrap(), [1, 2], "{}: {args}", d.name());
+    }
+}

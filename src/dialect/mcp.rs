@@ -72,10 +72,10 @@ impl SchemaDialect for Mcp {
         } else {
             schema
         };
-        let mut adapted = match root_is_object(self.name(), &schema) {
+        let mut adapted = match root_is_object(self.name(), &schema, cx.origin) {
             Ok(()) => Adapted { schema, plan: RestorePlan::identity() },
             Err(errors) if cx.exact || refers_to_root(&schema, cx.max_depth) => return Err(errors),
-            Err(_) => wrap(schema),
+            Err(_) => wrap(schema, cx.max_depth),
         };
         no_boolean_properties(&mut adapted.schema, cx.max_depth);
         Ok(adapted)
@@ -84,7 +84,7 @@ impl SchemaDialect for Mcp {
 
 /// A root that is not an object as `{"value": <root>}`, its definitions kept at the new root, and
 /// the plan that unwraps it.
-fn wrap(schema: Value) -> Adapted {
+fn wrap(schema: Value, max_depth: usize) -> Adapted {
     let mut inner = schema;
     let mut outer = Map::new();
     outer.insert("type".into(), "object".into());
@@ -103,9 +103,11 @@ fn wrap(schema: Value) -> Adapted {
         kind: crate::restore::AdaptationKind::WrappedRoot,
         keyword: "type".into(),
     }];
-    let node =
-        crate::restore::Node { decode: crate::restore::Decode::Unwrap(WRAPPED.into()), ..Default::default() };
-    Adapted { schema: Value::Object(outer), plan: RestorePlan::from_parts(vec![node], Some(0), adaptations) }
+    let outer = Value::Object(outer);
+    // Unwrap, then turn integral floats into integers below, as for an object root (built from
+    // the wrapped schema, whose references resolve from its root).
+    let plan = super::provider::integer_plan(&outer, max_depth).unwrapping(WRAPPED, adaptations);
+    Adapted { schema: outer, plan }
 }
 
 /// Every boolean subschema under `properties` as the object that means the same (`true` as `{}`,
@@ -148,7 +150,11 @@ fn refers_to_root(schema: &Value, max_depth: usize) -> bool {
 }
 
 /// The MCP (and Anthropic, OpenAI) rule that the root is `type: "object"`.
-pub(crate) fn root_is_object(dialect: &str, schema: &Value) -> Result<(), Vec<CapabilityError>> {
+pub(crate) fn root_is_object(
+    dialect: &str,
+    schema: &Value,
+    origin: crate::hint::Origin,
+) -> Result<(), Vec<CapabilityError>> {
     if schema.get("type") == Some(&Value::String("object".into())) {
         return Ok(());
     }
@@ -161,11 +167,9 @@ pub(crate) fn root_is_object(dialect: &str, schema: &Value) -> Result<(), Vec<Ca
         })
     });
     let hint = if union_of_objects {
-        "the root is a union of objects (an enum, or a struct that flattens one): put the enum in a \
-         named field of a struct, e.g. `struct Args { op: Op }` (in a struct, instead of \
-         `#[serde(flatten)]`)"
+        crate::hint::Advice::RootUnionOfObjects.text(origin)
     } else {
-        "wrap the value in a struct with one named field, e.g. `struct Args { value: T }`"
+        crate::hint::Advice::WrapRoot.text(origin)
     };
     Err(vec![unsupported(
         dialect,
@@ -184,7 +188,7 @@ mod tests {
     #[test]
     fn non_object_roots_are_wrapped_or_in_exact_mode_refused_and_object_roots_pass_unchanged() {
         let cx = AdaptContext::default();
-        let exact = AdaptContext::default().with_exact(true);
+        let exact = AdaptContext::default().with_exact(true).with_origin(crate::Origin::Rust);
         let obj = json!({"$defs": {"A": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/A"}}, "type": "object"});
         assert_eq!(MCP.adapt(obj.clone(), &cx).unwrap(), obj);
         for root in [json!({"type": ["object", "null"]}), json!({"oneOf": []}), json!({"enum": ["a"]})] {
@@ -209,6 +213,11 @@ mod tests {
         let error = &MCP.adapt(flattened, &exact).unwrap_err()[0];
         assert!(!error.to_string().contains("wrap the value"), "{error}");
         assert!(error.to_string().contains("put the enum in a named field"), "{error}");
+        // A foreign schema's advice is in JSON Schema terms.
+        let foreign = AdaptContext::default().with_exact(true);
+        let error = &MCP.adapt(json!({"type": "array"}), &foreign).unwrap_err()[0];
+        assert!(error.to_string().contains("make the root an object"), "{error}");
+        assert!(!error.to_string().contains("struct"), "{error}");
     }
 
     #[test]

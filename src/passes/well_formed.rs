@@ -12,7 +12,8 @@ use serde_json::{Map, Value};
 ///
 /// At every schema object:
 /// - A draft-4 tuple (`items: [A, B]`, with `additionalItems`) is rewritten as draft 2020-12
-///   says it (`prefixItems: [A, B]`, with `items`).
+///   says it (`prefixItems: [A, B]`, with `items`); [`CheckRefs`](super::CheckRefs) then points
+///   the references into it at the rewritten keywords.
 /// - `type` is one type name or an array of them. The seven JSON Schema names pass; `dict`,
 ///   `float` and `tuple` (the Python spellings the Berkeley Function Calling Leaderboard writes)
 ///   are rewritten to `object`, `number` and `array` (the one rule, [`JsonType::read`]); any other

@@ -13,9 +13,9 @@
 //! Then, whichever it was: SIGTERM to the server's process group, [`TERM_GRACE`] for it to go,
 //! SIGKILL to the group. The group goes on being signalled after its leader exited, so a child
 //! the server started (a shell's command, an `npx` wrapper's node) ends with it. The longest
-//! path from the client's end of stdin to the proxy's exit is `EOF_GRACE + TERM_GRACE` (1.5 s),
-//! under the 2 s an MCP host waits before it sends SIGTERM to the proxy; after a signal it is
-//! `TERM_GRACE`.
+//! path from the client's end of stdin to the proxy's exit is `EOF_GRACE + TERM_GRACE` (1.9 s),
+//! under the 2 s an MCP host waits before it sends SIGTERM to the proxy (the MCP Python SDK's
+//! own server takes about 1 s to exit once its stdin ends); after a signal it is `TERM_GRACE`.
 //!
 //! What no process can catch (SIGKILL of the proxy) is outside this: the server then sees its
 //! stdin end, as it would without a proxy.
@@ -29,10 +29,10 @@ use std::time::{Duration, Instant};
 
 /// How long the server may take to exit on its own once its stdin is closed (or its stdout
 /// closed): then it is sent SIGTERM.
-pub const EOF_GRACE: Duration = Duration::from_millis(1000);
+pub const EOF_GRACE: Duration = Duration::from_millis(1500);
 
 /// How long the server's process group may take to exit after SIGTERM: then SIGKILL.
-pub const TERM_GRACE: Duration = Duration::from_millis(500);
+pub const TERM_GRACE: Duration = Duration::from_millis(400);
 
 /// Something that happened to one side, or to the proxy.
 enum Event {
