@@ -822,6 +822,11 @@ impl Engine<'_> {
         ptr: &mut Pointer,
         depth: usize,
     ) -> Built {
+        let integer_format = t == "integer"
+            && m.get("format")
+                .and_then(Value::as_str)
+                .and_then(super::support::integer_format_bounds)
+                .is_some();
         // Only an integer with a format the bounds come from needs its own copy.
         let bounded;
         let m = if t == "integer" && m.contains_key("format") {
@@ -842,7 +847,7 @@ impl Engine<'_> {
         }
         let mut notes = Vec::new();
         let mut out = self.annotations(m);
-        let mut node = Node { integer: t == "integer", ..Node::default() };
+        let mut node = Node { integer: t == "integer", integer_format, ..Node::default() };
         let mut checks = Vec::new();
         // Checks restore runs that the description need not state (the provider enforces them).
         let mut silent = Vec::new();
@@ -927,6 +932,7 @@ impl Engine<'_> {
         {
             node.decode = decode;
             node.integer = false;
+            node.integer_format = false;
         } else if self.p.case_insensitive_enums
             && !self.exact
             && let Some(members) = listed_values(m).and_then(|v| case_distinct_strings(&v))
@@ -2241,6 +2247,11 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                 let names = type_names(t);
                 names.contains("integer") && !names.contains("number")
             });
+            node.integer_format = node.integer
+                && m.get("format")
+                    .and_then(Value::as_str)
+                    .and_then(super::support::integer_format_bounds)
+                    .is_some();
             if let Some(Value::Object(props)) = m.get("properties") {
                 for (name, p) in props {
                     if let Some(child) = self.node(p, depth + 1) {

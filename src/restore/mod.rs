@@ -145,6 +145,11 @@ pub(crate) struct Node {
     pub(crate) prefix: Vec<Option<NodeId>>,
     /// Turn an integral float into an integer.
     pub(crate) integer: bool,
+    /// With `integer`: the schema names an integer format (a Rust integer type, which serde
+    /// reads only from an integer token), so an integral float past ±2^53, which stays a float
+    /// (its digits are not the integer the model meant, or it was an integer past the 64-bit
+    /// range), is a fault rather than a value serde refuses.
+    pub(crate) integer_format: bool,
     /// Assertions the provider could not enforce.
     pub(crate) checks: Vec<Check>,
 }
@@ -707,6 +712,13 @@ impl Run<'_> {
         }
         if node.integer {
             integral(&mut value);
+            if node.integer_format && value.as_f64().is_some_and(|f| f.fract() == 0.0) && value.is_f64() {
+                self.fault(format!(
+                    "must be an integer within the 64-bit range, written without a fraction or exponent \
+                     where it is past ±2^53; got {}",
+                    check::short(&value)
+                ));
+            }
         }
         for check in &node.checks {
             if !check.passes(&value) {
