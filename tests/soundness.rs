@@ -771,3 +771,35 @@ fn an_integral_float_below_a_wrapped_root_comes_back_as_an_integer_in_every_dial
         assert_eq!(schema.decode::<Vec<u8>>(args.clone()).unwrap(), [1, 2], "{}: {args}", d.name());
     }
 }
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(untagged)]
+enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct Measured {
+    n: Num,
+}
+
+// `Float(1.0)` is sent as `1.0`; restore's integer fix made it `1`, and serde read `Int(1)`. An
+// integral float stays a float where another branch takes non-integers, and an integer stays an
+// integer.
+#[test]
+fn an_integral_float_stays_a_float_where_another_union_branch_takes_fractions() {
+    let built = decoded_everywhere(&Measured { n: Num::Float(1.0) });
+    assert_eq!(decoded_everywhere(&Measured { n: Num::Int(1) }), built);
+    assert_eq!(decoded_everywhere(&Measured { n: Num::Float(2.5) }), built);
+    // Anthropic has no bounds, so restore checks them and must tell the branches apart: refused.
+    let all: Vec<String> = dialect::builtin().iter().map(|d| d.name().to_owned()).collect();
+    assert_eq!(built, all.into_iter().filter(|n| n != "anthropic-strict").collect::<Vec<_>>());
+    // What a model sends, not only what serde writes: `1.0` as well as `1`.
+    for d in dialect::builtin() {
+        let Ok(schema) = SchemaOptions::new().dialect(*d).schema_for::<Measured>() else { continue };
+        let read = |v: Value| schema.decode::<Measured>(v).unwrap().n;
+        assert_eq!(read(json!({"n": 1.0})), Num::Float(1.0), "{}", d.name());
+        assert_eq!(read(json!({"n": 1})), Num::Int(1), "{}", d.name());
+    }
+}

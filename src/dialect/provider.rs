@@ -1659,7 +1659,7 @@ impl Engine<'_> {
             for (i, plan) in plans.iter().enumerate() {
                 let Some(plan) = plan.filter(|p| busy[*p]) else { continue };
                 if !structural[plan] {
-                    integral.push((shapes[i].clone(), plan));
+                    integral.push((whole_where_fractions_go_elsewhere(&shapes, i), plan));
                     continue;
                 }
                 let separate = shapes.iter().enumerate().all(|(j, s)| i == j || shapes[i].disjoint(s));
@@ -2134,7 +2134,17 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
             if closed { props.map(|p| p.keys().cloned().collect()).unwrap_or_default() } else { Vec::new() };
         (may, required.clone())
     });
-    Shape { types, values, tags, keys, closed: closed && is_object, any: None }
+    Shape { types, values, tags, keys, closed: closed && is_object, any: None, whole: false }
+}
+
+/// The shape of branch `i`, a branch whose restore only turns integral floats into integers,
+/// taking only integer tokens where another branch takes numbers with a fraction: a float sent
+/// there is that branch's (`1.0` for serde's untagged `Int(i64) | Float(f64)` is the float), and
+/// turning it into an integer would change what serde reads.
+fn whole_where_fractions_go_elsewhere(shapes: &[Shape], i: usize) -> Shape {
+    let mut shape = shapes[i].clone();
+    shape.whole = shapes.iter().enumerate().any(|(j, s)| j != i && s.admits_fractions());
+    shape
 }
 
 /// Which plan nodes do anything (`busy`), and which of those change a value's shape or check it
@@ -2271,13 +2281,21 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                 node.prefix = prefix.iter().map(|p| self.node(p, depth + 1)).collect();
             }
             for k in ["anyOf", "oneOf"] {
-                for b in m.get(k).and_then(Value::as_array).into_iter().flatten() {
-                    if let Some(child) = self.node(b, depth + 1) {
-                        // Integral floats only: taking one branch for another keeps the value
-                        // valid, so no branch needs telling apart.
+                let branches = m.get(k).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+                let shapes: Vec<Shape> = branches
+                    .iter()
+                    .map(|b| {
                         let mut shape = shape_of(b, self.root);
                         shape.values = None;
-                        node.union.push((shape, child));
+                        shape
+                    })
+                    .collect();
+                for (i, b) in branches.iter().enumerate() {
+                    if let Some(child) = self.node(b, depth + 1) {
+                        // Integral floats only: taking one branch for another keeps the value
+                        // valid, so no branch needs telling apart; but a float stays a float
+                        // where another branch takes fractions.
+                        node.union.push((whole_where_fractions_go_elsewhere(&shapes, i), child));
                     }
                 }
             }

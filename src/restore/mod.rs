@@ -283,6 +283,9 @@ pub(crate) struct Shape {
     /// For a branch that is itself a union: the shapes of its branches (a value has this shape
     /// when it has one of them), the fields above then unused.
     pub(crate) any: Option<Vec<Shape>>,
+    /// Only integer tokens fit: a float, even an integral one, belongs to a sibling branch that
+    /// takes fractions (serde's untagged `Int(i64) | Float(f64)` reads `1.0` as the float).
+    pub(crate) whole: bool,
 }
 
 impl Shape {
@@ -326,7 +329,18 @@ impl Shape {
         keys_apart(self, other) || keys_apart(other, self)
     }
 
+    /// Whether some value of this shape may be a number with a fraction.
+    pub(crate) fn admits_fractions(&self) -> bool {
+        match &self.any {
+            Some(any) => any.iter().any(Shape::admits_fractions),
+            None => self.types.is_some_and(|t| t.0 & 16 != 0),
+        }
+    }
+
     fn fits(&self, v: &Value) -> bool {
+        if self.whole && matches!(v, Value::Number(n) if n.is_f64()) {
+            return false;
+        }
         if let Some(any) = &self.any {
             return any.iter().any(|s| s.fits(v));
         }
