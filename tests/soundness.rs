@@ -803,3 +803,47 @@ fn an_integral_float_stays_a_float_where_another_union_branch_takes_fractions() 
         assert_eq!(read(json!({"n": 1})), Num::Int(1), "{}", d.name());
     }
 }
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct KeyedCounts {
+    m: BTreeMap<u32, u8>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(untagged)]
+enum Loose {
+    Y { y: Option<i64> },
+    S(String),
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(tag = "kind")]
+enum TaggedOverLoose {
+    A(Loose),
+    B { x: i64 },
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct HoldsTagged {
+    e: TaggedOverLoose,
+}
+
+// The integer fix reaches a map's values under `patternProperties` (an integer-keyed map), and a
+// union branch that is a `$ref` with a tag beside it keeps the tag in its shape: it was read as
+// the referenced union alone, so `{"kind": "B", ...}` went through variant `A`'s plan and `x`
+// stayed `1.0`.
+#[test]
+fn the_integer_fix_reaches_pattern_property_values_and_tagged_reference_branches() {
+    for d in dialect::builtin() {
+        let schema = SchemaOptions::new().dialect(*d).schema_for::<KeyedCounts>().unwrap();
+        let sent = schema.plan().encode(json!({"m": {"7": 1}}));
+        let sent: Value = serde_json::from_str(&sent.to_string().replace(":1}", ":1.0}")).unwrap();
+        let back = schema.decode::<KeyedCounts>(sent.clone());
+        assert_eq!(back.unwrap().m[&7], 1, "{}: {sent}", d.name());
+        let Ok(schema) = SchemaOptions::new().dialect(*d).schema_for::<HoldsTagged>() else { continue };
+        let sent = schema.plan().encode(json!({"e": {"kind": "B", "x": 1}}));
+        let sent: Value = serde_json::from_str(&sent.to_string().replace(":1}", ":1.0}")).unwrap();
+        let back = schema.decode::<HoldsTagged>(sent.clone()).map(|h| h.e);
+        assert_eq!(back, Ok(TaggedOverLoose::B { x: 1 }), "{}: {sent}", d.name());
+    }
+}

@@ -2082,6 +2082,18 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         return Shape::default();
     }
     *budget -= 1;
+    // A reference with keywords beside it (a tag merged beside a variant's `$ref`): the values
+    // of both, so the tag still tells the branch apart.
+    if let Some(Value::Object(site)) = Some(branch)
+        && let Some(r) = site.get("$ref")
+        && site.keys().any(|k| k != "$ref" && !is_annotation(k))
+    {
+        let own: Map<String, Value> =
+            site.iter().filter(|(k, _)| k.as_str() != "$ref").map(|(k, v)| (k.clone(), v.clone())).collect();
+        let own = shape_within(&Value::Object(own), root, budget);
+        let target = Value::Object(Map::from_iter([("$ref".to_owned(), r.clone())]));
+        return own.both(shape_within(&target, root, budget));
+    }
     let mut b = branch;
     for _ in 0..32 {
         match b.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r)) {
@@ -2095,6 +2107,17 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         }
     }
     if let Some(Value::Array(inner)) = b.get("anyOf") {
+        if let Some(site) = b.as_object().filter(|m| m.keys().any(|k| k != "anyOf" && !is_annotation(k))) {
+            // Keywords beside the union (a tag beside an inlined variant): they hold too.
+            let own: Map<String, Value> = site
+                .iter()
+                .filter(|(k, _)| k.as_str() != "anyOf")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let own = shape_within(&Value::Object(own), root, budget);
+            let union = Value::Object(Map::from_iter([("anyOf".to_owned(), Value::Array(inner.clone()))]));
+            return own.both(shape_within(&union, root, budget));
+        }
         if let [one] = inner.as_slice() {
             return shape_within(one, root, budget);
         }
@@ -2275,7 +2298,17 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                 }
                 node.props.sort_by(|a, b| a.name.cmp(&b.name));
             }
-            node.rest = m.get("additionalProperties").and_then(|a| self.node(a, depth + 1));
+            node.rest = match (m.get("additionalProperties"), m.get("patternProperties")) {
+                (Some(Value::Object(a)), _) if !a.is_empty() => {
+                    self.node(&m["additionalProperties"], depth + 1)
+                }
+                // A map whose keys have one pattern (`BTreeMap<u32, u8>`): its values. A key the
+                // pattern refuses has no schema, and an integer there stays valid either way.
+                (None | Some(Value::Bool(_)), Some(Value::Object(p))) if p.len() == 1 => {
+                    p.values().next().and_then(|v| self.node(v, depth + 1))
+                }
+                (a, _) => a.and_then(|a| self.node(a, depth + 1)),
+            };
             node.items = m.get("items").and_then(|i| self.node(i, depth + 1));
             if let Some(Value::Array(prefix)) = m.get("prefixItems") {
                 node.prefix = prefix.iter().map(|p| self.node(p, depth + 1)).collect();

@@ -244,6 +244,10 @@ impl TypeSet {
         TypeSet(self.0 | other.0)
     }
 
+    pub(crate) fn intersection(self, other: TypeSet) -> TypeSet {
+        TypeSet(self.0 & other.0)
+    }
+
     /// The names, for a description: `an object`, `an array or null`.
     pub(crate) fn describe(self) -> String {
         let names: Vec<&str> = [
@@ -327,6 +331,39 @@ impl Shape {
                 && open.keys.as_ref().is_some_and(|(_, must)| must.iter().any(|k| !may.contains(k))))
         };
         keys_apart(self, other) || keys_apart(other, self)
+    }
+
+    /// The shape of the values that have both shapes (a `$ref` and the keywords beside it).
+    pub(crate) fn both(self, other: Shape) -> Shape {
+        if let Some(any) = other.any {
+            let any = any.into_iter().map(|s| self.clone().both(s)).collect();
+            return Shape { any: Some(any), ..Shape::default() };
+        }
+        if self.any.is_some() {
+            return other.both(self);
+        }
+        let types = match (self.types, other.types) {
+            (Some(a), Some(b)) => Some(a.intersection(b)),
+            (a, b) => a.or(b),
+        };
+        let keys = match (self.keys, other.keys) {
+            (Some((may_a, mut must)), Some((may_b, must_b))) => {
+                must.extend(must_b);
+                Some((if self.closed { may_a } else { may_b }, must))
+            }
+            (a, b) => a.or(b),
+        };
+        let mut tags = self.tags;
+        tags.extend(other.tags);
+        Shape {
+            types,
+            values: self.values.or(other.values),
+            tags,
+            keys,
+            closed: self.closed || other.closed,
+            any: None,
+            whole: self.whole || other.whole,
+        }
     }
 
     /// Whether some value of this shape may be a number with a fraction.
