@@ -28,6 +28,8 @@ use toolschema::dialect::{self, SchemaDialect};
 use toolschema::passes::{MapKey, SIGNED_KEY, UNSIGNED_KEY, key_names};
 use toolschema::{Error, SchemaOptions, schema_for};
 
+mod zoo;
+
 fn validator(schema: &Value) -> jsonschema::Validator {
     jsonschema::draft202012::new(schema)
         .unwrap_or_else(|e| panic!("not a draft 2020-12 schema: {e}\n{schema:#}"))
@@ -38,7 +40,8 @@ fn validator(schema: &Value) -> jsonschema::Validator {
 /// checks what the provider could not enforce). `Some(restored)` when it does.
 fn sends(schema: &toolschema::ToolSchema, value: &Value) -> Option<Value> {
     let sent = schema.plan().encode(value.clone());
-    if !validator(schema.as_value()).is_valid(&sent) {
+    // Gemini's OpenAPI `nullable` read as JSON Schema's `null` type.
+    if !validator(&zoo::openapi_as_json_schema(schema.as_value())).is_valid(&sent) {
         return None;
     }
     schema.restore(sent).ok()
@@ -525,14 +528,14 @@ fn check_builds_every_tool_and_lists_every_failure() {
 // The boundary: values every schema below accepts and serde refuses, whatever the schema says.
 
 /// Asserts that `text` reaches the code through exactly the `accepting` dialects among those that
-/// build `T` and whose output is JSON Schema (the provider's schema accepts it and restore maps it
-/// back without a fault), and that serde refuses what they hand over.
+/// build `T` (the provider's schema accepts it and restore maps it back without a fault), and that
+/// serde refuses what they hand over.
 fn boundary<T: JsonSchema + DeserializeOwned + 'static>(text: &str, accepting: &[&str]) {
     let value: Value = serde_json::from_str(text).unwrap();
     assert!(serde_json::from_str::<T>(text).is_err(), "serde reads {text}");
     let mut accepted = Vec::new();
-    for d in json_schema_dialects() {
-        let Ok(schema) = SchemaOptions::new().dialect(d).schema_for::<T>() else { continue };
+    for d in dialect::builtin() {
+        let Ok(schema) = SchemaOptions::new().dialect(*d).schema_for::<T>() else { continue };
         if let Some(restored) = sends(&schema, &value) {
             assert!(
                 serde_json::from_value::<T>(restored.clone()).is_err(),
@@ -545,9 +548,14 @@ fn boundary<T: JsonSchema + DeserializeOwned + 'static>(text: &str, accepting: &
     assert_eq!(accepted, accepting, "{text} as `{}`", std::any::type_name::<T>());
 }
 
-/// Open objects: the dialects that let undeclared keys through (a struct without
-/// `deny_unknown_fields` reads and drops them).
-const OPEN: &[&str] = &["json-schema", "inline-refs", "mcp", "mcp-self-contained"];
+/// Open objects: the dialects that let undeclared keys through where the original does (a struct
+/// without `deny_unknown_fields` reads and drops them). Gemini closes an object only through
+/// `maxProperties`, where every property is required.
+const OPEN: &[&str] = &["json-schema", "inline-refs", "gemini", "gemini-ordered", "mcp", "mcp-self-contained"];
+
+/// The open-object dialects but Gemini: an object whose properties are all required, which
+/// Gemini closes with `maxProperties`.
+const OPEN_ALL_REQUIRED: &[&str] = &["json-schema", "inline-refs", "mcp", "mcp-self-contained"];
 
 #[derive(Deserialize, JsonSchema)]
 #[allow(dead_code)]
@@ -595,15 +603,15 @@ fn extra_keys_inside_result_duration_and_range_pass_open_objects_and_serde_refus
     assert!(serde_json::from_str::<Std>(fine).is_ok());
     boundary::<Std>(
         r#"{"r": {"Ok": 1, "x": 1}, "d": {"secs": 1, "nanos": 0}, "g": {"start": 1, "end": 2}}"#,
-        OPEN,
+        OPEN_ALL_REQUIRED,
     );
     boundary::<Std>(
         r#"{"r": {"Ok": 1}, "d": {"secs": 1, "nanos": 0, "x": 1}, "g": {"start": 1, "end": 2}}"#,
-        OPEN,
+        OPEN_ALL_REQUIRED,
     );
     boundary::<Std>(
         r#"{"r": {"Ok": 1}, "d": {"secs": 1, "nanos": 0}, "g": {"start": 1, "end": 2, "x": 1}}"#,
-        OPEN,
+        OPEN_ALL_REQUIRED,
     );
 }
 
@@ -645,7 +653,7 @@ struct FlatExternal {
 #[test]
 fn a_flattened_external_enum_with_a_second_variant_key_passes_and_serde_reads_the_first() {
     // `oneOf` holds: only `B` matches. serde takes the first variant key it meets, `A`.
-    boundary::<FlatExternal>(r#"{"id": 1, "A": 7, "B": 2}"#, OPEN);
+    boundary::<FlatExternal>(r#"{"id": 1, "A": 7, "B": 2}"#, OPEN_ALL_REQUIRED);
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -704,6 +712,8 @@ fn keys_whose_type_schemars_does_not_write_pass_and_serde_refuses_them() {
         "inline-refs",
         "openai-strict",
         "anthropic-strict",
+        "gemini",
+        "gemini-ordered",
         "mcp",
         "mcp-self-contained",
     ];
