@@ -857,3 +857,48 @@ fn the_integer_fix_reaches_pattern_property_values_and_tagged_reference_branches
         assert_eq!(back, Ok(TaggedOverLoose::B { x: 1 }), "{}: {sent}", d.name());
     }
 }
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct Marker;
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(tag = "kind")]
+enum OverUnit {
+    U(Marker),
+    V { x: u8 },
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct HoldsOverUnit {
+    s: OverUnit,
+}
+
+#[test]
+fn an_internally_tagged_variant_over_a_unit_struct_with_a_further_key_passes_open_objects_and_serde_refuses_it() {
+    assert!(serde_json::from_str::<HoldsOverUnit>(r#"{"s": {"kind": "U"}}"#).is_ok());
+    boundary::<HoldsOverUnit>(r#"{"s": {"kind": "U", "extra": 1}}"#, OPEN);
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct WritesMore {
+    a: u8,
+    #[serde(skip_deserializing)]
+    b: u8,
+}
+
+// `#[serde(skip_deserializing)]`: serde writes the field, the schema (of what is read) does not
+// declare it, and the dialects that close objects refuse serde's own output; serde ignores the
+// key, so sending the value without it is exact. The open-object dialects take it as it is.
+#[test]
+fn a_skip_deserializing_field_is_refused_where_objects_are_closed_and_the_value_without_it_is_sent() {
+    let written = serde_json::to_value(WritesMore { a: 1, b: 2 }).unwrap();
+    let mut taken = Vec::new();
+    for d in dialect::builtin() {
+        let schema = SchemaOptions::new().dialect(*d).schema_for::<WritesMore>().unwrap();
+        if sends(&schema, &written).is_some() {
+            taken.push(d.name());
+        }
+        assert_eq!(sends(&schema, &json!({"a": 1})), Some(json!({"a": 1})), "{}", d.name());
+    }
+    assert_eq!(taken, OPEN);
+}
