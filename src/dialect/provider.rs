@@ -832,6 +832,11 @@ impl Engine<'_> {
         ptr: &mut Pointer,
         depth: usize,
     ) -> Built {
+        let integer_format = t == "integer"
+            && m.get("format")
+                .and_then(Value::as_str)
+                .and_then(super::support::integer_format_bounds)
+                .is_some();
         // Only an integer with a format the bounds come from needs its own copy.
         let bounded;
         let m = if t == "integer" && m.contains_key("format") {
@@ -852,7 +857,7 @@ impl Engine<'_> {
         }
         let mut notes = Vec::new();
         let mut out = self.annotations(m);
-        let mut node = Node { integer: t == "integer", ..Node::default() };
+        let mut node = Node { integer: t == "integer", integer_format, ..Node::default() };
         let mut checks = Vec::new();
         // Checks restore runs that the description need not state (the provider enforces them).
         let mut silent = Vec::new();
@@ -940,6 +945,7 @@ impl Engine<'_> {
         {
             node.decode = decode;
             node.integer = false;
+            node.integer_format = false;
         } else if self.p.case_insensitive_enums
             && !self.exact
             && let Some(members) = listed_values(m).and_then(|v| case_distinct_strings(&v))
@@ -1660,7 +1666,7 @@ impl Engine<'_> {
             for (i, plan) in plans.iter().enumerate() {
                 let Some(plan) = plan.filter(|p| busy[*p]) else { continue };
                 if !structural[plan] {
-                    integral.push((shapes[i].clone(), plan));
+                    integral.push((whole_where_fractions_go_elsewhere(&shapes, i), plan));
                     continue;
                 }
                 let separate = shapes.iter().enumerate().all(|(j, s)| i == j || shapes[i].disjoint(s));
@@ -2109,6 +2115,18 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         return Shape::default();
     }
     *budget -= 1;
+    // A reference with keywords beside it (a tag merged beside a variant's `$ref`): the values
+    // of both, so the tag still tells the branch apart.
+    if let Some(Value::Object(site)) = Some(branch)
+        && let Some(r) = site.get("$ref")
+        && site.keys().any(|k| k != "$ref" && !is_annotation(k))
+    {
+        let own: Map<String, Value> =
+            site.iter().filter(|(k, _)| k.as_str() != "$ref").map(|(k, v)| (k.clone(), v.clone())).collect();
+        let own = shape_within(&Value::Object(own), root, budget);
+        let target = Value::Object(Map::from_iter([("$ref".to_owned(), r.clone())]));
+        return own.both(shape_within(&target, root, budget));
+    }
     let mut b = branch;
     for _ in 0..32 {
         match b.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r)) {
@@ -2122,6 +2140,17 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         }
     }
     if let Some(Value::Array(inner)) = b.get("anyOf") {
+        if let Some(site) = b.as_object().filter(|m| m.keys().any(|k| k != "anyOf" && !is_annotation(k))) {
+            // Keywords beside the union (a tag beside an inlined variant): they hold too.
+            let own: Map<String, Value> = site
+                .iter()
+                .filter(|(k, _)| k.as_str() != "anyOf")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let own = shape_within(&Value::Object(own), root, budget);
+            let union = Value::Object(Map::from_iter([("anyOf".to_owned(), Value::Array(inner.clone()))]));
+            return own.both(shape_within(&union, root, budget));
+        }
         if let [one] = inner.as_slice() {
             return shape_within(one, root, budget);
         }
@@ -2161,7 +2190,17 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
             if closed { props.map(|p| p.keys().cloned().collect()).unwrap_or_default() } else { Vec::new() };
         (may, required.clone())
     });
-    Shape { types, values, tags, keys, closed: closed && is_object, any: None }
+    Shape { types, values, tags, keys, closed: closed && is_object, any: None, whole: false }
+}
+
+/// The shape of branch `i`, a branch whose restore only turns integral floats into integers,
+/// taking only integer tokens where another branch takes numbers with a fraction: a float sent
+/// there is that branch's (`1.0` for serde's untagged `Int(i64) | Float(f64)` is the float), and
+/// turning it into an integer would change what serde reads.
+fn whole_where_fractions_go_elsewhere(shapes: &[Shape], i: usize) -> Shape {
+    let mut shape = shapes[i].clone();
+    shape.whole = shapes.iter().enumerate().any(|(j, s)| j != i && s.admits_fractions());
+    shape
 }
 
 /// Which plan nodes do anything (`busy`), and which of those change a value's shape or check it
@@ -2274,6 +2313,11 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                 let names = type_names(t);
                 names.contains("integer") && !names.contains("number")
             });
+            node.integer_format = node.integer
+                && m.get("format")
+                    .and_then(Value::as_str)
+                    .and_then(super::support::integer_format_bounds)
+                    .is_some();
             if let Some(Value::Object(props)) = m.get("properties") {
                 for (name, p) in props {
                     if let Some(child) = self.node(p, depth + 1) {
@@ -2287,19 +2331,37 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                 }
                 node.props.sort_by(|a, b| a.name.cmp(&b.name));
             }
-            node.rest = m.get("additionalProperties").and_then(|a| self.node(a, depth + 1));
+            node.rest = match (m.get("additionalProperties"), m.get("patternProperties")) {
+                (Some(Value::Object(a)), _) if !a.is_empty() => {
+                    self.node(&m["additionalProperties"], depth + 1)
+                }
+                // A map whose keys have one pattern (`BTreeMap<u32, u8>`): its values. A key the
+                // pattern refuses has no schema, and an integer there stays valid either way.
+                (None | Some(Value::Bool(_)), Some(Value::Object(p))) if p.len() == 1 => {
+                    p.values().next().and_then(|v| self.node(v, depth + 1))
+                }
+                (a, _) => a.and_then(|a| self.node(a, depth + 1)),
+            };
             node.items = m.get("items").and_then(|i| self.node(i, depth + 1));
             if let Some(Value::Array(prefix)) = m.get("prefixItems") {
                 node.prefix = prefix.iter().map(|p| self.node(p, depth + 1)).collect();
             }
             for k in ["anyOf", "oneOf"] {
-                for b in m.get(k).and_then(Value::as_array).into_iter().flatten() {
-                    if let Some(child) = self.node(b, depth + 1) {
-                        // Integral floats only: taking one branch for another keeps the value
-                        // valid, so no branch needs telling apart.
+                let branches = m.get(k).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+                let shapes: Vec<Shape> = branches
+                    .iter()
+                    .map(|b| {
                         let mut shape = shape_of(b, self.root);
                         shape.values = None;
-                        node.union.push((shape, child));
+                        shape
+                    })
+                    .collect();
+                for (i, b) in branches.iter().enumerate() {
+                    if let Some(child) = self.node(b, depth + 1) {
+                        // Integral floats only: taking one branch for another keeps the value
+                        // valid, so no branch needs telling apart; but a float stays a float
+                        // where another branch takes fractions.
+                        node.union.push((whole_where_fractions_go_elsewhere(&shapes, i), child));
                     }
                 }
             }

@@ -145,6 +145,11 @@ pub(crate) struct Node {
     pub(crate) prefix: Vec<Option<NodeId>>,
     /// Turn an integral float into an integer.
     pub(crate) integer: bool,
+    /// With `integer`: the schema names an integer format (a Rust integer type, which serde
+    /// reads only from an integer token), so an integral float past ±2^53, which stays a float
+    /// (its digits are not the integer the model meant, or it was an integer past the 64-bit
+    /// range), is a fault rather than a value serde refuses.
+    pub(crate) integer_format: bool,
     /// Assertions the provider could not enforce.
     pub(crate) checks: Vec<Check>,
 }
@@ -239,6 +244,10 @@ impl TypeSet {
         TypeSet(self.0 | other.0)
     }
 
+    pub(crate) fn intersection(self, other: TypeSet) -> TypeSet {
+        TypeSet(self.0 & other.0)
+    }
+
     /// The names, for a description: `an object`, `an array or null`.
     pub(crate) fn describe(self) -> String {
         let names: Vec<&str> = [
@@ -278,6 +287,9 @@ pub(crate) struct Shape {
     /// For a branch that is itself a union: the shapes of its branches (a value has this shape
     /// when it has one of them), the fields above then unused.
     pub(crate) any: Option<Vec<Shape>>,
+    /// Only integer tokens fit: a float, even an integral one, belongs to a sibling branch that
+    /// takes fractions (serde's untagged `Int(i64) | Float(f64)` reads `1.0` as the float).
+    pub(crate) whole: bool,
 }
 
 impl Shape {
@@ -321,7 +333,51 @@ impl Shape {
         keys_apart(self, other) || keys_apart(other, self)
     }
 
+    /// The shape of the values that have both shapes (a `$ref` and the keywords beside it).
+    pub(crate) fn both(self, other: Shape) -> Shape {
+        if let Some(any) = other.any {
+            let any = any.into_iter().map(|s| self.clone().both(s)).collect();
+            return Shape { any: Some(any), ..Shape::default() };
+        }
+        if self.any.is_some() {
+            return other.both(self);
+        }
+        let types = match (self.types, other.types) {
+            (Some(a), Some(b)) => Some(a.intersection(b)),
+            (a, b) => a.or(b),
+        };
+        let keys = match (self.keys, other.keys) {
+            (Some((may_a, mut must)), Some((may_b, must_b))) => {
+                must.extend(must_b);
+                Some((if self.closed { may_a } else { may_b }, must))
+            }
+            (a, b) => a.or(b),
+        };
+        let mut tags = self.tags;
+        tags.extend(other.tags);
+        Shape {
+            types,
+            values: self.values.or(other.values),
+            tags,
+            keys,
+            closed: self.closed || other.closed,
+            any: None,
+            whole: self.whole || other.whole,
+        }
+    }
+
+    /// Whether some value of this shape may be a number with a fraction.
+    pub(crate) fn admits_fractions(&self) -> bool {
+        match &self.any {
+            Some(any) => any.iter().any(Shape::admits_fractions),
+            None => self.types.is_some_and(|t| t.0 & 16 != 0),
+        }
+    }
+
     fn fits(&self, v: &Value) -> bool {
+        if self.whole && matches!(v, Value::Number(n) if n.is_f64()) {
+            return false;
+        }
         if let Some(any) = &self.any {
             return any.iter().any(|s| s.fits(v));
         }
@@ -741,6 +797,13 @@ impl Run<'_> {
         }
         if node.integer {
             integral(&mut value);
+            if node.integer_format && value.as_f64().is_some_and(|f| f.fract() == 0.0) && value.is_f64() {
+                self.fault(format!(
+                    "must be an integer within the 64-bit range, written without a fraction or exponent \
+                     where it is past ±2^53; got {}",
+                    check::short(&value)
+                ));
+            }
         }
         for check in &node.checks {
             if !check.passes(&value) {
