@@ -551,7 +551,8 @@ fn boundary<T: JsonSchema + DeserializeOwned + 'static>(text: &str, accepting: &
 /// Open objects: the dialects that let undeclared keys through where the original does (a struct
 /// without `deny_unknown_fields` reads and drops them). Gemini closes an object only through
 /// `maxProperties`, where every property is required.
-const OPEN: &[&str] = &["json-schema", "inline-refs", "gemini", "gemini-ordered", "mcp", "mcp-self-contained"];
+const OPEN: &[&str] =
+    &["json-schema", "inline-refs", "gemini", "gemini-ordered", "mcp", "mcp-self-contained"];
 
 /// The open-object dialects but Gemini: an object whose properties are all required, which
 /// Gemini closes with `maxProperties`.
@@ -874,7 +875,8 @@ struct HoldsOverUnit {
 }
 
 #[test]
-fn an_internally_tagged_variant_over_a_unit_struct_with_a_further_key_passes_open_objects_and_serde_refuses_it() {
+fn an_internally_tagged_variant_over_a_unit_struct_with_a_further_key_passes_open_objects_and_serde_refuses_it()
+ {
     assert!(serde_json::from_str::<HoldsOverUnit>(r#"{"s": {"kind": "U"}}"#).is_ok());
     boundary::<HoldsOverUnit>(r#"{"s": {"kind": "U", "extra": 1}}"#, OPEN);
 }
