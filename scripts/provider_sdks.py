@@ -231,6 +231,10 @@ def json_diff(a: Any, b: Any, at: str = "") -> Iterator[tuple[str, str, Any, Any
                 yield p, "add", None, b[k]
             elif k not in b:
                 yield p, "remove", a[k], None
+            elif k == "required" and same_set(a[k], b[k]):
+                # `required` is a set: openai-agents rewrites it as `list(properties)`, which
+                # reorders it where `properties` keep their declared order. Same names, no change.
+                continue
             else:
                 yield from json_diff(a[k], b[k], p)
     elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
@@ -238,6 +242,15 @@ def json_diff(a: Any, b: Any, at: str = "") -> Iterator[tuple[str, str, Any, Any
             yield from json_diff(x, y, f"{at}/{i}")
     elif not same(a, b):
         yield at, "change", a, b
+
+
+def same_set(a: Any, b: Any) -> bool:
+    """Two lists of strings with the same members, in any order."""
+    if not (isinstance(a, list) and isinstance(b, list)):
+        return False
+    if not all(isinstance(x, str) for x in a + b):
+        return False
+    return sorted(a) == sorted(b)
 
 
 def last_key(p: str) -> str:
