@@ -551,7 +551,8 @@ fn boundary<T: JsonSchema + DeserializeOwned + 'static>(text: &str, accepting: &
 /// Open objects: the dialects that let undeclared keys through where the original does (a struct
 /// without `deny_unknown_fields` reads and drops them). Gemini closes an object only through
 /// `maxProperties`, where every property is required.
-const OPEN: &[&str] = &["json-schema", "inline-refs", "gemini", "gemini-ordered", "mcp", "mcp-self-contained"];
+const OPEN: &[&str] =
+    &["json-schema", "inline-refs", "gemini", "gemini-ordered", "mcp", "mcp-self-contained"];
 
 /// The open-object dialects but Gemini: an object whose properties are all required, which
 /// Gemini closes with `maxProperties`.
@@ -874,7 +875,8 @@ struct HoldsOverUnit {
 }
 
 #[test]
-fn an_internally_tagged_variant_over_a_unit_struct_with_a_further_key_passes_open_objects_and_serde_refuses_it() {
+fn an_internally_tagged_variant_over_a_unit_struct_with_a_further_key_passes_open_objects_and_serde_refuses_it()
+ {
     assert!(serde_json::from_str::<HoldsOverUnit>(r#"{"s": {"kind": "U"}}"#).is_ok());
     boundary::<HoldsOverUnit>(r#"{"s": {"kind": "U", "extra": 1}}"#, OPEN);
 }
@@ -901,4 +903,40 @@ fn a_skip_deserializing_field_is_refused_where_objects_are_closed_and_the_value_
         assert_eq!(sends(&schema, &json!({"a": 1})), Some(json!({"a": 1})), "{}", d.name());
     }
     assert_eq!(taken, OPEN);
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(untagged)]
+enum PairOrList {
+    Pair(i32, i32),
+    List(Vec<String>),
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct HoldsPairOrList {
+    p: PairOrList,
+}
+
+// `RestorePlan::encode` took the first union branch whose encoding had the branch's outer shape:
+// `List(["a", "b"])` went through the tuple's encoding, `{"0": "a", "1": "b"}`, an object like
+// the tuple branch's, which the provider's schema refuses (its items are integers).
+#[test]
+fn encode_takes_the_union_branch_whose_schema_its_encoding_fits_below_the_top_level_too() {
+    let values = [
+        HoldsPairOrList { p: PairOrList::List(vec!["a".into(), "b".into()]) },
+        HoldsPairOrList { p: PairOrList::Pair(1, 2) },
+        HoldsPairOrList { p: PairOrList::List(vec![]) },
+    ];
+    let mut built = 0;
+    for d in dialect::builtin() {
+        let Ok(schema) = SchemaOptions::new().dialect(*d).schema_for::<HoldsPairOrList>() else { continue };
+        built += 1;
+        for v in &values {
+            let value = serde_json::to_value(v).unwrap();
+            let restored =
+                sends(&schema, &value).unwrap_or_else(|| panic!("{}: {value} cannot be sent", d.name()));
+            assert_eq!(&serde_json::from_value::<HoldsPairOrList>(restored).unwrap(), v, "{}", d.name());
+        }
+    }
+    assert!(built >= 5, "{built}");
 }
