@@ -20,20 +20,35 @@ for t in "${tests[@]}"; do args+=(--test "$t"); done
 mkdir -p target/law-runs
 export TOOLSCHEMA_CORPUS="${TOOLSCHEMA_CORPUS:-$PWD/../shared/corpus}"
 export TOOLSCHEMA_REQUIRE_CORPUS=1
-cargo test -q --all-features --no-run "${args[@]}" 2>/dev/null || cargo test --all-features --no-run "${args[@]}" || exit 2
+# Built once; the test executables then run directly (as cargo runs them, from the package root),
+# so the runs hold no lock on the build directory.
+mapfile -t bins < <(cargo test --all-features --no-run --message-format=json "${args[@]}" |
+    python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and "test" in m["target"]["kind"]:
+        print(m["executable"])')
+[ "${#bins[@]}" -eq "${#tests[@]}" ] || { echo "built ${#bins[@]} of ${#tests[@]} test executables" >&2; exit 2; }
 
 failed=0
 for i in $(seq 1 "$n"); do
     log="target/law-runs/run-$i.log"
     start=$SECONDS
-    if cargo test -q --all-features "${args[@]}" -- --nocapture > "$log" 2>&1; then
+    ok=1
+    : > "$log"
+    for bin in "${bins[@]}"; do
+        "$bin" --nocapture >> "$log" 2>&1 || ok=0
+    done
+    if [ "$ok" -eq 1 ]; then
         echo "run $i: ok ($((SECONDS - start)) s)"
         rm -f "$log"
     else
         failed=$((failed + 1))
-        seeds=$(grep -o 'PROPTEST_RNG_SEED=[0-9]*' "$log" | sort -u | tr '\n' ' ')
-        echo "run $i: FAILED ($((SECONDS - start)) s): $log ${seeds}"
-        grep -E '^---- |panicked at' "$log" | head -n 6 | sed 's/^/    /'
+        echo "run $i: FAILED ($((SECONDS - start)) s): $log"
+        # Each failing test, and the first line of each failure (the log has the seeds).
+        grep -a -E '^test .* \.\.\. FAILED$' "$log" | sed 's/^/    /'
+        grep -a -A1 -E "panicked at (tests|src)/" "$log" | grep -a -v -E 'panicked at|^--$' | cut -c1-200 |
+            head -n 6 | sed 's/^/      /'
     fi
 done
 echo "$n runs, $failed failed"

@@ -14,7 +14,8 @@ Inputs:
 - `mcp`, `pydantic`, `bfcl`, `hostile`: the shared corpus (`../shared/corpus`, or
   `$TOOLSCHEMA_CORPUS`), run through `toolschema canon --dialect D --allow-any --jsonl`, one call
   per dialect over all the corpus tools at once. A tool the dialect refuses is counted as refused,
-  not checked; a tool the CLI gives no answer for, or whose answer Python cannot read, is
+  not checked (so is a line the CLI refuses to read, nesting past serde_json's limit, with its
+  message); a tool the CLI gives no answer for, or whose answer Python cannot read, is
   unreadable, and that is a failure.
 
 Checks of each accepted schema, by dialect:
@@ -705,7 +706,6 @@ def run_cli(binary: str, dialect: str, jsonl: Path, tools: list[tuple[Tool, str]
     if proc.returncode not in (0, 1, 2):
         die(f"`{' '.join(cmd)}` exited with {proc.returncode}:\n{chr(10).join(stderr[-20:])}")
     refused: dict[int, list[str]] = {}
-    unreadable: dict[int, str] = {}
     current: list[str] | None = None
     mine = re.compile(r"^toolschema: " + re.escape(str(jsonl)) + r"#k(\d+): (.*)$")
     whole = re.compile(r"^toolschema: " + re.escape(str(jsonl)) + r": (?:invalid JSON at )?line (\d+)[,:] ?(.*)$")
@@ -714,7 +714,9 @@ def run_cli(binary: str, dialect: str, jsonl: Path, tools: list[tuple[Tool, str]
             current = refused.setdefault(int(m.group(1)), [])
             current.append(m.group(2))
         elif m := whole.match(line):
-            unreadable[int(m.group(1)) - 1] = m.group(2)
+            # The CLI refuses the line itself (nesting past serde_json's limit), with a message: a
+            # refusal, not a tool lost.
+            refused.setdefault(int(m.group(1)) - 1, []).append(f"the input line: {m.group(2)}")
             current = None
         elif current is not None and not line.startswith("toolschema: "):
             current.append(line.strip())  # a message of several lines (a list of errors)
@@ -739,7 +741,7 @@ def run_cli(binary: str, dialect: str, jsonl: Path, tools: list[tuple[Tool, str]
         elif i in outputs:
             results.append(Result(tool, dialect, "unreadable", message=f"Python cannot read the output: {outputs[i]}"))
         else:
-            results.append(Result(tool, dialect, "unreadable", message=unreadable.get(i, "no output and no error")))
+            results.append(Result(tool, dialect, "unreadable", message="no output and no error"))
     return results
 
 

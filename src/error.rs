@@ -62,7 +62,7 @@ pub enum SchemaGenerationError {
         "schema at `{pointer}`{} accepts any value ({position}), and the model must send one there \
          with no shape to go by: {}",
         FieldSuffix(field),
-        untyped_fix(position)
+        untyped_fix(position, *origin)
     )]
     UntypedAny {
         /// JSON pointer of the untyped schema.
@@ -72,6 +72,8 @@ pub enum SchemaGenerationError {
         /// Why a value must be sent there: `the root`, `a required property`, `a tuple element`,
         /// `array items` or `map values` (a minimum count asks for them), `a union member`.
         position: &'static str,
+        /// The language of the fix ([`Origin`](crate::Origin)).
+        origin: crate::hint::Origin,
     },
     /// An `exclude` name that is not a property of the root object.
     #[error(
@@ -174,21 +176,16 @@ impl SchemaGenerationError {
 }
 
 /// The fix for an [`SchemaGenerationError::UntypedAny`] at `position`.
-fn untyped_fix(position: &str) -> &'static str {
+fn untyped_fix(position: &str, origin: crate::hint::Origin) -> &'static str {
+    use crate::hint::{Advice, Untyped};
     match position {
-        "a required property" => {
-            "declare a type instead (a struct, an enum, or a map such as `HashMap<String, T>`), or \
-             make the field optional (`Option<T>`)"
-        }
-        "a union member" => {
-            "declare a type instead for this variant (a struct or a typed newtype), or remove it: with \
-             it the whole value may be anything"
-        }
+        "a required property" => Advice::Untyped(Untyped::RequiredProperty).text(origin),
+        "a union member" => Advice::Untyped(Untyped::UnionMember).text(origin),
         "a tuple element" => "declare a type instead for this element",
         "array items" | "map values" => {
             "declare a type instead for the entries, or let the collection be empty"
         }
-        _ => "declare a type instead (a struct with named fields)",
+        _ => Advice::Untyped(Untyped::Other).text(origin),
     }
 }
 
@@ -431,6 +428,7 @@ mod tests {
             pointer: "/properties/extra".into(),
             field: Some("Itinerary.extra".into()),
             position: "a required property",
+            origin: crate::hint::Origin::Rust,
         };
         let msg = e.to_string();
         assert!(msg.starts_with("schema at `/properties/extra` (field `Itinerary.extra`)"), "{msg}");

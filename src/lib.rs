@@ -5,6 +5,7 @@
 // dialects (and the `$ref` inliner they share with foreign schemas), then the canonical form and
 // hash, then foreign schemas.
 pub mod error;
+pub mod hint;
 pub mod pointer;
 pub mod refs;
 pub mod walk;
@@ -30,7 +31,10 @@ pub mod transform;
 
 pub mod coerce;
 pub mod foreign;
+pub mod order;
 pub mod restore;
+#[cfg(feature = "tokens")]
+pub mod tokens;
 
 pub use coerce::{Coerced, Coercion, coerce, coerce_and_restore};
 #[cfg(feature = "hash")]
@@ -48,6 +52,7 @@ pub use foreign::{
 };
 #[cfg(feature = "hash")]
 pub use hash::{SchemaHash, schema_hash};
+pub use hint::Origin;
 pub use passes::{DocWarning, DocWarningKind};
 pub use restore::{ArgumentsError, RestorePlan};
 #[cfg(feature = "schemars")]

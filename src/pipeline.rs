@@ -129,6 +129,10 @@ pub struct PassContext<'a> {
     /// ([`IntegerBounds`], [`MapKeys`], [`MergeTags`]) run only then. `false` for a schema from
     /// elsewhere (`normalize`), whose keywords mean what JSON Schema says.
     pub from_rust: bool,
+    /// The language of the advice in errors for a schema not from a Rust type
+    /// ([`Origin`](crate::Origin)): JSON Schema terms unless the caller asks for Python's. With
+    /// [`from_rust`](Self::from_rust) the advice is Rust's whatever this says.
+    pub origin: crate::hint::Origin,
     /// Set by [`FindTags`]: whether the schema holds an internally tagged variant (`None`: not
     /// looked); [`MergeTags`] takes it.
     pub(crate) tag_sites: Option<bool>,
@@ -157,6 +161,7 @@ impl<'a> PassContext<'a> {
             declaration_order: false,
             doc_warnings: Vec::new(),
             from_rust: false,
+            origin: crate::hint::Origin::JsonSchema,
             tag_sites: None,
             prune_first: false,
             refs_seen: RefsSeen::Unknown,
@@ -291,6 +296,8 @@ pub(crate) struct Settings<'a> {
     pub(crate) exact: bool,
     /// See [`PassContext::from_rust`].
     pub(crate) from_rust: bool,
+    /// The language of the advice in errors.
+    pub(crate) origin: crate::hint::Origin,
 }
 
 /// Runs [`PASSES`], the dialect, key ordering and the size check.
@@ -307,6 +314,7 @@ pub(crate) fn run(
         declaration_order: settings.declaration_order,
         doc_warnings: Vec::new(),
         from_rust: settings.from_rust,
+        origin: settings.origin,
         tag_sites: None,
         prune_first: false,
         refs_seen: RefsSeen::Unknown,
@@ -329,7 +337,8 @@ pub(crate) fn run(
     let acx = AdaptContext::new(settings.max_depth, type_name)
         .with_max_bytes(settings.max_bytes)
         .with_declaration_order(settings.declaration_order)
-        .with_exact(settings.exact);
+        .with_exact(settings.exact)
+        .with_origin(settings.origin);
     // The dialect, then in one walk its forbidden-keyword check and SortRequired: a dialect may
     // build `required` lists (merging a `$ref` site with its definition) and insert keys; the
     // output must be as normalised as the input was, or a second run would change it. (No walk
@@ -368,6 +377,7 @@ mod tests {
             reject_any: true,
             exact: false,
             from_rust: false,
+            origin: crate::hint::Origin::JsonSchema,
             dialect,
         }
     }

@@ -4,6 +4,7 @@
 use crate::dialect::{JSON_SCHEMA, SchemaDialect};
 use crate::error::Error;
 use crate::hash::SchemaHash;
+use crate::hint::Origin;
 use crate::passes::DocWarning;
 use crate::pipeline::{self, Settings};
 use crate::restore::{Adaptation, ArgumentsError, RestorePlan};
@@ -205,6 +206,31 @@ impl ToolSchema {
         self.inner.exact
     }
 
+    /// The schema's size in OpenAI `o200k_base` tokens, counted on its
+    /// [canonical JSON](Self::canonical_json) (feature `tokens`). For the whole tool (name and
+    /// description too) and each provider's framing, see [`crate::tokens`].
+    ///
+    /// ```
+    /// # #[cfg(feature = "schemars")] {
+    /// #[derive(schemars::JsonSchema, serde::Deserialize)]
+    /// struct Ping { host: String }
+    /// let schema = toolschema::schema_for::<Ping>().unwrap();
+    /// assert_eq!(schema.tokens(), toolschema::tokens::count(schema.canonical_json()));
+    /// # }
+    /// ```
+    #[cfg(feature = "tokens")]
+    pub fn tokens(&self) -> usize {
+        crate::tokens::count(&self.inner.canonical)
+    }
+
+    /// Each object's properties in the order the dialect's provider generates them (see
+    /// [`crate::order`]): required first for `anthropic-strict`, `propertyOrdering` for
+    /// `gemini-ordered`, else the order of `properties` in [`as_value`](Self::as_value).
+    pub fn generation_order(&self) -> Vec<crate::order::ObjectOrder> {
+        let rule = crate::order::OrderRule::for_dialect(&self.inner.dialect);
+        crate::order::generation_order(&self.inner.value, rule, crate::order::KeyOrder::AsStored)
+    }
+
     /// Doc-comment entries that did not land on a property (see
     /// [`MergeDocs`](crate::passes::MergeDocs)), for a lint or a test that wants none.
     pub fn doc_warnings(&self) -> &[DocWarning] {
@@ -286,6 +312,7 @@ pub struct SchemaOptions {
     property_order: PropertyOrder,
     reject_any: bool,
     exact: bool,
+    origin: Origin,
 }
 
 impl std::fmt::Debug for SchemaOptions {
@@ -298,6 +325,7 @@ impl std::fmt::Debug for SchemaOptions {
             .field("property_order", &self.property_order)
             .field("reject_any", &self.reject_any)
             .field("exact", &self.exact)
+            .field("origin", &self.origin)
             .finish()
     }
 }
@@ -320,7 +348,19 @@ impl SchemaOptions {
             property_order: PropertyOrder::Sorted,
             reject_any: true,
             exact: false,
+            origin: Origin::JsonSchema,
         }
+    }
+
+    /// The language of the advice in errors for a schema you already have
+    /// ([`normalize`](Self::normalize)): JSON Schema terms by default, or Python terms
+    /// (`Optional[...]`, `dict[str, X]`) for the Python package. A schema generated from a Rust
+    /// type ([`schema_for`](Self::schema_for), [`from_schemars`](Self::from_schemars)) always gets
+    /// Rust advice. Only error text depends on it: schemas and hashes do not.
+    #[must_use]
+    pub fn origin(mut self, origin: Origin) -> Self {
+        self.origin = origin;
+        self
     }
 
     /// Exact mode: the dialect refuses anything restore would have to undo (a map written as a
@@ -534,6 +574,7 @@ impl SchemaOptions {
             reject_any: self.reject_any,
             exact: self.exact,
             from_rust,
+            origin: if from_rust { Origin::Rust } else { self.origin },
         };
         let out = pipeline::run(schema, type_name.as_deref(), settings)?;
         let dialect = self.dialect.name().to_owned();

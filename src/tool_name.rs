@@ -260,7 +260,7 @@ mod tests {
             for name in names {
                 let to = map.provider_name(name);
                 assert!(matches_pattern(rule, to), "{rule:?}: `{name}` -> `{to}`");
-                assert_eq!(rule.accepts(to), true);
+                assert!(rule.accepts(to));
                 assert_eq!(map.original_name(to), name, "{rule:?}");
                 assert!(seen.insert(to.to_owned()), "{rule:?}: `{to}` given twice");
                 if rule.accepts(name) {
@@ -285,7 +285,7 @@ mod tests {
         assert_eq!(&to[..55], &long[..55]);
         assert_eq!(to, format!("{}_{:08x}", &long[..55], fnv1a(long.as_bytes())));
         // Anthropic takes 70 characters.
-        assert_eq!(ToolNames::from_names(NameRule::Anthropic, [long.as_str()]).is_empty(), true);
+        assert!(ToolNames::from_names(NameRule::Anthropic, [long.as_str()]).is_empty());
     }
 
     #[test]

@@ -269,9 +269,11 @@ fn self_contained_keeps_the_servers_property_order_and_sorts_every_other_key() {
 fn self_contained_prints_the_librarys_result_named_by_the_file_stem() {
     let out = run(&["self-contained", "refs.json"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let want = toolschema::self_contained_input_schema(&fixture("refs.json"), "refs")
+    let mut want = toolschema::self_contained_input_schema(&fixture("refs.json"), "refs")
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(stdout(&out), format!("{}\n", toolschema::canonical::to_string(&want)));
+    // The server's `properties` order, every other key sorted.
+    toolschema::passes::sort_keys(&mut want, true);
+    assert_eq!(stdout(&out), format!("{}\n", serde_json::to_string(&want).unwrap_or_default()));
     assert!(!stdout(&out).contains("$ref"));
 }
 
@@ -563,6 +565,146 @@ fn check_counts_and_lists_each_tools_adaptations() {
             {"pointer": "/properties/tags", "keyword": "additionalProperties", "kind": "map-as-entries"}
         ])
     );
+}
+
+// ---- tokens, check --max-tokens, check --order ----
+
+/// Writes `text` to the golden file under BLESS=1, else compares it.
+fn golden(name: &str, text: &str) {
+    let path = fixtures().join(name);
+    if bless::blessing() {
+        bless::Blessing::new("cli tokens and order").write(&path, text);
+        return;
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}; run with BLESS=1 to write it", path.display()));
+    assert_eq!(text, want, "{name}");
+}
+
+#[test]
+fn tokens_counts_each_tool_of_a_listing_and_its_total() {
+    let out = run(&["tokens", "--allow-any", "tools.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    golden("tokens_tools.txt", &stdout(&out));
+    let json = run(&["tokens", "--allow-any", "--format", "json", "tools.json"]);
+    assert_eq!(code(&json), 0, "{}", stderr(&json));
+    golden("tokens_tools.json", &stdout(&json));
+    // The JSON agrees with the library: each tool's name, description and canonical schema.
+    let report: Value = serde_json::from_str(&stdout(&json)).unwrap_or_else(|e| panic!("{e}"));
+    let doc = fixture("tools.json");
+    let opts = SchemaOptions::new().reject_any(false);
+    let mut sum = 0;
+    for (row, entry) in
+        report["tools"].as_array().expect("tools").iter().zip(doc["tools"].as_array().expect("tools"))
+    {
+        let schema = opts.normalize(entry["inputSchema"].clone()).unwrap_or_else(|e| panic!("{e}"));
+        let want = toolschema::tokens::ToolTokens::new(
+            entry["name"].as_str().expect("name"),
+            entry["description"].as_str(),
+            schema.as_value(),
+        );
+        assert_eq!(row["tokens"]["schema"], json!(want.schema));
+        assert_eq!(row["tokens"]["description"], json!(want.description));
+        assert_eq!(row["tokens"]["tool"], json!(want.tool()));
+        sum += want.tool();
+    }
+    assert_eq!(report["total"]["tools"], json!(3));
+    assert_eq!(report["total"]["tool"], json!(sum));
+    assert_eq!(report["total"]["estimates"]["openai"], json!(sum + 3 * 7 + 12));
+}
+
+#[test]
+fn tokens_leaves_out_a_refused_tool_and_exits_1() {
+    let out = run(&["tokens", "--dialect", "openai-strict", "tools.json"]);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("tools.json#run_query: "), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains("run_query") && text.contains("total (2 tools)"), "{text}");
+}
+
+#[test]
+fn tokens_names_a_single_schema_by_its_file_stem() {
+    let out = run(&["tokens", "--format", "json", "weather.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report["tools"][0]["name"], "weather");
+    assert_eq!(report["tools"][0]["tokens"]["name"], json!(toolschema::tokens::count("weather")));
+}
+
+#[test]
+fn check_max_tokens_refuses_a_tool_past_the_budget() {
+    let sizes = run(&["tokens", "--allow-any", "--format", "json", "tools.json"]);
+    let report: Value = serde_json::from_str(&stdout(&sizes)).unwrap_or_else(|e| panic!("{e}"));
+    let read_file = report["tools"][0]["tokens"]["tool"].as_u64().expect("count");
+    let largest =
+        report["tools"].as_array().expect("tools").iter().filter_map(|t| t["tokens"]["tool"].as_u64()).max();
+    let largest = largest.expect("a tool");
+    // At the largest tool's size, everything passes; one token less, that tool fails.
+    let ok = run(&[
+        "check",
+        "--dialect",
+        "json-schema",
+        "--allow-any",
+        "--max-tokens",
+        &largest.to_string(),
+        "tools.json",
+    ]);
+    assert_eq!(code(&ok), 0, "{}", stdout(&ok));
+    let tight = (largest - 1).to_string();
+    let out =
+        run(&["check", "--dialect", "json-schema", "--allow-any", "--max-tokens", &tight, "tools.json"]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).contains(&format!("over the budget of {tight} set by --max-tokens")),
+        "{}",
+        stdout(&out)
+    );
+    let json = run(&[
+        "check",
+        "--dialect",
+        "json-schema",
+        "--allow-any",
+        "--max-tokens",
+        &tight,
+        "--format",
+        "json",
+        "tools.json",
+    ]);
+    let report: Value = serde_json::from_str(&stdout(&json)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report["results"][0]["tokens"], json!(read_file));
+    assert_eq!(report["summary"]["refused"], json!(1));
+}
+
+#[test]
+fn check_order_prints_the_order_each_provider_generates() {
+    // Declared: note, when, party (required: when, party). OpenAI generates in the order
+    // declared; Anthropic required first, each group in that order.
+    let dialects = "openai-strict,anthropic-strict,gemini-ordered";
+    let out = run(&["check", "--dialect", dialects, "--order", "order.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    golden("check_order.txt", &stdout(&out));
+    let text = stdout(&out);
+    assert!(text.contains("order.json#book: generation order under `openai-strict`:\n  (root): note, when, party\n  /properties/party: size, name\n"), "{text}");
+    assert!(text.contains("order.json#book: generation order under `anthropic-strict`:\n  (root): when, party, note\n  /properties/party: name, size\n"), "{text}");
+    let json = run(&["check", "--dialect", "anthropic-strict", "--order", "--format", "json", "order.json"]);
+    let report: Value = serde_json::from_str(&stdout(&json)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        report["results"][0]["order"],
+        json!([{"pointer": "", "properties": ["when", "party", "note"]},
+               {"pointer": "/properties/party", "properties": ["name", "size"]}])
+    );
+}
+
+#[test]
+fn tokens_over_corpus_servers_matches_its_golden_output_per_provider_dialect() {
+    let Some(corpus) = corpus_dir() else { return };
+    for d in ["json-schema", "openai-strict", "anthropic-strict", "gemini"] {
+        let mut args = vec!["tokens", "--allow-any", "--dialect", d];
+        args.extend(CORPUS_FILES);
+        let out = run_in(&corpus, &args, None);
+        assert!(code(&out) <= 1, "{d}: {}", stderr(&out));
+        golden(&format!("tokens_corpus_{d}.txt"), &stdout(&out));
+    }
 }
 
 // ---- check over the corpus, golden ----

@@ -75,7 +75,10 @@ fn recorded(path: &Path) -> Vec<i32> {
 fn alive(pid: i32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         // `pid (comm) state ...`: the state follows the last `)`.
-        Ok(stat) => stat.rsplit(')').next().and_then(|rest| rest.trim_start().chars().next()) != Some('Z'),
+        Ok(stat) => !matches!(
+            stat.rsplit(')').next().and_then(|rest| rest.trim_start().chars().next()),
+            Some('Z' | 'X')
+        ),
         Err(_) => false,
     }
 }
@@ -109,7 +112,17 @@ impl Proxy {
             let _ = std::io::Read::read_to_string(&mut pipe, &mut stderr);
         }
         let pids = recorded(&self.pids);
-        let survivors: Vec<i32> = pids.iter().copied().filter(|&p| alive(p)).collect();
+        // SIGKILL takes effect when the process is next scheduled, which on a loaded machine may
+        // be after the proxy exits: a process counts as outliving the proxy if it is still there
+        // [`PATIENCE`] later. Every recorded process would otherwise live 300 s.
+        let deadline = Instant::now() + PATIENCE;
+        let mut survivors: Vec<i32> = pids.clone();
+        while !survivors.is_empty() && Instant::now() < deadline {
+            survivors.retain(|&p| alive(p));
+            if !survivors.is_empty() {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
         for &pid in &survivors {
             // Clean up before failing.
             let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
@@ -304,4 +317,39 @@ fn pin_lists_the_pins_and_accepts_a_pending_listing() {
     let (code, _, err) = toolschema(&["mcp-proxy", "--pin", path, "--", "cat"], "");
     assert_eq!(code, 2);
     assert!(err.contains("not a pin file"), "{err}");
+}
+
+/// The request limits of each listing go to stderr: a server answering `tools/list` with five
+/// tools of six optional properties each, under `anthropic-strict` (24 optional parameters over
+/// all strict tools), and the names the client is told.
+#[test]
+fn the_proxy_reports_the_request_limits_of_each_listing_on_stderr() {
+    let properties: serde_json::Map<String, serde_json::Value> =
+        (0..6).map(|i| (format!("p{i}"), serde_json::json!({"type": "string"}))).collect();
+    let schema = serde_json::json!({"type": "object", "properties": properties});
+    let tools: Vec<serde_json::Value> =
+        (0..5).map(|i| serde_json::json!({"name": format!("t.{i}"), "inputSchema": schema})).collect();
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}}).to_string();
+    // Answers the first line, then reads until its stdin ends.
+    let script = format!("read -r line; printf '%s\\n' '{answer}'; cat > /dev/null");
+    let request = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n";
+    let (code, out, err) =
+        toolschema(&["mcp-proxy", "--dialect", "anthropic-strict", "--", "sh", "-c", &script], request);
+    assert_eq!(code, 0, "{err}");
+    let listed: serde_json::Value = serde_json::from_str(&out).expect("the listing");
+    let names: Vec<&str> = listed["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["t_0", "t_1", "t_2", "t_3", "t_4"]);
+    assert!(
+        err.contains(
+            "request limits of `anthropic-strict` for the 5 listed tools, past 1:\n    \
+             - strict tools: 5 of 20\n    \
+             - optional parameters over all strict tools: 30 of 24; past the limit: `t_4`\n"
+        ),
+        "{err}"
+    );
 }

@@ -121,7 +121,8 @@ fn every_value_of_every_zoo_type_can_be_sent_under_every_dialect_and_restores_to
 }
 
 /// The completeness law on `PROPTEST_CASES` values of every zoo type drawn from `seed`, under every
-/// dialect in both modes; what fails.
+/// dialect in both modes; what fails. Each value also goes through `ToolSchema::decode` into the
+/// Rust type.
 fn completeness(seed: u64) -> Vec<String> {
     let cases = proptest_cases();
     let mut failures = Vec::new();
@@ -145,6 +146,12 @@ fn completeness(seed: u64) -> Vec<String> {
                             d.name()
                         ));
                         continue;
+                    }
+                    if let Err(e) = (entry.decode)(&schema, sent.clone()) {
+                        failures.push(format!(
+                            "{} under `{label}`: decode of {sent} ({value}) refused: {e}",
+                            entry.name
+                        ));
                     }
                     match schema.restore(sent.clone()) {
                         Ok(back)

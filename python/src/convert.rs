@@ -275,7 +275,7 @@ fn read(obj: &Bound<'_, PyAny>, budget: usize, cx: &mut Reader, data: bool) -> R
         return Ok(Value::String(value));
     }
     if let Ok(dict) = obj.cast::<PyDict>() {
-        return object(dict.iter().map(Ok), enter(budget)?, cx, data);
+        return object(dict.iter().map(Ok), dict.len(), enter(budget)?, cx, data);
     }
     if let Ok(list) = obj.cast::<PyList>() {
         return array(list.iter(), list.len(), enter(budget)?, cx, data);
@@ -325,19 +325,22 @@ fn read(obj: &Bound<'_, PyAny>, budget: usize, cx: &mut Reader, data: bool) -> R
         let inner = enter(budget)?;
         let items = mapping.items().map_err(|e| unreadable(obj, &e))?;
         let entries = items.iter().map(|item| item.extract().map_err(|e| unreadable(obj, &e)));
-        return object(entries, inner, cx, data);
+        return object(entries, 0, inner, cx, data);
     }
     Err(Fail::new(Fault::UnsupportedType, unsupported(obj)))
 }
 
-/// An object from `(key, value)` entries, each value read with `budget` levels left.
+/// An object from `(key, value)` entries (`len` of them, where known), each value read with
+/// `budget` levels left.
 fn object<'py>(
     entries: impl Iterator<Item = Result<(Bound<'py, PyAny>, Bound<'py, PyAny>), Fail>>,
+    len: usize,
     budget: usize,
     cx: &mut Reader,
     data: bool,
 ) -> Result<Value, Fail> {
-    let mut map = Map::new();
+    // Sized once (with `preserve_order` a map is a hash table that would otherwise grow).
+    let mut map = Map::with_capacity(len);
     for entry in entries {
         let (k, v) = entry?;
         let key = key(&k)?;
@@ -430,20 +433,52 @@ fn repr(obj: &Bound<'_, PyAny>) -> String {
 
 /// Converts JSON to Python objects (`dict`, `list`, `str`, `int`, `float`, `bool`, `None`).
 pub fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
-    write(py, value, MAX_OUTPUT_NESTING, None)
+    let out = Out { extras: None, order: Order::AsIs };
+    write(py, value, MAX_OUTPUT_NESTING, &out, false)
 }
 
 /// [`to_python`], each placeholder of `extras` written as the object it stands for.
 pub fn to_python_with<'py>(py: Python<'py>, value: &Value, extras: &Extras) -> PyResult<Bound<'py, PyAny>> {
-    write(py, value, MAX_OUTPUT_NESTING, (!extras.is_empty()).then_some(extras))
+    let out = Out { extras: (!extras.is_empty()).then_some(extras), order: Order::AsIs };
+    write(py, value, MAX_OUTPUT_NESTING, &out, false)
 }
 
+/// [`to_python_with`], every object's keys written sorted but a `properties` map's, which keep
+/// their order: a foreign schema's own property order, every other key sorted, without
+/// rebuilding the maps first (`self_contained_input_schema`).
+pub fn to_python_ordered<'py>(
+    py: Python<'py>,
+    value: &Value,
+    extras: &Extras,
+) -> PyResult<Bound<'py, PyAny>> {
+    let out = Out { extras: (!extras.is_empty()).then_some(extras), order: Order::SortedButProperties };
+    write(py, value, MAX_OUTPUT_NESTING, &out, false)
+}
+
+/// How [`write`] orders an object's keys.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Order {
+    /// As the map holds them.
+    AsIs,
+    /// Sorted, but a `properties` map's entries as the map holds them.
+    SortedButProperties,
+}
+
+/// What [`write`] needs besides the value.
+struct Out<'e> {
+    extras: Option<&'e Extras>,
+    order: Order,
+}
+
+/// One value; `keep`: an object whose entries keep their order (a `properties` map).
 fn write<'py>(
     py: Python<'py>,
     value: &Value,
     budget: usize,
-    extras: Option<&Extras>,
+    out: &Out<'_>,
+    keep: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let extras = out.extras;
     Ok(match value {
         Value::Null => py.None().into_bound(py),
         Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
@@ -465,15 +500,27 @@ fn write<'py>(
             let inner = out_budget(budget)?;
             let list = PyList::empty(py);
             for item in items {
-                list.append(write(py, item, inner, extras)?)?;
+                list.append(write(py, item, inner, out, false)?)?;
             }
             list.into_any()
         }
         Value::Object(map) => {
             let inner = out_budget(budget)?;
             let dict = PyDict::new(py);
-            for (k, v) in map {
-                dict.set_item(string(py, k), write(py, v, inner, extras)?)?;
+            let sort = out.order == Order::SortedButProperties;
+            if !sort || keep || map.keys().is_sorted() {
+                for (k, v) in map {
+                    dict.set_item(
+                        string(py, k),
+                        write(py, v, inner, out, sort && !keep && k == "properties")?,
+                    )?;
+                }
+            } else {
+                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+                entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                for (k, v) in entries {
+                    dict.set_item(string(py, k), write(py, v, inner, out, k == "properties")?)?;
+                }
             }
             dict.into_any()
         }

@@ -1,10 +1,11 @@
 //! `declared_type` and `declared_types` on Python objects where they are.
 //!
-//! The library's [`toolschema::declared_type`] reads `serde_json::Value`s; converting a property
-//! (and, for a `$ref`, the whole root) on every call made a normaliser's loop over a tool's
-//! properties cost properties x schema size. Here the same loop reads the `dict`s, `list`s and
-//! `str`s themselves: a call touches only the objects on its path (the property, the union
-//! members, the reference's steps), so its cost does not depend on the root's size.
+//! The library's [`toolschema::declared_type`] reads `serde_json::Value`s; calling it would mean
+//! converting the property, and for a `$ref` the whole root, on every call, so that a
+//! normaliser's loop over a tool's properties would cost properties x schema size. Here the same
+//! walk reads the `dict`s, `list`s and `str`s themselves: a call touches only the objects on its
+//! path (the property, the union members, the reference's steps), so its cost does not depend on
+//! the root's size.
 //!
 //! The rules are the library's, step for step (see its documentation): one type name, or a list
 //! with one besides `"null"`, read by [`JsonType::read`]; else a string `$ref` followed (any local

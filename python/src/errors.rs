@@ -144,11 +144,6 @@ pub fn pipeline(py: Python<'_>, e: &Error, tool: Option<&str>) -> PyErr {
     };
     match e {
         Error::Generation(g) => {
-            let words = wording::generation(g);
-            let message = match tool {
-                Some(tool) => format!("`{tool}`: {words}"),
-                None => words,
-            };
             // The field path the pointer names (`Booking.extras`), where the library has none.
             let field = g.field().map(str::to_owned).or_else(|| {
                 g.pointer()
@@ -156,6 +151,11 @@ pub fn pipeline(py: Python<'_>, e: &Error, tool: Option<&str>) -> PyErr {
                     .and_then(|p| toolschema::pointer::field_path(tool, p))
                     .filter(|f| !f.is_empty())
             });
+            let words = wording::generation(g, field.as_deref());
+            let message = match tool {
+                Some(tool) => format!("`{tool}`: {words}"),
+                None => words,
+            };
             raise::<SchemaGenerationError>(
                 py,
                 message,
@@ -285,7 +285,7 @@ mod wording {
         format!("{} ... {} ({} bytes)", &pointer[..head], &pointer[tail..], pointer.len())
     }
 
-    fn field_suffix(field: Option<&String>) -> String {
+    fn field_suffix(field: Option<&str>) -> String {
         field.map(|f| format!(" (field `{f}`)")).unwrap_or_default()
     }
 
@@ -308,19 +308,19 @@ mod wording {
         }
     }
 
-    /// A pipeline error in Python terms.
-    pub fn generation(e: &RustGeneration) -> String {
+    /// A pipeline error in Python terms; `field` the field path the pointer names.
+    pub fn generation(e: &RustGeneration, field: Option<&str>) -> String {
         match e {
-            RustGeneration::UntypedAny { pointer, field, position, .. } => format!(
+            RustGeneration::UntypedAny { pointer, position, .. } => format!(
                 "schema at `{pointer}`{} accepts any value ({position}), and the model must send one \
                  there with no shape to go by: {}",
-                field_suffix(field.as_ref()),
+                field_suffix(field),
                 untyped_fix(position)
             ),
-            RustGeneration::TooDeep { pointer, field, max_depth, .. } => format!(
+            RustGeneration::TooDeep { pointer, max_depth, .. } => format!(
                 "schema nests deeper than {max_depth} levels at `{pointer}`{}; nest the type less \
                  deeply (a model of its own for a deep part)",
-                field_suffix(field.as_ref())
+                field_suffix(field)
             ),
             other => other.to_string(),
         }

@@ -77,7 +77,8 @@ fn written(
 /// Raises:
 ///     ForeignSchemaError: the schema cannot be made self-contained (``tool``, ``pointer``,
 ///         ``reference`` and ``kind`` say why and where).
-///     ConversionError: ``schema`` holds a value that is not JSON.
+///     ConversionError: ``schema`` holds a value that is not JSON (outside ``default``,
+///         ``examples``, ``enum`` and ``const``, which keep any Python value as it is).
 #[pyfunction]
 #[pyo3(signature = (schema, *, tool_name))]
 fn self_contained_input_schema<'py>(
@@ -85,21 +86,19 @@ fn self_contained_input_schema<'py>(
     schema: &Bound<'py, PyAny>,
     tool_name: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let has_definitions = ["$defs", "definitions"].iter().any(|k| schema.get_item(*k).is_ok());
     let (json, extras) = value_of(schema, Some(tool_name), convert::Mode::Schema)?;
     let value = json.value;
     // The owned variant rewrites a schema without references in place, and frees a refused one of
     // any depth without recursion; what it returns is within the library's budgets. Its maps keep
-    // the input's order (`preserve_order`): `properties` keep it, every other key is sorted.
-    let result = py.detach(|| {
-        toolschema::self_contained_input_schema_owned(value, tool_name).map(|mut out| {
-            toolschema::passes::sort_keys(&mut out, true);
-            out
-        })
-    });
+    // the input's order (`preserve_order`): `properties` keep it, every other key is written
+    // sorted.
+    let result = py.detach(|| toolschema::self_contained_input_schema_owned(value, tool_name));
     match result {
-        Ok(out) => convert::to_python_with(py, &out, &extras),
-        Err(e) => Err(errors::foreign(py, &e, has_definitions)),
+        Ok(out) => convert::to_python_ordered(py, &out, &extras),
+        Err(e) => {
+            let has_definitions = ["$defs", "definitions"].iter().any(|k| schema.get_item(*k).is_ok());
+            Err(errors::foreign(py, &e, has_definitions))
+        }
     }
 }
 
@@ -213,9 +212,12 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 ///
 /// Args:
 ///     schema: A JSON Schema (a dict, or ``True``/``False``).
-///     dialect: A dialect name, as the CLI takes it (``DIALECTS`` lists them).
+///     dialect: A dialect name, as the CLI takes it (``DIALECTS`` lists them; ``None`` is
+///         ``"json-schema"``), or a dialect of your own: any object with ``name``, ``forbidden``
+///         and ``adapt`` (``toolschema.SchemaDialect``), run after the pipeline.
 ///     exclude: Root properties the caller injects; each must exist.
-///     max_bytes: Refuse a schema whose canonical bytes are longer than this.
+///     max_bytes: Refuse a schema whose canonical bytes are longer than this (a whole number, 0
+///         or more; anything else is a ``ValueError``).
 ///     allow_any: Keep untyped positions instead of refusing them (for schemas you forward but
 ///         did not write).
 ///     name: What errors are about (their ``tool`` attribute), e.g. the type's name.
@@ -223,14 +225,19 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 ///         (``CapabilityError`` naming the shape to use instead). Part of the hash.
 ///
 /// Returns:
-///     A ``ToolSchema``: ``.schema``, ``.canonical_json``, ``.hash``, ``.doc_warnings``,
-///     ``.adaptations``, ``.restore(arguments)``.
+///     A ``ToolSchema``: ``.schema`` (``properties`` in the input's order, every other key
+///     sorted), ``.canonical_json``, ``.hash``, ``.doc_warnings``, ``.adaptations``,
+///     ``.restore(arguments)``.
 ///
 /// Raises:
 ///     SchemaGenerationError: the pipeline refused the schema.
 ///     CapabilityError: the dialect cannot express it.
-///     ConversionError: ``schema`` holds a value that is not JSON.
+///     ConversionError: ``schema`` holds a value that is not JSON (outside ``default``,
+///         ``examples``, ``enum`` and ``const``, which keep any Python value).
 ///     ToolSchemaError: an unknown dialect name (``kind == "unknown-dialect"``).
+///     TypeError: ``dialect`` is neither a name nor an object with ``name``, ``forbidden`` and
+///         ``adapt``.
+///     ValueError: a bad ``max_bytes``, or a dialect of your own named like a built-in.
 #[pyfunction]
 #[pyo3(signature = (schema, *, dialect = None, exclude = None, max_bytes = None, allow_any = false, name = None, exact = false))]
 #[allow(clippy::too_many_arguments)]
@@ -351,7 +358,8 @@ fn restore_with<'py>(
 /// Args:
 ///     schema: The tool's original JSON Schema (not the provider's).
 ///     arguments: The arguments the model sent, parsed (``json.loads``).
-///     dialect: The dialect the model was shown the schema in (``DIALECTS``).
+///     dialect: The dialect the model was shown the schema in (``DIALECTS``, or the object
+///         ``normalize`` took).
 ///     exact: As for ``normalize``: exact mode's schemas need no restore, so restore then only
 ///         turns integral floats into integers where an integer is declared.
 ///     allow_any: As for ``normalize``.

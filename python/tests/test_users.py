@@ -334,6 +334,7 @@ def test_an_untyped_required_parameter_is_worded_for_python() -> None:
     assert "`Any`" in message and "Optional[" in message and "dict[str, X]" in message
     assert "HashMap" not in message and "Option<" not in message
     assert info.value.field == "run.x" and info.value.pointer == "/properties/x"
+    assert "(field `run.x`)" in message
 
 
 def test_an_exclude_typo_is_reported_as_a_typo_with_the_names_that_exist() -> None:

@@ -168,6 +168,38 @@ enum Command {
         /// List each accepted tool's adaptations (pointer, keyword, kind) before the table.
         #[arg(long)]
         adaptations: bool,
+        /// List each accepted tool's property order per dialect: every object's properties in the
+        /// order the dialect's provider generates them (Anthropic: required first; Gemini:
+        /// `propertyOrdering` where written; otherwise the order of `properties` as written).
+        #[arg(long)]
+        order: bool,
+        /// Refuse a tool whose size exceeds N tokens (OpenAI `o200k_base`; name, description and
+        /// schema under each dialect). The JSON format then carries each tool's count.
+        #[arg(long, value_name = "N")]
+        max_tokens: Option<usize>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        lines: Lines,
+        /// Paths, or `-` for stdin.
+        #[arg(required = true)]
+        inputs: Vec<String>,
+    },
+    /// Each tool's size in tokens, and the listing's total: what the tools cost in every request.
+    ///
+    /// Counted with OpenAI's `o200k_base` encoding (shipped inside the binary) on the schema the
+    /// dialect produces, as canonical JSON: the schema alone, then with the tool's name and
+    /// description (from a tools/list entry or a JSON Lines object; a single schema is named by
+    /// its file stem). The provider columns (`~`: estimates) add the framing each provider puts
+    /// around tools: OpenAI's published constants; for Anthropic and Gemini, o200k scaled to their
+    /// tokenizers plus Anthropic's tool-use system prompt (docs/budgets.md says how each was
+    /// derived and how far it can be off). The last row is the listing's total. Exit 1 if the
+    /// dialect refuses a tool (it is left out of the total).
+    #[command(after_help = EXIT_CODES)]
+    Tokens {
+        #[command(flatten)]
+        pipeline: Pipeline,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -311,13 +343,33 @@ fn main() -> ExitCode {
         Command::DeclaredType { pointer, tool, lines, input } => {
             commands::declared_type(&mut out, &pointer, tool.as_deref(), lines.jsonl, &input)
         }
-        Command::Check { dialect, allow_any, exact, adaptations, format, lines, inputs } => commands::check(
+        Command::Check {
+            dialect,
+            allow_any,
+            exact,
+            adaptations,
+            order,
+            max_tokens,
+            format,
+            lines,
+            inputs,
+        } => commands::check(
             &mut out,
             &dialect,
-            commands::CheckOptions { allow_any, exact, adaptations, json: format == Format::Json },
+            commands::CheckOptions {
+                allow_any,
+                exact,
+                adaptations,
+                json: format == Format::Json,
+                order,
+                max_tokens,
+            },
             lines.jsonl,
             &inputs,
         ),
+        Command::Tokens { pipeline, format, lines, inputs } => {
+            commands::tokens(&mut out, &pipeline.mode(), format == Format::Json, lines.jsonl, &inputs)
+        }
         Command::Restore { pipeline, schema, tool, lines, pretty, args } => commands::restore(
             &mut out,
             &pipeline.mode(),

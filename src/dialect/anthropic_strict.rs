@@ -151,6 +151,10 @@ impl SchemaDialect for AnthropicStrict {
         super::openai_strict::strict_hint(keyword)
     }
 
+    fn hint_for(&self, keyword: &str, origin: crate::hint::Origin) -> Option<String> {
+        crate::hint::for_keyword(keyword, origin)
+    }
+
     fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
         self.adapt_reversible(schema, cx).map(|a| a.schema)
     }

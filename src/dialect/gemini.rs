@@ -57,9 +57,8 @@
 //! gets: declaration order with [`PropertyOrder::Declaration`](crate::PropertyOrder), else sorted),
 //! which Gemini 2.0 needs to keep fields in that order ([GEM-GUIDE], livekit/agents#7331).
 
-use super::openai_strict::strict_hint;
 use super::provider::{self, Dialect, Enums, Profile, Refs};
-use super::support::{MAP_HINT, sort_errors};
+use super::support::sort_errors;
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
 use serde_json::{Map, Value};
@@ -157,9 +156,13 @@ impl SchemaDialect for Gemini {
     }
 
     fn hint(&self, keyword: &str) -> Option<String> {
+        self.hint_for(keyword, crate::hint::Origin::Rust)
+    }
+
+    fn hint_for(&self, keyword: &str, origin: crate::hint::Origin) -> Option<String> {
         match keyword {
-            "additionalProperties" => Some(MAP_HINT.into()),
-            _ => strict_hint(keyword),
+            "additionalProperties" => Some(crate::hint::Advice::Map.text(origin).into()),
+            _ => crate::hint::for_keyword(keyword, origin),
         }
     }
 
@@ -209,7 +212,7 @@ impl SchemaDialect for Gemini {
                         keyword: key.clone(),
                         pointer: ptr.as_str().to_owned(),
                         field: None,
-                        hint: self.hint(key),
+                        hint: self.hint_for(key, cx.origin),
                     });
                 }
             }

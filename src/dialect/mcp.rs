@@ -72,7 +72,7 @@ impl SchemaDialect for Mcp {
         } else {
             schema
         };
-        let mut adapted = match root_is_object(self.name(), &schema) {
+        let mut adapted = match root_is_object(self.name(), &schema, cx.origin) {
             Ok(()) => Adapted { schema, plan: RestorePlan::identity() },
             Err(errors) if cx.exact || refers_to_root(&schema, cx.max_depth) => return Err(errors),
             Err(_) => wrap(schema, cx.max_depth),
@@ -150,7 +150,11 @@ fn refers_to_root(schema: &Value, max_depth: usize) -> bool {
 }
 
 /// The MCP (and Anthropic, OpenAI) rule that the root is `type: "object"`.
-pub(crate) fn root_is_object(dialect: &str, schema: &Value) -> Result<(), Vec<CapabilityError>> {
+pub(crate) fn root_is_object(
+    dialect: &str,
+    schema: &Value,
+    origin: crate::hint::Origin,
+) -> Result<(), Vec<CapabilityError>> {
     if schema.get("type") == Some(&Value::String("object".into())) {
         return Ok(());
     }
@@ -163,11 +167,9 @@ pub(crate) fn root_is_object(dialect: &str, schema: &Value) -> Result<(), Vec<Ca
         })
     });
     let hint = if union_of_objects {
-        "the root is a union of objects (an enum, or a struct that flattens one): put the enum in a \
-         named field of a struct, e.g. `struct Args { op: Op }` (in a struct, instead of \
-         `#[serde(flatten)]`)"
+        crate::hint::Advice::RootUnionOfObjects.text(origin)
     } else {
-        "wrap the value in a struct with one named field, e.g. `struct Args { value: T }`"
+        crate::hint::Advice::WrapRoot.text(origin)
     };
     Err(vec![unsupported(
         dialect,
@@ -186,7 +188,7 @@ mod tests {
     #[test]
     fn non_object_roots_are_wrapped_or_in_exact_mode_refused_and_object_roots_pass_unchanged() {
         let cx = AdaptContext::default();
-        let exact = AdaptContext::default().with_exact(true);
+        let exact = AdaptContext::default().with_exact(true).with_origin(crate::Origin::Rust);
         let obj = json!({"$defs": {"A": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/A"}}, "type": "object"});
         assert_eq!(MCP.adapt(obj.clone(), &cx).unwrap(), obj);
         for root in [json!({"type": ["object", "null"]}), json!({"oneOf": []}), json!({"enum": ["a"]})] {
@@ -211,6 +213,11 @@ mod tests {
         let error = &MCP.adapt(flattened, &exact).unwrap_err()[0];
         assert!(!error.to_string().contains("wrap the value"), "{error}");
         assert!(error.to_string().contains("put the enum in a named field"), "{error}");
+        // A foreign schema's advice is in JSON Schema terms.
+        let foreign = AdaptContext::default().with_exact(true);
+        let error = &MCP.adapt(json!({"type": "array"}), &foreign).unwrap_err()[0];
+        assert!(error.to_string().contains("make the root an object"), "{error}");
+        assert!(!error.to_string().contains("struct"), "{error}");
     }
 
     #[test]

@@ -46,6 +46,7 @@ pub use openai_strict::{OPENAI_STRICT, OpenAiStrict};
 pub use strict_subset::{STRICT_SUBSET, StrictSubset};
 
 use crate::error::{CapabilityError, CapabilityErrors};
+use crate::hint::Origin;
 use crate::pointer::field_path;
 use crate::restore::RestorePlan;
 use crate::walk::{Depth, Location};
@@ -112,6 +113,12 @@ pub trait SchemaDialect: Send + Sync {
         let _ = keyword;
         None
     }
+
+    /// [`hint`](Self::hint) in `origin`'s terms. The default gives `hint` for a Rust type's
+    /// schema and nothing otherwise (a hint written for Rust would mislead there).
+    fn hint_for(&self, keyword: &str, origin: Origin) -> Option<String> {
+        if origin == Origin::Rust { self.hint(keyword) } else { None }
+    }
 }
 
 /// A schema adapted to a dialect, with the plan that restores arguments given under it.
@@ -153,6 +160,9 @@ pub struct AdaptContext<'a> {
     /// default (`false`) is reversible: such rewrites are made, and the [`RestorePlan`] undoes
     /// them.
     pub exact: bool,
+    /// The language of the advice in errors ([`Origin`]): [`AdaptContext::new`] takes Rust
+    /// when it is given a type name, the default is JSON Schema terms.
+    pub origin: Origin,
 }
 
 impl Default for AdaptContext<'_> {
@@ -163,6 +173,7 @@ impl Default for AdaptContext<'_> {
             max_bytes: None,
             declaration_order: false,
             exact: false,
+            origin: Origin::JsonSchema,
         }
     }
 }
@@ -170,7 +181,15 @@ impl Default for AdaptContext<'_> {
 impl<'a> AdaptContext<'a> {
     /// A context with the given depth budget and type name, and no size budget.
     pub fn new(max_depth: usize, type_name: Option<&'a str>) -> Self {
-        AdaptContext { max_depth, type_name, max_bytes: None, declaration_order: false, exact: false }
+        let origin = if type_name.is_some() { Origin::Rust } else { Origin::JsonSchema };
+        AdaptContext { max_depth, type_name, max_bytes: None, declaration_order: false, exact: false, origin }
+    }
+
+    /// The same context with advice in `origin`'s terms: see [`AdaptContext::origin`].
+    #[must_use]
+    pub fn with_origin(mut self, origin: Origin) -> Self {
+        self.origin = origin;
+        self
     }
 
     /// The same context in exact mode (or not): see [`AdaptContext::exact`].
@@ -282,7 +301,7 @@ pub(crate) fn adapt_checked<E>(
         &mut adapted,
         cx.max_depth,
         &mut |at, node| {
-            find_forbidden(dialect, node, at, &mut errors);
+            find_forbidden(dialect, node, at, cx.origin, &mut errors);
             if failed.is_none() {
                 failed = also(node, at).err();
             }
@@ -322,7 +341,7 @@ pub fn forbidden_keyword_errors(
 ) -> Vec<CapabilityError> {
     let mut errors = Vec::new();
     let walked = crate::walk::visit_objects(schema, max_depth, &mut |at, node| {
-        find_forbidden(dialect, node, at, &mut errors);
+        find_forbidden(dialect, node, at, Origin::Rust, &mut errors);
     });
     if let Err(pointer) = walked {
         errors.push(too_deep(dialect, max_depth, pointer));
@@ -335,6 +354,7 @@ fn find_forbidden(
     dialect: &dyn SchemaDialect,
     node: &Map<String, Value>,
     at: &Location<'_>,
+    origin: Origin,
     errors: &mut Vec<CapabilityError>,
 ) {
     let forbidden = dialect.forbidden_keywords();
@@ -353,7 +373,7 @@ fn find_forbidden(
                 keyword: kw.to_owned(),
                 pointer: at.pointer().as_str().to_owned(),
                 field: None,
-                hint: dialect.hint(kw),
+                hint: dialect.hint_for(kw, origin),
             });
         }
     }

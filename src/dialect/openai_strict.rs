@@ -169,6 +169,10 @@ impl SchemaDialect for OpenAiStrict {
         strict_hint(keyword)
     }
 
+    fn hint_for(&self, keyword: &str, origin: crate::hint::Origin) -> Option<String> {
+        crate::hint::for_keyword(keyword, origin)
+    }
+
     fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
         self.adapt_reversible(schema, cx).map(|a| a.schema)
     }
@@ -233,19 +237,7 @@ fn inline_acyclic(schema: &Value, cx: &AdaptContext<'_>) -> Option<Value> {
 
 /// The hint for a keyword strict dialects refuse, naming the Rust shape to use instead.
 pub(crate) fn strict_hint(keyword: &str) -> Option<String> {
-    Some(
-        match keyword {
-            "uniqueItems" => "a set (`HashSet`, `BTreeSet`) cannot be expressed: use `Vec<T>`",
-            "prefixItems" => "a tuple cannot be expressed: use a struct with named fields",
-            "minLength" | "maxLength" => {
-                "string lengths cannot be expressed (`char` has length 1): use `String` and check the length in code"
-            }
-            "patternProperties" => super::support::MAP_HINT,
-            "allOf" | "not" | "if" | "then" | "else" => "use a plain struct or a tagged enum",
-            _ => return None,
-        }
-        .to_owned(),
-    )
+    crate::hint::for_keyword(keyword, crate::hint::Origin::Rust)
 }
 
 /// Step 1: `$ref` siblings. Annotation-only siblings wrap the reference in a one-branch `anyOf`;
@@ -254,6 +246,7 @@ pub(crate) fn rewrite_ref_sites(
     dialect: &str,
     mut schema: Value,
     max_depth: usize,
+    origin: crate::hint::Origin,
     errors: &mut Vec<CapabilityError>,
 ) -> Value {
     // A merged target may bring in further sites; a few rounds settle every schema schemars writes.
@@ -328,7 +321,7 @@ pub(crate) fn rewrite_ref_sites(
                         &site,
                         "the keywords beside this `$ref` cannot be merged into its target without `allOf`, and \
                          the dialect accepts neither",
-                        Some("describe the value with one struct instead of a reference plus constraints".into()),
+                        Some(crate::hint::Advice::OneDefinition.text(origin).into()),
                     ));
                 }
             }

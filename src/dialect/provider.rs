@@ -42,6 +42,7 @@ use super::support::{
     admits_null, disjoint, format_as_bounds, is_annotation, merge_ref_site, type_names, unsupported,
 };
 use crate::error::CapabilityError;
+use crate::hint::{Advice, Origin, for_keyword};
 use crate::pointer::{Pointer, fragment_token};
 use crate::restore::{
     Adaptation, AdaptationKind, Check, Decode, Node, NodeId, Prop, RestorePlan, Shape, TypeSet,
@@ -126,8 +127,13 @@ pub(crate) fn adapt(
     let mut errors = Vec::new();
     let schema = match profile.refs {
         Refs::Keep { recursion } => {
-            let schema =
-                super::openai_strict::rewrite_ref_sites(profile.name, schema, cx.max_depth, &mut errors);
+            let schema = super::openai_strict::rewrite_ref_sites(
+                profile.name,
+                schema,
+                cx.max_depth,
+                cx.origin,
+                &mut errors,
+            );
             if !recursion
                 && let Some((type_name, pointer)) =
                     super::anthropic_strict::find_recursion(&schema, cx.max_depth, cx.type_name)
@@ -149,6 +155,7 @@ pub(crate) fn adapt(
     let mut engine = Engine {
         p: profile,
         exact: cx.exact,
+        origin: cx.origin,
         max_depth: cx.max_depth,
         root: &schema,
         nodes: Vec::new(),
@@ -227,6 +234,8 @@ fn check_rank(keyword: &str) -> usize {
 struct Engine<'a> {
     p: &'a Profile,
     exact: bool,
+    /// The language of the advice in errors.
+    origin: Origin,
     max_depth: usize,
     root: &'a Value,
     nodes: Vec<Node>,
@@ -335,7 +344,7 @@ impl Engine<'_> {
                 AdaptationKind::WrappedRoot,
                 "type",
                 "the root schema must be `\"type\": \"object\"` (tool arguments are a JSON object)",
-                "wrap the value in a struct with one named field, e.g. `struct Args { value: T }`",
+                Advice::WrapRoot.text(self.origin),
             )
         {
         } else if self.wrapped {
@@ -432,9 +441,10 @@ impl Engine<'_> {
                     kw,
                     ptr.as_str(),
                     format!("`{kw}` cannot be expressed, and restore cannot check it without a validator"),
-                    super::openai_strict::strict_hint(kw)
-                        .as_deref()
-                        .or(Some("use a plain struct or a tagged enum")),
+                    Some(
+                        &for_keyword(kw, self.origin)
+                            .unwrap_or_else(|| Advice::PlainShape.text(self.origin).to_owned()),
+                    ),
                 );
             }
         }
@@ -467,7 +477,7 @@ impl Engine<'_> {
                         ptr.as_str(),
                         "the keywords beside this `$ref` cannot be merged into its target exactly, and the provider \
                          accepts neither `allOf` nor keywords beside a reference",
-                        Some("describe the value with one struct instead of a reference plus constraints"),
+                        Some(Advice::OneDefinition.text(self.origin)),
                     );
                     (Value::Bool(true), None)
                 }
@@ -671,7 +681,7 @@ impl Engine<'_> {
                         "allOf",
                         ptr.as_str(),
                         "the members of this `allOf` cannot be merged into one schema exactly, and the provider has no `allOf`",
-                        Some("use a plain struct or a tagged enum"),
+                        Some(Advice::PlainShape.text(self.origin)),
                     );
                     return (Value::Bool(true), None);
                 }
@@ -701,7 +711,7 @@ impl Engine<'_> {
                 ptr.as_str(),
                 "`oneOf` is refused, and its branches are not provably disjoint: as `anyOf` it would accept a \
                  value matching two branches, which `oneOf` refuses",
-                Some("tag the enum (`#[serde(tag = \"type\")]`) or give its variants distinct JSON types"),
+                Some(Advice::TagUnion.text(self.origin)),
             );
             return (Value::Bool(true), None);
         }
@@ -916,13 +926,16 @@ impl Engine<'_> {
                             "dependencies",
                             ptr.as_str(),
                             "schema dependencies cannot be expressed, and restore cannot check them without a validator",
-                            Some("use a plain struct or a tagged enum"),
+                            Some(Advice::PlainShape.text(self.origin)),
                         );
                     }
                 }
                 _ if self.p.keep.contains(&kw) => {
                     out.insert(kw.into(), value.clone());
                 }
+                // A keyword draft 2020-12 does not define is an annotation (pydantic's
+                // `json_schema_extra`, `unit: "%"`): dropped, as the provider does not know it.
+                _ if !ASSERTIONS.contains(&kw) => {}
                 _ => self.move_check(kw, value, ptr, &mut checks, &mut notes),
             }
         }
@@ -1024,16 +1037,10 @@ impl Engine<'_> {
     fn hint(&self, kw: &str) -> String {
         match kw {
             "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
-                "use the reversible mode (the default), which states the bound in the description and checks it on restore; \
-                 or take a `serde_json::Number` and check the range in code (every Rust integer type has its range as bounds)"
-                    .into()
+                Advice::Bounds.text(self.origin).into()
             }
-            "minItems" | "maxItems" => {
-                "array lengths cannot be expressed (`[T; N]` fixes one): use `Vec<T>` and check the length in code, \
-                 or the reversible mode (the default), which checks it on restore"
-                    .into()
-            }
-            _ => super::openai_strict::strict_hint(kw).unwrap_or_else(|| {
+            "minItems" | "maxItems" => Advice::ArrayLength.text(self.origin).into(),
+            _ => for_keyword(kw, self.origin).unwrap_or_else(|| {
                 "use the reversible mode (the default), which checks it on restore".to_owned()
             }),
         }
@@ -1072,13 +1079,13 @@ impl Engine<'_> {
             (
                 "type",
                 "every schema needs a `type`, and this one has none (it accepts any value)",
-                "declare a concrete type instead of `serde_json::Value`, or use the reversible mode, which writes it as JSON text",
+                Advice::AnyValue.text(self.origin),
             )
         } else {
             (
                 "additionalProperties",
                 "a free-form object (no declared properties) cannot be closed without refusing every key the code accepts",
-                "declare its fields, or use a map (`HashMap<String, V>`); the reversible mode writes it as JSON text",
+                Advice::FreeForm.text(self.origin),
             )
         };
         let nullable = types != TypeSet::ALL && types.contains(&Value::Null);
@@ -1218,7 +1225,7 @@ impl Engine<'_> {
                     "additionalProperties",
                     ptr.as_str(),
                     "an object with both named properties and a map of further keys cannot be written here",
-                    Some(super::support::MAP_HINT),
+                    Some(Advice::Map.text(self.origin)),
                 );
                 return;
             }
@@ -1281,7 +1288,7 @@ impl Engine<'_> {
                     "`{name}` may be left out, OpenAI strict mode requires every property, and its schema does \
                      not accept null; requiring it would refuse what the code reads when it is absent"
                 ),
-                "make the field `Option<T>` (serde reads null as `None`), or drop `#[serde(default)]` so it is required",
+                Advice::OptionalField.text(self.origin),
             ) {
                 if let Some(d) = schema.get("default") {
                     note_default(&mut child, d);
@@ -1316,7 +1323,7 @@ impl Engine<'_> {
                 AdaptationKind::MapAsEntries,
                 "additionalProperties",
                 "every object must be closed, and this one also holds a map whose keys are not known in advance",
-                super::support::MAP_HINT,
+                Advice::Map.text(self.origin),
             ) {
                 let mut entries = entries;
                 if let Value::Object(e) = &mut entries {
@@ -1377,7 +1384,7 @@ impl Engine<'_> {
                     "additionalProperties",
                     "a closed object with optional properties cannot be described: Gemini has no \
                      `additionalProperties`, and `maxProperties` only closes an object whose properties are all required",
-                    "drop `#[serde(deny_unknown_fields)]`: serde then ignores unknown keys, which Gemini's open object allows",
+                    Advice::OpenObject.text(self.origin),
                 ) {
                     let keys: Vec<String> = props.keys().cloned().collect();
                     node.checks.push(Check::OnlyKeys(keys));
@@ -1414,7 +1421,7 @@ impl Engine<'_> {
                     "patternProperties",
                     ptr.as_str(),
                     "a map with several key patterns cannot be written as one list of entries",
-                    Some(super::support::MAP_HINT),
+                    Some(Advice::Map.text(self.origin)),
                 );
                 return;
             }
@@ -1456,7 +1463,7 @@ impl Engine<'_> {
             if patterns.is_some() { "patternProperties" } else { "additionalProperties" },
             "every object must be closed (`additionalProperties: false`), and this one is a map whose keys \
              are not known in advance; closing it would refuse every key the code accepts",
-            super::support::MAP_HINT,
+            Advice::Map.text(self.origin),
         ) {
             return;
         }
@@ -1579,7 +1586,7 @@ impl Engine<'_> {
                 keyword,
                 ptr.as_str(),
                 "a tuple whose length is not fixed cannot be written",
-                Some("a tuple cannot be expressed: use a struct with named fields"),
+                Some(Advice::Tuple.text(self.origin)),
             );
             return false;
         }
@@ -1588,7 +1595,7 @@ impl Engine<'_> {
             AdaptationKind::TupleAsObject,
             keyword,
             "a tuple cannot be expressed",
-            "a tuple cannot be expressed: use a struct with named fields",
+            Advice::Tuple.text(self.origin),
         ) {
             return false;
         }
@@ -1669,7 +1676,7 @@ impl Engine<'_> {
                         &ptr,
                         "the branches of this union need different restores, and restore could not tell which branch \
                          a value took (they are not disjoint by type, tag or key set)",
-                        Some("tag the enum (`#[serde(tag = \"type\")]`) or give its variants distinct JSON types"),
+                        Some(Advice::TagUnion.text(self.origin)),
                     );
                     break;
                 }
@@ -1702,6 +1709,32 @@ const REFUSED: &[&str] = &[
     "minContains",
     "not",
     "then",
+];
+
+/// The assertion keywords of draft 2020-12 (and draft-07's `dependencies`) that `typed` may meet:
+/// any other keyword it meets is an annotation.
+const ASSERTIONS: &[&str] = &[
+    "const",
+    "contains",
+    "dependencies",
+    "dependentRequired",
+    "enum",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "format",
+    "maxContains",
+    "maxItems",
+    "maxLength",
+    "maxProperties",
+    "maximum",
+    "minContains",
+    "minItems",
+    "minLength",
+    "minProperties",
+    "minimum",
+    "multipleOf",
+    "pattern",
+    "uniqueItems",
 ];
 
 /// Keywords the walk handles itself.
@@ -2525,6 +2558,15 @@ mod tests {
         let openai = adapt_with(&crate::dialect::OPENAI_STRICT, s);
         let sent = serde_json::json!({"topic": "TOPIC ONE", "mode": "a", "kind": "Fixed"});
         assert_eq!(openai.plan.restore(sent.clone()).unwrap(), sent);
+    }
+
+    #[test]
+    fn an_unknown_keyword_is_an_annotation_and_dropped() {
+        let s = serde_json::json!({"type": "object", "properties": {"percent": {"type": "number", "minimum": 0, "unit": "%"}}, "required": ["percent"]});
+        for d in providers() {
+            let out = adapt_with(d, s.clone());
+            assert!(out.schema["properties"]["percent"].get("unit").is_none(), "{}", d.name());
+        }
     }
 
     #[test]

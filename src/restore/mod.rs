@@ -546,7 +546,7 @@ impl RestorePlan {
     /// map key, a moved assertion that fails, arguments deeper than [`MAX_DEPTH`].
     pub fn restore(&self, args: Value) -> Result<Value, ArgumentsError> {
         let Some(root) = self.root else { return Ok(args) };
-        let mut run = Run { nodes: &self.nodes, faults: Vec::new() };
+        let mut run = Run { nodes: &self.nodes, faults: Vec::new(), same: Vec::new() };
         let out = run.node(root, args, 0);
         if run.faults.is_empty() {
             Ok(out)
@@ -712,6 +712,10 @@ struct Pending {
 struct Run<'p> {
     nodes: &'p [Node],
     faults: Vec<Pending>,
+    /// The nodes entered for the value at hand (through references and union branches, which do
+    /// not descend into it), outermost first; emptied for each child value. A union branch that
+    /// leads back to one of them restores nothing new and would loop: it is never picked.
+    same: Vec<NodeId>,
 }
 
 impl Run<'_> {
@@ -745,11 +749,32 @@ impl Run<'_> {
     /// `child` at the step `seg`.
     fn child(&mut self, id: NodeId, value: Value, depth: usize, seg: impl Fn() -> Seg) -> Value {
         let before = self.faults.len();
-        let out = self.node(id, value, depth + 1);
+        let out = self.inner(id, value, depth + 1);
         if self.faults.len() > before {
             self.below(before, seg);
         }
         out
+    }
+
+    /// `node` on a value inside the one at hand.
+    fn inner(&mut self, id: NodeId, value: Value, depth: usize) -> Value {
+        let outer = std::mem::take(&mut self.same);
+        let out = self.node(id, value, depth);
+        self.same = outer;
+        out
+    }
+
+    /// Whether `branch`, through its references, is a node already entered for this value.
+    fn leads_back(&self, branch: NodeId) -> bool {
+        let mut at = Some(branch);
+        for _ in 0..=MAX_DEPTH {
+            let Some(id) = at else { return false };
+            if self.same.contains(&id) {
+                return true;
+            }
+            at = self.nodes[id].target;
+        }
+        true
     }
 
     fn node(&mut self, id: NodeId, value: Value, depth: usize) -> Value {
@@ -757,6 +782,13 @@ impl Run<'_> {
             self.fault(format!("the arguments nest deeper than {MAX_DEPTH} levels"));
             return value;
         }
+        self.same.push(id);
+        let value = self.node_once(id, value, depth);
+        self.same.pop();
+        value
+    }
+
+    fn node_once(&mut self, id: NodeId, value: Value, depth: usize) -> Value {
         let node = &self.nodes[id];
         let mut places = Vec::new();
         let mut value = self.decode(&node.decode, value, &mut places);
@@ -768,7 +800,9 @@ impl Run<'_> {
                 self.below(before, || Seg::Key(key.clone()));
             }
         }
-        if let Some((_, branch)) = node.union.iter().find(|(shape, _)| shape.fits(&value)) {
+        if let Some((_, branch)) =
+            node.union.iter().find(|(shape, branch)| shape.fits(&value) && !self.leads_back(*branch))
+        {
             value = self.node(*branch, value, depth + 1);
         }
         match &mut value {
@@ -836,7 +870,7 @@ impl Run<'_> {
                     continue;
                 }
                 let before = self.faults.len();
-                *slot = self.node(rest, std::mem::take(slot), depth + 1);
+                *slot = self.inner(rest, std::mem::take(slot), depth + 1);
                 if self.faults.len() > before {
                     match places.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
                         Ok(i) => {

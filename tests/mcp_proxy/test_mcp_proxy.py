@@ -19,7 +19,13 @@ What is checked, under openai-strict, anthropic-strict and gemini:
 - bytes: everything but `tools/list` answers and `tools/call` requests passes unchanged, ids of
   any JSON type, batches, server-initiated requests, malformed JSON-RPC;
 - a server that dies mid-call fails the call (no hang), either side closing closes the other, a
-  10 MB `tools/list` comes through whole.
+  10 MB `tools/list` comes through whole;
+- the gateway a host leaves running (`test_gateway_*`): names each provider refuses listed as
+  valid ones and called under the original, `outputSchema` references inlined with
+  `structuredContent` unchanged, pinned tools that change left out until accepted, a server that
+  ignores SIGTERM and its stdin's end ended when the SDK client closes; under the 2025-11-25
+  handshake and 2026-07-28 (the SDK's `Client(mode=...)`), with `resultType: "input_required"`
+  answers and the client's retry.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import functools
 import json
 import os
 import queue
+import re
 import subprocess
 import sys
 import tempfile
@@ -40,7 +47,7 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
+from mcp import Client, ClientSession, MCPError, StdioServerParameters, stdio_client
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
@@ -119,6 +126,11 @@ CASES: dict[str, list[dict[str, Any]]] = {
     ],
     "tag_items": [{"ids": [1, 2], "tags": ["a", "b"]}, {"ids": [], "tags": [], "weights": {"w": 0.5}}],
 }
+
+
+# Every tool of the fixture server, and the names a client may see them under.
+FIXTURE_TOOLS = {*CASES, "crash", "repo.list", "rows", "confirm"}
+FIXTURE_LISTED = FIXTURE_TOOLS | {"repo_list"}
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
@@ -225,7 +237,7 @@ def test_every_corpus_tool_the_dialect_accepts_is_listed_and_callable(dialect: s
     async def main() -> None:
         async with proxied(dialect, "--corpus", str(CORPUS)) as s:
             listed = {t.name: t.input_schema for t in (await s.list_tools()).tools}
-            assert set(listed) - set(CASES) - {"crash"} == accepted
+            assert set(listed) - FIXTURE_LISTED == accepted
             calls = 0
             for name in sorted(accepted):
                 check_sdks(dialect, listed[name], name)
@@ -485,7 +497,7 @@ def test_a_10_mb_tools_list_comes_through_whole() -> None:
     took = time.monotonic() - started
     assert line is not None and len(line) > 10_000_000, len(line or b"")
     listed = {t["name"]: t["inputSchema"] for t in json.loads(line)["result"]["tools"]}
-    assert len(listed) == len(tools) + bundles + len(CASES) + 1
+    assert len(listed) == len(tools) + bundles + len(FIXTURE_TOOLS)
     last = listed[f"bundle_{bundles - 1}"]
     assert set(last["properties"]) == set(tools)
     assert set(last["required"]) == set(tools), "every property required, null for absent"
@@ -497,3 +509,154 @@ def test_a_10_mb_tools_list_comes_through_whole() -> None:
     assert same(json.loads(answer["result"]["content"][-1]["text"])["raw"], original)
     assert raw.close() == 0
     print(f"{bundles} tools of {size / 1e6:.2f} MB: {len(line) / 1e6:.1f} MB listed in {took:.1f} s", file=sys.stderr)
+
+
+# ---------------------------------------------------------------------------------------------
+# The gateway a host leaves running: names, output schemas, pins, the end, both protocol eras
+
+NAME_PATTERNS = {
+    "openai-strict": r"[a-zA-Z0-9_-]{1,64}",
+    "anthropic-strict": r"[a-zA-Z0-9_-]{1,128}",
+    "gemini": r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}",
+}
+MODES = ["legacy", "2026-07-28"]  # the 2025-11-25 initialize handshake, and server/discover
+
+
+@contextlib.asynccontextmanager
+async def client(dialect: str, mode: str, *flags: str) -> AsyncIterator[Client]:
+    """The SDK's high-level `Client` through the proxy, in a protocol era of its choosing."""
+    args = ["mcp-proxy", "--dialect", dialect, *flags, "--", sys.executable, str(SERVER)]
+    async with Client(StdioServerParameters(command=binary(), args=args, cwd=str(REPO)), mode=mode) as c:
+        yield c
+
+
+def called_as(result: Any) -> str:
+    assert not result.is_error, result.content[0].text
+    return json.loads(result.content[-1].text)["tool"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_gateway_lists_names_the_provider_takes_and_calls_the_server_under_its_own(dialect: str, mode: str) -> None:
+    async def main() -> None:
+        async with client(dialect, mode) as c:
+            assert c.protocol_version == ("2025-11-25" if mode == "legacy" else mode)
+            listed = {t.name: t.input_schema for t in (await c.list_tools()).tools}
+            for name in listed:
+                assert re.fullmatch(NAME_PATTERNS[dialect], name), f"{dialect} refuses `{name}`"
+            mapped = "repo.list" if dialect == "gemini" else "repo_list"
+            assert mapped in listed and len(listed) == len(FIXTURE_TOOLS), sorted(listed)
+            original = {"owner": "ann", "counts": {"a": 1}}
+            result = await c.call_tool(mapped, encode(original, listed[mapped]))
+            assert called_as(result) == "repo.list"
+            assert same(received(result), original)
+            # 2026-07-28: `confirm` first answers `resultType: "input_required"`; the client
+            # retries, and the retry is restored like any call (entries back to a map).
+            if mode != "legacy":
+                sent = encode({"counts": {"a": 1, "b": 2}}, listed["confirm"])
+                assert sent["counts"] != {"a": 1, "b": 2}, "the provider's shape differs"
+                result = await c.call_tool("confirm", sent)
+                assert json.loads(result.content[0].text)["validated"]["retried"] is True
+                assert received(result) == {"counts": {"a": 1, "b": 2}}
+        if (dialect, mode) == ("openai-strict", "legacy"):
+            async with client(dialect, mode, "--keep-names") as c:
+                names = {t.name for t in (await c.list_tools()).tools}
+                assert "repo.list" in names
+
+    run(main)
+
+
+def refs_in(schema: Any) -> list[str]:
+    if isinstance(schema, dict):
+        return [k for k in schema if k in ("$ref", "$defs", "definitions")] + [
+            r for v in schema.values() for r in refs_in(v)
+        ]
+    if isinstance(schema, list):
+        return [r for v in schema for r in refs_in(v)]
+    return []
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dialect", ["mcp-self-contained", "openai-strict"])
+def test_gateway_inlines_output_schema_references_and_passes_structured_content(dialect: str, mode: str) -> None:
+    async def main() -> None:
+        async with client(dialect, mode) as c:
+            tools = {t.name: t for t in (await c.list_tools()).tools}
+            output = tools["rows"].output_schema
+            assert output is not None and not refs_in(output), output
+            result = await c.call_tool("rows", {"n": 3})
+            want = {"result": [{"id": 0, "label": "row 0"}, {"id": 1, "label": None}, {"id": 2, "label": "row 2"}]}
+            assert result.structured_content == want
+            assert not list(validator(output).iter_errors(result.structured_content))
+        if dialect == "mcp-self-contained":
+            async with client("json-schema", mode) as c:
+                tools = {t.name: t for t in (await c.list_tools()).tools}
+                assert refs_in(tools["rows"].output_schema), "json-schema keeps the server's references"
+
+    run(main)
+
+
+def test_gateway_leaves_out_a_pinned_tool_that_changed_until_the_change_is_accepted() -> None:
+    async def main() -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            pins = Path(tmp) / "pins.json"
+            flags = ("--pin", str(pins))
+            async with proxied("openai-strict", flags=flags) as s:
+                first = {t.name for t in (await s.list_tools()).tools}
+            pinned = json.loads(pins.read_text())
+            assert sorted(pinned["tools"]) == sorted(FIXTURE_TOOLS) and pinned["pending"] == {}
+            assert pinned["tools"]["book_stay"]["hash"].startswith("sha256:")
+            with tempfile.TemporaryFile("w+") as log:
+                async with proxied("openai-strict", "--drift", flags=flags, errlog=log) as s:
+                    listed = {t.name for t in (await s.list_tools()).tools}
+                    assert listed == first - {"book_stay"}
+                    result = await s.call_tool("book_stay", {"city": "Paris"})
+                    assert result.is_error and len(result.content) == 1, "the server must not see the call"
+                    assert "its listing changed since it was pinned" in result.content[0].text
+                log.seek(0)
+                text = log.read()
+            assert "tool `book_stay` left out of tools/list: its listing differs from the one pinned" in text, text
+            assert "- the description changed" in text, text
+            accepted = subprocess.run(
+                [binary(), "pin", "--accept", str(pins), "book_stay"], capture_output=True, text=True, check=False
+            )
+            assert accepted.returncode == 0, accepted.stderr
+            async with proxied("openai-strict", "--drift", flags=flags) as s:
+                assert "book_stay" in {t.name for t in (await s.list_tools()).tools}
+
+    run(main)
+
+
+def test_gateway_passes_a_listing_that_matches_its_pins_byte_for_byte() -> None:
+    def listing(*flags: str) -> bytes:
+        raw = Raw("--dialect", "openai-strict", *flags, server=SERVER)
+        raw.send(compact(INITIALIZE))
+        assert raw.message()["id"] == 0
+        raw.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+        raw.send(b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
+        line = raw.next()
+        assert line is not None
+        raw.close()
+        return line
+
+    with tempfile.TemporaryDirectory() as tmp:
+        pins = str(Path(tmp) / "pins.json")
+        plain = listing()
+        assert listing("--pin", pins) == plain, "pinning the first time"
+        assert listing("--pin", pins) == plain, "a listing that matches its pins"
+
+
+def test_gateway_ends_a_server_that_ignores_sigterm_and_its_stdin_when_the_sdk_client_closes() -> None:
+    async def main() -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            pid_file = Path(tmp) / "pid"
+            server_args = ("--linger", "--pid-file", str(pid_file))
+            async with proxied("anthropic-strict", *server_args) as s:
+                await s.list_tools()
+                pid = int(pid_file.read_text())
+            # The SDK's close: stdin ended, then SIGTERM to the proxy after 2 s. By the time it
+            # returns, the proxy has exited, and it ends its server first.
+            with pytest.raises(ProcessLookupError):
+                os.kill(pid, 0)
+
+    run(main)

@@ -5,7 +5,9 @@ use crate::output::{Out, Progress, Status, render};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use toolschema::diff::{Change, ChangeKind};
+use toolschema::order::{KeyOrder, OrderRule, generation_order};
 use toolschema::request_limits::{RequestLimit, RequestTool, request_limits};
+use toolschema::tokens::{Provider, ToolTokens};
 use toolschema::tool_name::{NameRule, ToolNames};
 use toolschema::{Error, PropertyOrder, SchemaDialect, SchemaOptions, ToolSchema, dialect};
 
@@ -266,6 +268,9 @@ struct Row {
     verdicts: Vec<Verdict>,
     /// The schema each dialect made, where it accepted the tool.
     built: Vec<Option<ToolSchema>>,
+    /// With `--max-tokens`, per dialect that built the tool: its o200k tokens (name, description
+    /// and schema).
+    tokens: Vec<Option<usize>>,
 }
 
 /// `check`'s flags.
@@ -274,10 +279,15 @@ pub struct CheckOptions {
     pub exact: bool,
     pub adaptations: bool,
     pub json: bool,
+    /// `--order`: print each accepted tool's property order per dialect.
+    pub order: bool,
+    /// `--max-tokens`: refuse a tool whose whole o200k count exceeds it.
+    pub max_tokens: Option<usize>,
 }
 
 pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, paths: &[String]) -> Status {
-    let CheckOptions { allow_any, exact, adaptations: list_adaptations, json: json_out } = flags;
+    let CheckOptions { allow_any, exact, adaptations: list_adaptations, json: json_out, order, max_tokens } =
+        flags;
     let mut dialects: Vec<&'static dyn SchemaDialect> = Vec::new();
     let mut status = Status::OK;
     if names.is_empty() {
@@ -315,14 +325,34 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
                     options(*d, allow_any, exact).normalize(schema.clone())
                 })
                 .collect();
-            let built = results.iter().map(|r| r.as_ref().ok().cloned()).collect();
+            let mut built: Vec<Option<ToolSchema>> =
+                results.iter().map(|r| r.as_ref().ok().cloned()).collect();
+            let mut verdicts: Vec<Verdict> = results.into_iter().map(verdict).collect();
+            let mut tokens = vec![None; dialects.len()];
+            if let Some(max) = max_tokens {
+                let name = count_name(input, tool);
+                for (i, d) in dialects.iter().enumerate() {
+                    let Some(s) = &built[i] else { continue };
+                    let n = ToolTokens::new(&name, tool.description.as_deref(), s.as_value()).tool();
+                    tokens[i] = Some(n);
+                    if n > max {
+                        let message = format!(
+                            "the tool takes {n} tokens (o200k_base: name, description and schema under `{}`), over the budget of {max} set by --max-tokens; shorten its descriptions or split the tool",
+                            d.name()
+                        );
+                        verdicts[i] = Verdict::Refused(vec![(String::new(), None, message)]);
+                        built[i] = None;
+                    }
+                }
+            }
             rows.push(Row {
                 input: input.label.clone(),
                 tool: input.tool_label(tool),
                 name: tool.name.clone(),
                 description: tool.description.clone(),
-                verdicts: results.into_iter().map(verdict).collect(),
+                verdicts,
                 built,
+                tokens,
             });
         }
     }
@@ -340,7 +370,7 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
     if json_out {
         let mut results = Vec::new();
         for row in &rows {
-            for (d, v) in dialect_names.iter().zip(&row.verdicts) {
+            for (i, (d, v)) in dialect_names.iter().zip(&row.verdicts).enumerate() {
                 let (errors, adapted): (Vec<Value>, Vec<Value>) = match v {
                     Verdict::Accepted(adapted) => (
                         Vec::new(),
@@ -357,10 +387,21 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
                         Vec::new(),
                     ),
                 };
-                results.push(json!({
+                let mut result = json!({
                     "input": row.input, "tool": row.tool, "name": row.name, "dialect": d,
                     "accepted": errors.is_empty(), "errors": errors, "adaptations": adapted,
-                }));
+                });
+                if let Some(n) = row.tokens[i] {
+                    result["tokens"] = json!(n);
+                }
+                if order && let Some(s) = &row.built[i] {
+                    result["order"] =
+                        generation_order(s.as_value(), OrderRule::for_dialect(d), KeyOrder::AsStored)
+                            .iter()
+                            .map(|o| json!({"pointer": o.pointer, "properties": o.properties}))
+                            .collect();
+                }
+                results.push(result);
             }
         }
         let report = json!({
@@ -384,6 +425,22 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
                     for (pointer, keyword, kind) in adapted {
                         out.line(&format!("  - `{keyword}` at `{pointer}`: {kind}"));
                     }
+                }
+            }
+        }
+    }
+    if order {
+        for row in &rows {
+            for (d, built) in dialect_names.iter().zip(&row.built) {
+                let Some(s) = built else { continue };
+                let found = generation_order(s.as_value(), OrderRule::for_dialect(d), KeyOrder::AsStored);
+                if found.is_empty() {
+                    continue;
+                }
+                out.line(&format!("{}: generation order under `{d}`:", row.tool));
+                for o in &found {
+                    let pointer = if o.pointer.is_empty() { "(root)" } else { &o.pointer };
+                    out.line(&format!("  {pointer}: {}", o.properties.join(", ")));
                 }
             }
         }
@@ -735,5 +792,118 @@ pub fn pin(out: &mut Out, accept: bool, path: &std::path::Path, tools: &[String]
     if let Err(e) = pins.write(path) {
         return usage(out, &label, &e.0);
     }
+    status
+}
+
+/// One counted tool of `tokens`.
+struct Counted {
+    label: String,
+    name: String,
+    tokens: ToolTokens,
+}
+
+/// The name a tool is counted under: its own, or for a single schema the file stem (`stdin` for
+/// `-`), as `self-contained` names it.
+fn count_name(input: &Input, tool: &Tool) -> String {
+    tool.name.clone().unwrap_or_else(|| {
+        if input.label == "-" {
+            return "stdin".to_owned();
+        }
+        std::path::Path::new(&input.label).file_stem().and_then(|s| s.to_str()).unwrap_or("stdin").to_owned()
+    })
+}
+
+pub fn tokens(out: &mut Out, mode: &Mode, json_out: bool, jsonl: bool, paths: &[String]) -> Status {
+    let Some(d) = find_dialect(out, &mode.dialect) else { return Status::USAGE };
+    let opts = options(d, mode.allow_any, mode.exact);
+    let mut status = Status::OK;
+    let mut counted = Vec::new();
+    for path in paths {
+        let Some(input) = read(out, path, jsonl, &mut status) else { continue };
+        let mut progress = Progress::new(input.tools.len(), "tools");
+        for tool in &input.tools {
+            progress.step();
+            let Some(schema) = schema_of(out, &input, tool, &mut status) else { continue };
+            match opts.normalize(schema.clone()) {
+                Ok(s) => {
+                    let name = count_name(&input, tool);
+                    let tokens = ToolTokens::new(&name, tool.description.as_deref(), s.as_value());
+                    counted.push(Counted { label: input.tool_label(tool), name, tokens });
+                }
+                Err(e) => {
+                    out.error(&input.tool_label(tool), &e.to_string());
+                    status.raise(Status::REFUSED);
+                }
+            }
+        }
+    }
+    let all: Vec<ToolTokens> = counted.iter().map(|c| c.tokens).collect();
+    let sum = |f: fn(&ToolTokens) -> usize| all.iter().map(f).sum::<usize>();
+    if json_out {
+        let estimates = |t: Option<&ToolTokens>| -> Value {
+            Provider::ALL
+                .iter()
+                .map(|p| {
+                    let n = t.map_or_else(|| p.listing_estimate(&all), |t| p.tool_estimate(t));
+                    (p.name().to_owned(), json!(n))
+                })
+                .collect::<Map<String, Value>>()
+                .into()
+        };
+        let tools: Vec<Value> = counted
+            .iter()
+            .map(|c| {
+                json!({
+                    "tool": c.label, "name": c.name,
+                    "tokens": {"name": c.tokens.name, "description": c.tokens.description,
+                               "schema": c.tokens.schema, "tool": c.tokens.tool()},
+                    "estimates": estimates(Some(&c.tokens)),
+                })
+            })
+            .collect();
+        let report = json!({
+            "dialect": d.name(),
+            "encoding": "o200k_base",
+            "tools": tools,
+            "total": {"tools": counted.len(), "schema": sum(|t| t.schema), "tool": sum(ToolTokens::tool),
+                      "estimates": estimates(None)},
+        });
+        out.line(&render(&report, true));
+        return status;
+    }
+    let mut table: Vec<Vec<String>> = vec![
+        ["tool", "schema", "name+desc+schema"]
+            .into_iter()
+            .map(str::to_owned)
+            .chain(Provider::ALL.iter().map(|p| format!("{}~", p.name())))
+            .collect(),
+    ];
+    for c in &counted {
+        let mut row = vec![c.label.clone(), c.tokens.schema.to_string(), c.tokens.tool().to_string()];
+        row.extend(Provider::ALL.iter().map(|p| p.tool_estimate(&c.tokens).to_string()));
+        table.push(row);
+    }
+    let mut total = vec![
+        format!("total ({} tools)", counted.len()),
+        sum(|t| t.schema).to_string(),
+        sum(ToolTokens::tool).to_string(),
+    ];
+    total.extend(Provider::ALL.iter().map(|p| p.listing_estimate(&all).to_string()));
+    table.push(total);
+    let widths: Vec<usize> =
+        (0..table[0].len()).map(|c| table.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+    for r in &table {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (c, w))| if i == 0 { format!("{c:<w$}") } else { format!("{c:>w$}") })
+            .collect();
+        out.line(cells.join("  ").trim_end());
+    }
+    out.line(&format!(
+        "o200k_base tokens of the `{}` schemas; provider columns (~) add each provider's framing, scaled for anthropic and gemini (see docs/budgets.md)",
+        d.name()
+    ));
     status
 }

@@ -14,7 +14,9 @@
 //!    ([`toolschema::tool_name`]; `--keep-names` keeps them), and a call under that name goes
 //!    to the server under the original;
 //! 5. the provider's request-level limits over the listed tools go to stderr, one report a
-//!    listing ([`toolschema::request_limits`]).
+//!    listing ([`toolschema::request_limits`]);
+//! 6. so does the listing's size in tokens, as the client lists it: o200k_base and each
+//!    provider's estimate ([`toolschema::tokens`]).
 //!
 //! A listing in which nothing changes passes byte for byte.
 
@@ -24,6 +26,7 @@ use serde_json::{Map, Value};
 use toolschema::ToolSchema;
 use toolschema::dialect::{AdaptContext, INLINE_REFS};
 use toolschema::request_limits::{RequestTool, request_limits};
+use toolschema::tokens::{Provider, ToolTokens};
 use toolschema::tool_name::ToolNames;
 
 /// Whether the dialect's clients get `outputSchema` with its references inlined: those that
@@ -170,6 +173,7 @@ impl Relay {
             log(&e.0);
         }
         self.report_request(&kept);
+        log(&token_report(&self.dialect, &kept));
         *tools = kept;
         changed
     }
@@ -209,6 +213,29 @@ impl Relay {
             totals.join("\n- ")
         ));
     }
+}
+
+/// One stderr line: the listed tools' size in tokens (name, description and `inputSchema`, as the
+/// client lists them), o200k_base, and each provider's estimate for the whole listing.
+fn token_report(dialect: &str, listed: &[Value]) -> String {
+    let counted: Vec<ToolTokens> = listed
+        .iter()
+        .map(|t| {
+            ToolTokens::new(
+                t.get("name").and_then(Value::as_str).unwrap_or_default(),
+                t.get("description").and_then(Value::as_str),
+                t.get("inputSchema").unwrap_or(&Value::Null),
+            )
+        })
+        .collect();
+    let total: usize = counted.iter().map(ToolTokens::tool).sum();
+    let estimates: Vec<String> =
+        Provider::ALL.iter().map(|p| format!("{}~ {}", p.name(), p.listing_estimate(&counted))).collect();
+    format!(
+        "tokens of the {} listed tools under `{dialect}`: {total} (o200k_base; {})",
+        counted.len(),
+        estimates.join(", ")
+    )
 }
 
 #[cfg(test)]
@@ -352,5 +379,27 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.starts_with("{\n  \"pending\": {},\n  \"tools\": {\n    \"a\": {\n"), "{text}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_token_report_totals_the_listing_as_the_client_gets_it() {
+        let listed = vec![
+            json!({"name": "a", "description": "Say hello.", "inputSchema": {"type": "object"}}),
+            json!({"name": "b", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}}),
+        ];
+        let a = ToolTokens::new("a", Some("Say hello."), &listed[0]["inputSchema"]);
+        let b = ToolTokens::new("b", None, &listed[1]["inputSchema"]);
+        let want = format!(
+            "tokens of the 2 listed tools under `openai-strict`: {} (o200k_base; openai~ {}, anthropic~ {}, gemini~ {})",
+            a.tool() + b.tool(),
+            a.tool() + b.tool() + 2 * 7 + 12,
+            Provider::Anthropic.listing_estimate(&[a, b]),
+            Provider::Gemini.listing_estimate(&[a, b]),
+        );
+        assert_eq!(token_report("openai-strict", &listed), want);
+        assert_eq!(
+            token_report("mcp", &[]),
+            "tokens of the 0 listed tools under `mcp`: 0 (o200k_base; openai~ 0, anthropic~ 0, gemini~ 0)"
+        );
     }
 }

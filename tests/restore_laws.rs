@@ -1,0 +1,184 @@
+//! The restore laws over generated tool schemas ([`tool_schemas::arb_tool_schema`]), for every built-in
+//! dialect in reversible and exact mode:
+//!
+//! - **no panic**: adapting any generated schema gives a schema or an error;
+//! - **idempotence**: adapting an accepted output again gives the same value and hash;
+//! - **completeness**: every value v the original accepts (the `jsonschema` crate, in the draft the
+//!   schema is written in) encodes to a v' the dialect's output accepts, `restore(v')` is v (null
+//!   and absent alike, a default sent explicitly), and `decode` gives the same;
+//! - **end-to-end soundness**: every small edit of v' the output accepts restores to a value the
+//!   original accepts, or restore refuses it.
+//!
+//! Each law counts the cases that reached it per dialect and mode, prints the counts, and fails when
+//! too few did. `PROPTEST_CASES` sets the number of generated schemas; `tests/prop_run` says how seeds
+//! and failures are kept.
+
+mod prop_run;
+mod tool_schemas;
+mod zoo;
+
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use serde_json::Value;
+use tool_schemas::{COVERAGE, Instances, arb_tool_schema, same_up_to_defaults};
+use toolschema::{SchemaDialect, SchemaOptions, dialect};
+
+/// Every built-in dialect in both modes, with its label.
+fn modes() -> Vec<(&'static dyn SchemaDialect, bool, String)> {
+    let mut out = Vec::new();
+    for &d in dialect::builtin() {
+        for exact in [false, true] {
+            out.push((d, exact, format!("{}{}", d.name(), if exact { " exact" } else { "" })));
+        }
+    }
+    out
+}
+
+/// The dialects that close an object whose schema says nothing of further keys (docs/guarantees.md:
+/// the keys serde would read and drop are refused): their completeness is over values without
+/// such keys.
+const CLOSES_OPEN_OBJECTS: [&str; 3] = ["strict-subset", "openai-strict", "anthropic-strict"];
+
+/// The share of generated schemas every dialect, in each mode, must accept for the laws to count
+/// (about half reach the provider dialects in exact mode, more elsewhere).
+const SCHEMA_FLOOR: f64 = 0.2;
+
+/// Instances generated per schema (before the original's validator keeps the valid ones).
+const INSTANCES: usize = 6;
+
+// The generator covers the vocabulary: each item of `tool_schemas::COVERAGE` holds in some generated
+// schema, and the original's validator reads every generated schema.
+#[test]
+fn the_generator_covers_every_item_of_the_vocabulary() {
+    let seen: Vec<std::cell::Cell<u32>> = COVERAGE.iter().map(|_| std::cell::Cell::new(0)).collect();
+    prop_run::check(file!(), 512, arb_tool_schema(), |(draft, schema)| {
+        prop_assert!(draft.validator(&schema).is_some(), "not a valid {draft:?} schema: {schema}");
+        for (item, n) in COVERAGE.iter().zip(&seen) {
+            if (item.holds)(&schema) {
+                n.set(n.get() + 1);
+            }
+        }
+        Ok(())
+    });
+    let missing: Vec<&str> =
+        COVERAGE.iter().zip(&seen).filter(|(_, n)| n.get() == 0).map(|(item, _)| item.name).collect();
+    for (item, n) in COVERAGE.iter().zip(&seen) {
+        println!("coverage: {} in {} schemas", item.name, n.get());
+    }
+    assert!(missing.is_empty(), "never generated: {missing:?}");
+}
+
+/// What one mode's output is checked with: JSON Schema as it is, Gemini's OpenAPI read as the
+/// JSON Schema it stands for.
+fn output_validator(d: &dyn SchemaDialect, schema: &Value) -> Result<jsonschema::Validator, String> {
+    let schema =
+        if d.name().starts_with("gemini") { zoo::openapi_as_json_schema(schema) } else { schema.clone() };
+    jsonschema::draft202012::new(&schema)
+        .map_err(|e| format!("the output is not a valid schema: {e}\n{schema}"))
+}
+
+fn fail(label: &str, schema: &Value, what: String) -> TestCaseError {
+    TestCaseError::fail(format!("{label}: {what}\nschema: {schema}"))
+}
+
+// The four laws, over generated schemas and their instances, for every dialect in both modes.
+#[test]
+fn every_dialect_restores_what_it_encodes_and_never_loosens_on_generated_schemas() {
+    let modes = modes();
+    let schemas = prop_run::Reach::new();
+    let pairs = prop_run::Reach::new();
+    let instances = prop_run::Reach::new();
+    prop_run::check(file!(), 48, (arb_tool_schema(), any::<u64>()), |((draft, schema), seed)| {
+        let original =
+            draft.validator(&schema).ok_or_else(|| fail("original", &schema, "not valid".into()))?;
+        // Values with undeclared keys where an object says nothing of them, and values without.
+        let mut open = Vec::new();
+        let mut closed = Vec::new();
+        for (undeclared, values) in [(true, &mut open), (false, &mut closed)] {
+            let mut generator = Instances::new(&schema, seed).undeclared_keys(undeclared);
+            for _ in 0..INSTANCES {
+                let v = generator.value();
+                let valid = original.is_valid(&v);
+                instances.count("instances", valid);
+                if valid {
+                    values.push(v);
+                }
+            }
+        }
+        for (d, exact, label) in &modes {
+            let values = if CLOSES_OPEN_OBJECTS.contains(&d.name()) { &closed } else { &open };
+            let options = SchemaOptions::new().reject_any(false).dialect(*d).exact(*exact);
+            let Ok(adapted) = options.normalize(schema.clone()) else {
+                schemas.count(label, false);
+                continue;
+            };
+            schemas.count(label, true);
+            // Idempotence.
+            let twice = options.normalize(adapted.as_value().clone()).map_err(|e| {
+                fail(label, &schema, format!("the output is refused again: {e}\n{}", adapted.as_value()))
+            })?;
+            prop_assert_eq!(
+                adapted.as_value(),
+                twice.as_value(),
+                "{}: not idempotent\nschema: {}",
+                label,
+                schema
+            );
+            prop_assert_eq!(adapted.hash(), twice.hash(), "{}", label);
+            let provider = output_validator(*d, adapted.as_value()).map_err(|e| fail(label, &schema, e))?;
+            for v in values {
+                // Completeness.
+                pairs.count(label, true);
+                let sent = adapted.plan().encode(v.clone());
+                if !provider.is_valid(&sent) {
+                    return Err(fail(
+                        label,
+                        &schema,
+                        format!(
+                            "{v} encodes to {sent}, which the output refuses\noutput: {}",
+                            adapted.as_value()
+                        ),
+                    ));
+                }
+                let back = adapted
+                    .restore(sent.clone())
+                    .map_err(|e| fail(label, &schema, format!("{v} -> {sent} refused: {e}")))?;
+                if !same_up_to_defaults(&back, v, &schema, &schema) {
+                    return Err(fail(label, &schema, format!("{v} -> {sent} -> {back}")));
+                }
+                if v.is_object() {
+                    let decoded = adapted
+                        .decode::<Value>(sent.clone())
+                        .map_err(|e| fail(label, &schema, format!("decode of {sent} ({v}) refused: {e}")))?;
+                    prop_assert_eq!(&decoded, &back, "{}: decode and restore differ on {}", label, sent);
+                }
+                // End-to-end soundness.
+                for m in zoo::mutants(&sent) {
+                    if !provider.is_valid(&m) {
+                        continue;
+                    }
+                    pairs.count(label, true);
+                    if let Ok(back) = adapted.restore(m.clone())
+                        && !original.is_valid(&back)
+                    {
+                        return Err(fail(
+                            label,
+                            &schema,
+                            format!(
+                                "the output accepts {m} (an edit of {sent}), restored to {back}, which the original refuses\noutput: {}",
+                                adapted.as_value()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    });
+    let labels: Vec<&str> = modes.iter().map(|(_, _, l)| l.as_str()).collect();
+    for label in &labels {
+        println!("pairs: {label} {}", pairs.reached(label));
+    }
+    instances.finish("instances the original accepts", &["instances"], 0.5);
+    schemas.finish("schemas the dialect accepts", &labels, SCHEMA_FLOOR);
+}
