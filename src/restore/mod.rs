@@ -13,7 +13,7 @@
 //! | a tuple (`prefixItems`) | an object with keys `"0"`, `"1"`, ... | rebuilds the array |
 //! | enum values the provider cannot list (numbers for Gemini) | their JSON text as strings | maps each back |
 //! | an assertion the provider does not enforce (`minimum` for Anthropic) | nothing, said in the description | checks it, listing every failure with its pointer |
-//! | an `integer` | `integer` | turns an integral float (`1.0`, which JSON Schema accepts and serde refuses) into the integer |
+//! | an `integer` | `integer` | turns an integral float (`1.0`, which JSON Schema accepts and serde refuses) into the integer, but where another branch of its union takes fractions; refuses one past ±2^53 where an integer format is named |
 //!
 //! A plan is derived from the schema alone: rebuilding it from the same schema and dialect gives
 //! the same plan, so a gateway can keep the original schema and make the plan at call time.
