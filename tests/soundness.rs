@@ -904,3 +904,39 @@ fn a_skip_deserializing_field_is_refused_where_objects_are_closed_and_the_value_
     }
     assert_eq!(taken, OPEN);
 }
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(untagged)]
+enum PairOrList {
+    Pair(i32, i32),
+    List(Vec<String>),
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct HoldsPairOrList {
+    p: PairOrList,
+}
+
+// `RestorePlan::encode` took the first union branch whose encoding had the branch's outer shape:
+// `List(["a", "b"])` went through the tuple's encoding, `{"0": "a", "1": "b"}`, an object like
+// the tuple branch's, which the provider's schema refuses (its items are integers).
+#[test]
+fn encode_takes_the_union_branch_whose_schema_its_encoding_fits_below_the_top_level_too() {
+    let values = [
+        HoldsPairOrList { p: PairOrList::List(vec!["a".into(), "b".into()]) },
+        HoldsPairOrList { p: PairOrList::Pair(1, 2) },
+        HoldsPairOrList { p: PairOrList::List(vec![]) },
+    ];
+    let mut built = 0;
+    for d in dialect::builtin() {
+        let Ok(schema) = SchemaOptions::new().dialect(*d).schema_for::<HoldsPairOrList>() else { continue };
+        built += 1;
+        for v in &values {
+            let value = serde_json::to_value(v).unwrap();
+            let restored =
+                sends(&schema, &value).unwrap_or_else(|| panic!("{}: {value} cannot be sent", d.name()));
+            assert_eq!(&serde_json::from_value::<HoldsPairOrList>(restored).unwrap(), v, "{}", d.name());
+        }
+    }
+    assert!(built >= 5, "{built}");
+}

@@ -295,14 +295,14 @@ impl PendingShape {
         if refers {
             PendingShape::Later(branch.clone())
         } else {
-            PendingShape::Now(shape_of(branch, &Value::Null))
+            PendingShape::Now(deep_shape_of(branch, &Value::Null))
         }
     }
 
     fn shape(self, root: &Value) -> Shape {
         match self {
             PendingShape::Now(shape) => shape,
-            PendingShape::Later(branch) => shape_of(&branch, root),
+            PendingShape::Later(branch) => deep_shape_of(&branch, root),
         }
     }
 }
@@ -2103,6 +2103,47 @@ fn shape_of(branch: &Value, root: &Value) -> Shape {
     shape_within(branch, root, &mut { SHAPE_BUDGET })
 }
 
+/// [`shape_of`] with the shapes of the branch's properties and items below it, for the forward
+/// map (at most [`DEEP_BUDGET`] of them; past it a position fits anything).
+fn deep_shape_of(branch: &Value, root: &Value) -> Shape {
+    let mut shape = shape_of(branch, root);
+    deepen(&mut shape, branch, root, &mut { DEEP_BUDGET });
+    shape
+}
+
+/// How many shapes below a branch encode may check.
+const DEEP_BUDGET: usize = 64;
+
+fn deepen(shape: &mut Shape, branch: &Value, root: &Value, budget: &mut usize) {
+    if *budget == 0 || shape.any.is_some() {
+        return;
+    }
+    let mut b = branch;
+    for _ in 0..32 {
+        match b.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r)) {
+            Some(t) => b = t,
+            None => break,
+        }
+    }
+    let child = |s: &Value, budget: &mut usize| {
+        let mut c = shape_within(s, root, budget);
+        deepen(&mut c, s, root, budget);
+        c
+    };
+    if let Some(Value::Object(props)) = b.get("properties") {
+        for (name, s) in props {
+            if *budget == 0 {
+                return;
+            }
+            let c = child(s, budget);
+            shape.props.push((name.clone(), c));
+        }
+    }
+    if let Some(items) = b.get("items").filter(|i| i.is_object()) {
+        shape.items = Some(Box::new(child(items, budget)));
+    }
+}
+
 /// How many shapes one branch's shape may be built from: a union whose branches refer back to
 /// it has no end, and one with several such branches doubles at each turn.
 const SHAPE_BUDGET: usize = 256;
@@ -2190,7 +2231,17 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
             if closed { props.map(|p| p.keys().cloned().collect()).unwrap_or_default() } else { Vec::new() };
         (may, required.clone())
     });
-    Shape { types, values, tags, keys, closed: closed && is_object, any: None, whole: false }
+    Shape {
+        types,
+        values,
+        tags,
+        keys,
+        closed: closed && is_object,
+        any: None,
+        whole: false,
+        props: Vec::new(),
+        items: None,
+    }
 }
 
 /// The shape of branch `i`, a branch whose restore only turns integral floats into integers,

@@ -13,7 +13,7 @@
 //! | a tuple (`prefixItems`) | an object with keys `"0"`, `"1"`, ... | rebuilds the array |
 //! | enum values the provider cannot list (numbers for Gemini) | their JSON text as strings | maps each back |
 //! | an assertion the provider does not enforce (`minimum` for Anthropic) | nothing, said in the description | checks it, listing every failure with its pointer |
-//! | an `integer` | `integer` | turns an integral float (`1.0`, which JSON Schema accepts and serde refuses) into the integer |
+//! | an `integer` | `integer` | turns an integral float (`1.0`, which JSON Schema accepts and serde refuses) into the integer, but where another branch of its union takes fractions; refuses one past ±2^53 where an integer format is named |
 //!
 //! A plan is derived from the schema alone: rebuilding it from the same schema and dialect gives
 //! the same plan, so a gateway can keep the original schema and make the plan at call time.
@@ -290,6 +290,12 @@ pub(crate) struct Shape {
     /// Only integer tokens fit: a float, even an integral one, belongs to a sibling branch that
     /// takes fractions (serde's untagged `Int(i64) | Float(f64)` reads `1.0` as the float).
     pub(crate) whole: bool,
+    /// For the forward map only (restore never reads them, and disjointness ignores them): the
+    /// shapes of the branch's properties and items, so that encode takes the branch whose schema
+    /// its encoding fits below the top level too (a tuple's encoding `{"0": "a"}` is an object
+    /// like the tuple branch's, but its items are not the tuple's).
+    pub(crate) props: Vec<(String, Shape)>,
+    pub(crate) items: Option<Box<Shape>>,
 }
 
 impl Shape {
@@ -363,6 +369,8 @@ impl Shape {
             closed: self.closed || other.closed,
             any: None,
             whole: self.whole || other.whole,
+            props: Vec::new(),
+            items: None,
         }
     }
 
@@ -371,6 +379,22 @@ impl Shape {
         match &self.any {
             Some(any) => any.iter().any(Shape::admits_fractions),
             None => self.types.is_some_and(|t| t.0 & 16 != 0),
+        }
+    }
+
+    /// [`fits`](Self::fits), and every property and item present fits its own shape.
+    fn fits_deep(&self, v: &Value) -> bool {
+        if let Some(any) = &self.any {
+            return !(self.whole && matches!(v, Value::Number(n) if n.is_f64()))
+                && any.iter().any(|s| s.fits_deep(v));
+        }
+        if !self.fits(v) {
+            return false;
+        }
+        match v {
+            Value::Object(m) => self.props.iter().all(|(k, s)| m.get(k).is_none_or(|x| s.fits_deep(x))),
+            Value::Array(xs) => self.items.as_ref().is_none_or(|s| xs.iter().all(|x| s.fits_deep(x))),
+            _ => true,
         }
     }
 
@@ -611,7 +635,7 @@ impl Encode<'_> {
         }
         for (shape, branch) in &node.union {
             let encoded = self.node(*branch, value.clone(), depth + 1);
-            if shape.fits(&encoded) {
+            if shape.fits_deep(&encoded) {
                 value = encoded;
                 break;
             }
