@@ -311,3 +311,28 @@ fn a_union_that_refers_to_itself_restores_through_its_other_branches() {
         }
     }
 }
+
+// Regression (found by the restore laws over generated schemas): an optional property whose union
+// admits null only through a branch that accepts anything (`true`, written as JSON text, a string)
+// was made required without null in OpenAI strict mode, so leaving it out (encoded as null) was
+// refused by the provider's own schema. Null is added, and stands for absent.
+#[test]
+fn an_optional_property_whose_union_holds_true_is_required_with_null() {
+    let schema = json!({"type": "object", "properties": {"c": {"anyOf": [true, {"type": "integer"}]}}});
+    let d = dialect::by_name("openai-strict").expect("built in");
+    let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema).unwrap();
+    let validator = provider_validator(d, adapted.as_value());
+    assert_eq!(adapted.as_value()["required"], json!(["c"]));
+    // Null and absent alike, as for an `Option`: `{"c": null}` comes back as `{}`.
+    for (value, back) in [
+        (json!({}), json!({})),
+        (json!({"c": null}), json!({})),
+        (json!({"c": 3}), json!({"c": 3})),
+        (json!({"c": "x"}), json!({"c": "x"})),
+        (json!({"c": {"k": [1]}}), json!({"c": {"k": [1]}})),
+    ] {
+        let sent = adapted.plan().encode(value.clone());
+        assert!(validator.is_valid(&sent), "{value} is sent as {sent}, which the provider refuses");
+        assert_eq!(adapted.restore(sent.clone()).map_err(|e| e.to_string()), Ok(back), "{sent}");
+    }
+}

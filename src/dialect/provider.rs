@@ -39,7 +39,8 @@
 
 use super::AdaptContext;
 use super::support::{
-    admits_null, disjoint, format_as_bounds, is_annotation, merge_ref_site, type_names, unsupported,
+    admits_null, disjoint, format_as_bounds, is_annotation, merge_ref_site, refuses_null, type_names,
+    unsupported,
 };
 use crate::error::CapabilityError;
 use crate::hint::{Advice, Origin, for_keyword};
@@ -1267,9 +1268,10 @@ impl Engine<'_> {
                     Some(d) if !d.is_null() => note_default(&mut child, d),
                     _ => null_is_absent = true,
                 }
-                if accepts_anything(schema, self.root) {
-                    // Any value as JSON text: a JSON `null` is the text "null", and null itself
-                    // stands for absent.
+                // Any value as JSON text (the whole schema or one branch of a union, where the
+                // original admitted null): a JSON `null` is the text "null", and null itself
+                // stands for absent. The written schema is read alone: a `$ref` in it is unsure.
+                if accepts_anything(schema, self.root) || refuses_null(&child, &Value::Null) {
                     child = with_null(child, self.p.dialect);
                     null_is_absent = true;
                 }
