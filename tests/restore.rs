@@ -336,3 +336,25 @@ fn an_optional_property_whose_union_holds_true_is_required_with_null() {
         assert_eq!(adapted.restore(sent.clone()).map_err(|e| e.to_string()), Ok(back), "{sent}");
     }
 }
+
+// Regression (found by the restore laws over generated schemas): a root object with no properties
+// and `additionalProperties: true` was closed as an empty object in the strict dialects, so every
+// call with any key was refused by the provider. The root is wrapped and its value sent as JSON
+// text, as the same object is below the root.
+#[test]
+fn a_root_open_object_without_properties_takes_any_keys_in_the_strict_dialects() {
+    let schema = json!({"type": "object", "properties": {}, "additionalProperties": true});
+    for name in ["openai-strict", "anthropic-strict"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema.clone()).unwrap();
+        let validator = provider_validator(d, adapted.as_value());
+        for value in [json!({}), json!({"k": 1}), json!({"a": [1, "x"], "b": {"c": null}})] {
+            let sent = adapted.plan().encode(value.clone());
+            assert!(
+                validator.is_valid(&sent),
+                "{name}: {value} is sent as {sent}, which the provider refuses"
+            );
+            assert_eq!(adapted.restore(sent).map_err(|e| e.to_string()), Ok(value), "{name}");
+        }
+    }
+}

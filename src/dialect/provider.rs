@@ -206,7 +206,17 @@ fn needs_wrap(root: &Value, dialect: Dialect) -> bool {
     let map = no_props
         && (matches!(m.get("additionalProperties"), Some(Value::Object(_)))
             || m.contains_key("patternProperties"));
-    !object || map || ["anyOf", "oneOf"].iter().any(|k| m.contains_key(*k))
+    // `additionalProperties: true` said outright is a map of further keys the reader takes, as
+    // beside named properties; with none, every object is closed in these providers' terms, so
+    // the root is wrapped and its value sent as JSON text, as the same object is below the root
+    // (left out, it is a tool without arguments, closed exactly).
+    let open = dialect == Dialect::JsonSchema
+        && no_props
+        && m.get("additionalProperties") == Some(&Value::Bool(true))
+        && !m.contains_key("patternProperties")
+        && m.get("required").and_then(Value::as_array).is_none_or(Vec::is_empty)
+        && m.get("maxProperties").and_then(Value::as_u64) != Some(0);
+    !object || map || open || ["anyOf", "oneOf"].iter().any(|k| m.contains_key(*k))
 }
 
 /// The order moved checks are stated in: bounds before lengths before the rest.
