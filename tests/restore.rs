@@ -358,3 +358,30 @@ fn a_root_open_object_without_properties_takes_any_keys_in_the_strict_dialects()
         }
     }
 }
+
+// Regression (found by the restore laws over generated schemas): under OpenAI strict mode, a
+// property that admits null, named by an `anyOf` of `required` alternatives (moved into a restore
+// check), lost its null on restore as "absent", and the check then refused `{"b": null}`, which
+// the original accepts (`b` is present). Null is the property present there.
+#[test]
+fn a_null_property_named_by_required_alternatives_counts_as_present() {
+    let inner = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"enum": [null]}},
+        "anyOf": [{"required": ["a"]}, {"required": ["b"]}]});
+    let d = dialect::by_name("openai-strict").expect("built in");
+    for schema in [inner.clone(), json!({"type": "object", "properties": {"o": inner}, "required": ["o"]})] {
+        let nested = schema["properties"].get("o").is_some();
+        let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema).unwrap();
+        let validator = provider_validator(d, adapted.as_value());
+        let wrap = |v: Value| if nested { json!({ "o": v }) } else { v };
+        for value in [json!({"b": null}), json!({"a": "x"}), json!({"a": "x", "b": null})] {
+            let value = wrap(value);
+            let sent = adapted.plan().encode(value.clone());
+            assert!(validator.is_valid(&sent), "{value} is sent as {sent}, which the provider refuses");
+            let back = adapted.restore(sent.clone()).map_err(|e| e.to_string());
+            let ok = back == Ok(value.clone()) || back == Ok(wrap(json!({"a": "x", "b": null})));
+            assert!(ok, "{value} sent as {sent} came back as {back:?}");
+        }
+        let err = adapted.restore(wrap(json!({"a": null}))).unwrap_err();
+        assert!(err.to_string().contains("at least one of `a`, `b`"), "{err}");
+    }
+}
