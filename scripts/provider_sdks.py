@@ -14,7 +14,8 @@ Inputs:
 - `mcp`, `pydantic`, `bfcl`, `hostile`: the shared corpus (`../shared/corpus`, or
   `$TOOLSCHEMA_CORPUS`), run through `toolschema canon --dialect D --allow-any --jsonl`, one call
   per dialect over all the corpus tools at once. A tool the dialect refuses is counted as refused,
-  not checked; a tool the CLI gives no answer for, or whose answer Python cannot read, is
+  not checked (so is a line the CLI refuses to read, nesting past serde_json's limit, with its
+  message); a tool the CLI gives no answer for, or whose answer Python cannot read, is
   unreadable, and that is a failure.
 
 Checks of each accepted schema, by dialect:
@@ -230,6 +231,10 @@ def json_diff(a: Any, b: Any, at: str = "") -> Iterator[tuple[str, str, Any, Any
                 yield p, "add", None, b[k]
             elif k not in b:
                 yield p, "remove", a[k], None
+            elif k == "required" and same_set(a[k], b[k]):
+                # `required` is a set: openai-agents rewrites it as `list(properties)`, which
+                # reorders it where `properties` keep their declared order. Same names, no change.
+                continue
             else:
                 yield from json_diff(a[k], b[k], p)
     elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
@@ -237,6 +242,15 @@ def json_diff(a: Any, b: Any, at: str = "") -> Iterator[tuple[str, str, Any, Any
             yield from json_diff(x, y, f"{at}/{i}")
     elif not same(a, b):
         yield at, "change", a, b
+
+
+def same_set(a: Any, b: Any) -> bool:
+    """Two lists of strings with the same members, in any order."""
+    if not (isinstance(a, list) and isinstance(b, list)):
+        return False
+    if not all(isinstance(x, str) for x in a + b):
+        return False
+    return sorted(a) == sorted(b)
 
 
 def last_key(p: str) -> str:
@@ -705,7 +719,6 @@ def run_cli(binary: str, dialect: str, jsonl: Path, tools: list[tuple[Tool, str]
     if proc.returncode not in (0, 1, 2):
         die(f"`{' '.join(cmd)}` exited with {proc.returncode}:\n{chr(10).join(stderr[-20:])}")
     refused: dict[int, list[str]] = {}
-    unreadable: dict[int, str] = {}
     current: list[str] | None = None
     mine = re.compile(r"^toolschema: " + re.escape(str(jsonl)) + r"#k(\d+): (.*)$")
     whole = re.compile(r"^toolschema: " + re.escape(str(jsonl)) + r": (?:invalid JSON at )?line (\d+)[,:] ?(.*)$")
@@ -714,7 +727,9 @@ def run_cli(binary: str, dialect: str, jsonl: Path, tools: list[tuple[Tool, str]
             current = refused.setdefault(int(m.group(1)), [])
             current.append(m.group(2))
         elif m := whole.match(line):
-            unreadable[int(m.group(1)) - 1] = m.group(2)
+            # The CLI refuses the line itself (nesting past serde_json's limit), with a message: a
+            # refusal, not a tool lost.
+            refused.setdefault(int(m.group(1)) - 1, []).append(f"the input line: {m.group(2)}")
             current = None
         elif current is not None and not line.startswith("toolschema: "):
             current.append(line.strip())  # a message of several lines (a list of errors)
@@ -739,7 +754,7 @@ def run_cli(binary: str, dialect: str, jsonl: Path, tools: list[tuple[Tool, str]
         elif i in outputs:
             results.append(Result(tool, dialect, "unreadable", message=f"Python cannot read the output: {outputs[i]}"))
         else:
-            results.append(Result(tool, dialect, "unreadable", message=unreadable.get(i, "no output and no error")))
+            results.append(Result(tool, dialect, "unreadable", message="no output and no error"))
     return results
 
 

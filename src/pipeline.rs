@@ -129,8 +129,9 @@ pub struct PassContext<'a> {
     /// ([`IntegerBounds`], [`MapKeys`], [`MergeTags`]) run only then. `false` for a schema from
     /// elsewhere (`normalize`), whose keywords mean what JSON Schema says.
     pub from_rust: bool,
-    /// The language of the advice in errors ([`Origin`](crate::Origin)): Rust for a Rust type's
-    /// schema, JSON Schema terms otherwise unless the caller asks for Python's.
+    /// The language of the advice in errors for a schema not from a Rust type
+    /// ([`Origin`](crate::Origin)): JSON Schema terms unless the caller asks for Python's. With
+    /// [`from_rust`](Self::from_rust) the advice is Rust's whatever this says.
     pub origin: crate::hint::Origin,
     /// Set by [`FindTags`]: whether the schema holds an internally tagged variant (`None`: not
     /// looked); [`MergeTags`] takes it.
@@ -160,11 +161,7 @@ impl<'a> PassContext<'a> {
             declaration_order: false,
             doc_warnings: Vec::new(),
             from_rust: false,
-            origin: if type_name.is_some() {
-                crate::hint::Origin::Rust
-            } else {
-                crate::hint::Origin::JsonSchema
-            },
+            origin: crate::hint::Origin::JsonSchema,
             tag_sites: None,
             prune_first: false,
             refs_seen: RefsSeen::Unknown,

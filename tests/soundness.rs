@@ -28,6 +28,8 @@ use toolschema::dialect::{self, SchemaDialect};
 use toolschema::passes::{MapKey, SIGNED_KEY, UNSIGNED_KEY, key_names};
 use toolschema::{Error, SchemaOptions, schema_for};
 
+mod zoo;
+
 fn validator(schema: &Value) -> jsonschema::Validator {
     jsonschema::draft202012::new(schema)
         .unwrap_or_else(|e| panic!("not a draft 2020-12 schema: {e}\n{schema:#}"))
@@ -38,7 +40,8 @@ fn validator(schema: &Value) -> jsonschema::Validator {
 /// checks what the provider could not enforce). `Some(restored)` when it does.
 fn sends(schema: &toolschema::ToolSchema, value: &Value) -> Option<Value> {
     let sent = schema.plan().encode(value.clone());
-    if !validator(schema.as_value()).is_valid(&sent) {
+    // Gemini's OpenAPI `nullable` read as JSON Schema's `null` type.
+    if !validator(&zoo::openapi_as_json_schema(schema.as_value())).is_valid(&sent) {
         return None;
     }
     schema.restore(sent).ok()
@@ -525,14 +528,14 @@ fn check_builds_every_tool_and_lists_every_failure() {
 // The boundary: values every schema below accepts and serde refuses, whatever the schema says.
 
 /// Asserts that `text` reaches the code through exactly the `accepting` dialects among those that
-/// build `T` and whose output is JSON Schema (the provider's schema accepts it and restore maps it
-/// back without a fault), and that serde refuses what they hand over.
+/// build `T` (the provider's schema accepts it and restore maps it back without a fault), and that
+/// serde refuses what they hand over.
 fn boundary<T: JsonSchema + DeserializeOwned + 'static>(text: &str, accepting: &[&str]) {
     let value: Value = serde_json::from_str(text).unwrap();
     assert!(serde_json::from_str::<T>(text).is_err(), "serde reads {text}");
     let mut accepted = Vec::new();
-    for d in json_schema_dialects() {
-        let Ok(schema) = SchemaOptions::new().dialect(d).schema_for::<T>() else { continue };
+    for d in dialect::builtin() {
+        let Ok(schema) = SchemaOptions::new().dialect(*d).schema_for::<T>() else { continue };
         if let Some(restored) = sends(&schema, &value) {
             assert!(
                 serde_json::from_value::<T>(restored.clone()).is_err(),
@@ -545,9 +548,15 @@ fn boundary<T: JsonSchema + DeserializeOwned + 'static>(text: &str, accepting: &
     assert_eq!(accepted, accepting, "{text} as `{}`", std::any::type_name::<T>());
 }
 
-/// Open objects: the dialects that let undeclared keys through (a struct without
-/// `deny_unknown_fields` reads and drops them).
-const OPEN: &[&str] = &["json-schema", "inline-refs", "mcp", "mcp-self-contained"];
+/// Open objects: the dialects that let undeclared keys through where the original does (a struct
+/// without `deny_unknown_fields` reads and drops them). Gemini closes an object only through
+/// `maxProperties`, where every property is required.
+const OPEN: &[&str] =
+    &["json-schema", "inline-refs", "gemini", "gemini-ordered", "mcp", "mcp-self-contained"];
+
+/// The open-object dialects but Gemini: an object whose properties are all required, which
+/// Gemini closes with `maxProperties`.
+const OPEN_ALL_REQUIRED: &[&str] = &["json-schema", "inline-refs", "mcp", "mcp-self-contained"];
 
 #[derive(Deserialize, JsonSchema)]
 #[allow(dead_code)]
@@ -595,15 +604,15 @@ fn extra_keys_inside_result_duration_and_range_pass_open_objects_and_serde_refus
     assert!(serde_json::from_str::<Std>(fine).is_ok());
     boundary::<Std>(
         r#"{"r": {"Ok": 1, "x": 1}, "d": {"secs": 1, "nanos": 0}, "g": {"start": 1, "end": 2}}"#,
-        OPEN,
+        OPEN_ALL_REQUIRED,
     );
     boundary::<Std>(
         r#"{"r": {"Ok": 1}, "d": {"secs": 1, "nanos": 0, "x": 1}, "g": {"start": 1, "end": 2}}"#,
-        OPEN,
+        OPEN_ALL_REQUIRED,
     );
     boundary::<Std>(
         r#"{"r": {"Ok": 1}, "d": {"secs": 1, "nanos": 0}, "g": {"start": 1, "end": 2, "x": 1}}"#,
-        OPEN,
+        OPEN_ALL_REQUIRED,
     );
 }
 
@@ -645,7 +654,7 @@ struct FlatExternal {
 #[test]
 fn a_flattened_external_enum_with_a_second_variant_key_passes_and_serde_reads_the_first() {
     // `oneOf` holds: only `B` matches. serde takes the first variant key it meets, `A`.
-    boundary::<FlatExternal>(r#"{"id": 1, "A": 7, "B": 2}"#, OPEN);
+    boundary::<FlatExternal>(r#"{"id": 1, "A": 7, "B": 2}"#, OPEN_ALL_REQUIRED);
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -655,19 +664,35 @@ struct Wider {
     vast: u128,
 }
 
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Long {
+    n: i64,
+}
+
+// An integer past the 64-bit range parses to a float (`-9223372036854775809` is the double
+// -2^63, `2^64` and `2^127` are doubles too) that lies within the type's bounds: the schema
+// accepts it and serde refuses a float. Restore refuses it, with its pointer, in every dialect.
 #[test]
-fn the_one_integer_at_a_128_bit_bound_passes_and_serde_refuses_it() {
-    let all = [
-        "json-schema",
-        "strict-subset",
-        "inline-refs",
-        "openai-strict",
-        "anthropic-strict",
-        "mcp",
-        "mcp-self-contained",
-    ];
-    boundary::<Wider>(r#"{"huge": 170141183460469231731687303715884105728, "vast": 0}"#, &all);
-    boundary::<Wider>(r#"{"huge": 0, "vast": 340282366920938463463374607431768211456}"#, &all);
+fn an_integer_past_the_64_bit_range_is_refused_by_restore_in_every_dialect() {
+    let none: [&str; 0] = [];
+    boundary::<Long>(r#"{"n": -9223372036854775809}"#, &none);
+    boundary::<Wider>(r#"{"huge": 170141183460469231731687303715884105728, "vast": 0}"#, &none);
+    boundary::<Wider>(r#"{"huge": 0, "vast": 340282366920938463463374607431768211456}"#, &none);
+    for d in dialect::builtin() {
+        let schema = SchemaOptions::new().dialect(*d).schema_for::<Long>().unwrap();
+        let sent: Value = serde_json::from_str(r#"{"n": -9223372036854775809}"#).unwrap();
+        let faults = schema.restore(sent).unwrap_err();
+        assert_eq!(faults.faults()[0].pointer, "/n", "{}", d.name());
+        // `2^64` for a `u128`: serde reads it from text, never from the float a `Value` holds.
+        let wide = SchemaOptions::new().dialect(*d).schema_for::<Wider>().unwrap();
+        let sent: Value = serde_json::from_str(r#"{"huge": 0, "vast": 18446744073709551616}"#).unwrap();
+        assert!(serde_json::from_value::<Wider>(sent.clone()).is_err());
+        assert_eq!(wide.restore(sent).unwrap_err().faults()[0].pointer, "/vast", "{}", d.name());
+        // Within the range, an integer token is read as it is.
+        let sent: Value = serde_json::from_str(r#"{"n": -9223372036854775808}"#).unwrap();
+        assert_eq!(schema.decode::<Value>(sent.clone()).unwrap(), sent, "{}", d.name());
+    }
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -688,6 +713,8 @@ fn keys_whose_type_schemars_does_not_write_pass_and_serde_refuses_them() {
         "inline-refs",
         "openai-strict",
         "anthropic-strict",
+        "gemini",
+        "gemini-ordered",
         "mcp",
         "mcp-self-contained",
     ];
@@ -754,4 +781,162 @@ fn an_integral_float_below_a_wrapped_root_comes_back_as_an_integer_in_every_dial
             if schema.as_value().get("properties").is_some() { sent.clone() } else { sent["value"].clone() };
         assert_eq!(schema.decode::<Vec<u8>>(args.clone()).unwrap(), [1, 2], "{}: {args}", d.name());
     }
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(untagged)]
+enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct Measured {
+    n: Num,
+}
+
+// `Float(1.0)` is sent as `1.0`; restore's integer fix made it `1`, and serde read `Int(1)`. An
+// integral float stays a float where another branch takes non-integers, and an integer stays an
+// integer.
+#[test]
+fn an_integral_float_stays_a_float_where_another_union_branch_takes_fractions() {
+    let built = decoded_everywhere(&Measured { n: Num::Float(1.0) });
+    assert_eq!(decoded_everywhere(&Measured { n: Num::Int(1) }), built);
+    assert_eq!(decoded_everywhere(&Measured { n: Num::Float(2.5) }), built);
+    // Anthropic has no bounds, so restore checks them and must tell the branches apart: refused.
+    let all: Vec<String> = dialect::builtin().iter().map(|d| d.name().to_owned()).collect();
+    assert_eq!(built, all.into_iter().filter(|n| n != "anthropic-strict").collect::<Vec<_>>());
+    // What a model sends, not only what serde writes: `1.0` as well as `1`.
+    for d in dialect::builtin() {
+        let Ok(schema) = SchemaOptions::new().dialect(*d).schema_for::<Measured>() else { continue };
+        let read = |v: Value| schema.decode::<Measured>(v).unwrap().n;
+        assert_eq!(read(json!({"n": 1.0})), Num::Float(1.0), "{}", d.name());
+        assert_eq!(read(json!({"n": 1})), Num::Int(1), "{}", d.name());
+    }
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct KeyedCounts {
+    m: BTreeMap<u32, u8>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(untagged)]
+enum Loose {
+    Y { y: Option<i64> },
+    S(String),
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(tag = "kind")]
+enum TaggedOverLoose {
+    A(Loose),
+    B { x: i64 },
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct HoldsTagged {
+    e: TaggedOverLoose,
+}
+
+// The integer fix reaches a map's values under `patternProperties` (an integer-keyed map), and a
+// union branch that is a `$ref` with a tag beside it keeps the tag in its shape: it was read as
+// the referenced union alone, so `{"kind": "B", ...}` went through variant `A`'s plan and `x`
+// stayed `1.0`.
+#[test]
+fn the_integer_fix_reaches_pattern_property_values_and_tagged_reference_branches() {
+    for d in dialect::builtin() {
+        let schema = SchemaOptions::new().dialect(*d).schema_for::<KeyedCounts>().unwrap();
+        let sent = schema.plan().encode(json!({"m": {"7": 1}}));
+        let sent: Value = serde_json::from_str(&sent.to_string().replace(":1}", ":1.0}")).unwrap();
+        let back = schema.decode::<KeyedCounts>(sent.clone());
+        assert_eq!(back.unwrap().m[&7], 1, "{}: {sent}", d.name());
+        let Ok(schema) = SchemaOptions::new().dialect(*d).schema_for::<HoldsTagged>() else { continue };
+        let sent = schema.plan().encode(json!({"e": {"kind": "B", "x": 1}}));
+        let sent: Value = serde_json::from_str(&sent.to_string().replace(":1}", ":1.0}")).unwrap();
+        let back = schema.decode::<HoldsTagged>(sent.clone()).map(|h| h.e);
+        assert_eq!(back, Ok(TaggedOverLoose::B { x: 1 }), "{}: {sent}", d.name());
+    }
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct Marker;
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(tag = "kind")]
+enum OverUnit {
+    U(Marker),
+    V { x: u8 },
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct HoldsOverUnit {
+    s: OverUnit,
+}
+
+#[test]
+fn an_internally_tagged_variant_over_a_unit_struct_with_a_further_key_passes_open_objects_and_serde_refuses_it()
+ {
+    assert!(serde_json::from_str::<HoldsOverUnit>(r#"{"s": {"kind": "U"}}"#).is_ok());
+    boundary::<HoldsOverUnit>(r#"{"s": {"kind": "U", "extra": 1}}"#, OPEN);
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct WritesMore {
+    a: u8,
+    #[serde(skip_deserializing)]
+    b: u8,
+}
+
+// `#[serde(skip_deserializing)]`: serde writes the field, the schema (of what is read) does not
+// declare it, and the dialects that close objects refuse serde's own output; serde ignores the
+// key, so sending the value without it is exact. The open-object dialects take it as it is.
+#[test]
+fn a_skip_deserializing_field_is_refused_where_objects_are_closed_and_the_value_without_it_is_sent() {
+    let written = serde_json::to_value(WritesMore { a: 1, b: 2 }).unwrap();
+    let mut taken = Vec::new();
+    for d in dialect::builtin() {
+        let schema = SchemaOptions::new().dialect(*d).schema_for::<WritesMore>().unwrap();
+        if sends(&schema, &written).is_some() {
+            taken.push(d.name());
+        }
+        assert_eq!(sends(&schema, &json!({"a": 1})), Some(json!({"a": 1})), "{}", d.name());
+    }
+    assert_eq!(taken, OPEN);
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(untagged)]
+enum PairOrList {
+    Pair(i32, i32),
+    List(Vec<String>),
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct HoldsPairOrList {
+    p: PairOrList,
+}
+
+// `RestorePlan::encode` took the first union branch whose encoding had the branch's outer shape:
+// `List(["a", "b"])` went through the tuple's encoding, `{"0": "a", "1": "b"}`, an object like
+// the tuple branch's, which the provider's schema refuses (its items are integers).
+#[test]
+fn encode_takes_the_union_branch_whose_schema_its_encoding_fits_below_the_top_level_too() {
+    let values = [
+        HoldsPairOrList { p: PairOrList::List(vec!["a".into(), "b".into()]) },
+        HoldsPairOrList { p: PairOrList::Pair(1, 2) },
+        HoldsPairOrList { p: PairOrList::List(vec![]) },
+    ];
+    let mut built = 0;
+    for d in dialect::builtin() {
+        let Ok(schema) = SchemaOptions::new().dialect(*d).schema_for::<HoldsPairOrList>() else { continue };
+        built += 1;
+        for v in &values {
+            let value = serde_json::to_value(v).unwrap();
+            let restored =
+                sends(&schema, &value).unwrap_or_else(|| panic!("{}: {value} cannot be sent", d.name()));
+            assert_eq!(&serde_json::from_value::<HoldsPairOrList>(restored).unwrap(), v, "{}", d.name());
+        }
+    }
+    assert!(built >= 5, "{built}");
 }

@@ -4,6 +4,8 @@
 //! strings (non-ASCII scripts, emoji sequences, combining marks, whitespace runs, long
 //! descriptions) and for the exact text of every corpus MCP schema.
 
+mod corpus_dir;
+
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -16,15 +18,7 @@ fn reference() -> Value {
 }
 
 fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("TOOLSCHEMA_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    if dir.join("mcp").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("notice: no corpus at {} (set TOOLSCHEMA_CORPUS); corpus counts skipped", dir.display());
-        None
-    }
+    corpus_dir::find("mcp")
 }
 
 #[test]

@@ -310,14 +310,14 @@ impl PendingShape {
         if refers {
             PendingShape::Later(branch.clone())
         } else {
-            PendingShape::Now(shape_of(branch, &Value::Null))
+            PendingShape::Now(deep_shape_of(branch, &Value::Null))
         }
     }
 
     fn shape(self, root: &Value) -> Shape {
         match self {
             PendingShape::Now(shape) => shape,
-            PendingShape::Later(branch) => shape_of(&branch, root),
+            PendingShape::Later(branch) => deep_shape_of(&branch, root),
         }
     }
 }
@@ -849,6 +849,11 @@ impl Engine<'_> {
         ptr: &mut Pointer,
         depth: usize,
     ) -> Built {
+        let integer_format = t == "integer"
+            && m.get("format")
+                .and_then(Value::as_str)
+                .and_then(super::support::integer_format_bounds)
+                .is_some();
         // Only an integer with a format the bounds come from needs its own copy.
         let bounded;
         let m = if t == "integer" && m.contains_key("format") {
@@ -869,7 +874,7 @@ impl Engine<'_> {
         }
         let mut notes = Vec::new();
         let mut out = self.annotations(m);
-        let mut node = Node { integer: t == "integer", ..Node::default() };
+        let mut node = Node { integer: t == "integer", integer_format, ..Node::default() };
         let mut checks = Vec::new();
         // Checks restore runs that the description need not state (the provider enforces them).
         let mut silent = Vec::new();
@@ -957,6 +962,7 @@ impl Engine<'_> {
         {
             node.decode = decode;
             node.integer = false;
+            node.integer_format = false;
         } else if self.p.case_insensitive_enums
             && !self.exact
             && let Some(members) = listed_values(m).and_then(|v| case_distinct_strings(&v))
@@ -1686,7 +1692,7 @@ impl Engine<'_> {
             for (i, plan) in plans.iter().enumerate() {
                 let Some(plan) = plan.filter(|p| busy[*p]) else { continue };
                 if !structural[plan] {
-                    integral.push((shapes[i].clone(), plan));
+                    integral.push((whole_where_fractions_go_elsewhere(&shapes, i), plan));
                     continue;
                 }
                 let separate = shapes.iter().enumerate().all(|(j, s)| i == j || shapes[i].disjoint(s));
@@ -2123,6 +2129,47 @@ fn shape_of(branch: &Value, root: &Value) -> Shape {
     shape_within(branch, root, &mut { SHAPE_BUDGET })
 }
 
+/// [`shape_of`] with the shapes of the branch's properties and items below it, for the forward
+/// map (at most [`DEEP_BUDGET`] of them; past it a position fits anything).
+fn deep_shape_of(branch: &Value, root: &Value) -> Shape {
+    let mut shape = shape_of(branch, root);
+    deepen(&mut shape, branch, root, &mut { DEEP_BUDGET });
+    shape
+}
+
+/// How many shapes below a branch encode may check.
+const DEEP_BUDGET: usize = 64;
+
+fn deepen(shape: &mut Shape, branch: &Value, root: &Value, budget: &mut usize) {
+    if *budget == 0 || shape.any.is_some() {
+        return;
+    }
+    let mut b = branch;
+    for _ in 0..32 {
+        match b.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r)) {
+            Some(t) => b = t,
+            None => break,
+        }
+    }
+    let child = |s: &Value, budget: &mut usize| {
+        let mut c = shape_within(s, root, budget);
+        deepen(&mut c, s, root, budget);
+        c
+    };
+    if let Some(Value::Object(props)) = b.get("properties") {
+        for (name, s) in props {
+            if *budget == 0 {
+                return;
+            }
+            let c = child(s, budget);
+            shape.props.push((name.clone(), c));
+        }
+    }
+    if let Some(items) = b.get("items").filter(|i| i.is_object()) {
+        shape.items = Some(Box::new(child(items, budget)));
+    }
+}
+
 /// How many shapes one branch's shape may be built from: a union whose branches refer back to
 /// it has no end, and one with several such branches doubles at each turn.
 const SHAPE_BUDGET: usize = 256;
@@ -2135,6 +2182,18 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         return Shape::default();
     }
     *budget -= 1;
+    // A reference with keywords beside it (a tag merged beside a variant's `$ref`): the values
+    // of both, so the tag still tells the branch apart.
+    if let Some(Value::Object(site)) = Some(branch)
+        && let Some(r) = site.get("$ref")
+        && site.keys().any(|k| k != "$ref" && !is_annotation(k))
+    {
+        let own: Map<String, Value> =
+            site.iter().filter(|(k, _)| k.as_str() != "$ref").map(|(k, v)| (k.clone(), v.clone())).collect();
+        let own = shape_within(&Value::Object(own), root, budget);
+        let target = Value::Object(Map::from_iter([("$ref".to_owned(), r.clone())]));
+        return own.both(shape_within(&target, root, budget));
+    }
     let mut b = branch;
     for _ in 0..32 {
         match b.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r)) {
@@ -2148,6 +2207,17 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         }
     }
     if let Some(Value::Array(inner)) = b.get("anyOf") {
+        if let Some(site) = b.as_object().filter(|m| m.keys().any(|k| k != "anyOf" && !is_annotation(k))) {
+            // Keywords beside the union (a tag beside an inlined variant): they hold too.
+            let own: Map<String, Value> = site
+                .iter()
+                .filter(|(k, _)| k.as_str() != "anyOf")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let own = shape_within(&Value::Object(own), root, budget);
+            let union = Value::Object(Map::from_iter([("anyOf".to_owned(), Value::Array(inner.clone()))]));
+            return own.both(shape_within(&union, root, budget));
+        }
         if let [one] = inner.as_slice() {
             return shape_within(one, root, budget);
         }
@@ -2187,7 +2257,27 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
             if closed { props.map(|p| p.keys().cloned().collect()).unwrap_or_default() } else { Vec::new() };
         (may, required.clone())
     });
-    Shape { types, values, tags, keys, closed: closed && is_object, any: None }
+    Shape {
+        types,
+        values,
+        tags,
+        keys,
+        closed: closed && is_object,
+        any: None,
+        whole: false,
+        props: Vec::new(),
+        items: None,
+    }
+}
+
+/// The shape of branch `i`, a branch whose restore only turns integral floats into integers,
+/// taking only integer tokens where another branch takes numbers with a fraction: a float sent
+/// there is that branch's (`1.0` for serde's untagged `Int(i64) | Float(f64)` is the float), and
+/// turning it into an integer would change what serde reads.
+fn whole_where_fractions_go_elsewhere(shapes: &[Shape], i: usize) -> Shape {
+    let mut shape = shapes[i].clone();
+    shape.whole = shapes.iter().enumerate().any(|(j, s)| j != i && s.admits_fractions());
+    shape
 }
 
 /// Which plan nodes do anything (`busy`), and which of those change a value's shape or check it
@@ -2300,6 +2390,11 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                 let names = type_names(t);
                 names.contains("integer") && !names.contains("number")
             });
+            node.integer_format = node.integer
+                && m.get("format")
+                    .and_then(Value::as_str)
+                    .and_then(super::support::integer_format_bounds)
+                    .is_some();
             if let Some(Value::Object(props)) = m.get("properties") {
                 for (name, p) in props {
                     if let Some(child) = self.node(p, depth + 1) {
@@ -2313,19 +2408,37 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                 }
                 node.props.sort_by(|a, b| a.name.cmp(&b.name));
             }
-            node.rest = m.get("additionalProperties").and_then(|a| self.node(a, depth + 1));
+            node.rest = match (m.get("additionalProperties"), m.get("patternProperties")) {
+                (Some(Value::Object(a)), _) if !a.is_empty() => {
+                    self.node(&m["additionalProperties"], depth + 1)
+                }
+                // A map whose keys have one pattern (`BTreeMap<u32, u8>`): its values. A key the
+                // pattern refuses has no schema, and an integer there stays valid either way.
+                (None | Some(Value::Bool(_)), Some(Value::Object(p))) if p.len() == 1 => {
+                    p.values().next().and_then(|v| self.node(v, depth + 1))
+                }
+                (a, _) => a.and_then(|a| self.node(a, depth + 1)),
+            };
             node.items = m.get("items").and_then(|i| self.node(i, depth + 1));
             if let Some(Value::Array(prefix)) = m.get("prefixItems") {
                 node.prefix = prefix.iter().map(|p| self.node(p, depth + 1)).collect();
             }
             for k in ["anyOf", "oneOf"] {
-                for b in m.get(k).and_then(Value::as_array).into_iter().flatten() {
-                    if let Some(child) = self.node(b, depth + 1) {
-                        // Integral floats only: taking one branch for another keeps the value
-                        // valid, so no branch needs telling apart.
+                let branches = m.get(k).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+                let shapes: Vec<Shape> = branches
+                    .iter()
+                    .map(|b| {
                         let mut shape = shape_of(b, self.root);
                         shape.values = None;
-                        node.union.push((shape, child));
+                        shape
+                    })
+                    .collect();
+                for (i, b) in branches.iter().enumerate() {
+                    if let Some(child) = self.node(b, depth + 1) {
+                        // Integral floats only: taking one branch for another keeps the value
+                        // valid, so no branch needs telling apart; but a float stays a float
+                        // where another branch takes fractions.
+                        node.union.push((whole_where_fractions_go_elsewhere(&shapes, i), child));
                     }
                 }
             }

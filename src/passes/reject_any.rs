@@ -419,7 +419,12 @@ fn untyped(
     path: &str,
     position: &'static str,
 ) -> SchemaGenerationError {
-    SchemaGenerationError::UntypedAny { field: cx.field(path), pointer, position, origin: cx.origin }
+    SchemaGenerationError::UntypedAny {
+        field: cx.field(path),
+        pointer,
+        position,
+        origin: if cx.from_rust { crate::hint::Origin::Rust } else { cx.origin },
+    }
 }
 
 /// The keys [`Walk`] asks about, found in one pass over an object's entries (a `get` per key

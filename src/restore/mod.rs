@@ -13,7 +13,7 @@
 //! | a tuple (`prefixItems`) | an object with keys `"0"`, `"1"`, ... | rebuilds the array |
 //! | enum values the provider cannot list (numbers for Gemini) | their JSON text as strings | maps each back |
 //! | an assertion the provider does not enforce (`minimum` for Anthropic) | nothing, said in the description | checks it, listing every failure with its pointer |
-//! | an `integer` | `integer` | turns an integral float (`1.0`, which JSON Schema accepts and serde refuses) into the integer |
+//! | an `integer` | `integer` | turns an integral float (`1.0`, which JSON Schema accepts and serde refuses) into the integer, but where another branch of its union takes fractions; refuses one past ±2^53 where an integer format is named |
 //!
 //! A plan is derived from the schema alone: rebuilding it from the same schema and dialect gives
 //! the same plan, so a gateway can keep the original schema and make the plan at call time.
@@ -145,6 +145,11 @@ pub(crate) struct Node {
     pub(crate) prefix: Vec<Option<NodeId>>,
     /// Turn an integral float into an integer.
     pub(crate) integer: bool,
+    /// With `integer`: the schema names an integer format (a Rust integer type, which serde
+    /// reads only from an integer token), so an integral float past ±2^53, which stays a float
+    /// (its digits are not the integer the model meant, or it was an integer past the 64-bit
+    /// range), is a fault rather than a value serde refuses.
+    pub(crate) integer_format: bool,
     /// Assertions the provider could not enforce.
     pub(crate) checks: Vec<Check>,
 }
@@ -239,6 +244,10 @@ impl TypeSet {
         TypeSet(self.0 | other.0)
     }
 
+    pub(crate) fn intersection(self, other: TypeSet) -> TypeSet {
+        TypeSet(self.0 & other.0)
+    }
+
     /// The names, for a description: `an object`, `an array or null`.
     pub(crate) fn describe(self) -> String {
         let names: Vec<&str> = [
@@ -278,6 +287,15 @@ pub(crate) struct Shape {
     /// For a branch that is itself a union: the shapes of its branches (a value has this shape
     /// when it has one of them), the fields above then unused.
     pub(crate) any: Option<Vec<Shape>>,
+    /// Only integer tokens fit: a float, even an integral one, belongs to a sibling branch that
+    /// takes fractions (serde's untagged `Int(i64) | Float(f64)` reads `1.0` as the float).
+    pub(crate) whole: bool,
+    /// For the forward map only (restore never reads them, and disjointness ignores them): the
+    /// shapes of the branch's properties and items, so that encode takes the branch whose schema
+    /// its encoding fits below the top level too (a tuple's encoding `{"0": "a"}` is an object
+    /// like the tuple branch's, but its items are not the tuple's).
+    pub(crate) props: Vec<(String, Shape)>,
+    pub(crate) items: Option<Box<Shape>>,
 }
 
 impl Shape {
@@ -321,7 +339,69 @@ impl Shape {
         keys_apart(self, other) || keys_apart(other, self)
     }
 
+    /// The shape of the values that have both shapes (a `$ref` and the keywords beside it).
+    pub(crate) fn both(self, other: Shape) -> Shape {
+        if let Some(any) = other.any {
+            let any = any.into_iter().map(|s| self.clone().both(s)).collect();
+            return Shape { any: Some(any), ..Shape::default() };
+        }
+        if self.any.is_some() {
+            return other.both(self);
+        }
+        let types = match (self.types, other.types) {
+            (Some(a), Some(b)) => Some(a.intersection(b)),
+            (a, b) => a.or(b),
+        };
+        let keys = match (self.keys, other.keys) {
+            (Some((may_a, mut must)), Some((may_b, must_b))) => {
+                must.extend(must_b);
+                Some((if self.closed { may_a } else { may_b }, must))
+            }
+            (a, b) => a.or(b),
+        };
+        let mut tags = self.tags;
+        tags.extend(other.tags);
+        Shape {
+            types,
+            values: self.values.or(other.values),
+            tags,
+            keys,
+            closed: self.closed || other.closed,
+            any: None,
+            whole: self.whole || other.whole,
+            props: Vec::new(),
+            items: None,
+        }
+    }
+
+    /// Whether some value of this shape may be a number with a fraction.
+    pub(crate) fn admits_fractions(&self) -> bool {
+        match &self.any {
+            Some(any) => any.iter().any(Shape::admits_fractions),
+            None => self.types.is_some_and(|t| t.0 & 16 != 0),
+        }
+    }
+
+    /// [`fits`](Self::fits), and every property and item present fits its own shape.
+    fn fits_deep(&self, v: &Value) -> bool {
+        if let Some(any) = &self.any {
+            return !(self.whole && matches!(v, Value::Number(n) if n.is_f64()))
+                && any.iter().any(|s| s.fits_deep(v));
+        }
+        if !self.fits(v) {
+            return false;
+        }
+        match v {
+            Value::Object(m) => self.props.iter().all(|(k, s)| m.get(k).is_none_or(|x| s.fits_deep(x))),
+            Value::Array(xs) => self.items.as_ref().is_none_or(|s| xs.iter().all(|x| s.fits_deep(x))),
+            _ => true,
+        }
+    }
+
     fn fits(&self, v: &Value) -> bool {
+        if self.whole && matches!(v, Value::Number(n) if n.is_f64()) {
+            return false;
+        }
         if let Some(any) = &self.any {
             return any.iter().any(|s| s.fits(v));
         }
@@ -555,7 +635,7 @@ impl Encode<'_> {
         }
         for (shape, branch) in &node.union {
             let encoded = self.node(*branch, value.clone(), depth + 1);
-            if shape.fits(&encoded) {
+            if shape.fits_deep(&encoded) {
                 value = encoded;
                 break;
             }
@@ -741,6 +821,13 @@ impl Run<'_> {
         }
         if node.integer {
             integral(&mut value);
+            if node.integer_format && value.as_f64().is_some_and(|f| f.fract() == 0.0) && value.is_f64() {
+                self.fault(format!(
+                    "must be an integer within the 64-bit range, written without a fraction or exponent \
+                     where it is past ±2^53; got {}",
+                    check::short(&value)
+                ));
+            }
         }
         for check in &node.checks {
             if !check.passes(&value) {

@@ -17,6 +17,9 @@
 //! under the 2 s an MCP host waits before it sends SIGTERM to the proxy (the MCP Python SDK's
 //! own server takes about 1 s to exit once its stdin ends); after a signal it is `TERM_GRACE`.
 //!
+//! Once the client has closed stdin and the server is gone, what the server wrote before is
+//! still relayed, for up to [`DRAIN_GRACE`] (a listing being rewritten), unless a signal comes.
+//!
 //! What no process can catch (SIGKILL of the proxy) is outside this: the server then sees its
 //! stdin end, as it would without a proxy.
 
@@ -146,26 +149,21 @@ pub fn run(relay: Relay, server: &[String]) -> ExitCode {
             exit_code(status)
         }
         Ok(Event::ClientDone | Event::ClientGone) => {
-            // The server's stdin is closed (or the client is gone): its turn to exit, unless a
-            // signal ends the wait first.
-            let deadline = Instant::now() + EOF_GRACE;
-            let mut signal = None;
-            while signal.is_none() {
-                match child.try_wait() {
-                    Ok(Some(_)) | Err(_) => break,
-                    Ok(None) => {}
-                }
-                let now = Instant::now();
-                if now >= deadline {
-                    break;
-                }
-                match event.recv_timeout((deadline - now).min(POLL)) {
-                    Ok(Event::Signal(number)) => signal = Some(number),
-                    Ok(_) | Err(mpsc::RecvTimeoutError::Timeout | mpsc::RecvTimeoutError::Disconnected) => {}
-                }
+            // The server's stdin is closed (or the client is gone): its turn to exit. Its
+            // output is relayed to the end first (the reader sees its stdout close), unless a
+            // signal ends the wait.
+            let mut wait = Wait::new(&event);
+            wait.until(Instant::now() + EOF_GRACE);
+            let status = match wait.signal {
+                Some(_) => end_server(&mut child, Duration::ZERO),
+                None => end_server(&mut child, wait.left),
+            };
+            // The server is gone: what it wrote before is relayed (a listing the relay is still
+            // rewriting), for up to DRAIN_GRACE or until a signal.
+            if !wait.drained && wait.signal.is_none() {
+                wait.until(Instant::now() + DRAIN_GRACE);
             }
-            let status = end_server(&mut child, Duration::ZERO);
-            match signal {
+            match wait.signal {
                 Some(number) => signal_exit(number),
                 None => exit_code(status),
             }
@@ -177,6 +175,44 @@ pub fn run(relay: Relay, server: &[String]) -> ExitCode {
     };
     drop(signals);
     code
+}
+
+/// How long the relay may take to pass on what the server wrote before it ended, once the
+/// client has closed stdin.
+pub const DRAIN_GRACE: Duration = Duration::from_secs(5);
+
+/// Waiting for the server's output to be relayed to its end, or a signal.
+struct Wait<'a> {
+    events: &'a mpsc::Receiver<Event>,
+    /// The server's stdout closed and everything it wrote was relayed.
+    drained: bool,
+    /// The signal that ended the wait.
+    signal: Option<i32>,
+    /// What was left of the last wait's time when it ended.
+    left: Duration,
+}
+
+impl<'a> Wait<'a> {
+    fn new(events: &'a mpsc::Receiver<Event>) -> Self {
+        Wait { events, drained: false, signal: None, left: Duration::ZERO }
+    }
+
+    /// Waits until the output is relayed, a signal arrives, or `deadline`.
+    fn until(&mut self, deadline: Instant) {
+        while !self.drained && self.signal.is_none() {
+            let now = Instant::now();
+            if now >= deadline {
+                break;
+            }
+            match self.events.recv_timeout(deadline - now) {
+                Ok(Event::Signal(number)) => self.signal = Some(number),
+                Ok(Event::ServerDone) | Err(mpsc::RecvTimeoutError::Disconnected) => self.drained = true,
+                Ok(Event::ClientDone | Event::ClientGone) => {}
+                Err(mpsc::RecvTimeoutError::Timeout) => break,
+            }
+        }
+        self.left = deadline.saturating_duration_since(Instant::now());
+    }
 }
 
 /// How often an exit is looked for while waiting.

@@ -16,7 +16,8 @@
 //! 5. the provider's request-level limits over the listed tools go to stderr, one report a
 //!    listing ([`toolschema::request_limits`]);
 //! 6. so does the listing's size in tokens, as the client lists it: o200k_base and each
-//!    provider's estimate ([`toolschema::tokens`]).
+//!    provider's estimate ([`toolschema::tokens`]), counted on a thread of its own so the
+//!    answer does not wait for it.
 //!
 //! A listing in which nothing changes passes byte for byte.
 
@@ -173,7 +174,11 @@ impl Relay {
             log(&e.0);
         }
         self.report_request(&kept);
-        log(&token_report(&self.dialect, &kept));
+        // Counted off the relay's path: the client gets the listing without waiting for the
+        // encoding's first load or a count linear in a large listing.
+        let (dialect, listed) = (self.dialect.clone(), kept.clone());
+        // A thread that cannot be started costs only the report.
+        let _ = std::thread::Builder::new().spawn(move || log(&token_report(&dialect, &listed)));
         *tools = kept;
         changed
     }
