@@ -311,3 +311,77 @@ fn a_union_that_refers_to_itself_restores_through_its_other_branches() {
         }
     }
 }
+
+// Regression (found by the restore laws over generated schemas): an optional property whose union
+// admits null only through a branch that accepts anything (`true`, written as JSON text, a string)
+// was made required without null in OpenAI strict mode, so leaving it out (encoded as null) was
+// refused by the provider's own schema. Null is added, and stands for absent.
+#[test]
+fn an_optional_property_whose_union_holds_true_is_required_with_null() {
+    let schema = json!({"type": "object", "properties": {"c": {"anyOf": [true, {"type": "integer"}]}}});
+    let d = dialect::by_name("openai-strict").expect("built in");
+    let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema).unwrap();
+    let validator = provider_validator(d, adapted.as_value());
+    assert_eq!(adapted.as_value()["required"], json!(["c"]));
+    // Null and absent alike, as for an `Option`: `{"c": null}` comes back as `{}`.
+    for (value, back) in [
+        (json!({}), json!({})),
+        (json!({"c": null}), json!({})),
+        (json!({"c": 3}), json!({"c": 3})),
+        (json!({"c": "x"}), json!({"c": "x"})),
+        (json!({"c": {"k": [1]}}), json!({"c": {"k": [1]}})),
+    ] {
+        let sent = adapted.plan().encode(value.clone());
+        assert!(validator.is_valid(&sent), "{value} is sent as {sent}, which the provider refuses");
+        assert_eq!(adapted.restore(sent.clone()).map_err(|e| e.to_string()), Ok(back), "{sent}");
+    }
+}
+
+// Regression (found by the restore laws over generated schemas): a root object with no properties
+// and `additionalProperties: true` was closed as an empty object in the strict dialects, so every
+// call with any key was refused by the provider. The root is wrapped and its value sent as JSON
+// text, as the same object is below the root.
+#[test]
+fn a_root_open_object_without_properties_takes_any_keys_in_the_strict_dialects() {
+    let schema = json!({"type": "object", "properties": {}, "additionalProperties": true});
+    for name in ["openai-strict", "anthropic-strict"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema.clone()).unwrap();
+        let validator = provider_validator(d, adapted.as_value());
+        for value in [json!({}), json!({"k": 1}), json!({"a": [1, "x"], "b": {"c": null}})] {
+            let sent = adapted.plan().encode(value.clone());
+            assert!(
+                validator.is_valid(&sent),
+                "{name}: {value} is sent as {sent}, which the provider refuses"
+            );
+            assert_eq!(adapted.restore(sent).map_err(|e| e.to_string()), Ok(value), "{name}");
+        }
+    }
+}
+
+// Regression (found by the restore laws over generated schemas): under OpenAI strict mode, a
+// property that admits null, named by an `anyOf` of `required` alternatives (moved into a restore
+// check), lost its null on restore as "absent", and the check then refused `{"b": null}`, which
+// the original accepts (`b` is present). Null is the property present there.
+#[test]
+fn a_null_property_named_by_required_alternatives_counts_as_present() {
+    let inner = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"enum": [null]}},
+        "anyOf": [{"required": ["a"]}, {"required": ["b"]}]});
+    let d = dialect::by_name("openai-strict").expect("built in");
+    for schema in [inner.clone(), json!({"type": "object", "properties": {"o": inner}, "required": ["o"]})] {
+        let nested = schema["properties"].get("o").is_some();
+        let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema).unwrap();
+        let validator = provider_validator(d, adapted.as_value());
+        let wrap = |v: Value| if nested { json!({ "o": v }) } else { v };
+        for value in [json!({"b": null}), json!({"a": "x"}), json!({"a": "x", "b": null})] {
+            let value = wrap(value);
+            let sent = adapted.plan().encode(value.clone());
+            assert!(validator.is_valid(&sent), "{value} is sent as {sent}, which the provider refuses");
+            let back = adapted.restore(sent.clone()).map_err(|e| e.to_string());
+            let ok = back == Ok(value.clone()) || back == Ok(wrap(json!({"a": "x", "b": null})));
+            assert!(ok, "{value} sent as {sent} came back as {back:?}");
+        }
+        let err = adapted.restore(wrap(json!({"a": null}))).unwrap_err();
+        assert!(err.to_string().contains("at least one of `a`, `b`"), "{err}");
+    }
+}

@@ -39,7 +39,8 @@
 
 use super::AdaptContext;
 use super::support::{
-    admits_null, disjoint, format_as_bounds, is_annotation, merge_ref_site, type_names, unsupported,
+    admits_null, disjoint, format_as_bounds, is_annotation, merge_ref_site, refuses_null, type_names,
+    unsupported,
 };
 use crate::error::CapabilityError;
 use crate::hint::{Advice, Origin, for_keyword};
@@ -171,6 +172,7 @@ pub(crate) fn adapt(
         adaptations: Vec::new(),
         wrapped: needs_wrap(&schema, profile.dialect),
         root_def: None,
+        alternatives: BTreeSet::new(),
         root_name: cx
             .type_name
             .map_or_else(|| "Root".to_owned(), |t| t.rsplit("::").next().unwrap_or(t).to_owned()),
@@ -205,7 +207,17 @@ fn needs_wrap(root: &Value, dialect: Dialect) -> bool {
     let map = no_props
         && (matches!(m.get("additionalProperties"), Some(Value::Object(_)))
             || m.contains_key("patternProperties"));
-    !object || map || ["anyOf", "oneOf"].iter().any(|k| m.contains_key(*k))
+    // `additionalProperties: true` said outright is a map of further keys the reader takes, as
+    // beside named properties; with none, every object is closed in these providers' terms, so
+    // the root is wrapped and its value sent as JSON text, as the same object is below the root
+    // (left out, it is a tool without arguments, closed exactly).
+    let open = dialect == Dialect::JsonSchema
+        && no_props
+        && m.get("additionalProperties") == Some(&Value::Bool(true))
+        && !m.contains_key("patternProperties")
+        && m.get("required").and_then(Value::as_array).is_none_or(Vec::is_empty)
+        && m.get("maxProperties").and_then(Value::as_u64) != Some(0);
+    !object || map || open || ["anyOf", "oneOf"].iter().any(|k| m.contains_key(*k))
 }
 
 /// The order moved checks are stated in: bounds before lengths before the rest.
@@ -262,6 +274,9 @@ struct Engine<'a> {
     root_def: Option<String>,
     /// The name for it: the type's, or `Root`.
     root_name: String,
+    /// The properties named by the `required` alternatives of the object being built (moved into
+    /// a restore check): taken by that object, where null is a value of their own.
+    alternatives: BTreeSet<String>,
 }
 
 /// A merge of a reference's target with the keywords beside it that recurs inside itself, made
@@ -550,8 +565,10 @@ impl Engine<'_> {
         }
         let mut rest = m.clone();
         rest.remove("anyOf");
+        self.alternatives = lists.iter().flatten().cloned().collect();
         let check = Check::RequiredOneOf(lists);
         let (mut out, id) = self.schema(&Value::Object(rest), ptr, depth + 1);
+        self.alternatives.clear();
         if let Value::Object(o) = &mut out {
             finish_description(o, &[check.describe()], &[]);
         }
@@ -1207,6 +1224,7 @@ impl Engine<'_> {
     ) {
         let empty = Map::new();
         let props = m.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+        let alternatives = std::mem::take(&mut self.alternatives);
         let additional = m.get("additionalProperties");
         let patterns = m.get("patternProperties").and_then(Value::as_object).filter(|p| !p.is_empty());
         // `additionalProperties: true` said outright beside named properties is a map of further
@@ -1271,11 +1289,16 @@ impl Engine<'_> {
                 out_required.push(Value::String(name.clone()));
                 match schema.get("default") {
                     Some(d) if !d.is_null() => note_default(&mut child, d),
+                    // Named by a moved "at least one of": `null` is the property present, and
+                    // the check counts it (absent is sent as null too, and comes back as null,
+                    // which the property admits).
+                    _ if alternatives.contains(name) => {}
                     _ => null_is_absent = true,
                 }
-                if accepts_anything(schema, self.root) {
-                    // Any value as JSON text: a JSON `null` is the text "null", and null itself
-                    // stands for absent.
+                // Any value as JSON text (the whole schema or one branch of a union, where the
+                // original admitted null): a JSON `null` is the text "null", and null itself
+                // stands for absent. The written schema is read alone: a `$ref` in it is unsure.
+                if accepts_anything(schema, self.root) || refuses_null(&child, &Value::Null) {
                     child = with_null(child, self.p.dialect);
                     null_is_absent = true;
                 }
@@ -1302,7 +1325,10 @@ impl Engine<'_> {
             // What absent means, for the forward map: the declared default, which the model sends
             // to say "absent" where null is a value of its own.
             let default = (self.p.require_all && !null_is_absent && !required.contains(name.as_str()))
-                .then(|| schema.get("default").cloned())
+                .then(|| {
+                    let absent = alternatives.contains(name.as_str()).then_some(Value::Null);
+                    schema.get("default").cloned().or(absent)
+                })
                 .flatten();
             if plan.is_some() || null_is_absent || default.is_some() {
                 plan_props.push(Prop { name: name.clone(), node: plan, null_is_absent, default });

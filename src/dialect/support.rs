@@ -62,6 +62,12 @@ pub(crate) fn admits_null(schema: &Value, root: &Value) -> bool {
     null_verdict(schema, root, MAX_HOPS) == Some(true)
 }
 
+/// Whether a schema certainly refuses null (`false` when unsure, as for a `$ref` that does not
+/// resolve against `root`).
+pub(crate) fn refuses_null(schema: &Value, root: &Value) -> bool {
+    null_verdict(schema, root, MAX_HOPS) == Some(false)
+}
+
 /// `Some(true)`: accepts null; `Some(false)`: refuses null; `None`: cannot tell.
 fn null_verdict(schema: &Value, root: &Value, hops: usize) -> Option<bool> {
     let map = match schema {
