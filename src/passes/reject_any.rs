@@ -532,6 +532,7 @@ impl<'a> Walk<'a, '_> {
             }
             _ => None,
         };
+        let names_definition = def.is_some();
         // A definition is entered once, or twice when a later use must hold a value and the
         // first need not: its union members are judged by that.
         if let Some((def_map, name)) = def
@@ -551,6 +552,27 @@ impl<'a> Walk<'a, '_> {
             }
             let next = depth.descend().ok_or_else(|| self.too_deep(&real, path))?;
             self.check(target, &mut real, path, next, must)?;
+        }
+        // A reference into any other place (`#/$defs/Holder/properties/x`) where a value must be
+        // sent: its target is judged as a place that must hold one, as a definition is. Judged
+        // only where it stands, an optional property that accepts anything would be rewritten as
+        // `{}`, and a second run would refuse what the first accepted.
+        if must
+            && !names_definition
+            && let Some(Value::String(reference)) = keys.reference
+            && let Some(target) = self.doc.resolve(reference)
+            && self.entered_must.insert(address(target))
+        {
+            let mut real = Pointer::root();
+            if !self.fast
+                && let Some(tokens) = reference.strip_prefix('#').and_then(crate::pointer::tokens)
+            {
+                for token in &tokens {
+                    real.push(token);
+                }
+            }
+            let next = depth.descend().ok_or_else(|| self.too_deep(&real, path))?;
+            self.check(target, &mut real, path, next, true)?;
         }
         // A member of a union that is all this node says (`anyOf: [X, {}]`) makes it accept anything.
         let union_must = must && keys.union && !keys.typed && accepts_anything(node, self.doc);
@@ -721,6 +743,22 @@ mod tests {
     fn a_schema_of_content_keywords_alone_is_untyped() {
         let s = json!({"properties": {"blob": {"contentMediaType": "text/plain"}}, "required": ["blob"]});
         assert_eq!(err_at(s), ("/properties/blob".to_owned(), "T.blob".to_owned()));
+    }
+
+    #[test]
+    fn a_required_reference_into_an_optional_untyped_property_is_refused_in_the_first_run() {
+        // `a` must hold a value and points into `Holder`, whose `x` is optional there and accepts
+        // anything: judged only where it stands, `x` became `{}` and a second run refused `a`.
+        let s = json!({
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/Holder/properties/x"}},
+            "required": ["a"],
+            "$defs": {"Holder": {"type": "object", "properties": {
+                "x": {"oneOf": [{"type": "array"}, {"anyOf": [{"type": "number"}, {}]}]}
+            }}}
+        });
+        let (pointer, _) = err_at(s);
+        assert_eq!(pointer, "/$defs/Holder/properties/x/oneOf/1/anyOf/1");
     }
 
     #[test]
