@@ -1578,8 +1578,14 @@ impl Engine<'_> {
         // An array without `items` holds any values: OpenAI refuses it ("array schema missing
         // items"), Gemini too ("items: missing field"), so its items are written as every
         // untyped value is.
+        // An `enum` or `const` of arrays already says every item, and its values are sent as
+        // they are: items written as JSON text would contradict them.
         let any = Value::Bool(true);
-        let items = m.get("items").unwrap_or(&any);
+        let items = match m.get("items") {
+            Some(items) => items,
+            None if m.contains_key("enum") || m.contains_key("const") => return false,
+            None => &any,
+        };
         let mark = ptr.push("items");
         let (child, plan) = self.schema(items, ptr, depth + 1);
         ptr.truncate(mark);
@@ -2592,6 +2598,18 @@ mod tests {
         for d in providers() {
             let out = adapt_with(d, s.clone());
             assert!(out.schema["properties"]["percent"].get("unit").is_none(), "{}", d.name());
+        }
+    }
+
+    #[test]
+    fn an_enum_of_arrays_without_items_keeps_its_values_as_they_are() {
+        let s = serde_json::json!({"type": "object", "properties": {"b": {"enum": [[1, "x"]]}}, "required": ["b"]});
+        for d in providers() {
+            let out = adapt_with(d, s.clone());
+            let b = &out.schema["properties"]["b"];
+            assert!(b.get("items").is_none(), "{}: {}", d.name(), out.schema);
+            let sent = out.plan.encode(serde_json::json!({"b": [1, "x"]}));
+            assert_eq!(out.plan.restore(sent).unwrap(), serde_json::json!({"b": [1, "x"]}), "{}", d.name());
         }
     }
 
