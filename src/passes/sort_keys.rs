@@ -65,8 +65,10 @@ fn sort_all(root: &mut Value, keep_properties: bool) {
                     entries.sort_by(|a, b| a.0.cmp(&b.0));
                     map.extend(entries);
                 }
+                // The entries of a kept `properties` map are schemas, sorted like any other,
+                // even a property itself named `properties`.
                 for (k, v) in map.iter_mut() {
-                    stack.push((v, keep_properties && k == "properties"));
+                    stack.push((v, keep_properties && !keep && k == "properties"));
                 }
             }
             Value::Array(items) => stack.extend(items.iter_mut().map(|v| (v, false))),
@@ -97,6 +99,21 @@ mod tests {
             r#"{"properties":{"b":{},"a":{}},"type":"object"}"#
         } else {
             r#"{"properties":{"a":{},"b":{}},"type":"object"}"#
+        };
+        assert_eq!(text, want);
+    }
+
+    #[test]
+    fn a_property_named_properties_is_a_schema_and_is_sorted() {
+        let mut s: Value =
+            serde_json::from_str(r#"{"properties":{"z":{},"properties":{"type":"object","properties":{"y":{},"x":{}},"description":"d"}}}"#)
+                .unwrap();
+        sort_keys(&mut s, true);
+        let text = serde_json::to_string(&s).unwrap();
+        let want = if map_preserves_order() {
+            r#"{"properties":{"z":{},"properties":{"description":"d","properties":{"y":{},"x":{}},"type":"object"}}}"#
+        } else {
+            r#"{"properties":{"properties":{"description":"d","properties":{"x":{},"y":{}},"type":"object"},"z":{}}}"#
         };
         assert_eq!(text, want);
     }
