@@ -392,7 +392,11 @@ impl Shape {
             return false;
         }
         match v {
-            Value::Object(m) => self.props.iter().all(|(k, s)| m.get(k).is_none_or(|x| s.fits_deep(x))),
+            // A null property is taken as absent: the encoding sends an optional property the
+            // model may leave out as null, which the property's own shape need not admit.
+            Value::Object(m) => {
+                self.props.iter().all(|(k, s)| m.get(k).is_none_or(|x| x.is_null() || s.fits_deep(x)))
+            }
             Value::Array(xs) => self.items.as_ref().is_none_or(|s| xs.iter().all(|x| s.fits_deep(x))),
             _ => true,
         }
