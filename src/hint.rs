@@ -7,7 +7,7 @@
 //! (`Optional[...]`, `dict[str, X]`, `Any`, `list[X]`). The [`Origin`] travels with the options
 //! ([`SchemaOptions::origin`](crate::SchemaOptions::origin),
 //! [`AdaptContext::origin`](crate::dialect::AdaptContext::origin)); each piece of advice is one
-//! [`Advice`] with its three wordings side by side, so no wording is ever missing one language.
+//! `Advice` with its three wordings side by side, so no wording is ever missing one language.
 
 /// Where a schema came from, which decides the language of the advice in its errors.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]

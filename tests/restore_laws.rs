@@ -39,9 +39,11 @@ fn modes() -> Vec<(&'static dyn SchemaDialect, bool, String)> {
 /// such keys.
 const CLOSES_OPEN_OBJECTS: [&str; 3] = ["strict-subset", "openai-strict", "anthropic-strict"];
 
-/// The share of generated schemas every dialect, in each mode, must accept for the laws to count
-/// (about half reach the provider dialects in exact mode, more elsewhere).
-const SCHEMA_FLOOR: f64 = 0.2;
+/// The share of generated schemas every dialect, in each mode, must accept for the laws to count.
+/// Gemini in exact mode, the lowest, accepts 20% to 47% of a run's 51 schemas (measured over
+/// seeds): the floor sits below that spread, so it fails a law that went vacuous, not an unlucky
+/// seed.
+const SCHEMA_FLOOR: f64 = 0.1;
 
 /// Instances generated per schema (before the original's validator keeps the valid ones).
 const INSTANCES: usize = 6;
