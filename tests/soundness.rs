@@ -1,5 +1,5 @@
 //! What a schema promises against what serde reads, on the shapes an independent run of unseen
-//! types found wrong (issue 17), and the boundary of that promise: the values every schema here
+//! types found wrong, and the boundary of that promise: the values every schema here
 //! accepts and serde refuses, whatever the schema says (README, "Guarantees").
 //!
 //! - the per-type cache tells apart types that share a `type_name`;
@@ -114,7 +114,7 @@ fn only_property(schema: &toolschema::ToolSchema) -> String {
     props.keys().next().unwrap().clone()
 }
 
-// Regression (issue 17): the cache was keyed by `type_name`, and the second `Args` got the first
+// Regression: the cache was keyed by `type_name`, and the second `Args` got the first
 // one's schema.
 #[test]
 fn two_types_in_const_blocks_that_share_a_type_name_get_their_own_schemas() {
@@ -203,7 +203,7 @@ struct Widths {
     e: usize,
 }
 
-// Regression (issue 17): `u32` accepted 4294967296 and `i64` 9223372036854775808.
+// Regression: `u32` accepted 4294967296 and `i64` 9223372036854775808.
 #[test]
 fn every_integer_is_bounded_by_its_range_in_every_dialect() {
     let at_max = json!({"a": u32::MAX, "b": i64::MAX, "c": u64::MAX, "d": 127, "e": u64::MAX});
@@ -413,7 +413,7 @@ struct ByteKeys {
     exact: BTreeMap<u8, u8>,
 }
 
-// Regression (issue 17): `BTreeMap<u8, _>` accepted the key `"01"`.
+// Regression: `BTreeMap<u8, _>` accepted the key `"01"`.
 #[test]
 fn a_map_with_integer_keys_refuses_the_spellings_serde_refuses_in_every_dialect_that_has_maps() {
     let mut checked = Vec::new();
@@ -459,7 +459,7 @@ struct Holder {
     op: Tagged,
 }
 
-// Regression (issue 17): serde writes `{"id": 1, "t": "V"}`, and the schema checked the tag
+// Regression: serde writes `{"id": 1, "t": "V"}`, and the schema checked the tag
 // against the map's values.
 #[test]
 fn serdes_own_output_of_a_tagged_variant_over_a_flattened_map_validates_in_every_dialect() {

@@ -205,7 +205,7 @@ mod tests {
         assert_eq!(MCP.adapt(list, &cx).unwrap()["$defs"]["A"], json!({"type": "string"}));
         // A root that refers to itself cannot move.
         assert!(MCP.adapt(json!({"type": "array", "items": {"$ref": "#"}}), &cx).is_err());
-        // Regression (issue 17): a struct that flattens an enum is a struct already.
+        // Regression: a struct that flattens an enum is a struct already.
         let flattened = json!({"anyOf": [
             {"type": "object", "properties": {"id": {"type": "integer"}, "A": {"type": "integer"}}, "required": ["A", "id"]},
             {"type": "object", "properties": {"id": {"type": "integer"}, "B": {"type": "string"}}, "required": ["B", "id"]}

@@ -704,7 +704,7 @@ mod tests {
         }
     }
 
-    // Regression (issue 17): where the model may send nothing, an untyped schema is what the type
+    // Regression: where the model may send nothing, an untyped schema is what the type
     // declares (`Vec<Value>`, `HashMap<String, Option<Value>>`, a flattened map of `Value`, a
     // flattened `Option<Op>`), and passes unchanged.
     #[test]
