@@ -24,8 +24,9 @@ Checks of each accepted schema, by dialect:
   (reported as information). The same for the conversion openai-agents applies to an MCP
   server's tools (`agents.mcp.util` with `convert_schemas_to_strict`: `properties` added when
   absent, then `_reject_open_objects=True`): the SDK serves a tool whose conversion raises as
-  non-strict, so a raise is a failure, but for a recursive schema, which that path cannot take
-  (it refuses every `$ref`), reported apart by name.
+  non-strict, so a raise is a failure, but for a `$ref` openai-strict keeps (a recursive schema,
+  or one that inlining would grow past four times its size), which that path cannot take (it
+  refuses every `$ref`), reported apart by name.
 - `anthropic-strict`: anthropic `transform_schema(copy)` must not raise. What it changes (the
   keywords it moves into descriptions, ...) is information: no client path raises on it.
 - `gemini`, `gemini-ordered`: google-genai `FunctionDeclaration.model_validate({"name",
@@ -249,6 +250,20 @@ def json_diff(a: Any, b: Any, at: str = "") -> Iterator[tuple[str, str, Any, Any
 UNVALIDATED_REF = "JSON schema contains a reference whose target was not validated for strict mode"
 
 
+def keeps_ref(schema: Any) -> bool:
+    """Whether `schema` holds a `$ref` anywhere (outside instance values)."""
+    stack = [schema]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            if isinstance(n.get("$ref"), str):
+                return True
+            stack.extend(v for k, v in n.items() if k not in ("const", "enum", "default", "examples"))
+        elif isinstance(n, list):
+            stack.extend(n)
+    return False
+
+
 def recursive(schema: Any) -> bool:
     """Whether a definition of `schema` reaches itself through `#/$defs/...` or
     `#/definitions/...` references."""
@@ -409,11 +424,13 @@ class Sdks:
         try:
             converted = ensure(copy.deepcopy(mcp_copy), _reject_open_objects=not empty)
         except Exception as e:  # noqa: BLE001 (any exception is the finding)
-            if first_line(str(e)).startswith(UNVALIDATED_REF) and recursive(schema):
-                # That path refuses every `$ref`, and a recursive schema has no form without
-                # one (the OpenAI API itself takes it): the SDK serves the tool non-strict. A
-                # boundary listed in docs/dialects.md, kept apart from the failures and counted.
-                c.note("MCP-tool conversion refuses a recursive schema (every `$ref`); served non-strict", name)
+            if first_line(str(e)).startswith(UNVALIDATED_REF) and keeps_ref(schema):
+                # That path refuses every `$ref`. openai-strict keeps one only where no form
+                # without it exists (a recursive schema) or inlining would grow the schema past
+                # four times its size; the OpenAI API itself takes both. The SDK serves such a
+                # tool non-strict: a boundary listed in docs/dialects.md, counted apart by name.
+                kind = "recursive" if recursive(schema) else "inlining past 4x its size"
+                c.note(f"MCP-tool conversion refuses a kept `$ref` ({kind}); served non-strict", name)
                 return
             c.fail(
                 f"MCP-tool conversion (_reject_open_objects) raises {type(e).__name__}: "
