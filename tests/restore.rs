@@ -385,3 +385,93 @@ fn a_null_property_named_by_required_alternatives_counts_as_present() {
         assert!(err.to_string().contains("at least one of `a`, `b`"), "{err}");
     }
 }
+
+/// Under `name`, every value sent as `encode` gives is one the provider's schema accepts, and
+/// restore gives the value back; `schema` accepts each value.
+fn round_trips(name: &str, schema: &Value, values: &[Value]) {
+    let d = dialect::by_name(name).expect("built in");
+    let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema.clone()).unwrap();
+    let validator = provider_validator(d, adapted.as_value());
+    let original = jsonschema::validator_for(schema).expect("a valid schema");
+    for value in values {
+        assert!(original.is_valid(value), "the original refuses {value}");
+        let sent = adapted.plan().encode(value.clone());
+        assert!(validator.is_valid(&sent), "{name}: {value} is sent as {sent}, which the provider refuses");
+        assert_eq!(
+            adapted.restore(sent.clone()).map_err(|e| e.to_string()),
+            Ok(value.clone()),
+            "{name}: {sent}"
+        );
+    }
+}
+
+// Regression (found by the restore laws over generated schemas): an optional property that is a
+// `$ref` to a definition the provider gets in a form refusing null (a union with an untyped
+// branch, sent as JSON text) was required without null under OpenAI strict mode, so `{}` could
+// not be sent: whether the written definition admits null was read before it was written.
+#[test]
+fn an_optional_reference_to_a_definition_that_refuses_null_gets_null_for_absent() {
+    let schema = json!({"type": "object", "properties": {"b": {"$ref": "#/$defs/U"}},
+        "$defs": {"U": {"anyOf": [{}, {"type": "object", "properties": {"k": {"type": "string"}}, "required": ["k"], "additionalProperties": false}]}}});
+    round_trips("openai-strict", &schema, &[json!({}), json!({"b": {"k": "x"}}), json!({"b": [1, "x"]})]);
+}
+
+// Regression (found by the restore laws over generated schemas): an `enum` mixing objects and
+// numbers was split by type; the object branch went as JSON text of any object, and restore did
+// not check the listed values, so `{"k": 2}` came through; the number branch listed the objects.
+#[test]
+fn an_enum_of_objects_sent_as_json_text_is_checked_by_restore() {
+    let schema =
+        json!({"type": "object", "properties": {"b": {"enum": [{}, {"k": 1}, 0]}}, "required": ["b"]});
+    round_trips("openai-strict", &schema, &[json!({"b": {}}), json!({"b": {"k": 1}}), json!({"b": 0})]);
+    let d = dialect::by_name("openai-strict").expect("built in");
+    let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema).unwrap();
+    let branches = adapted.as_value()["properties"]["b"]["anyOf"].as_array().unwrap().clone();
+    assert!(branches.contains(&json!({"type": "integer", "enum": [0]})), "{branches:?}");
+    let err = adapted.restore(json!({"b": "{\"k\":2}"})).unwrap_err().to_string();
+    assert!(err.contains("`/b`: must be one of `{}`, `{\"k\":1}`"), "{err}");
+}
+
+// Regression (found by the restore laws over generated schemas): where two branches of a union
+// take the same written shape, the forward map took the first, whose restore check then refused
+// the value; it takes the branch whose restore passes.
+#[test]
+fn the_forward_map_takes_the_branch_whose_restore_checks_pass() {
+    let schema = json!({"type": "object", "properties": {"d": {"anyOf": [
+        {"type": "object", "properties": {"b": {"enum": [{}]}}, "additionalProperties": true},
+        {"type": "object", "properties": {"b": {"type": "object"}, "e": {"enum": ["a"]}}, "required": ["e"], "additionalProperties": {}}
+    ]}}, "required": ["d"]});
+    round_trips(
+        "openai-strict",
+        &schema,
+        &[json!({"d": {"b": {"x": 1}, "e": "a", "id": null}}), json!({"d": {"b": {}}})],
+    );
+}
+
+// Regression (found by the restore laws over generated schemas): a nullable property that
+// another property's presence requires (`dependencies`) lost its null on restore as "absent",
+// and the moved check then refused `{"a": "x", "b": null}`; null is the property present there.
+#[test]
+fn a_null_property_another_requires_counts_as_present() {
+    let schema = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"anyOf": [{"type": "null"}, {"type": "string"}]}},
+        "dependencies": {"a": ["b"]}});
+    round_trips(
+        "openai-strict",
+        &schema,
+        &[json!({"a": "x", "b": null}), json!({"a": "x", "b": "y"}), json!({"b": null})],
+    );
+}
+
+// Regression (found by the restore laws over generated schemas): an untyped property named by
+// `required` alternatives, present as null, was sent as a bare null (which stands for absent)
+// instead of the JSON text `null`, so `{"e": {"a": null}}` could not be sent.
+#[test]
+fn a_null_untyped_property_named_by_required_alternatives_is_sent_as_the_text_null() {
+    let schema = json!({"type": "object", "properties": {"e": {"type": "object", "properties": {"a": {}, "b": {"const": ""}},
+        "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}}, "required": ["e"]});
+    round_trips(
+        "openai-strict",
+        &schema,
+        &[json!({"e": {"a": null}}), json!({"e": {"b": ""}}), json!({"e": {"a": [1], "b": ""}})],
+    );
+}

@@ -39,8 +39,8 @@
 
 use super::AdaptContext;
 use super::support::{
-    admits_null, disjoint, format_as_bounds, is_annotation, merge_ref_site, refuses_null, type_names,
-    unsupported,
+    MAX_HOPS, admits_null, disjoint, format_as_bounds, is_annotation, merge_ref_site, refuses_null,
+    type_names, unsupported,
 };
 use crate::error::CapabilityError;
 use crate::hint::{Advice, Origin, for_keyword};
@@ -333,21 +333,10 @@ impl Engine<'_> {
         let (mut out, inner) = self.schema(root, &mut Pointer::root(), 0);
         self.nodes[root_id].target = inner;
         loop {
-            if let Some((tokens, name, id)) = self.work.pop() {
-                let mut ptr = Pointer::root();
-                for t in &tokens {
-                    ptr.push(t);
-                }
-                let target = crate::refs::lookup(self.root, &tokens).unwrap_or(&Value::Bool(true));
-                let (value, plan) = self.schema(target, &mut ptr, 0);
-                self.nodes[id].target = plan;
-                self.defs.push((name, value));
-            } else if let Some(MergedDef { key, schema, name, id, mut ptr }) = self.merged_work.pop() {
-                self.merging.push(key);
-                let (value, plan) = self.schema(&schema, &mut ptr, 0);
-                self.merging.clear();
-                self.nodes[id].target = plan;
-                self.defs.push((name, value));
+            if let Some(work) = self.work.pop() {
+                self.build_def(work);
+            } else if let Some(merged) = self.merged_work.pop() {
+                self.build_merged_def(merged);
             } else {
                 break;
             }
@@ -390,6 +379,86 @@ impl Engine<'_> {
         let adaptations = std::mem::take(&mut self.adaptations);
         let (nodes, plan_root) = prune(nodes, plan_root);
         Output { schema: out, plan: RestorePlan::from_parts(nodes, plan_root, adaptations) }
+    }
+
+    /// Writes a definition waiting in [`Engine::work`].
+    fn build_def(&mut self, (tokens, name, id): (Vec<String>, String, NodeId)) {
+        let mut ptr = Pointer::root();
+        for t in &tokens {
+            ptr.push(t);
+        }
+        let target = crate::refs::lookup(self.root, &tokens).unwrap_or(&Value::Bool(true));
+        let (value, plan) = self.schema(target, &mut ptr, 0);
+        self.nodes[id].target = plan;
+        self.defs.push((name, value));
+    }
+
+    /// Writes a merged definition waiting in [`Engine::merged_work`].
+    fn build_merged_def(&mut self, MergedDef { key, schema, name, id, mut ptr }: MergedDef) {
+        self.merging.push(key);
+        let (value, plan) = self.schema(&schema, &mut ptr, 0);
+        self.merging.clear();
+        self.nodes[id].target = plan;
+        self.defs.push((name, value));
+    }
+
+    /// Whether the written schema `out` certainly refuses `null`, reading the definitions its
+    /// references name as written: one still waiting is written now (the order in which
+    /// definitions are written changes no output byte: `$defs` is sorted at the end). `false`
+    /// when unsure, as for a definition being written around this place (a cycle).
+    fn written_refuses_null(&mut self, out: &Value) -> bool {
+        let mut doc = Value::Object(Map::from_iter([("$defs".to_owned(), Value::Object(Map::new()))]));
+        for _ in 0..MAX_HOPS {
+            if refuses_null(out, &doc) {
+                return true;
+            }
+            if admits_null(out, &doc) {
+                return false;
+            }
+            let Some(Value::Object(defs)) = doc.get_mut("$defs") else { return false };
+            let mut wanted = BTreeSet::new();
+            union_refs(out, &mut wanted, 0);
+            defs.values().for_each(|d| union_refs(d, &mut wanted, 0));
+            let mut added = false;
+            for name in wanted {
+                if !defs.contains_key(&name)
+                    && let Some(value) = self.written_def(&name)
+                {
+                    defs.insert(name, value);
+                    added = true;
+                }
+            }
+            if !added {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// The definition `name` as written, writing it now if it is still waiting; `None` for one
+    /// being written (a cycle) or unknown.
+    fn written_def(&mut self, name: &str) -> Option<Value> {
+        if let Some((_, v)) = self.defs.iter().find(|(n, _)| n == name) {
+            return Some(v.clone());
+        }
+        if let Some(i) = self.work.iter().position(|(_, n, _)| n == name) {
+            let work = self.work.remove(i);
+            let merging = std::mem::take(&mut self.merging);
+            let alternatives = std::mem::take(&mut self.alternatives);
+            self.build_def(work);
+            self.merging = merging;
+            self.alternatives = alternatives;
+        } else if let Some(i) = self.merged_work.iter().position(|m| m.name == name) {
+            let merged = self.merged_work.remove(i);
+            let merging = std::mem::take(&mut self.merging);
+            let alternatives = std::mem::take(&mut self.alternatives);
+            self.build_merged_def(merged);
+            self.merging = merging;
+            self.alternatives = alternatives;
+        } else {
+            return None;
+        }
+        self.defs.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
     }
 
     fn alloc(&mut self) -> NodeId {
@@ -819,6 +888,8 @@ impl Engine<'_> {
         ptr: &mut Pointer,
         depth: usize,
     ) -> Built {
+        // Each branch lists the values of its own type (`declared_types` kept only types some
+        // listed value has).
         let mut branches: Vec<Value> = types
             .iter()
             .map(|t| {
@@ -827,6 +898,9 @@ impl Engine<'_> {
                     .filter(|(k, _)| !is_annotation(k))
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
+                if let Some(Value::Array(values)) = b.get_mut("enum") {
+                    values.retain(|v| has_type(v, t));
+                }
                 b.insert("type".into(), Value::String(t.clone()));
                 Value::Object(b)
             })
@@ -1224,7 +1298,17 @@ impl Engine<'_> {
     ) {
         let empty = Map::new();
         let props = m.get("properties").and_then(Value::as_object).unwrap_or(&empty);
-        let alternatives = std::mem::take(&mut self.alternatives);
+        // Properties where `null` is a value of their own, not "absent": those named by moved
+        // `required` alternatives, and those another property's presence requires
+        // (`dependentRequired`, `dependencies`), which a restore check counts.
+        let mut alternatives = std::mem::take(&mut self.alternatives);
+        for key in ["dependentRequired", "dependencies"] {
+            for names in m.get(key).and_then(Value::as_object).into_iter().flat_map(Map::values) {
+                alternatives.extend(
+                    names.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned),
+                );
+            }
+        }
         let additional = m.get("additionalProperties");
         let patterns = m.get("patternProperties").and_then(Value::as_object).filter(|p| !p.is_empty());
         // `additionalProperties: true` said outright beside named properties is a map of further
@@ -1298,7 +1382,7 @@ impl Engine<'_> {
                 // Any value as JSON text (the whole schema or one branch of a union, where the
                 // original admitted null): a JSON `null` is the text "null", and null itself
                 // stands for absent. The written schema is read alone: a `$ref` in it is unsure.
-                if accepts_anything(schema, self.root) || refuses_null(&child, &Value::Null) {
+                if accepts_anything(schema, self.root) || self.written_refuses_null(&child) {
                     child = with_null(child, self.p.dialect);
                     null_is_absent = true;
                 }
@@ -1868,6 +1952,11 @@ fn declared_types(m: &Map<String, Value>) -> Option<BTreeSet<&'static str>> {
         if set.contains("number") {
             set.remove("integer");
         }
+        // Beside `enum` or `const`, a type no listed value has admits nothing: `null` in
+        // `type` beside `enum: [1, 2]` must not become a null branch.
+        if let Some(values) = listed_values(m) {
+            set.retain(|t| values.iter().any(|v| has_type(v, t)));
+        }
         return Some(set);
     }
     if let Some(values) = listed_values(m) {
@@ -2004,6 +2093,39 @@ fn listed_values(m: &Map<String, Value>) -> Option<Vec<Value>> {
         return Some(vec![c.clone()]);
     }
     m.get("enum").and_then(Value::as_array).filter(|v| !v.is_empty()).cloned()
+}
+
+/// Whether `v` is of the JSON Schema type `t` (an integral float is an `integer`, an integer a
+/// `number`).
+fn has_type(v: &Value, t: &str) -> bool {
+    match (v, t) {
+        (Value::Number(_), "number") => true,
+        (Value::Number(n), "integer") => {
+            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        _ => super::support::json_type(v) == t,
+    }
+}
+
+/// The names of the `$defs` entries that the references of `schema` and of its `allOf`, `anyOf`
+/// and `oneOf` branches name (where a null verdict follows them), down to [`MAX_HOPS`] levels.
+fn union_refs(schema: &Value, names: &mut BTreeSet<String>, depth: usize) {
+    let Value::Object(m) = schema else { return };
+    if depth >= MAX_HOPS {
+        return;
+    }
+    if let Some(r) = m.get("$ref").and_then(Value::as_str)
+        && let Ok(tokens) = crate::refs::parse_local(r)
+        && let [defs, name] = tokens.as_slice()
+        && defs == "$defs"
+    {
+        names.insert(name.clone());
+    }
+    for key in ["allOf", "anyOf", "oneOf"] {
+        for branch in m.get(key).and_then(Value::as_array).into_iter().flatten() {
+            union_refs(branch, names, depth + 1);
+        }
+    }
 }
 
 /// Adds `null` to a schema the model must now be able to send null for.

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
 /// Follows at most this many `$ref` hops in one judgement.
-const MAX_HOPS: usize = 32;
+pub(crate) const MAX_HOPS: usize = 32;
 
 /// Keywords that annotate and never constrain. A `$ref` site whose siblings are all annotations
 /// means exactly its target, with the site's annotations winning.

@@ -46,6 +46,9 @@ pub enum Check {
     Pattern(Pattern),
     /// `anyOf` of `required` lists beside the properties: at least one list all present.
     RequiredOneOf(Vec<Vec<String>>),
+    /// `enum` (or `const`, one value) where the provider gets the value as JSON text: one of
+    /// these values (as JSON Schema compares: `1` equals `1.0`).
+    OneOf(Vec<Value>),
 }
 
 impl Check {
@@ -74,6 +77,8 @@ impl Check {
             "pattern" => Check::Pattern(Pattern::new(value.as_str()?)?),
             "minProperties" => Check::MinProperties(count()?),
             "maxProperties" => Check::MaxProperties(count()?),
+            "enum" => Check::OneOf(value.as_array()?.clone()),
+            "const" => Check::OneOf(vec![value.clone()]),
             "dependentRequired" => {
                 let Value::Object(deps) = value else { return None };
                 let mut out = Vec::new();
@@ -107,6 +112,7 @@ impl Check {
             Check::DependentRequired(..) => "dependentRequired",
             Check::Pattern(_) => "pattern",
             Check::RequiredOneOf(_) => "anyOf",
+            Check::OneOf(_) => "enum",
         }
     }
 
@@ -136,6 +142,16 @@ impl Check {
                 s
             }
             Check::Pattern(p) => format!("a string matching the pattern `{}`", p.source()),
+            Check::OneOf(values) => {
+                let mut s = "one of ".to_owned();
+                for (i, v) in values.iter().enumerate() {
+                    if i > 0 {
+                        s.push_str(", ");
+                    }
+                    let _ = write!(s, "`{v}`");
+                }
+                s
+            }
             Check::RequiredOneOf(lists) => {
                 let mut s = "at least one of ".to_owned();
                 for (i, names) in lists.iter().enumerate() {
@@ -179,6 +195,7 @@ impl Check {
             (Check::RequiredOneOf(lists), Value::Object(m)) => {
                 lists.iter().any(|names| names.iter().all(|n| m.contains_key(n)))
             }
+            (Check::OneOf(values), v) => values.iter().any(|x| json_equal(x, v)),
             _ => true,
         }
     }

@@ -599,10 +599,13 @@ impl Encode<'_> {
         let mut value = value;
         match &mut value {
             Value::Object(map) if !node.props.is_empty() || node.rest.is_some() => {
+                // The properties left out, sent as a bare null.
+                let mut absent = Vec::new();
                 for p in &node.props {
                     if !map.contains_key(&p.name) {
                         if p.null_is_absent {
                             map.insert(p.name.clone(), Value::Null);
+                            absent.push(p.name.as_str());
                         } else if let Some(d) = &p.default {
                             map.insert(p.name.clone(), d.clone());
                         }
@@ -620,9 +623,13 @@ impl Encode<'_> {
                         None if declared(&node.decode).binary_search(&key).is_ok() => None,
                         None => node.rest,
                     };
+                    // A null that is there stays null (it reads as absent), unless the property
+                    // is sent as JSON text, where it is the text `null` and a bare null is absent.
                     if let Some(child) = child
                         && let Some(slot) = map.get_mut(&key)
-                        && !(slot.is_null() && prop.is_some_and(|p| p.null_is_absent))
+                        && !(slot.is_null()
+                            && prop.is_some_and(|p| p.null_is_absent)
+                            && (absent.contains(&key.as_str()) || !self.null_as_text(child)))
                     {
                         *slot = self.node(child, std::mem::take(slot), depth + 1);
                     }
@@ -639,7 +646,10 @@ impl Encode<'_> {
         }
         for (shape, branch) in &node.union {
             let encoded = self.node(*branch, value.clone(), depth + 1);
-            if shape.fits_deep(&encoded) {
+            // The branch the provider's schema takes the value in, and whose restore checks
+            // (an `enum` of objects sent as JSON text, a moved bound) pass: another branch may
+            // take it in the same written shape and check what this one cannot.
+            if shape.fits_deep(&encoded) && self.restores(*branch, &encoded, depth + 1) {
                 value = encoded;
                 break;
             }
@@ -671,6 +681,33 @@ impl Encode<'_> {
             }
             (_, v) => v,
         }
+    }
+}
+
+impl Encode<'_> {
+    /// Whether the node `id` (through its references) sends a `null` value as the JSON text
+    /// `null`.
+    fn null_as_text(&self, id: NodeId) -> bool {
+        let mut at = Some(id);
+        for _ in 0..=MAX_DEPTH {
+            let Some(node) = at.map(|i| &self.nodes[i]) else { return false };
+            if let Decode::JsonText(types) = &node.decode {
+                return *types == TypeSet::ALL;
+            }
+            if node.decode != Decode::None {
+                return false;
+            }
+            at = node.target;
+        }
+        false
+    }
+
+    /// Whether restore takes `sent` through the node `id` without a fault.
+    fn restores(&self, id: NodeId, sent: &Value, depth: usize) -> bool {
+        let mut run = Run { nodes: self.nodes, faults: Vec::new(), same: Vec::new() };
+        let out = run.node(id, sent.clone(), depth);
+        crate::walk::drop_any_depth(out);
+        run.faults.is_empty()
     }
 }
 
