@@ -1,4 +1,4 @@
-//! The ratio table of BENCHMARKS.md: every target of the performance issue, each candidate timed
+//! The ratio table of BENCHMARKS.md: every target it names, each candidate timed
 //! interleaved with its baseline in this one process (see `common/compare.rs`).
 //!
 //! `cargo bench --bench compare` prints the table in Markdown: per row the fastest batch of each

@@ -1,4 +1,4 @@
-//! A check-free floor for target 3: the output of `self_contained_input_schema` made with no
+//! A check-free floor for target 3 of BENCHMARKS.md: the output of `self_contained_input_schema` made with no
 //! check at all, in the cheapest way we know on serde_json's `Value`. It is timed beside the
 //! function over the whole corpus, and target 3 is the function at most 1.15x it in the same run
 //! (the compare bench's corpus rows); each round of `benches/python_compare.sh` also gives its

@@ -8,7 +8,7 @@
 //! exactly what the input did, on the values that showed the bug. `narrowed` lists the values the
 //! input accepts and the output deliberately refuses (`null` for a property that may be left out
 //! instead). For a row with an `error`, the instances are checked against the input alone: they
-//! show why no output could be faithful. `issue` names the issue item the row is a regression of.
+//! show why no output could be faithful. `case` says what the row shows.
 
 use serde_json::Value;
 use toolschema::{
@@ -116,7 +116,7 @@ fn every_regression_row_gives_its_answer_and_keeps_the_meaning_of_its_instances(
     assert!(rows.len() >= 27, "{} rows", rows.len());
     let mut failures = Vec::new();
     for row in &rows {
-        assert!(row["issue"].is_string(), "{row}: each row names the issue item it is a regression of");
+        assert!(row["case"].is_string(), "{row}: each row says what it shows under `case`");
         check(row, &mut failures);
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));

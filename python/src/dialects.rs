@@ -1,7 +1,7 @@
 //! The `dialect` argument: a built-in's name, or any object with `name`, `forbidden` and `adapt`.
 //!
-//! The seed's protocol: "a dialect is anything satisfying SchemaDialect: a name, a forbidden set
-//! of schema keywords, and an adapt". A Python object of that shape is run after the pipeline
+//! A dialect is anything that satisfies `toolschema.SchemaDialect`: a name, a forbidden set of
+//! schema keywords, and an `adapt`. A Python object of that shape is run after the pipeline
 //! (under `json-schema`, the identity): its `adapt` gets the normalised schema as a dict and
 //! returns the schema the provider is told; then every schema position of that is scanned for
 //! the `forbidden` keywords (the library's scan, [`toolschema::dialect::forbidden_keyword_errors`]),

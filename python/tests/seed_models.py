@@ -1,4 +1,4 @@
-"""The seed's own pydantic models (``../shared/seeds/000_*``), shared by the tests that use them."""
+"""Example pydantic models (a trip's ``Waypoint`` and ``Itinerary``), shared by the tests that use them."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Restore: a model's arguments, written in a provider's terms, mapped back to what the code reads.
 
-Pydantic models from the seed (``../shared/seeds/000_*``: ``Waypoint``, ``Itinerary``) and one with
+The pydantic models of ``seed_models.py`` (``Waypoint``, ``Itinerary``) and one with
 every shape a provider dialect rewrites (optional fields, defaults, a map, a free-form object,
 nested models, ``Any``, bounds), under ``openai-strict``, ``anthropic-strict`` and ``gemini``. For
 each: the provider schema; arguments a model would send under it (``null`` for a field left out

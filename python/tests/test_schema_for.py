@@ -1,6 +1,6 @@
-"""``schema_for`` on the seed's own examples (``../shared/seeds/000_*``: the agent kit's schema
-module): pydantic models, dataclasses, TypedDicts, bare types and callables, docstrings, exclusion,
-dialects, the hash, and every failure its table lists."""
+"""``schema_for`` on the shapes an agent kit's tools take: pydantic models, dataclasses,
+TypedDicts, bare types and callables, docstrings, exclusion, dialects, the hash, and every
+failure it reports."""
 
 from __future__ import annotations
 

@@ -89,7 +89,7 @@ def test_every_dialect_keeps_the_declared_property_order(dialect: str) -> None:
 
 @pytest.mark.parametrize("dialect", toolschema.DIALECTS)
 def test_the_seed_models_keep_their_declared_order_in_every_dialect(dialect: str) -> None:
-    class Trip(BaseModel):  # the seed's Itinerary with its fields declared the other way round
+    class Trip(BaseModel):  # seed_models' Itinerary with its fields declared the other way round
         stops: List[Waypoint]
         name: str
 
@@ -251,7 +251,7 @@ def test_a_callable_object_is_described_by_its_call_when_its_class_has_no_docstr
     assert ranked["properties"]["query"]["description"] == "The query to rank for."
 
 
-# --- The seed's dialect protocol --------------------------------------------------------------
+# --- A dialect of one's own (the SchemaDialect protocol) --------------------------------------
 
 
 @dataclasses.dataclass(frozen=True)

@@ -92,8 +92,8 @@ __all__ = [
 @runtime_checkable
 class SchemaDialect(Protocol):
     """A dialect of your own: anything with a ``name``, a ``forbidden`` set of schema keywords and
-    an ``adapt``, as the seed has it. ``schema_for``, ``normalize`` and ``restore`` take one
-    wherever they take a dialect's name.
+    an ``adapt``. ``schema_for``, ``normalize`` and ``restore`` take one wherever they take a
+    dialect's name.
 
     ``adapt`` gets the normalised schema (a new dict) and returns the schema the provider is told;
     then every schema position of that is checked for the ``forbidden`` keywords, each one found a

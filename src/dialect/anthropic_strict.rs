@@ -1,7 +1,7 @@
 //! `ANTHROPIC_STRICT`: Claude strict tool use (`strict: true`) and JSON outputs
 //! (`output_config.format`), which share one set of limits.
 //!
-//! The rules, with their sources (providers.md §2b and §2c, from [ANT-SO]
+//! The rules, with their sources ([ANT-SO]
 //! <https://platform.claude.com/docs/en/build-with-claude/structured-outputs>, "JSON Schema
 //! limitations", and [ANT-STRICT] strict tool use):
 //! - `additionalProperties` must be `false` on every object; any other value is refused [ANT-SO];
@@ -17,12 +17,12 @@
 //! - `pattern`: no backreferences, lookaround or word boundaries [ANT-SO] "Supported regex features";
 //! - tools: no `oneOf`/`anyOf`/`allOf` at the root (400 "input_schema does not support oneOf, allOf,
 //!   or anyOf at the top level", anthropics/claude-code#5973) and the root is `type: "object"`;
-//! - not listed, so refused here (failing closed): `oneOf` (except as below), `not`,
+//! - not listed, so taken as unsupported (failing closed): `oneOf` (except as below), `not`,
 //!   `if`/`then`/`else`, `prefixItems`, `patternProperties`, `propertyNames`, `unevaluated*`,
 //!   `dependent*`, `min/maxProperties`;
-//! - limits per request, summed over every strict schema [ANT-SO] §2c: 24 optional properties, 16
-//!   properties that use `anyOf` or a type array. They are checked here per schema: a request with
-//!   several tools must add them up.
+//! - limits per request, summed over every strict schema [ANT-SO]: 24 optional properties, 16
+//!   properties that use `anyOf` or a type array. The dialect checks them per schema;
+//!   [`request_limits`](crate::request_limits) adds them up over a request's tools.
 //!
 //! ```
 //! use serde_json::json;
@@ -56,7 +56,8 @@
 //! - `oneOf` as `anyOf` where the branches are provably disjoint, `allOf` merged where exact;
 //! - **refused**: recursion, `not`, `if`/`then`/`else`, `contains`, overlapping `oneOf`, a
 //!   pattern Anthropic cannot run, and the limits (24 optional properties, 16 union properties),
-//!   counted on the output per schema: a request with several tools must add them up.
+//!   counted on the output per schema ([`request_limits`](crate::request_limits) counts them over
+//!   a request's tools).
 
 use super::provider::{self, Dialect, Enums, Profile, Refs};
 use super::support::sort_errors;

@@ -1,6 +1,6 @@
 //! `GEMINI`: Gemini function `parameters` and `responseSchema`, the OpenAPI 3.0 `Schema` proto.
 //!
-//! The rules, with their sources (providers.md §3a: [GEM-SDK] `googleapis/js-genai:src/types.ts`
+//! The rules, with their sources ([GEM-SDK] `googleapis/js-genai:src/types.ts`
 //! `Schema`, [GEM-PROTO] `google/ai/generativelanguage/v1beta/content.proto`, and the issues named):
 //! - the proto knows only `type` (one value), `format`, `title`, `description`, `nullable`, `enum`
 //!   (strings), `items`, `minItems`, `maxItems`, `properties`, `required`, `minProperties`,

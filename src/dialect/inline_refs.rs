@@ -1,7 +1,7 @@
 //! `INLINE_REFS`: every `$ref` replaced by what it points at, no `$defs` left.
 //!
 //! For consumers that cannot resolve references: many MCP clients (Copilot CLI, Cursor, Gemini
-//! CLI: providers.md §4 "Practice"), Gemini's OpenAPI `parameters` (no `$ref` field, §3a).
+//! CLI), Gemini's OpenAPI `parameters` (no `$ref` field).
 //!
 //! ```
 //! use serde_json::json;

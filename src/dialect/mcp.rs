@@ -1,11 +1,11 @@
 //! `MCP` and `MCP_SELF_CONTAINED`: a tool's `inputSchema` under the Model Context Protocol.
 //!
-//! Rules (providers.md §4, from the MCP specification `schema/<rev>/schema.ts` and
+//! Rules (from the MCP specification `schema/<rev>/schema.ts` and
 //! `docs/specification/<rev>/server/tools.mdx` in `modelcontextprotocol/modelcontextprotocol`):
 //! - revisions 2025-06-18 to 2026-07-28: `inputSchema` MUST have `type: "object"` at the root;
 //! - 2025-11-25 on: the default dialect is JSON Schema 2020-12, so everything else may stay;
 //! - in practice many clients cannot resolve `$defs`/`$ref` (GitHub Copilot CLI #1876, Gemini CLI
-//!   #13326, Cursor, Kiro, opencode, Codex; providers.md §4 "Practice"). [`MCP_SELF_CONTAINED`]
+//!   #13326, Cursor, Kiro, opencode, Codex). [`MCP_SELF_CONTAINED`]
 //!   inlines every reference for them (as [`INLINE_REFS`](super::INLINE_REFS) does: recursion is an
 //!   error, the expansion is size-checked before it is built).
 //!

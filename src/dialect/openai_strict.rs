@@ -1,6 +1,6 @@
 //! `OPENAI_STRICT`: OpenAI Structured Outputs and function tools with `strict: true`.
 //!
-//! The rules, with their sources (providers.md §1):
+//! The rules, with their sources:
 //! - the root is `type: "object"` and not `anyOf` ([OAI-SO] "Root objects must not be `anyOf` and
 //!   must be an object");
 //! - `additionalProperties: false` on every object ([OAI-SO]; [OAI-FC] "must be set to false for

@@ -1166,7 +1166,7 @@ fn a_reference_under_an_id_that_changes_its_base_is_refused_on_every_path() {
     let sub =
         json!({"$id": "http://example.com/sub", "$defs": {"X": {"type": "integer"}}, "$ref": "#/$defs/X"});
     for (schema, pointer, id) in [
-        // The shape: the property's own `$id` sets the base of its own `$ref`.
+        // The property's own `$id` sets the base of its own `$ref`.
         (
             json!({"$defs": {"X": {"type": "string"}}, "properties": {"a": sub.clone()}}),
             "/properties/a",
