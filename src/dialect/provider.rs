@@ -776,6 +776,37 @@ impl Engine<'_> {
         self.schema(&Value::Object(merged), ptr, depth + 1)
     }
 
+    /// A discriminated union's branch with its `tag` property required: as it is where its
+    /// schema (through references) already requires it or does not declare it, else its
+    /// target merged with `required: [tag]`.
+    fn with_tag_required(&self, branch: &Value, tag: &str) -> Value {
+        let mut target = branch;
+        for _ in 0..MAX_HOPS {
+            match target.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(self.root, r))
+            {
+                Some(t)
+                    if target
+                        .as_object()
+                        .is_some_and(|o| o.keys().all(|k| k == "$ref" || is_annotation(k))) =>
+                {
+                    target = t;
+                }
+                _ => break,
+            }
+        }
+        let declared = target.get("properties").and_then(|p| p.get(tag)).is_some();
+        let required = target
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(tag)));
+        if !declared || required {
+            return branch.clone();
+        }
+        let own =
+            Map::from_iter([("required".to_owned(), Value::Array(vec![Value::String(tag.to_owned())]))]);
+        merge_ref_site(own, target.clone()).unwrap_or_else(|_| branch.clone())
+    }
+
     /// `anyOf` / `oneOf`, with the node's own assertions distributed into the branches.
     fn union(&mut self, m: &Map<String, Value>, ptr: &mut Pointer, depth: usize) -> Built {
         let (keyword, branches) = match (m.get("anyOf"), m.get("oneOf")) {
@@ -786,6 +817,18 @@ impl Engine<'_> {
                 return (Value::Bool(true), None);
             }
         };
+        // A `discriminator` (OpenAPI's, and pydantic's `Field(discriminator=...)`) names a tag the
+        // reader needs in every value: pydantic refuses a value without it, even where the member
+        // gives the tag a default. Required in each branch, the tags tell the branches apart.
+        let tagged: Vec<Value>;
+        let branches =
+            match m.get("discriminator").and_then(|d| d.get("propertyName")).and_then(Value::as_str) {
+                Some(tag) => {
+                    tagged = branches.iter().map(|b| self.with_tag_required(b, tag)).collect();
+                    &tagged
+                }
+                None => branches,
+            };
         if keyword == "oneOf"
             && !branches
                 .iter()
@@ -2468,8 +2511,10 @@ fn prune(mut nodes: Vec<Node>, root: Option<NodeId>) -> (Vec<Node>, Option<NodeI
         for p in &mut node.props {
             p.node = keep(p.node);
         }
-        node.props.retain(|p| p.node.is_some() || p.null_is_absent || p.default.is_some());
         node.rest = keep(node.rest);
+        // A declared property with nothing to do still keeps a map's plan off its value.
+        let shields = node.rest.is_some();
+        node.props.retain(|p| p.node.is_some() || p.null_is_absent || p.default.is_some() || shields);
         node.items = keep(node.items);
         for p in &mut node.prefix {
             *p = keep(*p);
@@ -2534,7 +2579,6 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                         });
                     }
                 }
-                node.props.sort_by(|a, b| a.name.cmp(&b.name));
             }
             node.rest = match (m.get("additionalProperties"), m.get("patternProperties")) {
                 (Some(Value::Object(a)), _) if !a.is_empty() => {
@@ -2547,6 +2591,23 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                 }
                 (a, _) => a.and_then(|a| self.node(a, depth + 1)),
             };
+            if node.rest.is_some()
+                && let Some(Value::Object(props)) = m.get("properties")
+            {
+                // The map's plan is for further keys only: a declared property is read as its
+                // own schema says (an integral float stays a float where it takes `number`).
+                for name in props.keys() {
+                    if !node.props.iter().any(|p| &p.name == name) {
+                        node.props.push(Prop {
+                            name: name.clone(),
+                            node: None,
+                            null_is_absent: false,
+                            default: None,
+                        });
+                    }
+                }
+            }
+            node.props.sort_by(|a, b| a.name.cmp(&b.name));
             node.items = m.get("items").and_then(|i| self.node(i, depth + 1));
             if let Some(Value::Array(prefix)) = m.get("prefixItems") {
                 node.prefix = prefix.iter().map(|p| self.node(p, depth + 1)).collect();
@@ -2610,6 +2671,28 @@ mod tests {
             assert!(!out.schema.to_string().contains("discriminator"), "{}: {}", d.name(), out.schema);
             let dog = serde_json::json!({"pet": {"kind": "dog", "bark": "woof"}});
             assert_eq!(out.plan.restore(dog.clone()).unwrap(), dog, "{}", d.name());
+        }
+    }
+
+    #[test]
+    fn a_discriminated_union_whose_tags_have_defaults_requires_the_tag() {
+        // pydantic's `kind: Literal["cat"] = "cat"`: the tag is optional in each member, and
+        // pydantic still refuses a value without it.
+        let s = serde_json::json!({"$defs": {
+            "Cat": {"properties": {"kind": {"const": "cat", "default": "cat", "type": "string"}, "lives": {"type": "integer"}}, "required": ["lives"], "type": "object"},
+            "Dog": {"properties": {"kind": {"const": "dog", "default": "dog", "type": "string"}, "lives": {"type": "integer"}}, "required": ["lives"], "type": "object"}},
+            "properties": {"pet": {"discriminator": {"mapping": {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog"}, "propertyName": "kind"},
+                "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}]}},
+            "required": ["pet"], "type": "object"});
+        for d in providers() {
+            let out = adapt_with(d, s.clone());
+            let dog = serde_json::json!({"pet": {"kind": "dog", "lives": 1}});
+            let sent = out.plan.encode(dog.clone());
+            assert_eq!(out.plan.restore(sent).unwrap(), dog, "{}", d.name());
+            let branches = out.schema["properties"]["pet"]["anyOf"].as_array().expect("a union");
+            for b in branches {
+                assert!(b["required"].as_array().unwrap().contains(&"kind".into()), "{}: {b}", d.name());
+            }
         }
     }
 

@@ -36,12 +36,17 @@ impl Draft {
     /// A validator for a schema in this draft (the original, as its author meant it).
     /// `format` is an annotation in both (draft-07 validators may assert it; 2020-12 ones, and the
     /// providers, do not).
+    /// A `discriminator` is read as its readers read it ([`as_readers_read`]).
     pub fn validator(self, schema: &Value) -> Option<jsonschema::Validator> {
         let draft = match self {
             Draft::Draft7 => jsonschema::Draft::Draft7,
             Draft::Draft2020 => jsonschema::Draft::Draft202012,
         };
-        jsonschema::options().with_draft(draft).should_validate_formats(false).build(schema).ok()
+        jsonschema::options()
+            .with_draft(draft)
+            .should_validate_formats(false)
+            .build(&as_readers_read(schema))
+            .ok()
     }
 
     fn defs(self) -> &'static str {
@@ -50,6 +55,43 @@ impl Draft {
             Draft::Draft2020 => "$defs",
         }
     }
+}
+
+/// `schema` with every discriminated union's tag required in each branch: JSON Schema reads
+/// `discriminator` as an annotation, but its readers (pydantic's `Field(discriminator=...)`,
+/// OpenAPI) refuse a value without the tag, even where a member gives the tag a default. Each
+/// branch `b` of a union beside `"discriminator": {"propertyName": t}` becomes
+/// `{"allOf": [b, {"required": [t]}]}`; nothing below `const`, `enum`, `default` or `examples`
+/// is read.
+pub fn as_readers_read(schema: &Value) -> Value {
+    fn walk(v: &Value, depth: usize) -> Value {
+        match v {
+            Value::Object(m) if depth < 256 => {
+                let tag = m.get("discriminator").and_then(|d| d.get("propertyName")).and_then(Value::as_str);
+                let mut out = Map::new();
+                for (k, x) in m {
+                    let x = match k.as_str() {
+                        "const" | "enum" | "default" | "examples" => x.clone(),
+                        "oneOf" | "anyOf" if tag.is_some() && x.is_array() => Value::Array(
+                            x.as_array()
+                                .into_iter()
+                                .flatten()
+                                .map(|b| json!({"allOf": [walk(b, depth + 1), {"required": [tag]}]}))
+                                .collect(),
+                        ),
+                        _ => walk(x, depth + 1),
+                    };
+                    out.insert(k.clone(), x);
+                }
+                Value::Object(out)
+            }
+            Value::Array(items) if depth < 256 => {
+                Value::Array(items.iter().map(|x| walk(x, depth + 1)).collect())
+            }
+            _ => v.clone(),
+        }
+    }
+    walk(schema, 0)
 }
 
 /// Patterns with strings they match (the instance generator draws from these).
@@ -207,16 +249,28 @@ pub fn arb_node() -> BoxedStrategy<Value> {
                     "properties": {"a": a, "b": b},
                     "anyOf": [{"required": ["a"]}, {"required": ["b"]}],
                 })),
-                // A tagged union with an OpenAPI discriminator.
-                1 => vec(inner.clone(), 2..4).prop_map(|members| {
+                // A tagged union with an OpenAPI discriminator; half the time each tag has a
+                // default and is not required (pydantic's `kind: Literal["k0"] = "k0"`), which
+                // the discriminator still requires of every value (see `Draft::validator`).
+                1 => (vec(inner.clone(), 2..4), any::<bool>()).prop_map(|(members, defaulted)| {
                     let branches: Vec<Value> = members
                         .into_iter()
                         .enumerate()
-                        .map(|(i, v)| json!({
-                            "type": "object",
-                            "properties": {"kind": {"type": "string", "const": format!("k{i}")}, "v": v},
-                            "required": ["kind"],
-                        }))
+                        .map(|(i, v)| {
+                            let tag = format!("k{i}");
+                            if defaulted {
+                                json!({
+                                    "type": "object",
+                                    "properties": {"kind": {"type": "string", "const": tag, "default": tag}, "v": v},
+                                })
+                            } else {
+                                json!({
+                                    "type": "object",
+                                    "properties": {"kind": {"type": "string", "const": tag}, "v": v},
+                                    "required": ["kind"],
+                                })
+                            }
+                        })
                         .collect();
                     json!({"oneOf": branches, "discriminator": {"propertyName": "kind"}})
                 }),
