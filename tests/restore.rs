@@ -494,3 +494,16 @@ fn a_declared_property_beside_a_map_is_not_restored_by_the_maps_plan() {
     assert!(back["a"][0].is_f64(), "{back}");
     assert!(back["b"][0].is_u64(), "{back}");
 }
+
+// Regression (found by the restore laws over generated schemas): a tuple whose members needed no
+// plan lost them, so the plan of `items` (the integer fix) reached the members too: `[2.0, 48]`
+// of `prefixItems: [number]`, `items: integer` came back as `[2, 48]`.
+#[test]
+fn a_tuples_members_are_not_restored_by_the_plan_of_its_further_items() {
+    let schema = json!({"type": "object", "properties": {"t": {"type": "array", "prefixItems": [{"type": ["integer", "number"]}],
+        "items": {"type": "integer"}}}, "required": ["t"]});
+    let adapted = SchemaOptions::new().normalize(schema).unwrap();
+    let back = adapted.restore(json!({"t": [2.0, 48.0]})).unwrap();
+    assert!(back["t"][0].is_f64(), "{back}");
+    assert!(back["t"][1].is_u64(), "{back}");
+}

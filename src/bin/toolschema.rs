@@ -27,8 +27,10 @@ stops at the first bad tool: each tool gets its own result.
 
 Exit codes:
   0  everything accepted (or, for `diff`, no narrowing)
-  1  a schema was refused (a dialect cannot express it, or the pipeline refuses it), `diff`
-     found a narrowing change, or `restore` found a fault in the arguments
+  1  a schema was refused (a dialect cannot express it, the pipeline refuses it, or it is
+     past `check --max-tokens`), the accepted tools together are past a provider's request
+     limits (`check`), `diff` found a narrowing change, or `restore` found a fault in the
+     arguments
   2  bad usage, or unreadable input (the message names the file and, for invalid JSON, the line
      and column)
 When several apply, the highest wins.";

@@ -1100,8 +1100,22 @@ impl Engine<'_> {
             _ => {}
         }
         self.write_type(&mut out, out_type, nullable);
-        if t == "null" && self.p.dialect == Dialect::OpenApi {
-            self.refuse("type", ptr.as_str(), "a schema that only admits null cannot be written", None);
+        if t == "null"
+            && self.p.dialect == Dialect::OpenApi
+            && self.encode(
+                ptr.as_str(),
+                AdaptationKind::EnumAsText,
+                "type",
+                "a schema that only admits null cannot be written: the provider has no null type",
+                "give the position a type other than null, or leave it out",
+            )
+        {
+            // Gemini has no null type: the one value as its JSON text, as other values it cannot
+            // list are written.
+            out.remove("const");
+            out.insert("type".into(), Value::String("string".into()));
+            out.insert("enum".into(), Value::Array(vec![Value::String("null".into())]));
+            node.decode = Decode::EnumText(vec![("null".into(), Value::Null)]);
         }
         if node.decode != Decode::None {
             // A default in the original's terms would contradict the encoded schema.
@@ -2519,7 +2533,9 @@ fn prune(mut nodes: Vec<Node>, root: Option<NodeId>) -> (Vec<Node>, Option<NodeI
         for p in &mut node.prefix {
             *p = keep(*p);
         }
-        if node.prefix.iter().all(Option::is_none) && node.decode == Decode::None {
+        // A tuple's members with nothing to do go, unless `items` has a plan: the members keep
+        // it off their values.
+        if node.prefix.iter().all(Option::is_none) && node.decode == Decode::None && node.items.is_none() {
             node.prefix.clear();
         }
     }
@@ -2694,6 +2710,27 @@ mod tests {
                 assert!(b["required"].as_array().unwrap().contains(&"kind".into()), "{}: {b}", d.name());
             }
         }
+    }
+
+    #[test]
+    fn a_null_only_property_under_gemini_is_written_as_the_text_null() {
+        // pydantic's `nothing: None = None`: Gemini has no null type.
+        let s = serde_json::json!({"type": "object", "properties": {"a": {"type": "string"}, "nothing": {"type": "null", "default": null}}, "required": ["a"]});
+        let out = adapt_with(&crate::dialect::GEMINI, s.clone());
+        assert_eq!(
+            out.schema["properties"]["nothing"],
+            serde_json::json!({"type": "string", "enum": ["null"]})
+        );
+        let value = serde_json::json!({"a": "x", "nothing": null});
+        let sent = out.plan.encode(value.clone());
+        assert_eq!(sent, serde_json::json!({"a": "x", "nothing": "null"}));
+        assert_eq!(out.plan.restore(sent).unwrap(), value);
+        let exact = crate::dialect::adapt(
+            &crate::dialect::GEMINI,
+            s,
+            &AdaptContext { exact: true, ..AdaptContext::default() },
+        );
+        assert!(exact.is_err_and(|e| e.as_slice().iter().any(|e| e.pointer() == "/properties/nothing")));
     }
 
     #[test]
