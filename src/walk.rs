@@ -1000,9 +1000,15 @@ pub fn nesting_exceeds(value: &Value, limit: usize) -> Option<String> {
     None
 }
 
-/// Frees a value of any depth with a heap stack instead of recursion: serde_json's own `Drop`
-/// recurses once per level of arrays and objects, which a value built in code can nest past any
-/// thread's stack. Whatever the crate removes or refuses goes through here.
+/// Frees a value of any depth without deep recursion: serde_json's own `Drop` recurses once per
+/// level of arrays and objects, which a value built in code can nest past any thread's stack.
+/// Whatever the crate removes or refuses goes through here.
+///
+/// Each array or object [`DROP_LEVELS`] levels below the one being freed is moved onto a heap
+/// stack (its place left `null`), and what is left, at most that deep, goes to serde_json's own
+/// `Drop`, which frees each node where it lies; then each value on the stack the same way. Only
+/// a value nested that deep is ever moved, so a schema of ordinary depth costs one read of its
+/// containers and the ordinary free.
 ///
 /// ```
 /// use serde_json::{Map, Value};
@@ -1012,17 +1018,36 @@ pub fn nesting_exceeds(value: &Value, limit: usize) -> Option<String> {
 /// }
 /// toolschema::walk::drop_any_depth(deep);
 /// ```
-pub fn drop_any_depth(value: Value) {
-    if !matches!(value, Value::Array(_) | Value::Object(_)) {
-        return;
-    }
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        match value {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
-            _ => {}
+pub fn drop_any_depth(mut value: Value) {
+    let mut deep = Vec::new();
+    loop {
+        cut_below(&mut value, DROP_LEVELS, &mut deep);
+        drop(value);
+        match deep.pop() {
+            Some(next) => value = next,
+            None => return,
         }
+    }
+}
+
+/// How many levels of arrays and objects [`drop_any_depth`] leaves to serde_json's recursive
+/// `Drop` (and its own walk recurses): a few KiB of stack in a debug build.
+const DROP_LEVELS: usize = 32;
+
+/// Moves every array and object `levels` levels below `value` onto `deep`, leaving `null`.
+fn cut_below(value: &mut Value, levels: usize, deep: &mut Vec<Value>) {
+    let mut visit = |child: &mut Value| {
+        if matches!(child, Value::Array(_) | Value::Object(_)) {
+            match levels.checked_sub(1) {
+                Some(below) => cut_below(child, below, deep),
+                None => deep.push(std::mem::take(child)),
+            }
+        }
+    };
+    match value {
+        Value::Array(items) => items.iter_mut().for_each(&mut visit),
+        Value::Object(map) => map.values_mut().for_each(&mut visit),
+        _ => {}
     }
 }
 
