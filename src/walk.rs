@@ -593,8 +593,12 @@ pub fn copy_children<'v, E>(
     mut f: impl FnMut(Step<'v>, &'v Value) -> Result<Value, E>,
 ) -> Result<serde_json::Map<String, Value>, E> {
     // Sized once: with `preserve_order` a map is a hash table that would otherwise grow (without
-    // it the capacity is ignored).
-    let mut out = serde_json::Map::with_capacity(schema.len());
+    // it the capacity is ignored). A single entry (a reference site, whose `$ref` the inliner
+    // leaves out) allocates only if it is kept.
+    let mut out = match schema.len() {
+        0 | 1 => serde_json::Map::new(),
+        n => serde_json::Map::with_capacity(n),
+    };
     // Two copies of the loop, one per key order, as in `children_of`.
     if iterates_sorted(schema) {
         copy_children_in(schema.iter(), &mut keep, &mut copy, &mut f, &mut out)?;
