@@ -1008,7 +1008,7 @@ pub fn nesting_exceeds(value: &Value, limit: usize) -> Option<String> {
 /// level of arrays and objects, which a value built in code can nest past any thread's stack.
 /// Whatever the crate removes or refuses goes through here.
 ///
-/// Each array or object [`DROP_LEVELS`] levels below the one being freed is moved onto a heap
+/// Each array or object more than 32 levels below the one being freed is moved onto a heap
 /// stack (its place left `null`), and what is left, at most that deep, goes to serde_json's own
 /// `Drop`, which frees each node where it lies; then each value on the stack the same way. Only
 /// a value nested that deep is ever moved, so a schema of ordinary depth costs one read of its
@@ -1035,7 +1035,8 @@ pub fn drop_any_depth(mut value: Value) {
 }
 
 /// How many levels of arrays and objects [`drop_any_depth`] leaves to serde_json's recursive
-/// `Drop` (and its own walk recurses): a few KiB of stack in a debug build.
+/// `Drop` (and its own walk recurses): few enough for any thread's stack, enough that an ordinary
+/// tool schema is not moved.
 const DROP_LEVELS: usize = 32;
 
 /// Moves every array and object `levels` levels below `value` onto `deep`, leaving `null`.
