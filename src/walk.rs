@@ -563,14 +563,16 @@ pub fn zip_children_mut<'v, E>(
     Ok(())
 }
 
-/// A new schema object from `schema`'s entries that `keep` accepts (it sees each key and value),
-/// built in key order: each immediate subschema is `f`'s result, any other value `copy`'s (a
-/// clone, or an error). Children come in the order of [`for_each_child`], skipping the entries
-/// `keep` refuses; the first error stops the walk.
+/// A new schema object from `schema`'s entries that `keep` accepts (it sees each key and value):
+/// each immediate subschema is `f`'s result, any other value `copy`'s (a clone, or an error).
+/// Keywords come in key order, as [`for_each_child`] visits them; the entries of a map of
+/// subschemas (`properties`, `$defs`, ...) in the map's own order, which is key order too
+/// without serde_json's `preserve_order` and the order they were written in with it. Entries
+/// `keep` refuses are skipped; the first error stops the walk.
 ///
-/// The entries go into the new map in key order (one by one, or for a mid-sized map of
-/// subschemas gathered in that order first), so the result holds them in that order whatever
-/// the map type; [`map_children`] gathers them in a vector and sorts first.
+/// The keywords go into the new map in key order, so the result holds them in that order
+/// whatever the map type; a map of subschemas is built in the order it was read, so with
+/// `preserve_order` a schema's `properties` keep the input's order, as a deep copy keeps them.
 ///
 /// ```
 /// # use serde_json::json;
@@ -590,7 +592,13 @@ pub fn copy_children<'v, E>(
     mut copy: impl FnMut(&'v Value) -> Result<Value, E>,
     mut f: impl FnMut(Step<'v>, &'v Value) -> Result<Value, E>,
 ) -> Result<serde_json::Map<String, Value>, E> {
-    let mut out = serde_json::Map::new();
+    // Sized once: with `preserve_order` a map is a hash table that would otherwise grow (without
+    // it the capacity is ignored). A single entry (a reference site, whose `$ref` the inliner
+    // leaves out) allocates only if it is kept.
+    let mut out = match schema.len() {
+        0 | 1 => serde_json::Map::new(),
+        n => serde_json::Map::with_capacity(n),
+    };
     // Two copies of the loop, one per key order, as in `children_of`.
     if iterates_sorted(schema) {
         copy_children_in(schema.iter(), &mut keep, &mut copy, &mut f, &mut out)?;
@@ -602,11 +610,11 @@ pub fn copy_children<'v, E>(
 
 /// The fewest entries of a map of subschemas (`properties`) that [`copy_children`] gathers and
 /// builds its copy from at once rather than inserting them one by one, and the most
-/// ([`BULK_BUILD_MAX`]). Inserting in key order compares each new key with every key of the
-/// B-tree nodes on its way, so a map built from a sorted run costs fewer comparisons from about
-/// six entries on; past seventeen the gathered run takes one allocation past glibc's small sizes
-/// (1 KiB), which costs more than the comparisons it saves (callgrind, the corpus's schemas with
-/// definitions).
+/// ([`BULK_BUILD_MAX`]), where maps are B-trees (without `preserve_order`). Inserting in key
+/// order compares each new key with every key of the B-tree nodes on its way, so a map built
+/// from a sorted run costs fewer comparisons from about six entries on; past seventeen the
+/// gathered run takes one allocation past glibc's small sizes (1 KiB), which costs more than the
+/// comparisons it saves (callgrind, the corpus's schemas with definitions).
 const BULK_BUILD: usize = 6;
 const BULK_BUILD_MAX: usize = 17;
 
@@ -629,22 +637,20 @@ fn copy_children_in<'v, E>(
             }
             (Some((keyword, Shape::Single)), v) if is_schema(v) => f(Step::Keyword(keyword), v)?,
             (Some((keyword, Shape::Map)), Value::Object(entries)) => {
-                let bulk = (BULK_BUILD..=BULK_BUILD_MAX).contains(&entries.len());
+                // In the map's own order (see `copy_children`). A B-tree (without
+                // `preserve_order`) takes a mid-sized run of sorted entries cheaper in one go;
+                // a hash table is sized once and takes them one by one.
+                let bulk = !crate::passes::map_preserves_order()
+                    && (BULK_BUILD..=BULK_BUILD_MAX).contains(&entries.len());
                 let mut run = Vec::with_capacity(if bulk { entries.len() } else { 0 });
-                let mut built = serde_json::Map::new();
-                let mut entry = |(name, v): (&'v String, &'v Value)| {
+                let mut built = serde_json::Map::with_capacity(if bulk { 0 } else { entries.len() });
+                for (name, v) in entries {
                     let b = if is_schema(v) { f(Step::Entry(keyword, name), v)? } else { copy(v)? };
                     if bulk {
                         run.push((name.clone(), b));
                     } else {
                         built.insert(name.clone(), b);
                     }
-                    Ok(())
-                };
-                if iterates_sorted(entries) {
-                    entries.iter().try_for_each(&mut entry)?;
-                } else {
-                    KeyOrder::new(entries.iter(), false).try_for_each(&mut entry)?;
                 }
                 Value::Object(if bulk { run.into_iter().collect() } else { built })
             }
@@ -998,9 +1004,15 @@ pub fn nesting_exceeds(value: &Value, limit: usize) -> Option<String> {
     None
 }
 
-/// Frees a value of any depth with a heap stack instead of recursion: serde_json's own `Drop`
-/// recurses once per level of arrays and objects, which a value built in code can nest past any
-/// thread's stack. Whatever the crate removes or refuses goes through here.
+/// Frees a value of any depth without deep recursion: serde_json's own `Drop` recurses once per
+/// level of arrays and objects, which a value built in code can nest past any thread's stack.
+/// Whatever the crate removes or refuses goes through here.
+///
+/// Each array or object more than 32 levels below the one being freed is moved onto a heap
+/// stack (its place left `null`), and what is left, at most that deep, goes to serde_json's own
+/// `Drop`, which frees each node where it lies; then each value on the stack the same way. Only
+/// a value nested that deep is ever moved, so a schema of ordinary depth costs one read of its
+/// containers and the ordinary free.
 ///
 /// ```
 /// use serde_json::{Map, Value};
@@ -1010,17 +1022,37 @@ pub fn nesting_exceeds(value: &Value, limit: usize) -> Option<String> {
 /// }
 /// toolschema::walk::drop_any_depth(deep);
 /// ```
-pub fn drop_any_depth(value: Value) {
-    if !matches!(value, Value::Array(_) | Value::Object(_)) {
-        return;
-    }
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        match value {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
-            _ => {}
+pub fn drop_any_depth(mut value: Value) {
+    let mut deep = Vec::new();
+    loop {
+        cut_below(&mut value, DROP_LEVELS, &mut deep);
+        drop(value);
+        match deep.pop() {
+            Some(next) => value = next,
+            None => return,
         }
+    }
+}
+
+/// How many levels of arrays and objects [`drop_any_depth`] leaves to serde_json's recursive
+/// `Drop` (and its own walk recurses): few enough for any thread's stack, enough that an ordinary
+/// tool schema is not moved.
+const DROP_LEVELS: usize = 32;
+
+/// Moves every array and object `levels` levels below `value` onto `deep`, leaving `null`.
+fn cut_below(value: &mut Value, levels: usize, deep: &mut Vec<Value>) {
+    let mut visit = |child: &mut Value| {
+        if matches!(child, Value::Array(_) | Value::Object(_)) {
+            match levels.checked_sub(1) {
+                Some(below) => cut_below(child, below, deep),
+                None => deep.push(std::mem::take(child)),
+            }
+        }
+    };
+    match value {
+        Value::Array(items) => items.iter_mut().for_each(&mut visit),
+        Value::Object(map) => map.values_mut().for_each(&mut visit),
+        _ => {}
     }
 }
 

@@ -26,9 +26,11 @@
 //!    checked.
 //!
 //! Most schemas pass every check and every budget, so the general path first builds its output
-//! in one walk ([`build_in_one_walk`]): step 4 from the root, making step 1's checks on each node
-//! as it goes, with a small bound on the objects it builds, then the size check (from a bound of
-//! the output's size added up as it builds, so most outputs are never read again). Where that walk
+//! in one walk ([`build_in_one_walk`]), in every build: step 4 from the root, making step 1's
+//! checks on each node as it goes, with a small bound on the objects it builds, then the size
+//! check (from a bound of the output's size added up as it builds, so most outputs are never read
+//! again). With `preserve_order` each map of subschemas it builds (a `properties`) keeps the
+//! input's order ([`walk::copy_children`]). Where that walk
 //! meets an error, a budget or anything else it cannot vouch for, its work is dropped and the four
 //! steps run, so every error is the one they report.
 //!
@@ -293,24 +295,27 @@ fn build_root(
     build_root_as(schema, tool_name, options, try_plain, builder())
 }
 
-/// How the general path builds its output in this build: without `preserve_order` a map holds
-/// its entries in key order, however they were put in, so the output may be built entry by
-/// entry ([`Engine::construct`]); with it, copying and rewriting keeps each map in the input's
-/// order, as the plain path does.
+/// How the general path builds its output: in one walk first, in every build. Built entry by
+/// entry ([`Engine::construct`]), each map of subschemas keeps the input's order where maps keep
+/// insertion order (serde_json's `preserve_order`), as the plain path's copy does: a schema's
+/// `properties` come out in the order they were written (every other keyword in key order).
 fn builder() -> Builder {
-    if crate::passes::map_preserves_order() { Builder::Copy } else { Builder::OneWalk }
+    Builder::OneWalk
 }
 
 /// How the general path builds its output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Builder {
-    /// [`Engine::build`] on a copy of the root.
+    /// [`Engine::build`] on a copy of the root (what [`Builder::OneWalk`] falls back to with
+    /// `preserve_order`; alone only in tests).
+    #[cfg(test)]
     Copy,
     /// [`Engine::construct`], after the four steps' checks (what [`Builder::OneWalk`] falls
     /// back to; alone only in tests).
     #[cfg(test)]
     Construct,
-    /// [`build_in_one_walk`] first, then [`Builder::Construct`] where it cannot vouch.
+    /// [`build_in_one_walk`] first; where it cannot vouch, the four steps, building as
+    /// `Construct` does, or with `preserve_order` as `Copy` does (see [`build_general`]).
     OneWalk,
 }
 
@@ -389,7 +394,16 @@ fn build_general(
     } else {
         inliner.definitions_nesting_within()?;
     }
-    let out = inliner.build_output(builder == Builder::Copy)?;
+    // Where the one walk could not vouch, with `preserve_order` the copy is rewritten: it keeps
+    // each map's order and reads the input in key order, as discovery does.
+    let copy = match builder {
+        Builder::OneWalk => crate::passes::map_preserves_order(),
+        #[cfg(test)]
+        Builder::Copy => true,
+        #[cfg(test)]
+        Builder::Construct => false,
+    };
+    let out = inliner.build_output(copy)?;
     Ok((out, bound))
 }
 
