@@ -1,9 +1,12 @@
 #![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
-// Reading order: where errors point, how schemas are walked, the pipeline and its passes, the
-// dialects (and the `$ref` inliner they share with foreign schemas), then the canonical form and
-// hash, then foreign schemas.
+// Reading order: the vocabulary every module speaks (it imports nothing of the crate), where
+// errors point, how schemas are walked, the pipeline and its passes, the dialects (and the `$ref`
+// inliner they share with foreign schemas), then the canonical form and hash, then foreign
+// schemas.
+mod vocab;
+
 pub mod error;
 pub mod hint;
 pub mod pointer;

@@ -4,8 +4,7 @@
 use super::draft::{Draft, changes_base, kept_beside_legacy_ref};
 use super::*;
 use crate::canonical;
-use crate::foreign::JsonType;
-use crate::foreign::declared_type::Spelling;
+use crate::vocab::json_type::{JsonType, Spelling};
 use crate::walk;
 
 /// The names a schema object's `required` lists, with those its surroundings may require of the

@@ -2,8 +2,8 @@
 //! `$ref` is a local reference.
 
 use crate::error::SchemaGenerationError;
-use crate::foreign::JsonType;
 use crate::pipeline::{NodePass, PassContext, RefsSeen};
+use crate::vocab::json_type::JsonType;
 use crate::walk::{Location, Shape};
 use serde_json::{Map, Value};
 

@@ -53,12 +53,11 @@
 //! - `finish.rs`: the root's final shape and the size check;
 //! - `tests.rs`: unit tests and laws over all of it.
 
-use super::JsonType;
-use super::declared_type::Spelling;
 use super::error::ForeignSchemaError as Error;
 use crate::canonical;
 use crate::inline::draft::Draft;
 use crate::inline::*;
+use crate::vocab::json_type::{JsonType, Spelling};
 #[cfg(test)]
 use crate::walk::Step;
 use crate::walk::drop_any_depth;
