@@ -232,7 +232,7 @@ fn static_keyword(keyword: &str) -> Option<(&'static str, Shape)> {
 /// so the common build pays no pass over the keys), else checked.
 #[inline]
 fn iterates_sorted(map: &serde_json::Map<String, Value>) -> bool {
-    !crate::passes::map_preserves_order() || map.keys().is_sorted()
+    !crate::vocab::map_order::map_preserves_order() || map.keys().is_sorted()
 }
 
 enum KeyOrder<'m, V, I: Iterator<Item = (&'m String, V)>> {

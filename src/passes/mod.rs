@@ -29,7 +29,7 @@ pub use reject_any::RejectAny;
 mod sort_required;
 pub use sort_required::SortRequired;
 mod sort_keys;
-pub use sort_keys::{SortKeys, map_preserves_order, sort_keys};
+pub use sort_keys::{SortKeys, sort_keys};
 
 /// The value of `key` in a schema object, found by going through its keys and comparing lengths
 /// first. A schema object holds a handful of keywords: this costs less than a search of the map

@@ -3,3 +3,4 @@
 //! paths into `vocab` itself).
 
 pub(crate) mod json_type;
+pub(crate) mod map_order;

@@ -297,7 +297,7 @@ fn build_root(
 /// entry ([`Engine::construct`]); with it, copying and rewriting keeps each map in the input's
 /// order, as the plain path does.
 fn builder() -> Builder {
-    if crate::passes::map_preserves_order() { Builder::Copy } else { Builder::OneWalk }
+    if crate::vocab::map_order::map_preserves_order() { Builder::Copy } else { Builder::OneWalk }
 }
 
 /// How the general path builds its output.
