@@ -38,15 +38,14 @@
 //! Key order costs nothing in the common case. Whether this build's `serde_json::Map` sorts its
 //! keys is probed once at run time; if it does (a `BTreeMap`, byte order), byte order is UTF-16
 //! order up to the first key holding a character at U+E000 or above, and only the keys from there
-//! on are sorted. With `preserve_order`
-//! each object's order is checked, and the object sorted when it is out of order. Strings are
-//! scanned 8 bytes at a time: a word test marks the bytes that need escaping, its lowest mark says
-//! where the next escape is, and the run before it is copied whole. f64 goes through `ryu-js`,
-//! which implements ECMAScript's `Number.prototype.toString` exactly, except the two kinds schemas
-//! are full of, whose shortest digits are known without it: an integral value below 2^53 (`1e6`)
-//! is written as its integer, and one with at most six fraction digits and fifteen significant ones
-//! (`0.5`) from the integer nearest a million times it (the reason these are the same bytes is at
-//! `write_f64`).
+//! on are sorted. With `preserve_order` each object's order is checked, and the object sorted when
+//! it is out of order. Strings are scanned 8 bytes at a time: a word test marks the bytes that need
+//! escaping, its lowest mark says where the next escape is, and the run before it is copied whole.
+//! f64 goes through `ryu-js`, which implements ECMAScript's `Number.prototype.toString` exactly,
+//! except the two kinds schemas are full of, whose shortest digits are known without it: an
+//! integral value below 2^53 (`1e6`) is written as its integer, and one with at most six fraction
+//! digits and fifteen significant ones (`0.5`) from the integer nearest a million times it (the
+//! reason these are the same bytes is at `write_f64`).
 
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
