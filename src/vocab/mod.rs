@@ -2,5 +2,6 @@
 //! of. Nothing here imports anything of the crate (`grep -rn "crate::" src/vocab` finds only
 //! paths into `vocab` itself).
 
+pub(crate) mod address;
 pub(crate) mod json_type;
 pub(crate) mod map_order;
