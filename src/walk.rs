@@ -35,52 +35,7 @@
 use serde_json::Value;
 use std::fmt;
 
-/// How a keyword holds subschemas.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
-    /// The keyword's value is one schema (or, for `items`, possibly an array of schemas).
-    Single,
-    /// An array of schemas.
-    Array,
-    /// A map from names to schemas.
-    Map,
-}
-
-/// Every subschema-bearing keyword and its shape. Sorted by name.
-pub const KEYWORDS: &[(&str, Shape)] = &[
-    ("$defs", Shape::Map),
-    ("additionalItems", Shape::Single),
-    ("additionalProperties", Shape::Single),
-    ("allOf", Shape::Array),
-    ("anyOf", Shape::Array),
-    ("contains", Shape::Single),
-    ("contentSchema", Shape::Single),
-    ("definitions", Shape::Map),
-    ("dependencies", Shape::Map),
-    ("dependentSchemas", Shape::Map),
-    ("else", Shape::Single),
-    ("if", Shape::Single),
-    ("items", Shape::Single),
-    ("not", Shape::Single),
-    ("oneOf", Shape::Array),
-    ("patternProperties", Shape::Map),
-    ("prefixItems", Shape::Array),
-    ("properties", Shape::Map),
-    ("propertyNames", Shape::Single),
-    ("then", Shape::Single),
-    ("unevaluatedItems", Shape::Single),
-    ("unevaluatedProperties", Shape::Single),
-];
-
-/// The meta-data vocabulary (draft 2020-12 §9) and `$comment`: keywords that annotate and never
-/// decide whether a value is accepted. Every "is this only an annotation" question in the crate
-/// starts from this list.
-pub const META_DATA: &[&str] =
-    &["$comment", "default", "deprecated", "description", "examples", "readOnly", "title", "writeOnly"];
-
-/// The content vocabulary (draft 2020-12 §8): annotations only, which a 2020-12 validator does not
-/// assert by default. (`contentSchema` also holds a subschema, listed in [`KEYWORDS`].)
-pub const CONTENT: &[&str] = &["contentEncoding", "contentMediaType", "contentSchema"];
+pub use crate::vocab::keyword::{CONTENT, KEYWORDS, META_DATA, Shape};
 
 /// Whether `keyword` is in [`META_DATA`].
 pub fn is_meta_data(keyword: &str) -> bool {
@@ -145,80 +100,12 @@ pub(crate) fn is_schema(v: &Value) -> bool {
 
 /// The `&'static` spelling of a keyword from [`KEYWORDS`], and its shape.
 ///
-/// Every walk asks this of every key of every schema object, so it is a `match` on the length
-/// first: most keys (`type`, `format`, property names) are rejected without a comparison, and
-/// the rest compare against one to five constants, which the compiler turns into a few word
-/// loads instead of `memcmp` calls. A unit test checks it against [`KEYWORDS`].
+/// Every walk asks this of every key of every schema object: the one length-first table
+/// (`vocab::keyword`) answers. A unit test checks it against [`KEYWORDS`].
+#[inline(always)]
 fn static_keyword(keyword: &str) -> Option<(&'static str, Shape)> {
-    use Shape::{Array, Map, Single};
-    let found = match keyword.len() {
-        2 => match keyword {
-            "if" => ("if", Single),
-            _ => return None,
-        },
-        3 => match keyword {
-            "not" => ("not", Single),
-            _ => return None,
-        },
-        4 => match keyword {
-            "else" => ("else", Single),
-            "then" => ("then", Single),
-            _ => return None,
-        },
-        5 => match keyword {
-            "items" => ("items", Single),
-            "anyOf" => ("anyOf", Array),
-            "allOf" => ("allOf", Array),
-            "oneOf" => ("oneOf", Array),
-            "$defs" => ("$defs", Map),
-            _ => return None,
-        },
-        8 => match keyword {
-            "contains" => ("contains", Single),
-            _ => return None,
-        },
-        10 => match keyword {
-            "properties" => ("properties", Map),
-            _ => return None,
-        },
-        11 => match keyword {
-            "definitions" => ("definitions", Map),
-            "prefixItems" => ("prefixItems", Array),
-            _ => return None,
-        },
-        12 => match keyword {
-            "dependencies" => ("dependencies", Map),
-            _ => return None,
-        },
-        13 => match keyword {
-            "contentSchema" => ("contentSchema", Single),
-            "propertyNames" => ("propertyNames", Single),
-            _ => return None,
-        },
-        15 => match keyword {
-            "additionalItems" => ("additionalItems", Single),
-            _ => return None,
-        },
-        16 => match keyword {
-            "dependentSchemas" => ("dependentSchemas", Map),
-            "unevaluatedItems" => ("unevaluatedItems", Single),
-            _ => return None,
-        },
-        17 => match keyword {
-            "patternProperties" => ("patternProperties", Map),
-            _ => return None,
-        },
-        20 => match keyword {
-            "additionalProperties" => ("additionalProperties", Single),
-            _ => return None,
-        },
-        21 => match keyword {
-            "unevaluatedProperties" => ("unevaluatedProperties", Single),
-            _ => return None,
-        },
-        _ => return None,
-    };
-    Some(found)
+    let k = crate::vocab::keyword::keyword(keyword)?;
+    Some((k.as_str(), k.shape()?))
 }
 
 /// A map's entries in key order (byte order), whatever the map's own iteration order is.
