@@ -83,9 +83,9 @@ impl JsonType {
     /// [`JsonType::read`], saying whether `name` is the JSON Schema name or a foreign spelling:
     /// the one list of names, which `read`, `is_foreign_spelling` and `FromStr` take theirs from.
     ///
-    /// A `match` on the length first, as in [`crate::walk::keyword_shape`]: every schema's `type`
-    /// is read through here, and each name then costs a word comparison or two, not a string
-    /// comparison per candidate.
+    /// A `match` on the length first, as in the keyword table (`vocab::keyword`): every schema's
+    /// `type` is read through here, and each name then costs a word comparison or two, not a
+    /// string comparison per candidate.
     #[inline(always)]
     pub(crate) fn read_spelling(name: &str) -> Option<(JsonType, Spelling)> {
         use Spelling::{Foreign, Json};
