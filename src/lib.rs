@@ -13,6 +13,7 @@ pub mod pointer;
 pub mod refs;
 pub mod walk;
 
+mod pass;
 pub mod passes;
 pub mod pipeline;
 

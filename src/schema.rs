@@ -5,7 +5,7 @@ use crate::dialect::{JSON_SCHEMA, SchemaDialect};
 use crate::error::Error;
 use crate::hash::SchemaHash;
 use crate::hint::Origin;
-use crate::passes::DocWarning;
+use crate::pass::DocWarning;
 use crate::pipeline::{self, Settings};
 use crate::restore::{Adaptation, ArgumentsError, RestorePlan};
 use serde_json::Value;

@@ -5,7 +5,8 @@
 mod well_formed;
 pub use well_formed::WellFormed;
 mod merge_docs;
-pub use merge_docs::{DocWarning, DocWarningKind, MergeDocs};
+pub use crate::pass::{DocWarning, DocWarningKind};
+pub use merge_docs::MergeDocs;
 mod drop_titles;
 pub use drop_titles::DropTitles;
 mod integer_bounds;

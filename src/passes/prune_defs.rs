@@ -1,7 +1,7 @@
 //! [`PruneDefs`]: removes root definitions that nothing references.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{Pass, PassContext};
+use crate::pass::{Pass, PassContext};
 use crate::vocab::address::{AddressSet, address};
 use serde_json::Value;
 use std::borrow::Cow;

@@ -1,7 +1,7 @@
 //! [`RejectAny`]: refuses an untyped schema wherever the model must send a value.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{Pass, PassContext};
+use crate::pass::{Pass, PassContext};
 use crate::pointer::Pointer;
 use crate::vocab::address::{AddressSet, address};
 use crate::walk::{Depth, Step};

@@ -1,7 +1,7 @@
 //! [`SortKeys`]: puts every object's keys in one order, whatever serde_json's map type is.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{Pass, PassContext};
+use crate::pass::{Pass, PassContext};
 use crate::vocab::map_order::map_preserves_order;
 use serde_json::Value;
 
