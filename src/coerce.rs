@@ -375,7 +375,7 @@ fn convert(text: &str, declared: JsonType) -> Result<Value, String> {
         JsonType::Array | JsonType::Object => match serde_json::from_str::<Value>(text) {
             Ok(v) if JsonType::of(&v) == declared => Ok(v),
             Ok(v) => {
-                let held = crate::restore::kind(&v);
+                let held = crate::vocab::json_type::kind(&v);
                 crate::walk::drop_any_depth(v);
                 Err(format!("must be {}, got a string holding JSON of {held}", article(declared)))
             }

@@ -37,47 +37,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-/// Why a model's arguments could not be decoded.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum DecodeError {
-    /// The model's arguments are not a JSON object.
-    #[error("tool arguments must be a JSON object, got {found}")]
-    NotAnObject {
-        /// What was sent instead (`an array`, `a string`, ...).
-        found: &'static str,
-    },
-    /// The model sent a property the caller injects.
-    #[error(
-        "the model sent `{name}`, which the caller injects: the call is refused rather than let \
-         the model choose that value"
-    )]
-    ExcludedKeySent {
-        /// The excluded property's name.
-        name: String,
-    },
-    /// The caller did not supply a value for an excluded property.
-    #[error("no injected value for excluded property `{name}`: pass one in `injected` (`null` for none)")]
-    MissingInjected {
-        /// The excluded property's name.
-        name: String,
-    },
-    /// The caller injected a property the schema does not exclude.
-    #[error(
-        "`{name}` is injected but not excluded from the schema: the model is told about it and \
-         may send it too; add it to `exclude`"
-    )]
-    NotExcluded {
-        /// The injected property's name.
-        name: String,
-    },
-    /// The merged arguments do not deserialise into the type.
-    #[error("tool arguments do not match the type: {message}")]
-    Deserialize {
-        /// serde's message (it names the field).
-        message: String,
-    },
-}
+pub use crate::error::DecodeError;
 
 /// Decodes a model's arguments into `T` for a schema built with
 /// [`exclude`](crate::SchemaOptions::exclude): the excluded names come from
@@ -109,7 +69,7 @@ pub fn decode_arguments_excluding<T: DeserializeOwned, S: AsRef<str>>(
     mut injected: Map<String, Value>,
 ) -> Result<T, DecodeError> {
     let Value::Object(sent) = model_args else {
-        return Err(DecodeError::NotAnObject { found: crate::restore::kind(model_args) });
+        return Err(DecodeError::NotAnObject { found: crate::vocab::json_type::kind(model_args) });
     };
     let excluded: Vec<&str> = excluded.iter().map(AsRef::as_ref).collect();
     // Checked in sorted order, so the error names the same property in every build.

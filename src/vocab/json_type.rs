@@ -165,6 +165,18 @@ pub(crate) enum Spelling {
     Foreign,
 }
 
+/// What a value is, in the words a message uses (`an array`, `a string`, `null`).
+pub(crate) fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
