@@ -128,7 +128,7 @@ pub(crate) fn adapt(
     let mut errors = Vec::new();
     let schema = match profile.refs {
         Refs::Keep { recursion } => {
-            let schema = super::openai_strict::rewrite_ref_sites(
+            let schema = super::ref_sites::rewrite_ref_sites(
                 profile.name,
                 schema,
                 cx.max_depth,
@@ -137,7 +137,7 @@ pub(crate) fn adapt(
             );
             if !recursion
                 && let Some((type_name, pointer)) =
-                    super::anthropic_strict::find_recursion(&schema, cx.max_depth, cx.type_name)
+                    super::ref_sites::find_recursion(&schema, cx.max_depth, cx.type_name)
             {
                 errors.push(CapabilityError::Recursive { dialect: profile.name.into(), type_name, pointer });
             }
