@@ -75,12 +75,13 @@
 //! [`MAX_SCHEMAS`] schemas at one position, so work is linear in the arguments whatever the
 //! schema's references and `allOf`s look like. Needs serde_json alone.
 
+use crate::foreign::declared_type;
 use crate::foreign::declared_type::optional_member;
 use crate::inline::draft::Draft;
 use crate::pointer::Pointer;
+use crate::refs;
 use crate::restore::{ArgumentsError, Fault, RestorePlan};
 use crate::vocab::json_type::JsonType;
-use crate::{declared_type, refs};
 use serde_json::{Map, Number, Value};
 use std::fmt;
 
