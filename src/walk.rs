@@ -291,91 +291,6 @@ fn children_in_mut<'m, E>(
     Ok(())
 }
 
-/// Builds a new schema object from `schema`'s entries without touching `schema`: every immediate
-/// subschema goes through `f`, every other value is cloned, and entries whose key `keep` refuses
-/// are left out. The non-mutating counterpart of [`for_each_child_mut`], for a transformation that
-/// reads one document and writes another (the foreign-schema inliner). `f` sees children in the
-/// same order as [`for_each_child`]; the first error stops the walk.
-pub fn map_children<'v, E>(
-    schema: &'v serde_json::Map<String, Value>,
-    keep: impl FnMut(&str) -> bool,
-    mut f: impl FnMut(Step<'v>, &'v Value) -> Result<Value, E>,
-) -> Result<serde_json::Map<String, Value>, E> {
-    let (out, _) = map_children_sized(
-        schema,
-        keep,
-        |_| 0,
-        |v| (v.clone(), 0),
-        |step, child| f(step, child).map(|built| (built, 0)),
-    )?;
-    Ok(out)
-}
-
-/// [`map_children`] that also adds up a size of what it builds, as compact JSON lays it out:
-/// `f` returns each built subschema with its size, `copy` clones each other value with its size,
-/// and `key_len` sizes a key or entry name (quotes included). The result's size is theirs plus
-/// the braces, brackets, colons and commas around them; it is exact when theirs are.
-pub fn map_children_sized<'v, E>(
-    schema: &'v serde_json::Map<String, Value>,
-    mut keep: impl FnMut(&str) -> bool,
-    key_len: impl Fn(&str) -> u64,
-    mut copy: impl FnMut(&'v Value) -> (Value, u64),
-    mut f: impl FnMut(Step<'v>, &'v Value) -> Result<(Value, u64), E>,
-) -> Result<(serde_json::Map<String, Value>, u64), E> {
-    // Entries are gathered in a vector and the map built from it in one go, in key order (as
-    // `for_each_child` visits them, so the first error is the same in every build); without
-    // `preserve_order` that is the map's own order and costs nothing extra.
-    let mut out = Vec::with_capacity(schema.len());
-    // `{}` and the separators: one colon per entry, one comma between entries.
-    let mut size = 2u64;
-    for (key, value) in KeyOrder::new(schema.iter(), schema.keys().is_sorted()) {
-        if !keep(key) {
-            continue;
-        }
-        size += key_len(key) + 1 + u64::from(!out.is_empty());
-        let Some((keyword, shape)) = static_keyword(key) else {
-            let (copied, n) = copy(value);
-            size = size.saturating_add(n);
-            out.push((key.clone(), copied));
-            continue;
-        };
-        let built = match (shape, value) {
-            (Shape::Single | Shape::Array, Value::Array(items)) => {
-                let mut built = Vec::with_capacity(items.len());
-                size += 2 + items.len().saturating_sub(1) as u64;
-                for (i, item) in items.iter().enumerate() {
-                    let (b, n) = if is_schema(item) { f(Step::Index(keyword, i), item)? } else { copy(item) };
-                    size = size.saturating_add(n);
-                    built.push(b);
-                }
-                Value::Array(built)
-            }
-            (Shape::Single, v) if is_schema(v) => {
-                let (b, n) = f(Step::Keyword(keyword), v)?;
-                size = size.saturating_add(n);
-                b
-            }
-            (Shape::Map, Value::Object(entries)) => {
-                let mut built = Vec::with_capacity(entries.len());
-                size += 2 + entries.len().saturating_sub(1) as u64;
-                for (name, v) in KeyOrder::new(entries.iter(), entries.keys().is_sorted()) {
-                    let (b, n) = if is_schema(v) { f(Step::Entry(keyword, name), v)? } else { copy(v) };
-                    size = size.saturating_add(n).saturating_add(key_len(name) + 1);
-                    built.push((name.clone(), b));
-                }
-                Value::Object(built.into_iter().collect())
-            }
-            (_, v) => {
-                let (copied, n) = copy(v);
-                size = size.saturating_add(n);
-                copied
-            }
-        };
-        out.push((key.clone(), built));
-    }
-    Ok((out.into_iter().collect(), size))
-}
-
 /// The compact size of a keyword's `value` apart from the subschemas the walkers visit in it:
 /// brackets and commas, map entry names (`key_len`, quotes included) and their colons, and every
 /// member that is not a subschema (`len`). A value of the wrong shape for the keyword is all
@@ -457,7 +372,7 @@ pub fn zip_children_mut<'v, E>(
 ///
 /// The entries go into the new map in key order (one by one, or for a mid-sized map of
 /// subschemas gathered in that order first), so the result holds them in that order whatever
-/// the map type; [`map_children`] gathers them in a vector and sorts first.
+/// the map type.
 ///
 /// ```
 /// # use serde_json::json;
@@ -994,25 +909,6 @@ mod tests {
     }
 
     #[test]
-    fn map_children_sized_adds_up_to_the_compact_json_length() {
-        let len = |v: &Value| serde_json::to_vec(v).unwrap().len() as u64;
-        let s = json!({
-            "items": [{"a": 1}, 5, true], "properties": {"x\"": {"type": "string"}, "y": [3, "é\n"]},
-            "enum": [{}], "title": "t", "not": {}, "allOf": [], "patternProperties": {}, "if": false
-        });
-        let Value::Object(map) = &s else { unreachable!() };
-        let (out, size) = map_children_sized::<()>(
-            map,
-            |k| k != "title",
-            |k| len(&Value::String(k.to_owned())),
-            |v| (v.clone(), len(v)),
-            |_, child| Ok((json!({"built": child}), len(&json!({"built": child})))),
-        )
-        .unwrap();
-        assert_eq!(size, len(&Value::Object(out)));
-    }
-
-    #[test]
     fn size_beside_children_and_the_children_add_up_to_each_keyword_value() {
         let len = |v: &Value| serde_json::to_vec(v).unwrap().len() as u64;
         let key_len = |k: &str| len(&Value::String(k.to_owned()));
@@ -1075,25 +971,18 @@ mod tests {
     }
 
     #[test]
-    fn map_children_rebuilds_subschemas_and_clones_data() {
-        let s = json!({"items": [{"a": 1}, 5], "properties": {"x": {}, "y": 3}, "enum": [{}], "title": "t"});
-        let Value::Object(map) = &s else { unreachable!() };
-        let out = map_children::<()>(map, |k| k != "title", |step, _| Ok(json!(step.to_string()))).unwrap();
-        assert_eq!(
-            Value::Object(out),
-            json!({"items": ["/items/0", 5], "properties": {"x": "/properties/x", "y": 3}, "enum": [{}]})
-        );
-    }
-
-    #[test]
-    fn copy_children_builds_what_map_children_builds_and_stops_at_the_first_error() {
+    fn copy_children_rebuilds_subschemas_clones_data_and_stops_at_the_first_error() {
         let s = json!({"items": [{"a": 1}, 5], "properties": {"y": 3, "x": {}}, "enum": [{}], "title": "t",
                        "allOf": [true], "not": 4});
         let Value::Object(map) = &s else { unreachable!() };
         let f = |step: Step<'_>, _: &Value| Ok::<_, ()>(json!(step.to_string()));
         let clone = |v: &Value| Ok(v.clone());
         let copied = copy_children(map, |k, _| k != "title", clone, f).unwrap();
-        assert_eq!(copied, map_children(map, |k| k != "title", f).unwrap());
+        assert_eq!(
+            Value::Object(copied.clone()),
+            json!({"allOf": ["/allOf/0"], "enum": [{}], "items": ["/items/0", 5], "not": 4,
+                   "properties": {"x": "/properties/x", "y": 3}})
+        );
         // The keys come out in byte order, whatever the map type.
         assert!(copied.keys().is_sorted());
         // `copy` takes every value that is not a subschema; `keep` sees each entry's value.
