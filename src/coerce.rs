@@ -107,6 +107,7 @@ pub struct Coerced {
 
 /// One conversion [`coerce`] made.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Coercion {
     /// JSON pointer into the arguments as the model sent them (inside a string of JSON text, a
     /// pointer continues into the parsed value).

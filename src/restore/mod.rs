@@ -439,6 +439,7 @@ impl Shape {
 
 /// One thing wrong with a model's arguments, found by [`RestorePlan::restore`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Fault {
     /// JSON pointer into the arguments the model sent.
     pub pointer: String,
