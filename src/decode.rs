@@ -2,9 +2,10 @@
 //!
 //! A schema built with [`SchemaOptions::exclude`](crate::SchemaOptions::exclude) hides root
 //! properties the caller supplies (a request context, a tenant id). The model never sees them, but
-//! a model can still guess a name and send it. [`decode_arguments`] makes that harmless: it refuses
-//! any excluded name the model sent, takes those values from the caller, and only then
-//! deserialises into `T`. An injected value can never be overridden by the model.
+//! a model can still guess a name and send it. [`decode_arguments`](crate::decode_arguments)
+//! makes that harmless: it refuses any excluded name the model sent, takes those values from the
+//! caller, and only then deserialises into `T`. An injected value can never be overridden by the
+//! model.
 //!
 //! ```
 //! # #[cfg(feature = "schemars")] {
@@ -39,30 +40,10 @@ use serde_json::{Map, Value};
 
 pub use crate::error::DecodeError;
 
-/// Decodes a model's arguments into `T` for a schema built with
-/// [`exclude`](crate::SchemaOptions::exclude): the excluded names come from
-/// [`ToolSchema::excluded`](crate::ToolSchema::excluded), their values from `injected`. The
-/// arguments are first restored ([`ToolSchema::restore`](crate::ToolSchema::restore)): this is
-/// [`ToolSchema::decode_with`](crate::ToolSchema::decode_with).
+/// [`decode_arguments`](crate::decode_arguments) with the excluded names given directly.
 ///
 /// # Errors
-/// What restore finds ([`ArgumentsError::Invalid`](crate::ArgumentsError::Invalid)), or
-/// [`ArgumentsError::Decode`](crate::ArgumentsError::Decode) with a [`DecodeError`]: arguments
-/// that are not an object, an excluded name the model sent, an excluded name `injected` lacks, an
-/// injected name that is not excluded, or serde's refusal.
-#[cfg(feature = "hash")]
-pub fn decode_arguments<T: DeserializeOwned>(
-    schema: &crate::ToolSchema,
-    model_args: &Value,
-    injected: Map<String, Value>,
-) -> Result<T, crate::ArgumentsError> {
-    schema.decode_with(model_args.clone(), injected)
-}
-
-/// [`decode_arguments`] with the excluded names given directly.
-///
-/// # Errors
-/// As [`decode_arguments`].
+/// As [`decode_arguments`](crate::decode_arguments).
 pub fn decode_arguments_excluding<T: DeserializeOwned, S: AsRef<str>>(
     excluded: &[S],
     model_args: &Value,

@@ -41,8 +41,6 @@ pub mod restore;
 pub mod tokens;
 
 pub use coerce::{Coerced, Coercion, coerce, coerce_and_restore};
-#[cfg(feature = "hash")]
-pub use decode::decode_arguments;
 pub use decode::{DecodeError, decode_arguments_excluding};
 pub use dialect::{
     ANTHROPIC_STRICT, GEMINI, GEMINI_ORDERED, INLINE_REFS, JSON_SCHEMA, MCP, MCP_SELF_CONTAINED,
@@ -62,7 +60,7 @@ pub use restore::{ArgumentsError, RestorePlan};
 #[cfg(feature = "schemars")]
 pub use schema::{CheckErrors, Tools};
 #[cfg(feature = "hash")]
-pub use schema::{PropertyOrder, SchemaOptions, ToolSchema};
+pub use schema::{PropertyOrder, SchemaOptions, ToolSchema, decode_arguments};
 
 // The examples in `docs/` are doc tests too, so they cannot drift from the code.
 #[cfg(doctest)]

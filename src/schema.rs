@@ -238,6 +238,24 @@ impl ToolSchema {
     }
 }
 
+/// Decodes a model's arguments into `T` for a schema built with
+/// [`exclude`](SchemaOptions::exclude): the excluded names come from
+/// [`ToolSchema::excluded`], their values from `injected`. The arguments are first restored
+/// ([`ToolSchema::restore`]): this is [`ToolSchema::decode_with`].
+///
+/// # Errors
+/// What restore finds ([`ArgumentsError::Invalid`]), or [`ArgumentsError::Decode`] with a
+/// [`DecodeError`](crate::DecodeError): arguments that are not an object, an excluded name the
+/// model sent, an excluded name `injected` lacks, an injected name that is not excluded, or
+/// serde's refusal.
+pub fn decode_arguments<T: serde::de::DeserializeOwned>(
+    schema: &ToolSchema,
+    model_args: &Value,
+    injected: serde_json::Map<String, Value>,
+) -> Result<T, ArgumentsError> {
+    schema.decode_with(model_args.clone(), injected)
+}
+
 impl std::fmt::Debug for ToolSchema {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolSchema")
