@@ -277,7 +277,7 @@ mod tests {
             "properties": {"title": {"anyOf": [{}, {"$ref": "#/$defs/A"}]}},
             "$defs": {"A": {"type": "string"}, "B": {"type": "string"}}
         });
-        let settings = defaults(&crate::JSON_SCHEMA);
+        let settings = defaults(&crate::dialect::JSON_SCHEMA);
         let once = run(schema, None, settings).unwrap().value;
         assert_eq!(once, serde_json::json!({"type": "object", "properties": {"title": {}}}));
         let twice = run(once.clone(), None, settings).unwrap().value;
@@ -293,7 +293,7 @@ mod tests {
             "$defs": {"B": {"type": "object", "properties": {}, "required": []}},
             "$ref": "#/$defs/B"
         });
-        let settings = defaults(&crate::OPENAI_STRICT);
+        let settings = defaults(&crate::dialect::OPENAI_STRICT);
         let once = run(schema, None, settings).unwrap().value;
         assert_eq!(once.get("$defs"), None, "{once}");
         assert_eq!(run(once.clone(), None, settings).unwrap().value, once);
