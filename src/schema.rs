@@ -150,7 +150,7 @@ impl ToolSchema {
     /// # Errors
     /// A string that stands where another type is declared and does not convert; then what
     /// [`restore`](Self::restore) finds.
-    pub fn coerce_and_restore(&self, args: Value) -> Result<crate::Coerced, ArgumentsError> {
+    pub fn coerce_and_restore(&self, args: Value) -> Result<crate::coerce::Coerced, ArgumentsError> {
         crate::coerce::coerce_and_restore(self.as_value(), self.plan(), args)
     }
 
@@ -180,7 +180,7 @@ impl ToolSchema {
             // Nothing to merge: the restored value is the type's, whatever its JSON type (a root
             // that is not an object was unwrapped by restore).
             return T::deserialize(restored)
-                .map_err(|e| crate::DecodeError::Deserialize { message: e.to_string() }.into());
+                .map_err(|e| crate::error::DecodeError::Deserialize { message: e.to_string() }.into());
         }
         Ok(crate::decode::decode_arguments_excluding(self.excluded(), &restored, injected)?)
     }
