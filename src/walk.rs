@@ -1,8 +1,8 @@
-//! The one place that knows which keywords hold subschemas.
+//! The one way into subschemas: which children a schema has, in which order, within which depth.
 //!
 //! Every pass, dialect and foreign-schema routine that descends into a schema does it through
-//! [`for_each_child`] / [`for_each_child_mut`], so a keyword added here is seen everywhere, and
-//! instance-valued keywords (`const`, `enum`, `default`, `examples`) are never mistaken for
+//! [`for_each_child`] and its siblings, which read the one keyword table ([`KEYWORDS`]), so a
+//! keyword added there is seen everywhere, and instance-valued keywords (`const`, `enum`, `default`, `examples`) are never mistaken for
 //! schemas: a property *named* `title`, or a `default` that happens to hold `{"title": ..}`, is
 //! left alone.
 //!
@@ -35,15 +35,16 @@
 use serde_json::Value;
 use std::fmt;
 
-pub use crate::vocab::keyword::{CONTENT, KEYWORDS, META_DATA, Shape};
+pub(crate) use crate::vocab::keyword::{CONTENT, META_DATA};
+pub use crate::vocab::keyword::{KEYWORDS, Shape};
 
 /// Whether `keyword` is in [`META_DATA`].
-pub fn is_meta_data(keyword: &str) -> bool {
+pub(crate) fn is_meta_data(keyword: &str) -> bool {
     META_DATA.contains(&keyword)
 }
 
 /// The shape of a keyword, or `None` if it holds no subschema.
-pub fn keyword_shape(keyword: &str) -> Option<Shape> {
+pub(crate) fn keyword_shape(keyword: &str) -> Option<Shape> {
     static_keyword(keyword).map(|(_, shape)| shape)
 }
 
@@ -157,15 +158,7 @@ pub fn for_each_child<'v>(schema: &'v Value, f: impl FnMut(Step<'v>, &'v Value))
 /// [`for_each_child`] under the keywords `keep` accepts only: a keyword it refuses is skipped
 /// whole, without a look at its entries, so a walk that leaves `$defs` aside costs nothing for
 /// the size of `$defs`.
-///
-/// ```
-/// # use serde_json::json;
-/// let s = json!({"$defs": {"A": {}, "B": {}}, "items": {"type": "string"}});
-/// let mut seen = Vec::new();
-/// toolschema::walk::for_each_child_where(&s, |k| k != "$defs", |step, _| seen.push(step.to_string()));
-/// assert_eq!(seen, ["/items"]);
-/// ```
-pub fn for_each_child_where<'v>(
+pub(crate) fn for_each_child_where<'v>(
     schema: &'v Value,
     keep: impl Fn(&'static str) -> bool,
     f: impl FnMut(Step<'v>, &'v Value),
@@ -236,7 +229,7 @@ fn children_in<'v>(
 
 /// Calls `f` on every immediate subschema of `schema`, mutably, in the order of
 /// [`for_each_child`], stopping at the first error.
-pub fn for_each_child_mut<E>(
+pub(crate) fn for_each_child_mut<E>(
     schema: &mut Value,
     f: impl FnMut(Step<'_>, &mut Value) -> Result<(), E>,
 ) -> Result<(), E> {
@@ -296,7 +289,7 @@ fn children_in_mut<'m, E>(
 /// member that is not a subschema (`len`). A value of the wrong shape for the keyword is all
 /// `len`. Added to the sizes of the subschemas [`for_each_child`] visits under the keyword, it
 /// gives the value's size; exact when `key_len` and `len` are.
-pub fn size_beside_children(
+pub(crate) fn size_beside_children(
     shape: Shape,
     value: &Value,
     key_len: impl Fn(&str) -> u64,
@@ -327,7 +320,7 @@ pub fn size_beside_children(
 /// a map's nodes as they are, so cloning first and rewriting in place is the cheaper way to
 /// produce a document that is mostly a copy of another. If `output` does not have the shape
 /// described, entries are paired by position (never a panic).
-pub fn zip_children_mut<'v, E>(
+pub(crate) fn zip_children_mut<'v, E>(
     input: &'v serde_json::Map<String, Value>,
     output: &mut serde_json::Map<String, Value>,
     keep: impl Fn(&str) -> bool,
@@ -373,20 +366,7 @@ pub fn zip_children_mut<'v, E>(
 /// The entries go into the new map in key order (one by one, or for a mid-sized map of
 /// subschemas gathered in that order first), so the result holds them in that order whatever
 /// the map type.
-///
-/// ```
-/// # use serde_json::json;
-/// let s = json!({"title": "T", "items": {"type": "string"}, "minItems": 1});
-/// let copy = toolschema::walk::copy_children(
-///     s.as_object().unwrap(),
-///     |k, _| k != "title",
-///     |v| Ok::<_, ()>(v.clone()),
-///     |_, child| Ok(json!({"copied": child.clone()})),
-/// );
-/// assert_eq!(serde_json::Value::Object(copy.unwrap()),
-///            json!({"items": {"copied": {"type": "string"}}, "minItems": 1}));
-/// ```
-pub fn copy_children<'v, E>(
+pub(crate) fn copy_children<'v, E>(
     schema: &'v serde_json::Map<String, Value>,
     mut keep: impl FnMut(&str, &'v Value) -> bool,
     mut copy: impl FnMut(&'v Value) -> Result<Value, E>,
@@ -461,7 +441,7 @@ fn copy_children_in<'v, E>(
 /// [`copy_children`] builds it: each subschema `f`'s result, each other member `copy`'s, in
 /// order; the first error stops the walk. For a caller that handles such a keyword apart (the
 /// inliner's optional unions) without building the map around it.
-pub fn copy_members<'v, E>(
+pub(crate) fn copy_members<'v, E>(
     keyword: &'static str,
     items: &'v [Value],
     mut copy: impl FnMut(&'v Value) -> Result<Value, E>,
@@ -548,7 +528,7 @@ pub fn visit_all<'v>(
 /// Visits every schema under `root` (the root included) top-down, mutably, with its pointer,
 /// within the depth budget. `visit` returns `Ok(false)` to skip a node's children; `overflow` makes
 /// the error for the pointer at which the budget ran out.
-pub fn visit_all_mut<E>(
+pub(crate) fn visit_all_mut<E>(
     root: &mut Value,
     max_depth: usize,
     visit: &mut dyn FnMut(&crate::pointer::Pointer, &mut Value) -> Result<bool, E>,
@@ -733,14 +713,7 @@ pub fn nesting_limit(max_depth: usize) -> usize {
 /// levels of arrays and objects, if it does; `const`, `default` and every other value count, not
 /// only subschemas. Iterative, and stops at the first such place: memory stays within `limit`
 /// frames.
-///
-/// ```
-/// use serde_json::json;
-/// let v = json!({"default": [[[1]]]});
-/// assert_eq!(toolschema::walk::nesting_exceeds(&v, 3).as_deref(), Some("/default/0/0"));
-/// assert_eq!(toolschema::walk::nesting_exceeds(&v, 4), None);
-/// ```
-pub fn nesting_exceeds(value: &Value, limit: usize) -> Option<String> {
+pub(crate) fn nesting_exceeds(value: &Value, limit: usize) -> Option<String> {
     // Nearly every value fits: answer that with a plain recursion (bounded by `limit`, at most a
     // few hundred small frames), and search iteratively, with the pointer, only when it does not.
     fn fits(value: &Value, budget: usize) -> bool {
@@ -906,6 +879,13 @@ mod tests {
         .collect();
         want.sort();
         assert_eq!(seen, want);
+    }
+
+    #[test]
+    fn nesting_exceeds_names_the_first_place_past_the_limit() {
+        let v = json!({"default": [[[1]]]});
+        assert_eq!(nesting_exceeds(&v, 3).as_deref(), Some("/default/0/0"));
+        assert_eq!(nesting_exceeds(&v, 4), None);
     }
 
     #[test]
