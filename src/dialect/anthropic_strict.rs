@@ -164,7 +164,7 @@ impl SchemaDialect for AnthropicStrict {
         schema: Value,
         cx: &AdaptContext<'_>,
     ) -> Result<Adapted, Vec<CapabilityError>> {
-        let provider::Output { mut schema, plan } = provider::adapt(&PROFILE, schema, cx)?;
+        let Adapted { mut schema, plan } = provider::adapt(&PROFILE, schema, cx)?;
         let _ = crate::walk::visit_all_mut(
             &mut schema,
             cx.max_depth,
