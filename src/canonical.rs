@@ -36,17 +36,16 @@
 //! (and [`write()`] into a [`Sink`]), so the document is never held whole.
 //!
 //! Key order costs nothing in the common case. Whether this build's `serde_json::Map` sorts its
-//! keys is probed once at run time ([`map_preserves_order`](crate::passes::map_preserves_order));
-//! if it does (a `BTreeMap`, byte order), byte order is UTF-16 order up to the first key holding a
-//! character at U+E000 or above, and only the keys from there on are sorted. With `preserve_order`
-//! each object's order is checked, and the object sorted when it is out of order. Strings are
-//! scanned 8 bytes at a time: a word test marks the bytes that need escaping, its lowest mark says
-//! where the next escape is, and the run before it is copied whole. f64 goes through `ryu-js`,
-//! which implements ECMAScript's `Number.prototype.toString` exactly, except the two kinds schemas
-//! are full of, whose shortest digits are known without it: an integral value below 2^53 (`1e6`)
-//! is written as its integer, and one with at most six fraction digits and fifteen significant ones
-//! (`0.5`) from the integer nearest a million times it (the reason these are the same bytes is at
-//! `write_f64`).
+//! keys is probed once at run time; if it does (a `BTreeMap`, byte order), byte order is UTF-16
+//! order up to the first key holding a character at U+E000 or above, and only the keys from there
+//! on are sorted. With `preserve_order` each object's order is checked, and the object sorted when
+//! it is out of order. Strings are scanned 8 bytes at a time: a word test marks the bytes that need
+//! escaping, its lowest mark says where the next escape is, and the run before it is copied whole.
+//! f64 goes through `ryu-js`, which implements ECMAScript's `Number.prototype.toString` exactly,
+//! except the two kinds schemas are full of, whose shortest digits are known without it: an
+//! integral value below 2^53 (`1e6`) is written as its integer, and one with at most six fraction
+//! digits and fifteen significant ones (`0.5`) from the integer nearest a million times it (the
+//! reason these are the same bytes is at `write_f64`).
 
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
@@ -177,7 +176,7 @@ pub(crate) fn write_buffered(
     // serde_json's default map iterates in UTF-8 byte order, which is RFC 8785's order for every
     // key below U+E000: its objects are written as they come. With `preserve_order` each object's
     // order is checked first.
-    let byte_sorted_maps = !crate::passes::map_preserves_order();
+    let byte_sorted_maps = !crate::vocab::map_order::map_preserves_order();
     Writer { buf, flush_at, flush, byte_sorted_maps }.value(value, RECURSION_LEVELS);
 }
 
@@ -295,7 +294,7 @@ enum Frame<'a> {
 /// arrays and objects on the heap, for values deeper than [`RECURSION_LEVELS`]. Flushes as
 /// [`write_buffered`] does.
 fn write_deep(value: &Value, buf: &mut Vec<u8>, flush_at: usize, mut flush: impl FnMut(&mut Vec<u8>)) {
-    let byte_sorted_maps = !crate::passes::map_preserves_order();
+    let byte_sorted_maps = !crate::vocab::map_order::map_preserves_order();
     let mut stack: Vec<Frame<'_>> = Vec::new();
     let mut first = true;
     let mut next = Some(value);

@@ -75,12 +75,13 @@
 //! [`MAX_SCHEMAS`] schemas at one position, so work is linear in the arguments whatever the
 //! schema's references and `allOf`s look like. Needs serde_json alone.
 
-use crate::foreign::JsonType;
+use crate::foreign::declared_type;
 use crate::foreign::declared_type::optional_member;
 use crate::inline::draft::Draft;
 use crate::pointer::Pointer;
+use crate::refs;
 use crate::restore::{ArgumentsError, Fault, RestorePlan};
-use crate::{declared_type, refs};
+use crate::vocab::json_type::JsonType;
 use serde_json::{Map, Number, Value};
 use std::fmt;
 
@@ -106,6 +107,7 @@ pub struct Coerced {
 
 /// One conversion [`coerce`] made.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Coercion {
     /// JSON pointer into the arguments as the model sent them (inside a string of JSON text, a
     /// pointer continues into the parsed value).
@@ -375,7 +377,7 @@ fn convert(text: &str, declared: JsonType) -> Result<Value, String> {
         JsonType::Array | JsonType::Object => match serde_json::from_str::<Value>(text) {
             Ok(v) if JsonType::of(&v) == declared => Ok(v),
             Ok(v) => {
-                let held = crate::restore::kind(&v);
+                let held = crate::vocab::json_type::kind(&v);
                 crate::walk::drop_any_depth(v);
                 Err(format!("must be {}, got a string holding JSON of {held}", article(declared)))
             }

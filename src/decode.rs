@@ -2,9 +2,10 @@
 //!
 //! A schema built with [`SchemaOptions::exclude`](crate::SchemaOptions::exclude) hides root
 //! properties the caller supplies (a request context, a tenant id). The model never sees them, but
-//! a model can still guess a name and send it. [`decode_arguments`] makes that harmless: it refuses
-//! any excluded name the model sent, takes those values from the caller, and only then
-//! deserialises into `T`. An injected value can never be overridden by the model.
+//! a model can still guess a name and send it. [`decode_arguments`](crate::decode_arguments)
+//! makes that harmless: it refuses any excluded name the model sent, takes those values from the
+//! caller, and only then deserialises into `T`. An injected value can never be overridden by the
+//! model.
 //!
 //! ```
 //! # #[cfg(feature = "schemars")] {
@@ -37,79 +38,19 @@
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-/// Why a model's arguments could not be decoded.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum DecodeError {
-    /// The model's arguments are not a JSON object.
-    #[error("tool arguments must be a JSON object, got {found}")]
-    NotAnObject {
-        /// What was sent instead (`an array`, `a string`, ...).
-        found: &'static str,
-    },
-    /// The model sent a property the caller injects.
-    #[error(
-        "the model sent `{name}`, which the caller injects: the call is refused rather than let \
-         the model choose that value"
-    )]
-    ExcludedKeySent {
-        /// The excluded property's name.
-        name: String,
-    },
-    /// The caller did not supply a value for an excluded property.
-    #[error("no injected value for excluded property `{name}`: pass one in `injected` (`null` for none)")]
-    MissingInjected {
-        /// The excluded property's name.
-        name: String,
-    },
-    /// The caller injected a property the schema does not exclude.
-    #[error(
-        "`{name}` is injected but not excluded from the schema: the model is told about it and \
-         may send it too; add it to `exclude`"
-    )]
-    NotExcluded {
-        /// The injected property's name.
-        name: String,
-    },
-    /// The merged arguments do not deserialise into the type.
-    #[error("tool arguments do not match the type: {message}")]
-    Deserialize {
-        /// serde's message (it names the field).
-        message: String,
-    },
-}
+pub use crate::error::DecodeError;
 
-/// Decodes a model's arguments into `T` for a schema built with
-/// [`exclude`](crate::SchemaOptions::exclude): the excluded names come from
-/// [`ToolSchema::excluded`](crate::ToolSchema::excluded), their values from `injected`. The
-/// arguments are first restored ([`ToolSchema::restore`](crate::ToolSchema::restore)): this is
-/// [`ToolSchema::decode_with`](crate::ToolSchema::decode_with).
+/// [`decode_arguments`](crate::decode_arguments) with the excluded names given directly.
 ///
 /// # Errors
-/// What restore finds ([`ArgumentsError::Invalid`](crate::ArgumentsError::Invalid)), or
-/// [`ArgumentsError::Decode`](crate::ArgumentsError::Decode) with a [`DecodeError`]: arguments
-/// that are not an object, an excluded name the model sent, an excluded name `injected` lacks, an
-/// injected name that is not excluded, or serde's refusal.
-#[cfg(feature = "hash")]
-pub fn decode_arguments<T: DeserializeOwned>(
-    schema: &crate::ToolSchema,
-    model_args: &Value,
-    injected: Map<String, Value>,
-) -> Result<T, crate::ArgumentsError> {
-    schema.decode_with(model_args.clone(), injected)
-}
-
-/// [`decode_arguments`] with the excluded names given directly.
-///
-/// # Errors
-/// As [`decode_arguments`].
+/// As [`decode_arguments`](crate::decode_arguments).
 pub fn decode_arguments_excluding<T: DeserializeOwned, S: AsRef<str>>(
     excluded: &[S],
     model_args: &Value,
     mut injected: Map<String, Value>,
 ) -> Result<T, DecodeError> {
     let Value::Object(sent) = model_args else {
-        return Err(DecodeError::NotAnObject { found: crate::restore::kind(model_args) });
+        return Err(DecodeError::NotAnObject { found: crate::vocab::json_type::kind(model_args) });
     };
     let excluded: Vec<&str> = excluded.iter().map(AsRef::as_ref).collect();
     // Checked in sorted order, so the error names the same property in every build.

@@ -9,6 +9,8 @@
 //!   foreign schema that [`self_contained_input_schema`](crate::self_contained_input_schema)
 //!   cannot make self-contained.
 //! - [`Error`]: what [`schema_for`](crate::schema_for) returns, one of the first two.
+//! - [`DecodeError`]: a model's arguments that [`decode`](crate::decode) cannot turn into the
+//!   type (restore's [`ArgumentsError`](crate::ArgumentsError) carries it).
 //!
 //! Every error says where: a JSON pointer into the schema (RFC 6901, `""` for the root) and,
 //! where the schema came from a Rust type, the Rust field path (`Itinerary.stops[].extra`).
@@ -416,6 +418,48 @@ impl<'a> IntoIterator for &'a CapabilityErrors {
     fn into_iter(self) -> Self::IntoIter {
         self.errors.iter()
     }
+}
+
+/// Why a model's arguments could not be decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DecodeError {
+    /// The model's arguments are not a JSON object.
+    #[error("tool arguments must be a JSON object, got {found}")]
+    NotAnObject {
+        /// What was sent instead (`an array`, `a string`, ...).
+        found: &'static str,
+    },
+    /// The model sent a property the caller injects.
+    #[error(
+        "the model sent `{name}`, which the caller injects: the call is refused rather than let \
+         the model choose that value"
+    )]
+    ExcludedKeySent {
+        /// The excluded property's name.
+        name: String,
+    },
+    /// The caller did not supply a value for an excluded property.
+    #[error("no injected value for excluded property `{name}`: pass one in `injected` (`null` for none)")]
+    MissingInjected {
+        /// The excluded property's name.
+        name: String,
+    },
+    /// The caller injected a property the schema does not exclude.
+    #[error(
+        "`{name}` is injected but not excluded from the schema: the model is told about it and \
+         may send it too; add it to `exclude`"
+    )]
+    NotExcluded {
+        /// The injected property's name.
+        name: String,
+    },
+    /// The merged arguments do not deserialise into the type.
+    #[error("tool arguments do not match the type: {message}")]
+    Deserialize {
+        /// serde's message (it names the field).
+        message: String,
+    },
 }
 
 #[cfg(test)]

@@ -1,15 +1,19 @@
 #![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
-// Reading order: where errors point, how schemas are walked, the pipeline and its passes, the
-// dialects (and the `$ref` inliner they share with foreign schemas), then the canonical form and
-// hash, then foreign schemas.
+// Reading order: the vocabulary every module speaks (it imports nothing of the crate), where
+// errors point, how schemas are walked, the pipeline and its passes, the dialects (and the `$ref`
+// inliner they share with foreign schemas), then the canonical form and hash, then foreign
+// schemas.
+mod vocab;
+
 pub mod error;
 pub mod hint;
 pub mod pointer;
 pub mod refs;
 pub mod walk;
 
+mod pass;
 pub mod passes;
 pub mod pipeline;
 
@@ -37,8 +41,6 @@ pub mod restore;
 pub mod tokens;
 
 pub use coerce::{Coerced, Coercion, coerce, coerce_and_restore};
-#[cfg(feature = "hash")]
-pub use decode::decode_arguments;
 pub use decode::{DecodeError, decode_arguments_excluding};
 pub use dialect::{
     ANTHROPIC_STRICT, GEMINI, GEMINI_ORDERED, INLINE_REFS, JSON_SCHEMA, MCP, MCP_SELF_CONTAINED,
@@ -58,7 +60,7 @@ pub use restore::{ArgumentsError, RestorePlan};
 #[cfg(feature = "schemars")]
 pub use schema::{CheckErrors, Tools};
 #[cfg(feature = "hash")]
-pub use schema::{PropertyOrder, SchemaOptions, ToolSchema};
+pub use schema::{PropertyOrder, SchemaOptions, ToolSchema, decode_arguments};
 
 // The examples in `docs/` are doc tests too, so they cannot drift from the code.
 #[cfg(doctest)]

@@ -111,7 +111,7 @@ pub fn fragment_token(token: &str) -> Cow<'_, str> {
 }
 
 /// Decodes one reference token; `None` for an invalid escape (`~` not followed by `0` or `1`).
-pub fn unescape_token(token: &str) -> Option<Cow<'_, str>> {
+pub(crate) fn unescape_token(token: &str) -> Option<Cow<'_, str>> {
     if !token.contains('~') {
         return Some(Cow::Borrowed(token));
     }

@@ -73,7 +73,7 @@ pub(crate) fn plain_definition(reference: &str) -> Option<(&'static str, &str)> 
 }
 
 /// Follows decoded tokens from `root`.
-pub fn lookup<'v>(root: &'v Value, tokens: &[String]) -> Option<&'v Value> {
+pub(crate) fn lookup<'v>(root: &'v Value, tokens: &[String]) -> Option<&'v Value> {
     tokens.iter().try_fold(root, |cur, tok| step(cur, tok))
 }
 
@@ -106,7 +106,7 @@ pub fn resolve<'v>(root: &'v Value, reference: &str) -> Option<&'v Value> {
 }
 
 /// Percent-decodes a URI fragment; `None` for a bad `%` escape or bytes that are not UTF-8.
-pub fn percent_decode(s: &str) -> Option<String> {
+pub(crate) fn percent_decode(s: &str) -> Option<String> {
     if !s.contains('%') {
         return Some(s.to_owned());
     }

@@ -5,7 +5,7 @@ use crate::dialect::{JSON_SCHEMA, SchemaDialect};
 use crate::error::Error;
 use crate::hash::SchemaHash;
 use crate::hint::Origin;
-use crate::passes::DocWarning;
+use crate::pass::DocWarning;
 use crate::pipeline::{self, Settings};
 use crate::restore::{Adaptation, ArgumentsError, RestorePlan};
 use serde_json::Value;
@@ -150,7 +150,7 @@ impl ToolSchema {
     /// # Errors
     /// A string that stands where another type is declared and does not convert; then what
     /// [`restore`](Self::restore) finds.
-    pub fn coerce_and_restore(&self, args: Value) -> Result<crate::Coerced, ArgumentsError> {
+    pub fn coerce_and_restore(&self, args: Value) -> Result<crate::coerce::Coerced, ArgumentsError> {
         crate::coerce::coerce_and_restore(self.as_value(), self.plan(), args)
     }
 
@@ -180,7 +180,7 @@ impl ToolSchema {
             // Nothing to merge: the restored value is the type's, whatever its JSON type (a root
             // that is not an object was unwrapped by restore).
             return T::deserialize(restored)
-                .map_err(|e| crate::DecodeError::Deserialize { message: e.to_string() }.into());
+                .map_err(|e| crate::error::DecodeError::Deserialize { message: e.to_string() }.into());
         }
         Ok(crate::decode::decode_arguments_excluding(self.excluded(), &restored, injected)?)
     }
@@ -236,6 +236,24 @@ impl ToolSchema {
     pub fn doc_warnings(&self) -> &[DocWarning] {
         &self.inner.doc_warnings
     }
+}
+
+/// Decodes a model's arguments into `T` for a schema built with
+/// [`exclude`](SchemaOptions::exclude): the excluded names come from
+/// [`ToolSchema::excluded`], their values from `injected`. The arguments are first restored
+/// ([`ToolSchema::restore`]): this is [`ToolSchema::decode_with`].
+///
+/// # Errors
+/// What restore finds ([`ArgumentsError::Invalid`]), or [`ArgumentsError::Decode`] with a
+/// [`DecodeError`](crate::DecodeError): arguments that are not an object, an excluded name the
+/// model sent, an excluded name `injected` lacks, an injected name that is not excluded, or
+/// serde's refusal.
+pub fn decode_arguments<T: serde::de::DeserializeOwned>(
+    schema: &ToolSchema,
+    model_args: &Value,
+    injected: serde_json::Map<String, Value>,
+) -> Result<T, ArgumentsError> {
+    schema.decode_with(model_args.clone(), injected)
 }
 
 impl std::fmt::Debug for ToolSchema {

@@ -33,8 +33,8 @@
 //! here; the pipeline reports them. [`DropTitles`] removes the root `title` that
 //! `from_schemars` would take as the type name for error paths.
 
+use crate::pass::{Pass, PassContext};
 use crate::passes::{DropTitles, IntegerBounds, MapKeys, MergeDocs, PruneDefs, SortKeys, SortRequired};
-use crate::pipeline::{Pass, PassContext};
 use schemars::Schema;
 use schemars::transform::Transform;
 

@@ -149,7 +149,7 @@ impl SchemaDialect for AnthropicStrict {
     }
 
     fn hint(&self, keyword: &str) -> Option<String> {
-        super::openai_strict::strict_hint(keyword)
+        super::support::strict_hint(keyword)
     }
 
     fn hint_for(&self, keyword: &str, origin: crate::hint::Origin) -> Option<String> {
@@ -165,7 +165,7 @@ impl SchemaDialect for AnthropicStrict {
         schema: Value,
         cx: &AdaptContext<'_>,
     ) -> Result<Adapted, Vec<CapabilityError>> {
-        let provider::Output { mut schema, plan } = provider::adapt(&PROFILE, schema, cx)?;
+        let Adapted { mut schema, plan } = provider::adapt(&PROFILE, schema, cx)?;
         let _ = crate::walk::visit_all_mut(
             &mut schema,
             cx.max_depth,
@@ -248,65 +248,6 @@ pub(crate) fn parameter_counts(schema: &Value, max_depth: usize) -> (usize, usiz
     (optional, unions)
 }
 
-/// The first reference cycle reachable from the root: the definition that refers back to itself
-/// (directly or not) and the pointer of the reference that closes the cycle.
-pub(crate) fn find_recursion(
-    schema: &Value,
-    max_depth: usize,
-    root_name: Option<&str>,
-) -> Option<(String, String)> {
-    // Edges: target key → the references inside it (not inside nested definition maps).
-    fn refs_in(node: &Value, max_depth: usize, base: &str) -> Vec<(String, String)> {
-        let mut out = Vec::new();
-        let _ = crate::walk::visit_all(node, max_depth, &mut |ptr, n| {
-            if ptr.as_str().split('/').any(|t| t == "$defs" || t == "definitions") {
-                return false;
-            }
-            if let Some(r) = n.get("$ref").and_then(Value::as_str)
-                && let Ok(tokens) = crate::refs::parse_local(r)
-            {
-                let key = tokens.iter().map(|t| format!("/{}", crate::pointer::escape_token(t))).collect();
-                out.push((key, format!("{base}{}", ptr.as_str())));
-            }
-            true
-        });
-        out
-    }
-    let name_of = |key: &str| -> String {
-        crate::pointer::tokens(key)
-            .and_then(|t| t.last().map(|s| s.to_string()))
-            .unwrap_or_else(|| root_name.unwrap_or("the root schema").to_owned())
-    };
-    // Iterative DFS with colours; the root is key "".
-    let mut state: std::collections::HashMap<String, u8> = std::collections::HashMap::new();
-    let mut stack: Vec<(String, Vec<(String, String)>)> =
-        vec![(String::new(), refs_in(schema, max_depth, ""))];
-    state.insert(String::new(), 1);
-    while let Some((_, edges)) = stack.last_mut() {
-        match edges.pop() {
-            None => {
-                if let Some((key, _)) = stack.pop() {
-                    state.insert(key, 2);
-                }
-            }
-            Some((target, site)) => match state.get(&target) {
-                Some(1) => return Some((name_of(&target), site)),
-                Some(_) => {}
-                None => {
-                    let Some(node) = crate::refs::lookup_pointer(schema, &target) else { continue };
-                    if stack.len() > max_depth {
-                        return Some((name_of(&target), site));
-                    }
-                    state.insert(target.clone(), 1);
-                    let next = refs_in(node, max_depth, &target);
-                    stack.push((target, next));
-                }
-            },
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,7 +305,7 @@ mod tests {
     fn a_shared_definition_is_not_recursion() {
         let s = json!({"$defs": {"A": {"type": "string"}}, "type": "object",
                        "properties": {"x": {"$ref": "#/$defs/A"}, "y": {"$ref": "#/$defs/A"}}});
-        assert!(find_recursion(&s, 128, None).is_none());
+        assert!(super::super::ref_sites::find_recursion(&s, 128, None).is_none());
         assert!(run(s).is_ok());
     }
 

@@ -178,7 +178,7 @@ impl SchemaDialect for Gemini {
         let name = self.name();
         let profile =
             Profile { name: if self.property_ordering { "gemini-ordered" } else { "gemini" }, ..PROFILE };
-        let provider::Output { mut schema, plan } = provider::adapt(&profile, schema, cx)?;
+        let Adapted { mut schema, plan } = provider::adapt(&profile, schema, cx)?;
         let mut errors = Vec::new();
         let _ = crate::walk::visit_all_mut(
             &mut schema,

@@ -115,7 +115,7 @@ pub(crate) fn inline_all(
         }]);
     }
     // With `preserve_order`, each map keeps the input's order (`PropertyOrder::Declaration`).
-    engine.build_output(crate::passes::map_preserves_order()).map_err(|e| vec![*e])
+    engine.build_output(crate::vocab::map_order::map_preserves_order()).map_err(|e| vec![*e])
 }
 
 /// The inlining dialects' [`Policy`] for the engine: recursion refused, no union collapsed, the

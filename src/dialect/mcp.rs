@@ -188,7 +188,7 @@ mod tests {
     #[test]
     fn non_object_roots_are_wrapped_or_in_exact_mode_refused_and_object_roots_pass_unchanged() {
         let cx = AdaptContext::default();
-        let exact = AdaptContext::default().with_exact(true).with_origin(crate::Origin::Rust);
+        let exact = AdaptContext::default().with_exact(true).with_origin(crate::hint::Origin::Rust);
         let obj = json!({"$defs": {"A": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/A"}}, "type": "object"});
         assert_eq!(MCP.adapt(obj.clone(), &cx).unwrap(), obj);
         for root in [json!({"type": ["object", "null"]}), json!({"oneOf": []}), json!({"enum": ["a"]})] {

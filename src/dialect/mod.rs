@@ -34,6 +34,7 @@ pub mod json_schema;
 pub mod mcp;
 pub mod openai_strict;
 pub(crate) mod provider;
+mod ref_sites;
 pub mod strict_subset;
 pub(crate) mod support;
 

@@ -75,10 +75,10 @@
 //!   and the size limits, counted on the output.
 
 use super::provider::{self, Dialect, Enums, Profile, Refs};
-use super::support::{merge_ref_site, sort_errors, type_names, unsupported};
+use super::support::{sort_errors, type_names};
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// OpenAI strict mode (see the module docs). Its name is `openai-strict`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -93,9 +93,6 @@ const NAME: &str = "openai-strict";
 /// The `format` values OpenAI accepts ([OAI-SO]).
 pub(crate) const FORMATS: &[&str] =
     &["date", "date-time", "duration", "email", "hostname", "ipv4", "ipv6", "time", "uuid"];
-
-/// Annotations OpenAI refuses beside a `$ref`; dropping them changes no verdict.
-const DROPPED: &[&str] = &["$comment", "default", "deprecated", "examples", "readOnly", "writeOnly"];
 
 /// The limits of [OAI-SO].
 const MAX_PROPERTIES: usize = 5_000;
@@ -166,7 +163,7 @@ impl SchemaDialect for OpenAiStrict {
     }
 
     fn hint(&self, keyword: &str) -> Option<String> {
-        strict_hint(keyword)
+        super::support::strict_hint(keyword)
     }
 
     fn hint_for(&self, keyword: &str, origin: crate::hint::Origin) -> Option<String> {
@@ -223,7 +220,7 @@ const INLINE_GROWTH: u64 = 4;
 
 fn inline_acyclic(schema: &Value, cx: &AdaptContext<'_>) -> Option<Value> {
     let defs = schema.get("$defs").and_then(Value::as_object)?;
-    if defs.is_empty() || super::anthropic_strict::find_recursion(schema, cx.max_depth, None).is_some() {
+    if defs.is_empty() || super::ref_sites::find_recursion(schema, cx.max_depth, None).is_some() {
         return None;
     }
     let depth = super::InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth);
@@ -233,117 +230,6 @@ fn inline_acyclic(schema: &Value, cx: &AdaptContext<'_>) -> Option<Value> {
     let budget = usize::try_from(budget).unwrap_or(usize::MAX);
     let cx = AdaptContext { max_bytes: Some(cx.max_bytes.map_or(budget, |m| m.min(budget))), ..cx.clone() };
     super::inline_refs::inline_all(NAME, schema.clone(), &cx, depth).ok()
-}
-
-/// The hint for a keyword strict dialects refuse, naming the Rust shape to use instead.
-pub(crate) fn strict_hint(keyword: &str) -> Option<String> {
-    crate::hint::for_keyword(keyword, crate::hint::Origin::Rust)
-}
-
-/// Step 1: `$ref` siblings. Annotation-only siblings wrap the reference in a one-branch `anyOf`;
-/// assertion siblings merge with the target (one level; nested references stay).
-pub(crate) fn rewrite_ref_sites(
-    dialect: &str,
-    mut schema: Value,
-    max_depth: usize,
-    origin: crate::hint::Origin,
-    errors: &mut Vec<CapabilityError>,
-) -> Value {
-    // A merged target may bring in further sites; a few rounds settle every schema schemars writes.
-    for _ in 0..8 {
-        let mut sites = Vec::new();
-        // Only a site with an assertion beside its `$ref` needs its target here: the engine writes
-        // one with annotations alone itself (a one-branch `anyOf`), so a schema without such a
-        // site is neither copied nor walked again.
-        let _ = crate::walk::visit_objects(&schema, max_depth, &mut |at, map| {
-            if is_site(map) {
-                sites.push(at.pointer().as_str().to_owned());
-            }
-        });
-        if sites.is_empty() {
-            break;
-        }
-        let snapshot = schema.clone();
-        let mut changed = false;
-        for site in sites {
-            let Some(Value::Object(map)) = schema.pointer_mut(&site) else { continue };
-            for k in DROPPED {
-                map.remove(*k);
-            }
-            let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned) else {
-                continue;
-            };
-            if map.len() == 1 {
-                continue;
-            }
-            if map.keys().all(|k| k == "$ref" || k == "description" || k == "title") {
-                let r = map.remove("$ref").unwrap_or(Value::Null);
-                map.insert(
-                    "anyOf".into(),
-                    Value::Array(vec![Value::Object(Map::from_iter([("$ref".into(), r)]))]),
-                );
-                continue;
-            }
-            let target = crate::refs::resolve(&snapshot, &reference);
-            if target.is_some_and(|t| holds_site(t, max_depth)) {
-                // Merged from the inside out: a target with a site of its own waits until that one
-                // is merged. One that never is (it lies inside its own target, or in a cycle of
-                // them) is the engine's, which makes a recursive merge a definition; copying it
-                // here doubled its depth at every round.
-                continue;
-            }
-            let Some(target) = target else {
-                errors.push(unsupported(
-                    dialect,
-                    "$ref",
-                    &site,
-                    format!("reference `{reference}` cannot be followed"),
-                    None,
-                ));
-                map.remove("$ref");
-                continue;
-            };
-            let mut own = std::mem::take(map);
-            let reference = own.remove("$ref").unwrap_or(Value::Null);
-            match merge_ref_site(own, target.clone()) {
-                Ok(Value::Object(merged)) => {
-                    *map = merged;
-                    changed = true;
-                }
-                Ok(_) => {}
-                Err(both) => {
-                    let (mut own, _) = *both;
-                    own.insert("$ref".into(), reference);
-                    *map = own;
-                    errors.push(unsupported(
-                        dialect,
-                        "$ref",
-                        &site,
-                        "the keywords beside this `$ref` cannot be merged into its target without `allOf`, and \
-                         the dialect accepts neither",
-                        Some(crate::hint::Advice::OneDefinition.text(origin).into()),
-                    ));
-                }
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    schema
-}
-
-/// A `$ref` with an assertion beside it.
-fn is_site(map: &Map<String, Value>) -> bool {
-    map.contains_key("$ref")
-        && map.keys().any(|k| k != "$ref" && !crate::walk::is_meta_data(k) && !DROPPED.contains(&k.as_str()))
-}
-
-/// Whether a `$ref` with an assertion beside it lies at or under `schema`.
-fn holds_site(schema: &Value, max_depth: usize) -> bool {
-    let mut found = false;
-    let _ = crate::walk::visit_objects(schema, max_depth, &mut |_, map| found |= is_site(map));
-    found
 }
 
 /// The [OAI-SO] size limits.

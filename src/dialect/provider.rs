@@ -37,11 +37,11 @@
 //! error instead, with the Rust shape to use; the plan is then the identity but for integral
 //! floats.
 
-use super::AdaptContext;
 use super::support::{
     MAX_HOPS, admits_null, disjoint, format_as_bounds, is_annotation, merge_ref_site, refuses_null,
     type_names, unsupported,
 };
+use super::{AdaptContext, Adapted};
 use crate::error::CapabilityError;
 use crate::hint::{Advice, Origin, for_keyword};
 use crate::pointer::{Pointer, fragment_token};
@@ -113,22 +113,16 @@ pub(crate) const EXTRA: &str = "additional_properties";
 /// The name a wrapped root holds its value under.
 pub(crate) const WRAPPED: &str = "value";
 
-/// What the engine returns: the provider's schema and its restore plan.
-pub(crate) struct Output {
-    pub(crate) schema: Value,
-    pub(crate) plan: RestorePlan,
-}
-
 /// Adapts `schema` (normalised by the pipeline) to `profile`.
 pub(crate) fn adapt(
     profile: &Profile,
     schema: Value,
     cx: &AdaptContext<'_>,
-) -> Result<Output, Vec<CapabilityError>> {
+) -> Result<Adapted, Vec<CapabilityError>> {
     let mut errors = Vec::new();
     let schema = match profile.refs {
         Refs::Keep { recursion } => {
-            let schema = super::openai_strict::rewrite_ref_sites(
+            let schema = super::ref_sites::rewrite_ref_sites(
                 profile.name,
                 schema,
                 cx.max_depth,
@@ -137,7 +131,7 @@ pub(crate) fn adapt(
             );
             if !recursion
                 && let Some((type_name, pointer)) =
-                    super::anthropic_strict::find_recursion(&schema, cx.max_depth, cx.type_name)
+                    super::ref_sites::find_recursion(&schema, cx.max_depth, cx.type_name)
             {
                 errors.push(CapabilityError::Recursive { dialect: profile.name.into(), type_name, pointer });
             }
@@ -326,7 +320,7 @@ impl PendingShape {
 type Built = (Value, Option<NodeId>);
 
 impl Engine<'_> {
-    fn run(&mut self) -> Output {
+    fn run(&mut self) -> Adapted {
         let root_id = self.alloc();
         self.slots.insert(String::new(), (String::new(), root_id));
         let root = self.root;
@@ -378,7 +372,7 @@ impl Engine<'_> {
         let nodes = std::mem::take(&mut self.nodes);
         let adaptations = std::mem::take(&mut self.adaptations);
         let (nodes, plan_root) = prune(nodes, plan_root);
-        Output { schema: out, plan: RestorePlan::from_parts(nodes, plan_root, adaptations) }
+        Adapted { schema: out, plan: RestorePlan::from_parts(nodes, plan_root, adaptations) }
     }
 
     /// Writes a definition waiting in [`Engine::work`].

@@ -486,6 +486,11 @@ pub(crate) fn repeat_bounds(pattern: &str) -> impl Iterator<Item = u64> + '_ {
     found.into_iter()
 }
 
+/// The hint for a keyword strict dialects refuse, naming the Rust shape to use instead.
+pub(crate) fn strict_hint(keyword: &str) -> Option<String> {
+    crate::hint::for_keyword(keyword, crate::hint::Origin::Rust)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

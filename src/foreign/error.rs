@@ -236,7 +236,7 @@ fn type_fix(name: &str) -> String {
         "list" | "arraylist" | "set" | "vec" => "array",
         "map" | "hashmap" | "record" => "object",
         "none" | "nil" => "null",
-        other => match crate::JsonType::read(other) {
+        other => match crate::vocab::json_type::JsonType::read(other) {
             Some(t) => t.as_str(),
             None => return format!("write one of {LIST}"),
         },

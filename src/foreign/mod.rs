@@ -125,7 +125,8 @@ pub(crate) mod declared_type;
 mod error;
 mod self_contained;
 
-pub use declared_type::{JsonType, MAX_HOPS, UnknownJsonType, declared_type, reads_ref_alone};
+pub use crate::vocab::json_type::{JsonType, UnknownJsonType};
+pub use declared_type::{MAX_HOPS, declared_type, reads_ref_alone};
 pub use error::ForeignSchemaError;
 pub use self_contained::{
     SelfContainedOptions, self_contained_input_schema, self_contained_input_schema_owned,

@@ -147,7 +147,8 @@ pub(crate) struct Engine<'v, P: Policy> {
     pub(crate) targets: Vec<Box<Target<'v>>>,
     /// Each target by its node's address, once there are more than [`SCAN_KEYS`] targets
     /// (before, [`Self::target_at`] scans them).
-    pub(crate) by_address: HashMap<*const Value, usize, BuildHasherDefault<crate::passes::AddressHasher>>,
+    pub(crate) by_address:
+        HashMap<*const Value, usize, BuildHasherDefault<crate::vocab::address::AddressHasher>>,
     pub(crate) by_reference: ByReference<'v>,
     /// Per component: how many of its targets are being expanded on the current path (empty
     /// until [`Self::components`] has run).

@@ -4,8 +4,7 @@
 use super::draft::{Draft, changes_base, kept_beside_legacy_ref};
 use super::*;
 use crate::canonical;
-use crate::foreign::JsonType;
-use crate::foreign::declared_type::Spelling;
+use crate::vocab::json_type::{JsonType, Spelling};
 use crate::walk;
 
 /// The names a schema object's `required` lists, with those its surroundings may require of the
@@ -117,63 +116,32 @@ pub(crate) enum KeyRole {
     Other,
 }
 
-/// The [`KeyRole`] of a key: a `match` on the length first, as in the foreign survey's
-/// `survey_role`, so that each key of a schema object costs a comparison or two. A unit test
-/// checks it against the names.
+/// The [`KeyRole`] of a key, read from the one keyword table (`vocab::keyword`), so that each
+/// key of a schema object costs a comparison or two. A unit test checks it against the names.
 #[inline(always)]
 pub(crate) fn key_role(key: &str) -> KeyRole {
-    use KeyRole::*;
-    match key.len() {
-        2 => match key {
-            "if" => UnreadRequirement,
-            "id" => Id("id"),
-            _ => Other,
-        },
-        3 => match key {
-            "not" => UnreadRequirement,
-            "$id" => Id("$id"),
-            _ => Other,
-        },
-        4 => match key {
-            "type" => Type,
-            "$ref" => Ref,
-            "then" | "else" => UnreadRequirement,
-            _ => Other,
-        },
-        5 => match key {
-            "title" => Title,
-            "anyOf" | "oneOf" => Union,
-            "allOf" => AllOf,
-            "$defs" => Defs,
-            _ => Other,
-        },
-        8 => match key {
-            "required" => Required,
-            _ => Other,
-        },
-        11 => match key {
-            "definitions" => Definitions,
-            "$dynamicRef" => Dynamic("$dynamicRef"),
-            _ => Other,
-        },
-        12 => match key {
-            "dependencies" => UnreadRequirement,
-            _ => Other,
-        },
-        13 => match key {
-            "minProperties" => UnreadRequirement,
-            "$recursiveRef" => Dynamic("$recursiveRef"),
-            _ => Other,
-        },
-        16 => match key {
-            "dependentSchemas" => UnreadRequirement,
-            _ => Other,
-        },
-        17 => match key {
-            "dependentRequired" => UnreadRequirement,
-            _ => Other,
-        },
-        _ => Other,
+    use crate::vocab::keyword::Keyword;
+    let Some(k) = crate::vocab::keyword::keyword(key) else { return KeyRole::Other };
+    match k {
+        Keyword::If
+        | Keyword::Not
+        | Keyword::Then
+        | Keyword::Else
+        | Keyword::Dependencies
+        | Keyword::MinProperties
+        | Keyword::DependentSchemas
+        | Keyword::DependentRequired => KeyRole::UnreadRequirement,
+        Keyword::Id | Keyword::DollarId => KeyRole::Id(k.as_str()),
+        Keyword::DynamicRef | Keyword::RecursiveRef => KeyRole::Dynamic(k.as_str()),
+        Keyword::Type => KeyRole::Type,
+        Keyword::Ref => KeyRole::Ref,
+        Keyword::Title => KeyRole::Title,
+        Keyword::Required => KeyRole::Required,
+        Keyword::AnyOf | Keyword::OneOf => KeyRole::Union,
+        Keyword::AllOf => KeyRole::AllOf,
+        Keyword::Defs => KeyRole::Defs,
+        Keyword::Definitions => KeyRole::Definitions,
+        _ => KeyRole::Other,
     }
 }
 

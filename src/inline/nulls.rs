@@ -2,8 +2,8 @@
 //! carries ([`recursion_note`], [`infer_type`]).
 
 use super::*;
-use crate::foreign::JsonType;
 use crate::refs;
+use crate::vocab::json_type::JsonType;
 
 /// The note a recursion point carries: `Node: the same shape as the Node that contains it.`,
 /// worded to need no article (which would depend on how the name sounds, not how it is spelled:

@@ -19,7 +19,7 @@ fn one_recursion_is_refused_by_the_dialects_and_noted_by_the_foreign_function() 
             if type_name == "Node" && pointer == "/properties/head/properties/next"),
         "{errors:?}"
     );
-    let out = crate::self_contained_input_schema(&schema, "t").unwrap();
+    let out = crate::foreign::self_contained_input_schema(&schema, "t").unwrap();
     assert_eq!(
         out["properties"]["head"]["properties"]["next"],
         json!({"type": "object", "description": "Node: the same shape as the Node that contains it."})

@@ -2,7 +2,7 @@
 //! copies them.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{Pass, PassContext};
+use crate::pass::{Pass, PassContext};
 use serde_json::Value;
 
 /// Refuses a schema holding any value (a `const`, a `default`, an `enum` member, anything) nested

@@ -1,7 +1,7 @@
 //! [`CheckRefs`]: every `$ref` points at a schema in the document.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{Pass, PassContext, RefsSeen};
+use crate::pass::{Pass, PassContext, RefsSeen};
 use serde_json::Value;
 
 /// Refuses a schema with a `$ref` that points at nothing in the document, or at something that is

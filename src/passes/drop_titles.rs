@@ -1,7 +1,7 @@
 //! [`DropTitles`]: removes `$schema` and every `title` in a schema position.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{NodePass, PassContext};
+use crate::pass::{NodePass, PassContext};
 use crate::walk::Location;
 use serde_json::{Map, Value};
 
@@ -54,7 +54,7 @@ impl NodePass for DropTitles {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::Pass;
+    use crate::pass::Pass;
     use pretty_assertions::assert_eq;
     use serde_json::json;
 

@@ -1,7 +1,7 @@
 //! [`Exclude`]: removes caller-injected parameters from the root object.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{Pass, PassContext};
+use crate::pass::{Pass, PassContext};
 use serde_json::Value;
 
 /// Removes the properties named by [`SchemaOptions::exclude`](crate::SchemaOptions::exclude) from

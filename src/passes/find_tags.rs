@@ -2,7 +2,7 @@
 //! [`MergeTags`](super::MergeTags).
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{NodePass, PassContext};
+use crate::pass::{NodePass, PassContext};
 use crate::walk::Location;
 use serde_json::{Map, Value};
 
@@ -46,7 +46,7 @@ impl NodePass for FindTags {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::Pass;
+    use crate::pass::Pass;
     use serde_json::json;
 
     fn found(mut s: Value) -> Option<bool> {

@@ -1,7 +1,7 @@
 //! [`IntegerBounds`]: the range serde reads for an integer, as `minimum`/`maximum`.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{NodePass, PassContext};
+use crate::pass::{NodePass, PassContext};
 use crate::walk::Location;
 use serde_json::{Map, Value};
 
@@ -60,7 +60,7 @@ impl NodePass for IntegerBounds {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::Pass;
+    use crate::pass::Pass;
     use serde_json::json;
 
     fn run(mut s: Value) -> Value {

@@ -2,7 +2,7 @@
 //! the exact key constraint for a map whose key type you name.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{NodePass, PassContext};
+use crate::pass::{NodePass, PassContext};
 use crate::walk::Location;
 use serde_json::{Map, Value, json};
 
@@ -207,7 +207,7 @@ fn up_to(max: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::Pass;
+    use crate::pass::Pass;
 
     fn run(mut s: Value, from_rust: bool) -> Value {
         let mut cx = PassContext::new(None);

@@ -1,10 +1,10 @@
 //! [`MergeDocs`]: moves a type's documented field block onto its properties.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{NodePass, PassContext};
+use crate::pass::{DocWarning, DocWarningKind};
+use crate::pass::{NodePass, PassContext};
 use crate::walk::Location;
 use serde_json::{Map, Value};
-use std::fmt;
 
 /// Splits a type's doc comment into its prose and a field block, and lands each entry of the block
 /// on the matching property.
@@ -36,57 +36,6 @@ use std::fmt;
 /// a [`DocWarning`] (see [`ToolSchema::doc_warnings`](crate::ToolSchema::doc_warnings)).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct MergeDocs;
-
-/// A doc-comment entry that did not land on a property.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct DocWarning {
-    /// JSON pointer of the schema whose description held the block.
-    pub pointer: String,
-    /// The Rust type path of that schema, where known.
-    pub field: Option<String>,
-    /// What went wrong.
-    pub kind: DocWarningKind,
-}
-
-/// What went wrong with a doc-comment entry.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum DocWarningKind {
-    /// The entry names no property of the type.
-    UnknownEntry {
-        /// The name the entry gave.
-        name: String,
-    },
-    /// A line in the block could not be read as an entry.
-    UnreadableLine {
-        /// The line, trimmed.
-        line: String,
-    },
-    /// The entry had no text.
-    EmptyEntry {
-        /// The name the entry gave.
-        name: String,
-    },
-}
-
-impl fmt::Display for DocWarning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "doc comment at `{}`", self.pointer)?;
-        if let Some(field) = self.field.as_deref().filter(|f| !f.is_empty()) {
-            write!(f, " (type `{field}`)")?;
-        }
-        match &self.kind {
-            DocWarningKind::UnknownEntry { name } => {
-                write!(f, ": entry `{name}` names no property; fix or remove it")
-            }
-            DocWarningKind::UnreadableLine { line } => {
-                write!(f, ": cannot read `{line}` as `name: text`; it was ignored")
-            }
-            DocWarningKind::EmptyEntry { name } => write!(f, ": entry `{name}` has no text"),
-        }
-    }
-}
 
 impl NodePass for MergeDocs {
     fn name(&self) -> &'static str {
@@ -425,7 +374,7 @@ fn tidy(lines: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::Pass;
+    use crate::pass::Pass;
     use pretty_assertions::assert_eq;
     use serde_json::json;
 

@@ -2,7 +2,7 @@
 //! its tag among the content's `properties`.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{Pass, PassContext};
+use crate::pass::{Pass, PassContext};
 use crate::walk::Location;
 use serde_json::{Map, Value};
 

@@ -5,7 +5,8 @@
 mod well_formed;
 pub use well_formed::WellFormed;
 mod merge_docs;
-pub use merge_docs::{DocWarning, DocWarningKind, MergeDocs};
+pub use crate::pass::{DocWarning, DocWarningKind};
+pub use merge_docs::MergeDocs;
 mod drop_titles;
 pub use drop_titles::DropTitles;
 mod integer_bounds;
@@ -29,7 +30,7 @@ pub use reject_any::RejectAny;
 mod sort_required;
 pub use sort_required::SortRequired;
 mod sort_keys;
-pub use sort_keys::{SortKeys, map_preserves_order, sort_keys};
+pub use sort_keys::{SortKeys, sort_keys};
 
 /// The value of `key` in a schema object, found by going through its keys and comparing lengths
 /// first. A schema object holds a handful of keywords: this costs less than a search of the map
@@ -56,37 +57,4 @@ pub(crate) fn member_mut<'m>(
 #[inline]
 pub(crate) fn has_member(map: &serde_json::Map<String, serde_json::Value>, key: &str) -> bool {
     map.keys().any(|k| k == key)
-}
-
-/// Where a value is in memory: while a pass reads a schema without changing it, this names one
-/// subschema (a definition) for the whole walk, and hashes cheaply.
-pub(crate) fn address(def: &serde_json::Value) -> usize {
-    std::ptr::from_ref(def).addr()
-}
-
-/// A set of [`address`]es.
-pub(crate) type AddressSet = std::collections::HashSet<usize, std::hash::BuildHasherDefault<AddressHasher>>;
-
-/// Hashes an address by a multiplication (SipHash, the default, costs more than the rest of a
-/// lookup here; addresses are not chosen by an adversary).
-#[derive(Default)]
-pub(crate) struct AddressHasher(u64);
-
-impl std::hash::Hasher for AddressHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        // Fold the well-mixed high half into the low bits too: the table picks buckets by the low
-        // bits, and an address's own low bits are always zero.
-        let x = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = x ^ (x >> 32);
-    }
 }

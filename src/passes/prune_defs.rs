@@ -1,7 +1,8 @@
 //! [`PruneDefs`]: removes root definitions that nothing references.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{Pass, PassContext};
+use crate::pass::{Pass, PassContext};
+use crate::vocab::address::{AddressSet, address};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -57,7 +58,7 @@ fn unreached<'v>(schema: &'v Value, max_depth: usize) -> Result<Option<[Vec<Stri
     // Definitions reached so far (only asked whether they hold a name, so their order does not
     // matter), and those still to scan. Names borrow from the schema: the plain spelling
     // `#/$defs/Name` allocates nothing.
-    let mut reached = super::AddressSet::default();
+    let mut reached = AddressSet::default();
     let mut todo: Vec<(usize, Cow<'v, str>)> = Vec::new();
     let mut opaque = false;
     let mut note = |r: &'v str, todo: &mut Vec<(usize, Cow<'v, str>)>| {
@@ -97,7 +98,7 @@ fn unreached<'v>(schema: &'v Value, max_depth: usize) -> Result<Option<[Vec<Stri
         let Some(target) = maps[m].and_then(|map| map.get(name.as_ref())) else {
             continue;
         };
-        if !reached.insert(super::address(target)) {
+        if !reached.insert(address(target)) {
             continue;
         }
         if let Err(p) = scan_schema(target, max_depth, &mut |r| note(r, &mut todo)) {
@@ -112,10 +113,7 @@ fn unreached<'v>(schema: &'v Value, max_depth: usize) -> Result<Option<[Vec<Stri
     }
     let unreached = |m: usize| -> Vec<String> {
         maps[m].map_or_else(Vec::new, |defs| {
-            defs.iter()
-                .filter(|(_, def)| !reached.contains(&super::address(def)))
-                .map(|(k, _)| k.clone())
-                .collect()
+            defs.iter().filter(|(_, def)| !reached.contains(&address(def))).map(|(k, _)| k.clone()).collect()
         })
     };
     Ok(Some([unreached(0), unreached(1)]))

@@ -1,9 +1,9 @@
 //! [`RejectAny`]: refuses an untyped schema wherever the model must send a value.
 
-use super::{AddressSet, address};
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{Pass, PassContext};
+use crate::pass::{Pass, PassContext};
 use crate::pointer::Pointer;
+use crate::vocab::address::{AddressSet, address};
 use crate::walk::{Depth, Step};
 use serde_json::{Map, Value};
 use std::cell::Cell;

@@ -1,9 +1,9 @@
 //! [`SortKeys`]: puts every object's keys in one order, whatever serde_json's map type is.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{Pass, PassContext};
-use serde_json::{Map, Value};
-use std::sync::OnceLock;
+use crate::pass::{Pass, PassContext};
+use crate::vocab::map_order::map_preserves_order;
+use serde_json::Value;
 
 /// Rebuilds every JSON object in the schema with its keys in byte order.
 ///
@@ -19,17 +19,6 @@ use std::sync::OnceLock;
 /// limit of its own.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SortKeys;
-
-/// Whether this build's `serde_json::Map` keeps insertion order (`preserve_order` is on).
-pub fn map_preserves_order() -> bool {
-    static PRESERVES: OnceLock<bool> = OnceLock::new();
-    *PRESERVES.get_or_init(|| {
-        let mut m = Map::new();
-        m.insert("b".into(), Value::Null);
-        m.insert("a".into(), Value::Null);
-        m.keys().next().map(String::as_str) == Some("b")
-    })
-}
 
 impl Pass for SortKeys {
     fn name(&self) -> &'static str {

@@ -1,7 +1,7 @@
 //! [`SortRequired`]: sorts and deduplicates every `required` list.
 
 use crate::error::SchemaGenerationError;
-use crate::pipeline::{NodePass, PassContext};
+use crate::pass::{NodePass, PassContext};
 use crate::walk::Location;
 use serde_json::{Map, Value};
 
@@ -54,7 +54,7 @@ fn malformed(at: &Location<'_>) -> SchemaGenerationError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::Pass;
+    use crate::pass::Pass;
     use serde_json::json;
 
     #[test]

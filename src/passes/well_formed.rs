@@ -2,8 +2,8 @@
 //! `$ref` is a local reference.
 
 use crate::error::SchemaGenerationError;
-use crate::foreign::JsonType;
-use crate::pipeline::{NodePass, PassContext, RefsSeen};
+use crate::pass::{NodePass, PassContext, RefsSeen};
+use crate::vocab::json_type::JsonType;
 use crate::walk::{Location, Shape};
 use serde_json::{Map, Value};
 
@@ -204,7 +204,7 @@ fn malformed(at: &Location<'_>, keyword: &str, what: &str) -> SchemaGenerationEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::Pass;
+    use crate::pass::Pass;
     use serde_json::json;
 
     fn run(mut s: Value) -> Result<Value, SchemaGenerationError> {

@@ -52,6 +52,7 @@ pub use check::Check;
 pub use pattern::{Pattern, STEP_BOUND};
 
 use crate::pointer::Pointer;
+pub(crate) use crate::vocab::json_type::kind;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -438,6 +439,7 @@ impl Shape {
 
 /// One thing wrong with a model's arguments, found by [`RestorePlan::restore`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Fault {
     /// JSON pointer into the arguments the model sent.
     pub pointer: String,
@@ -464,7 +466,7 @@ pub enum ArgumentsError {
     },
     /// The restored arguments were refused by the decode step (serde, or an excluded property).
     #[error(transparent)]
-    Decode(#[from] crate::decode::DecodeError),
+    Decode(#[from] crate::error::DecodeError),
 }
 
 impl ArgumentsError {
@@ -485,17 +487,6 @@ impl fmt::Display for FaultList<'_> {
             write!(f, "\n- {fault}")?;
         }
         Ok(())
-    }
-}
-
-pub(crate) fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

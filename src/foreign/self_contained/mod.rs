@@ -55,12 +55,11 @@
 //! - `finish.rs`: the root's final shape and the size check;
 //! - `tests.rs`: unit tests and laws over all of it.
 
-use super::JsonType;
-use super::declared_type::Spelling;
 use super::error::ForeignSchemaError as Error;
 use crate::canonical;
 use crate::inline::draft::Draft;
 use crate::inline::*;
+use crate::vocab::json_type::{JsonType, Spelling};
 #[cfg(test)]
 use crate::walk::Step;
 use crate::walk::drop_any_depth;
@@ -397,7 +396,7 @@ fn build_general(
     // Where the one walk could not vouch, with `preserve_order` the copy is rewritten: it keeps
     // each map's order and reads the input in key order, as discovery does.
     let copy = match builder {
-        Builder::OneWalk => crate::passes::map_preserves_order(),
+        Builder::OneWalk => crate::vocab::map_order::map_preserves_order(),
         #[cfg(test)]
         Builder::Copy => true,
         #[cfg(test)]

@@ -93,47 +93,22 @@ pub(super) enum Role {
     Value,
 }
 
-/// The [`Role`] of a key: a `match` on the length first, as in [`walk::keyword_shape`], so the
-/// keys of a typical schema (`type`, `description`, `properties`, `enum`) cost a comparison or
-/// two and no call. A unit test checks it against [`walk::KEYWORDS`].
+/// The [`Role`] of a key, read from the one keyword table (`vocab::keyword`), so the keys of a
+/// typical schema (`type`, `description`, `properties`, `enum`) cost a comparison or two and no
+/// call. A unit test checks it against [`walk::KEYWORDS`].
 #[inline(always)]
 pub(super) fn survey_role(key: &str) -> Role {
-    use Shape::{Array, Map, Single};
-    match key.len() {
-        4 => match key {
-            "type" => Role::Type,
-            "$ref" => Role::Stop,
-            "else" | "then" => Role::Children(Single),
-            _ => Role::Value,
-        },
-        5 => match key {
-            "title" => Role::Title,
-            "anyOf" | "oneOf" => Role::Union,
-            "items" => Role::Children(Single),
-            "allOf" => Role::Children(Array),
-            "$defs" => Role::Stop,
-            _ => Role::Value,
-        },
-        7 => Role::Value,
-        8 => match key {
-            "required" => Role::Required,
-            "contains" => Role::Children(Single),
-            _ => Role::Value,
-        },
-        10 => match key {
-            "properties" => Role::Children(Map),
-            _ => Role::Value,
-        },
-        11 => match key {
-            "definitions" | "$dynamicRef" => Role::Stop,
-            "prefixItems" => Role::Children(Array),
-            _ => Role::Value,
-        },
-        13 => match key {
-            "$recursiveRef" => Role::Stop,
-            _ => walk::keyword_shape(key).map_or(Role::Value, Role::Children),
-        },
-        _ => walk::keyword_shape(key).map_or(Role::Value, Role::Children),
+    use crate::vocab::keyword::Keyword;
+    let Some(k) = crate::vocab::keyword::keyword(key) else { return Role::Value };
+    match k {
+        Keyword::Type => Role::Type,
+        Keyword::Title => Role::Title,
+        Keyword::Required => Role::Required,
+        Keyword::AnyOf | Keyword::OneOf => Role::Union,
+        Keyword::Ref | Keyword::Defs | Keyword::Definitions | Keyword::DynamicRef | Keyword::RecursiveRef => {
+            Role::Stop
+        }
+        _ => k.shape().map_or(Role::Value, Role::Children),
     }
 }
 
