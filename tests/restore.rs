@@ -14,7 +14,7 @@ mod zoo;
 
 use serde_json::{Map, Value, json};
 use std::path::PathBuf;
-use tool_schemas::{Instances, same_up_to_defaults};
+use tool_schemas::{Instances, same_up_to_defaults, with_needed_integer_fixes};
 use toolschema::dialect::{self, AdaptContext};
 use toolschema::{SchemaDialect, SchemaOptions};
 use zoo::openapi_as_json_schema;
@@ -145,7 +145,14 @@ fn corpus_laws(schemas: &[(String, Value)], seed: u64) -> Vec<String> {
                         continue;
                     }
                     match adapted.restore(sent.clone()) {
-                        Ok(back) if same_up_to_defaults(&back, v, root, root) => {
+                        Ok(back)
+                            if same_up_to_defaults(
+                                &back,
+                                &with_needed_integer_fixes(v, &back, &|x| check_original.is_valid(x)),
+                                root,
+                                root,
+                            ) =>
+                        {
                             if v.is_object() {
                                 match adapted.decode::<Value>(sent.clone()) {
                                     Ok(decoded) if decoded == back => {}

@@ -962,6 +962,62 @@ pub fn same_up_to_defaults(back: &Value, v: &Value, schema: &Value, root: &Value
     go(&back, &v, &[schema], root)
 }
 
+/// `v` with the integral floats restore rightly made integers: where `back` holds the integer of
+/// the same value, and the original refuses a fraction in that place (`accepts` of `v` with
+/// `x + 0.5` there is false), so only an integer branch takes it and serde reads an integer
+/// there. Everywhere else `v` is kept as it is, so a float turned into an integer where a
+/// fraction is taken (a `number` beside an `integer`) still fails the comparison.
+pub fn with_needed_integer_fixes(v: &Value, back: &Value, accepts: &dyn Fn(&Value) -> bool) -> Value {
+    fn floats(v: &Value, at: &mut Vec<String>, out: &mut Vec<Vec<String>>, depth: usize) {
+        if depth > 64 {
+            return;
+        }
+        match v {
+            Value::Number(n) if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() == 0.0) => {
+                out.push(at.clone())
+            }
+            Value::Object(m) => {
+                for (k, x) in m {
+                    at.push(k.clone());
+                    floats(x, at, out, depth + 1);
+                    at.pop();
+                }
+            }
+            Value::Array(items) => {
+                for (i, x) in items.iter().enumerate() {
+                    at.push(i.to_string());
+                    floats(x, at, out, depth + 1);
+                    at.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+    let pointer = |path: &[String]| -> String {
+        path.iter().map(|t| format!("/{}", t.replace('~', "~0").replace('/', "~1"))).collect()
+    };
+    let mut places = Vec::new();
+    floats(v, &mut Vec::new(), &mut places, 0);
+    let mut out = v.clone();
+    for path in places {
+        let p = pointer(&path);
+        let (Some(x), Some(b)) = (v.pointer(&p).and_then(Value::as_f64), back.pointer(&p)) else { continue };
+        if !(b.is_i64() || b.is_u64()) || b.as_f64() != Some(x) {
+            continue;
+        }
+        let mut halved = v.clone();
+        if let (Some(slot), Some(frac)) = (halved.pointer_mut(&p), serde_json::Number::from_f64(x + 0.5)) {
+            *slot = Value::Number(frac);
+        }
+        if !accepts(&halved)
+            && let Some(slot) = out.pointer_mut(&p)
+        {
+            *slot = b.clone();
+        }
+    }
+    out
+}
+
 /// A schema and every schema it may stand for: through `$ref`, and each branch of a union.
 fn alternatives<'v>(s: &'v Value, root: &'v Value, depth: usize) -> Vec<&'v Value> {
     if depth > 16 {
