@@ -175,13 +175,12 @@ impl ToolSchema {
         args: Value,
         injected: serde_json::Map<String, Value>,
     ) -> Result<T, ArgumentsError> {
-        let restored = self.restore(args)?;
         if self.excluded().is_empty() && injected.is_empty() {
-            // Nothing to merge: the restored value is the type's, whatever its JSON type (a root
-            // that is not an object was unwrapped by restore).
-            return T::deserialize(restored)
-                .map_err(|e| crate::DecodeError::Deserialize { message: e.to_string() }.into());
+            // Nothing to merge: serde reads the arguments through the plan, whatever their JSON
+            // type (a wrapped root is unwrapped as it reads), without a restored copy.
+            return self.plan().decode(args);
         }
+        let restored = self.restore(args)?;
         Ok(crate::decode::decode_arguments_excluding(self.excluded(), &restored, injected)?)
     }
 
