@@ -147,6 +147,9 @@ enum Cur<'a> {
     Own(Value),
     /// A map sent as entries: keys and values, in the order the restored map holds them.
     Entries(Vec<(&'a str, &'a Value)>),
+    /// An object whose further keys were sent as entries under one property, merged: every key
+    /// and value in the restored object's order.
+    Merged(Vec<(&'a str, &'a Value)>),
     /// A tuple sent as an object: its items.
     Tuple(Vec<&'a Value>),
 }
@@ -239,7 +242,7 @@ impl<'a> Resolve<'a> {
             let v = match &self.cur {
                 Cur::Ref(v) => *v,
                 Cur::Own(v) => v,
-                Cur::Entries(_) | Cur::Tuple(_) => return Err(Stop::Subtree),
+                Cur::Entries(_) | Cur::Merged(_) | Cur::Tuple(_) => return Err(Stop::Subtree),
             };
             let leads_back = |branch: NodeId| {
                 let mut at = Some(branch);
@@ -284,7 +287,7 @@ impl<'a> Resolve<'a> {
                 }
                 return Ok(());
             }
-            Cur::Entries(_) | Cur::Tuple(_) => return Err(Stop::Subtree),
+            Cur::Entries(_) | Cur::Merged(_) | Cur::Tuple(_) => return Err(Stop::Subtree),
         };
         match (decode, v) {
             (Decode::None, _) => {}
@@ -296,7 +299,11 @@ impl<'a> Resolve<'a> {
             (Decode::Entries(checks), Value::Array(entries)) => {
                 self.cur = Cur::Entries(entries_of(entries, checks)?);
             }
-            (Decode::ExtraEntries(..), Value::Object(_)) => return Err(Stop::Subtree),
+            (Decode::ExtraEntries(key, declared, checks), Value::Object(m)) => {
+                if let Some(list) = merged(m, key, declared, checks)? {
+                    self.cur = Cur::Merged(list);
+                }
+            }
             (Decode::JsonText(_), Value::String(_)) => return Err(Stop::Subtree),
             (Decode::CaseFold(members), Value::String(text)) => {
                 if let Some(next) = case_fold(members, text) {
@@ -333,6 +340,7 @@ impl<'a> Resolve<'a> {
                 Cur::Ref(v) => View::Plain(v),
                 Cur::Own(v) => View::Owned(v),
                 Cur::Entries(list) => View::Map(MapView::list(ctx, list, &[], None, 0)),
+                Cur::Merged(list) => View::Map(MapView::list(ctx, list, &[], None, 0)),
                 Cur::Tuple(items) => View::Seq(SeqView { ctx, items, prefix: &[], rest: None, depth: 0 }),
             });
         };
@@ -345,6 +353,21 @@ impl<'a> Resolve<'a> {
                     return Err(Stop::Subtree);
                 }
                 return Ok(View::Map(MapView::list(ctx, list, &[], node.rest, depth)));
+            }
+            Cur::Merged(mut list) => {
+                if !node.checks.is_empty() || node.items.is_some() || !node.prefix.is_empty() {
+                    return Err(Stop::Subtree);
+                }
+                if crate::passes::map_preserves_order() {
+                    for p in node.props.iter().filter(|p| p.null_is_absent) {
+                        if let Some(i) = list.iter().position(|(k, v)| *k == p.name && v.is_null()) {
+                            list.swap_remove(i);
+                        }
+                    }
+                }
+                let mut view = MapView::list(ctx, list, &node.props, node.rest, depth);
+                view.declared = super::declared(&node.decode);
+                return Ok(View::Map(view));
             }
             Cur::Tuple(items) => {
                 if !node.props.is_empty() || node.rest.is_some() || !node.checks.is_empty() {
@@ -375,9 +398,18 @@ impl<'a> Resolve<'a> {
                             list.swap_remove(i);
                         }
                     }
-                    return Ok(View::Map(MapView::list(ctx, list, &node.props, node.rest, depth)));
+                    let mut view = MapView::list(ctx, list, &node.props, node.rest, depth);
+                    view.declared = super::declared(&node.decode);
+                    return Ok(View::Map(view));
                 }
-                Ok(View::Map(MapView { ctx, source: Source::Map(m.iter()), props: &node.props, rest: node.rest, depth }))
+                Ok(View::Map(MapView {
+                    ctx,
+                    source: Source::Map(m.iter()),
+                    props: &node.props,
+                    rest: node.rest,
+                    declared: super::declared(&node.decode),
+                    depth,
+                }))
             }
             Value::Array(items) if node.items.is_some() || !node.prefix.is_empty() => {
                 for c in &node.checks {
@@ -452,6 +484,39 @@ fn entries_of<'a>(entries: &'a [Value], checks: &[check::Check]) -> Result<Vec<(
     Ok(if crate::passes::map_preserves_order() { list } else { sorted })
 }
 
+/// An object whose further keys were sent as entries under `key`, merged as restore merges them:
+/// `None` where there are no entries (the object stays as it is).
+fn merged<'a>(
+    m: &'a serde_json::Map<String, Value>,
+    key: &str,
+    declared: &[String],
+    checks: &[check::Check],
+) -> Result<Option<Vec<(&'a str, &'a Value)>>, Stop> {
+    if m.keys().any(|k| k != key && declared.binary_search(k).is_err()) {
+        return Err(Stop::Fault);
+    }
+    let Some(extra) = m.get(key) else { return Ok(None) };
+    let Value::Array(entries) = extra else { return Err(Stop::Fault) };
+    let entries = entries_of(entries, checks)?;
+    if entries.iter().any(|(k, _)| declared.binary_search_by(|d| d.as_str().cmp(k)).is_ok()) {
+        return Err(Stop::Fault);
+    }
+    let mut list: Vec<(&str, &Value)> = m.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    if crate::passes::map_preserves_order() {
+        // Restore's `remove` of the entries' key is `swap_remove` there; the entries follow in
+        // the order they were sent.
+        if let Some(i) = list.iter().position(|(k, _)| *k == key) {
+            list.swap_remove(i);
+        }
+        list.extend(entries);
+    } else {
+        list.retain(|(k, _)| *k != key);
+        list.extend(entries);
+        list.sort_by(|a, b| a.0.cmp(b.0));
+    }
+    Ok(Some(list))
+}
+
 /// What serde is shown for a place.
 enum View<'a> {
     /// Nothing left to do below: serde_json's `&Value` deserializer.
@@ -476,6 +541,8 @@ struct MapView<'a> {
     /// The properties that need work (sorted by name), and the node of every other key.
     props: &'a [Prop],
     rest: Option<NodeId>,
+    /// Keys that are the object's own beside a map of further keys (sorted): never `rest`'s.
+    declared: &'a [String],
     depth: usize,
 }
 
@@ -487,7 +554,7 @@ impl<'a> MapView<'a> {
         rest: Option<NodeId>,
         depth: usize,
     ) -> Self {
-        MapView { ctx, source: Source::List(list.into_iter()), props, rest, depth }
+        MapView { ctx, source: Source::List(list.into_iter()), props, rest, declared: &[], depth }
     }
 
     /// The next key restore keeps, its value and the value's node.
@@ -500,6 +567,9 @@ impl<'a> MapView<'a> {
             match self.props.binary_search_by(|p| p.name.as_str().cmp(key)) {
                 Ok(i) if self.props[i].null_is_absent && value.is_null() => {}
                 Ok(i) => return Some((key, value, self.props[i].node)),
+                Err(_) if self.declared.binary_search_by(|d| d.as_str().cmp(key)).is_ok() => {
+                    return Some((key, value, None));
+                }
                 Err(_) => return Some((key, value, self.rest)),
             }
         }
@@ -881,6 +951,163 @@ impl<'a> Deserializer<'a> for View<'a> {
                 view.deserialize_any(IgnoredAny)?;
                 visitor.visit_unit()
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::{self, AdaptContext, SchemaDialect};
+    use serde::Deserialize;
+    use serde_json::json;
+    use std::collections::BTreeMap;
+
+    fn plan(d: &dyn SchemaDialect, schema: Value) -> RestorePlan {
+        dialect::adapt(d, schema, &AdaptContext::default()).unwrap().plan
+    }
+
+    /// The on-the-fly result alone: `None` where decode falls back to restore + serde.
+    fn fast<T: DeserializeOwned>(plan: &RestorePlan, args: &Value) -> Option<T> {
+        let ctx = Ctx { plan, failed: Cell::new(false) };
+        let out = T::deserialize(De { ctx: &ctx, value: args, node: plan.root?, depth: 0 });
+        out.ok().filter(|_| !ctx.failed.get())
+    }
+
+    /// What decode must give: restore, then serde.
+    fn slow<T: DeserializeOwned>(plan: &RestorePlan, args: &Value) -> Result<T, ArgumentsError> {
+        T::deserialize(plan.restore(args.clone())?).map_err(serde_error)
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Call {
+        n: u8,
+        note: Option<String>,
+        tags: Option<BTreeMap<String, i64>>,
+        by_id: Option<BTreeMap<u32, f64>>,
+    }
+
+    fn call_schema() -> Value {
+        json!({"type": "object", "required": ["n"], "properties": {
+            "n": {"type": "integer", "minimum": 0, "maximum": 255},
+            "note": {"type": "string"},
+            "tags": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "by_id": {"type": "object", "additionalProperties": {"type": "number"}, "propertyNames": {"pattern": "^[0-9]+$"}}
+        }})
+    }
+
+    #[test]
+    fn nulls_entries_and_integral_floats_are_restored_on_the_fly() {
+        let p = plan(&dialect::OPENAI_STRICT, call_schema());
+        let args = json!({"n": 3.0, "note": null, "tags": [{"key": "b", "value": 2.0}, {"key": "a", "value": 1}],
+            "by_id": [{"key": "7", "value": 0.5}]});
+        let want = Call {
+            n: 3,
+            note: None,
+            tags: Some([("a".to_owned(), 1), ("b".to_owned(), 2)].into()),
+            by_id: Some([(7, 0.5)].into()),
+        };
+        assert_eq!(fast::<Call>(&p, &args), Some(want));
+        assert_eq!(p.decode::<Call>(args.clone()).unwrap(), slow::<Call>(&p, &args).unwrap());
+    }
+
+    #[test]
+    fn a_fault_gives_restores_error_with_its_pointer() {
+        let p = plan(&dialect::OPENAI_STRICT, call_schema());
+        let args = json!({"n": 1, "note": null, "tags": [{"key": "a", "value": 1}, {"key": "a", "value": 2}], "by_id": null});
+        assert_eq!(fast::<Call>(&p, &args), None);
+        let err = p.decode::<Call>(args.clone()).unwrap_err();
+        assert_eq!(err, slow::<Call>(&p, &args).unwrap_err());
+        assert_eq!(err.faults()[0].pointer, "/tags/1");
+        // serde's refusal, worded as serde words it on the restored value.
+        let args = json!({"n": 256, "note": null, "tags": null, "by_id": null});
+        let anthropic = plan(&dialect::ANTHROPIC_STRICT, call_schema());
+        assert_eq!(anthropic.decode::<Call>(args.clone()).unwrap_err(), slow::<Call>(&anthropic, &args).unwrap_err());
+        assert_eq!(p.decode::<Call>(args.clone()).unwrap_err(), slow::<Call>(&p, &args).unwrap_err());
+    }
+
+    #[test]
+    fn a_moved_check_runs_where_serde_reads_and_where_it_skips() {
+        let schema = json!({"type": "object", "properties": {
+            "n": {"type": "integer", "minimum": 1}, "skipped": {"type": "integer", "minimum": 1}}, "required": ["n", "skipped"]});
+        let p = plan(&dialect::ANTHROPIC_STRICT, schema);
+        #[derive(Debug, Deserialize, PartialEq)]
+        struct OnlyN {
+            n: i64,
+        }
+        assert_eq!(fast::<OnlyN>(&p, &json!({"n": 2, "skipped": 5})), Some(OnlyN { n: 2 }));
+        let args = json!({"n": 2, "skipped": 0});
+        assert_eq!(fast::<OnlyN>(&p, &args), None);
+        let err = p.decode::<OnlyN>(args).unwrap_err();
+        assert_eq!(err.faults()[0].pointer, "/skipped");
+    }
+
+    /// A type that turns any error below it into a default (as `serde_with`'s `DefaultOnError`).
+    #[derive(Debug, PartialEq)]
+    struct Forgiving(i64);
+
+    impl<'de> Deserialize<'de> for Forgiving {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            Ok(Forgiving(i64::deserialize(d).unwrap_or(-7)))
+        }
+    }
+
+    #[test]
+    fn a_type_that_swallows_an_error_cannot_hide_a_fault() {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "maximum": 3}}, "required": ["n"]});
+        let p = plan(&dialect::ANTHROPIC_STRICT, schema);
+        #[derive(Debug, Deserialize, PartialEq)]
+        struct Holder {
+            n: Forgiving,
+        }
+        let args = json!({"n": 9});
+        assert_eq!(p.decode::<Holder>(args.clone()), slow::<Holder>(&p, &args));
+        assert!(p.decode::<Holder>(args).is_err());
+        assert_eq!(p.decode::<Holder>(json!({"n": "x"})).unwrap(), Holder { n: Forgiving(-7) });
+    }
+
+    #[test]
+    fn a_wrapped_root_json_text_and_untagged_unions_read_as_restore_gives_them() {
+        let p = plan(&dialect::OPENAI_STRICT, json!({"type": "array", "items": {"type": "integer"}}));
+        assert_eq!(fast::<Vec<u8>>(&p, &json!({"value": [1.0, 2]})), Some(vec![1, 2]));
+        // JSON text: the subtree is restored, the rest still read on the fly.
+        let p = plan(&dialect::OPENAI_STRICT, json!({"type": "object", "properties": {"any": {}}, "required": ["any"]}));
+        #[derive(Debug, Deserialize, PartialEq)]
+        struct Any {
+            any: Value,
+        }
+        assert_eq!(fast::<Any>(&p, &json!({"any": "[1, {\"a\": null}]"})), Some(Any { any: json!([1, {"a": null}]) }));
+        // serde buffers an untagged enum (`deserialize_any`): the integer fix is in what it sees.
+        #[derive(Debug, Deserialize, PartialEq)]
+        #[serde(untagged)]
+        enum Num {
+            Int(u64),
+            Text(String),
+        }
+        let p = plan(&dialect::ANTHROPIC_STRICT, json!({"anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]}));
+        for args in [json!({"value": 4.0}), json!({"value": "x"}), json!({"value": -1})] {
+            assert_eq!(p.decode::<Num>(args.clone()), slow::<Num>(&p, &args), "{args}");
+        }
+    }
+
+    #[test]
+    fn a_plan_that_refers_to_itself_stops_at_the_depth_budget() {
+        let p = RestorePlan::from_parts(vec![Node { target: Some(0), ..Node::default() }], Some(0), Vec::new());
+        let err = p.decode::<Value>(json!(1)).unwrap_err();
+        assert!(err.to_string().contains("deeper than"), "{err}");
+    }
+
+    #[test]
+    fn map_keys_read_as_serde_json_reads_them() {
+        let p = plan(&dialect::OPENAI_STRICT, json!({"type": "object", "additionalProperties": {"type": "integer"}}));
+        for args in [
+            json!({"value": [{"key": "12", "value": 1}]}),
+            json!({"value": [{"key": "1 ", "value": 1}]}),
+            json!({"value": [{"key": "x", "value": 1}]}),
+            json!({"value": [{"key": "-3", "value": 1.0}]}),
+        ] {
+            assert_eq!(p.decode::<BTreeMap<i32, u8>>(args.clone()), slow(&p, &args), "{args}");
+            assert_eq!(p.decode::<BTreeMap<bool, u8>>(args.clone()), slow(&p, &args), "{args}");
         }
     }
 }
