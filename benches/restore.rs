@@ -75,7 +75,8 @@ fn main() {
         }
         let what = format!("decode, zoo, {name}");
         if filter.as_deref().is_none_or(|f| what.contains(f)) {
-            let mut cases: Vec<(toolschema::ToolSchema, fn(Value) -> bool, Decode, Value, Value)> = Vec::new();
+            let mut cases: Vec<(toolschema::ToolSchema, fn(Value) -> bool, Decode, Value, Value)> =
+                Vec::new();
             for entry in zoo::ZOO {
                 let Ok(schema) = (entry.schema)(&SchemaOptions::new().dialect(d)) else { continue };
                 let Some(&(_, decode)) = DECODERS.iter().find(|(n, _)| *n == entry.name) else { continue };

@@ -1,7 +1,8 @@
 //! A fixed decode workload for callgrind and `perf`: every value of every zoo type under one
 //! provider dialect, encoded into the provider's terms once, then decoded 200 times
 //! (`ToolSchema::decode::<T>`); with a second argument, `from_value` on the original values, or
-//! `clone` (the copy both take), for comparison.
+//! `clone` (the copy both take), for comparison; a third argument sets the rounds,
+//! a fourth picks one zoo type by name.
 //!
 //! ```text
 //! cargo build --profile bench --example profile_decode --features schemars
@@ -33,8 +34,9 @@ fn main() {
         eprintln!("no dialect `{name}`");
         std::process::exit(2);
     };
+    let only = std::env::args().nth(4);
     let mut cases = Vec::new();
-    for entry in zoo::ZOO {
+    for entry in zoo::ZOO.iter().filter(|e| only.as_deref().is_none_or(|o| o == e.name)) {
         let Ok(schema) = (entry.schema)(&SchemaOptions::new().dialect(d)) else { continue };
         let Some(&(_, decode)) = DECODERS.iter().find(|(n, _)| *n == entry.name) else { continue };
         for value in (entry.samples)(0xbe7c ^ entry.name.len() as u64, 16) {
@@ -58,7 +60,8 @@ fn main() {
         n
     };
     if what != "times" {
-        println!("{} over {} values", run(&what, 200), cases.len());
+        let rounds = std::env::args().nth(3).and_then(|r| r.parse().ok()).unwrap_or(200);
+        println!("{} over {} values", run(&what, rounds), cases.len());
         return;
     }
     // Per kind, the best of 15 rounds of 20 passes, per value.

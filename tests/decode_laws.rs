@@ -184,14 +184,3 @@ fn decode_gives_what_restore_then_serde_gives_on_deep_arguments() {
     let failures = run.expect("thread").join().expect("no panic");
     assert!(failures.is_empty(), "{} failures: {:#?}", failures.len(), &failures[..failures.len().min(5)]);
 }
-#[test]
-fn dbg_stats() {
-    for (case, label, schema) in schemas() {
-        if !["openai-strict", "anthropic-strict", "gemini"].contains(&label.as_str()) { continue; }
-        for value in (case.samples)(0xbe7c ^ case.name.len() as u64, 16) {
-            let sent = schema.plan().encode(value);
-            eprintln!("CASE {} {label}", case.name);
-            let _ = (case.same)(&schema, &sent);
-        }
-    }
-}

@@ -38,8 +38,8 @@ use super::{Decode, MAX_DEPTH, Node, NodeId, Prop, RestorePlan, Run, check};
 use crate::restore::ArgumentsError;
 use serde::de::value::StrDeserializer;
 use serde::de::{
-    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, IgnoredAny, IntoDeserializer, MapAccess,
-    SeqAccess, VariantAccess, Visitor,
+    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, IgnoredAny, IntoDeserializer,
+    MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 use serde_json::{Error, Value};
 use std::borrow::Cow;
@@ -189,8 +189,24 @@ struct Resolve<'a> {
 }
 
 fn resolve<'a>(ctx: &'a Ctx<'a>, value: &'a Value, id: NodeId, depth: usize) -> Result<View<'a>, Error> {
-    let mut r = Resolve { nodes: ctx.nodes(), cur: Cur::Ref(value), work: None };
-    let out = r.step(id, depth, None).and_then(|()| r.finish(ctx));
+    let nodes = ctx.nodes();
+    let node = &nodes[id];
+    let out = if depth <= MAX_DEPTH
+        && node.decode == Decode::None
+        && node.target.is_none()
+        && node.union.is_empty()
+    {
+        // The common case, one node that only works on this value's children, integer or checks:
+        // no chain to follow.
+        if node.integer && node.checks.is_empty() && !matches!(value, Value::Number(n) if n.is_f64()) {
+            return Ok(View::Plain(value));
+        }
+        let work = has_work(node).then_some((node, depth));
+        Resolve { nodes, cur: Cur::Ref(value), work }.finish(ctx)
+    } else {
+        let mut r = Resolve { nodes, cur: Cur::Ref(value), work: None };
+        r.step(id, depth, None).and_then(|()| r.finish(ctx))
+    };
     match out {
         Ok(view) => Ok(view),
         Err(Stop::Fault) => Err(ctx.fail()),
@@ -341,14 +357,23 @@ impl<'a> Resolve<'a> {
                 Cur::Own(v) => View::Owned(v),
                 Cur::Entries(list) => View::Map(MapView::list(ctx, list, &[], None, 0)),
                 Cur::Merged(list) => View::Map(MapView::list(ctx, list, &[], None, 0)),
-                Cur::Tuple(items) => View::Seq(SeqView { ctx, items, prefix: &[], rest: None, depth: 0 }),
+                Cur::Tuple(items) => View::Seq(SeqView {
+                    ctx,
+                    items: Items::List(items.into_iter()),
+                    prefix: &[],
+                    rest: None,
+                    depth: 0,
+                }),
             });
         };
         let v = match self.cur {
             Cur::Ref(v) => v,
             Cur::Own(v) => return finish_scalar(node, v).map(View::Owned),
             Cur::Entries(list) => {
-                if !node.props.is_empty() || !node.checks.is_empty() || node.items.is_some() || !node.prefix.is_empty()
+                if !node.props.is_empty()
+                    || !node.checks.is_empty()
+                    || node.items.is_some()
+                    || !node.prefix.is_empty()
                 {
                     return Err(Stop::Subtree);
                 }
@@ -373,14 +398,18 @@ impl<'a> Resolve<'a> {
                 if !node.props.is_empty() || node.rest.is_some() || !node.checks.is_empty() {
                     return Err(Stop::Subtree);
                 }
+                let items = Items::List(items.into_iter());
                 return Ok(View::Seq(SeqView { ctx, items, prefix: &node.prefix, rest: node.items, depth }));
             }
         };
         match v {
             Value::Object(m) if !node.props.is_empty() || node.rest.is_some() => {
                 // Keys restore drops (a null standing for absent), in props order.
-                let drops = node.props.iter().filter(|p| p.null_is_absent && m.get(&p.name) == Some(&Value::Null));
-                let dropping = drops.clone().next().is_some();
+                let drops =
+                    node.props.iter().filter(|p| p.null_is_absent && m.get(&p.name) == Some(&Value::Null));
+                // Looked up only where it matters: checks on the keys, or a map that keeps order.
+                let preserves = crate::passes::map_preserves_order();
+                let dropping = (preserves || !node.checks.is_empty()) && drops.clone().next().is_some();
                 if dropping && !node.checks.is_empty() {
                     return Err(Stop::Subtree);
                 }
@@ -389,7 +418,7 @@ impl<'a> Resolve<'a> {
                         return Err(Stop::Fault);
                     }
                 }
-                if dropping && crate::passes::map_preserves_order() {
+                if dropping && preserves {
                     // Restore's `Map::remove` is `swap_remove` there: the last key takes the
                     // dropped one's place. Shown in that order.
                     let mut list: Vec<(&str, &Value)> = m.iter().map(|(k, v)| (k.as_str(), v)).collect();
@@ -409,6 +438,8 @@ impl<'a> Resolve<'a> {
                     rest: node.rest,
                     declared: super::declared(&node.decode),
                     depth,
+                    sorted: !preserves,
+                    cursor: 0,
                 }))
             }
             Value::Array(items) if node.items.is_some() || !node.prefix.is_empty() => {
@@ -420,7 +451,7 @@ impl<'a> Resolve<'a> {
                         return Err(Stop::Fault);
                     }
                 }
-                let items = items.iter().collect();
+                let items = Items::Slice(items.iter());
                 Ok(View::Seq(SeqView { ctx, items, prefix: &node.prefix, rest: node.items, depth }))
             }
             Value::Number(n) if node.integer && n.is_f64() => finish_scalar(node, v.clone()).map(View::Owned),
@@ -476,12 +507,21 @@ fn entries_of<'a>(entries: &'a [Value], checks: &[check::Check]) -> Result<Vec<(
         }
         list.push((key.as_str(), value));
     }
-    let mut sorted = list.clone();
-    sorted.sort_by(|a, b| a.0.cmp(b.0));
-    if sorted.windows(2).any(|w| w[0].0 == w[1].0) {
-        return Err(Stop::Fault);
+    let repeats = |sorted: &[(&str, &Value)]| sorted.windows(2).any(|w| w[0].0 == w[1].0);
+    if crate::passes::map_preserves_order() {
+        // Shown in the order sent; sorted apart to find a repeated key.
+        let mut sorted = list.clone();
+        sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        if repeats(&sorted) {
+            return Err(Stop::Fault);
+        }
+    } else {
+        list.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        if repeats(&list) {
+            return Err(Stop::Fault);
+        }
     }
-    Ok(if crate::passes::map_preserves_order() { list } else { sorted })
+    Ok(list)
 }
 
 /// An object whose further keys were sent as entries under `key`, merged as restore merges them:
@@ -544,6 +584,9 @@ struct MapView<'a> {
     /// Keys that are the object's own beside a map of further keys (sorted): never `rest`'s.
     declared: &'a [String],
     depth: usize,
+    /// Whether keys come sorted (a `Map` that sorts), and the first property not below the last key.
+    sorted: bool,
+    cursor: usize,
 }
 
 impl<'a> MapView<'a> {
@@ -554,7 +597,17 @@ impl<'a> MapView<'a> {
         rest: Option<NodeId>,
         depth: usize,
     ) -> Self {
-        MapView { ctx, source: Source::List(list.into_iter()), props, rest, declared: &[], depth }
+        let sorted = !crate::passes::map_preserves_order();
+        MapView {
+            ctx,
+            source: Source::List(list.into_iter()),
+            props,
+            rest,
+            declared: &[],
+            depth,
+            sorted,
+            cursor: 0,
+        }
     }
 
     /// The next key restore keeps, its value and the value's node.
@@ -564,13 +617,24 @@ impl<'a> MapView<'a> {
                 Source::Map(it) => it.next().map(|(k, v)| (k.as_str(), v))?,
                 Source::List(it) => it.next()?,
             };
-            match self.props.binary_search_by(|p| p.name.as_str().cmp(key)) {
-                Ok(i) if self.props[i].null_is_absent && value.is_null() => {}
-                Ok(i) => return Some((key, value, self.props[i].node)),
-                Err(_) if self.declared.binary_search_by(|d| d.as_str().cmp(key)).is_ok() => {
+            let prop = if self.sorted {
+                // Keys come in sorted order, as the properties are: one step forward at most.
+                while self.props.get(self.cursor).is_some_and(|p| p.name.as_str() < key) {
+                    self.cursor += 1;
+                }
+                self.props.get(self.cursor).filter(|p| p.name == key)
+            } else {
+                self.props.binary_search_by(|p| p.name.as_str().cmp(key)).ok().map(|i| &self.props[i])
+            };
+            match prop {
+                Some(p) if p.null_is_absent && value.is_null() => {}
+                Some(p) => return Some((key, value, p.node)),
+                None if !self.declared.is_empty()
+                    && self.declared.binary_search_by(|d| d.as_str().cmp(key)).is_ok() =>
+                {
                     return Some((key, value, None));
                 }
-                Err(_) => return Some((key, value, self.rest)),
+                None => return Some((key, value, self.rest)),
             }
         }
     }
@@ -630,9 +694,35 @@ impl<'a> MapAccess<'a> for MapAccessor<'a> {
     }
 }
 
+/// An array's items: the array's own, or a tuple's rebuilt from its object.
+enum Items<'a> {
+    Slice(std::slice::Iter<'a, Value>),
+    List(std::vec::IntoIter<&'a Value>),
+}
+
+impl<'a> Iterator for Items<'a> {
+    type Item = &'a Value;
+
+    fn next(&mut self) -> Option<&'a Value> {
+        match self {
+            Items::Slice(it) => it.next(),
+            Items::List(it) => it.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Items::Slice(it) => it.size_hint(),
+            Items::List(it) => it.size_hint(),
+        }
+    }
+}
+
+impl ExactSizeIterator for Items<'_> {}
+
 struct SeqView<'a> {
     ctx: &'a Ctx<'a>,
-    items: Vec<&'a Value>,
+    items: Items<'a>,
     prefix: &'a [Option<NodeId>],
     rest: Option<NodeId>,
     depth: usize,
@@ -641,7 +731,13 @@ struct SeqView<'a> {
 impl<'a> SeqView<'a> {
     fn visit<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
         let ctx = self.ctx;
-        let mut access = SeqAccessor { items: self.items.into_iter().enumerate(), prefix: self.prefix, rest: self.rest, ctx, depth: self.depth };
+        let mut access = SeqAccessor {
+            items: self.items.enumerate(),
+            prefix: self.prefix,
+            rest: self.rest,
+            ctx,
+            depth: self.depth,
+        };
         let out = visitor.visit_seq(&mut access)?;
         if access.items.len() != 0 {
             return Err(ctx.fail());
@@ -652,7 +748,7 @@ impl<'a> SeqView<'a> {
 
 struct SeqAccessor<'a> {
     ctx: &'a Ctx<'a>,
-    items: std::iter::Enumerate<std::vec::IntoIter<&'a Value>>,
+    items: std::iter::Enumerate<Items<'a>>,
     prefix: &'a [Option<NodeId>],
     rest: Option<NodeId>,
     depth: usize,
@@ -722,7 +818,7 @@ impl<'a> VariantAccess<'a> for Variant<'a> {
         match self.view()? {
             Some(View::Plain(Value::Array(items))) if items.is_empty() => visitor.visit_unit(),
             Some(View::Owned(Value::Array(items))) if items.is_empty() => visitor.visit_unit(),
-            Some(View::Seq(seq)) if seq.items.is_empty() => visitor.visit_unit(),
+            Some(View::Seq(seq)) if seq.items.len() == 0 => visitor.visit_unit(),
             Some(view @ (View::Plain(Value::Array(_)) | View::Owned(Value::Array(_)) | View::Seq(_))) => {
                 view.deserialize_seq(visitor)
             }
@@ -730,7 +826,11 @@ impl<'a> VariantAccess<'a> for Variant<'a> {
         }
     }
 
-    fn struct_variant<V: Visitor<'a>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value, Error> {
+    fn struct_variant<V: Visitor<'a>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         match self.view()? {
             Some(view @ (View::Plain(Value::Object(_)) | View::Owned(Value::Object(_)) | View::Map(_))) => {
                 view.deserialize_map(visitor)
@@ -788,7 +888,11 @@ impl<'a> Deserializer<'a> for KeyDe<'a> {
         visitor.visit_some(self)
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'a>>(self, _name: &'static str, visitor: V) -> Result<V::Value, Error> {
+    fn deserialize_newtype_struct<V: Visitor<'a>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         visitor.visit_newtype_struct(self)
     }
 
@@ -897,7 +1001,11 @@ impl<'a> Deserializer<'a> for View<'a> {
         }
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'a>>(self, name: &'static str, visitor: V) -> Result<V::Value, Error> {
+    fn deserialize_newtype_struct<V: Visitor<'a>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         match self {
             View::Plain(v) => v.deserialize_newtype_struct(name, visitor),
             View::Owned(v) => v.deserialize_newtype_struct(name, visitor),
@@ -1022,7 +1130,10 @@ mod tests {
         // serde's refusal, worded as serde words it on the restored value.
         let args = json!({"n": 256, "note": null, "tags": null, "by_id": null});
         let anthropic = plan(&dialect::ANTHROPIC_STRICT, call_schema());
-        assert_eq!(anthropic.decode::<Call>(args.clone()).unwrap_err(), slow::<Call>(&anthropic, &args).unwrap_err());
+        assert_eq!(
+            anthropic.decode::<Call>(args.clone()).unwrap_err(),
+            slow::<Call>(&anthropic, &args).unwrap_err()
+        );
         assert_eq!(p.decode::<Call>(args.clone()).unwrap_err(), slow::<Call>(&p, &args).unwrap_err());
     }
 
@@ -1071,12 +1182,18 @@ mod tests {
         let p = plan(&dialect::OPENAI_STRICT, json!({"type": "array", "items": {"type": "integer"}}));
         assert_eq!(fast::<Vec<u8>>(&p, &json!({"value": [1.0, 2]})), Some(vec![1, 2]));
         // JSON text: the subtree is restored, the rest still read on the fly.
-        let p = plan(&dialect::OPENAI_STRICT, json!({"type": "object", "properties": {"any": {}}, "required": ["any"]}));
+        let p = plan(
+            &dialect::OPENAI_STRICT,
+            json!({"type": "object", "properties": {"any": {}}, "required": ["any"]}),
+        );
         #[derive(Debug, Deserialize, PartialEq)]
         struct Any {
             any: Value,
         }
-        assert_eq!(fast::<Any>(&p, &json!({"any": "[1, {\"a\": null}]"})), Some(Any { any: json!([1, {"a": null}]) }));
+        assert_eq!(
+            fast::<Any>(&p, &json!({"any": "[1, {\"a\": null}]"})),
+            Some(Any { any: json!([1, {"a": null}]) })
+        );
         // serde buffers an untagged enum (`deserialize_any`): the integer fix is in what it sees.
         #[derive(Debug, Deserialize, PartialEq)]
         #[serde(untagged)]
@@ -1084,7 +1201,10 @@ mod tests {
             Int(u64),
             Text(String),
         }
-        let p = plan(&dialect::ANTHROPIC_STRICT, json!({"anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]}));
+        let p = plan(
+            &dialect::ANTHROPIC_STRICT,
+            json!({"anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]}),
+        );
         for args in [json!({"value": 4.0}), json!({"value": "x"}), json!({"value": -1})] {
             assert_eq!(p.decode::<Num>(args.clone()), slow::<Num>(&p, &args), "{args}");
         }
@@ -1092,14 +1212,18 @@ mod tests {
 
     #[test]
     fn a_plan_that_refers_to_itself_stops_at_the_depth_budget() {
-        let p = RestorePlan::from_parts(vec![Node { target: Some(0), ..Node::default() }], Some(0), Vec::new());
+        let p =
+            RestorePlan::from_parts(vec![Node { target: Some(0), ..Node::default() }], Some(0), Vec::new());
         let err = p.decode::<Value>(json!(1)).unwrap_err();
         assert!(err.to_string().contains("deeper than"), "{err}");
     }
 
     #[test]
     fn map_keys_read_as_serde_json_reads_them() {
-        let p = plan(&dialect::OPENAI_STRICT, json!({"type": "object", "additionalProperties": {"type": "integer"}}));
+        let p = plan(
+            &dialect::OPENAI_STRICT,
+            json!({"type": "object", "additionalProperties": {"type": "integer"}}),
+        );
         for args in [
             json!({"value": [{"key": "12", "value": 1}]}),
             json!({"value": [{"key": "1 ", "value": 1}]}),
