@@ -28,6 +28,9 @@ type Case = (toolschema::ToolSchema, fn(Value) -> bool, Value, Value);
 /// `schema.decode::<T>(args).is_ok()`, per zoo type by name.
 type Decode = fn(&toolschema::ToolSchema, Value) -> bool;
 
+/// A zoo value for the decode row: its schema, `from_value`, `decode`, the value, the value sent.
+type DecodeCase = (toolschema::ToolSchema, fn(Value) -> bool, Decode, Value, Value);
+
 macro_rules! decoders {
     ($($t:ty),* $(,)?) => {
         /// Every zoo type's `decode`, by name.
@@ -75,8 +78,7 @@ fn main() {
         }
         let what = format!("decode, zoo, {name}");
         if filter.as_deref().is_none_or(|f| what.contains(f)) {
-            let mut cases: Vec<(toolschema::ToolSchema, fn(Value) -> bool, Decode, Value, Value)> =
-                Vec::new();
+            let mut cases: Vec<DecodeCase> = Vec::new();
             for entry in zoo::ZOO {
                 let Ok(schema) = (entry.schema)(&SchemaOptions::new().dialect(d)) else { continue };
                 let Some(&(_, decode)) = DECODERS.iter().find(|(n, _)| *n == entry.name) else { continue };

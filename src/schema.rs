@@ -154,9 +154,11 @@ impl ToolSchema {
         crate::coerce::coerce_and_restore(self.as_value(), self.plan(), args)
     }
 
-    /// [`restore`](Self::restore), then serde: the model's arguments as the type `T`. A schema
-    /// built with [`SchemaOptions::exclude`] needs the injected values: use
-    /// [`decode_with`](Self::decode_with).
+    /// [`restore`](Self::restore), then serde: the model's arguments as the type `T`. serde reads
+    /// the arguments through the restore plan ([`RestorePlan::decode`]), without building the
+    /// restored value first; the result, errors included, is the one of `restore` followed by
+    /// `serde_json::from_value::<T>`. A schema built with [`SchemaOptions::exclude`] needs the
+    /// injected values: use [`decode_with`](Self::decode_with).
     ///
     /// # Errors
     /// What `restore` finds, or [`ArgumentsError::Decode`] with serde's message.
@@ -165,7 +167,9 @@ impl ToolSchema {
     }
 
     /// [`restore`](Self::restore), then the excluded-parameter check of
-    /// [`decode_arguments`](crate::decode_arguments) with the caller's `injected` values, then serde.
+    /// [`decode_arguments`](crate::decode_arguments) with the caller's `injected` values, then serde
+    /// (with nothing excluded or injected, this is [`decode`](Self::decode); otherwise the
+    /// restored value is built, to merge the injected values into it).
     ///
     /// # Errors
     /// As [`decode`](Self::decode), and [`DecodeError`](crate::DecodeError)'s refusals of an

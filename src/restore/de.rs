@@ -47,9 +47,11 @@ use std::cell::Cell;
 
 impl RestorePlan {
     /// [`restore`](Self::restore), then serde, in one pass: the model's arguments as the type `T`,
-    /// without building the restored value first. The result is the one of
-    /// `restore` followed by `serde_json::from_value::<T>`, errors included (see
-    /// [`restore::de`](self) for how).
+    /// without building the restored value first. serde reads the arguments through the plan
+    /// (entries presented as the map, a `null` that stands for absent skipped, a wrapped root
+    /// unwrapped, an integral float presented as the integer, the moved checks run where serde
+    /// reaches them); on any error it restores and deserialises the old way. The result is the
+    /// one of `restore` followed by `serde_json::from_value::<T>`, errors included.
     ///
     /// ```
     /// use serde_json::json;
