@@ -5,6 +5,9 @@
 //!   dialect, `ToolSchema::restore` then `serde_json::from_value::<T>`, against
 //!   `serde_json::from_value::<T>` alone on the same value (both take a copy of it, as a caller
 //!   holding the model's arguments would hand them over). Target: at most 1.5x.
+//! - **decode**: the same values, `ToolSchema::decode::<T>` (serde reading the arguments through
+//!   the plan, no restored copy) against `serde_json::from_value::<T>` alone (both take a copy).
+//!   Target: at most 1.2x.
 //! - **adaptation**: the pipeline under each provider dialect against the `json-schema` pipeline,
 //!   on every zoo type's schemars output (uncached: `SchemaOptions::normalize`). Target: at most 2x.
 //!
@@ -21,6 +24,21 @@ use toolschema::{SchemaOptions, dialect};
 /// A zoo value: its type's schema, the type's decoder, the value, and the value in the provider's
 /// terms.
 type Case = (toolschema::ToolSchema, fn(Value) -> bool, Value, Value);
+
+/// `schema.decode::<T>(args).is_ok()`, per zoo type by name.
+type Decode = fn(&toolschema::ToolSchema, Value) -> bool;
+
+/// A zoo value for the decode row: its schema, `from_value`, `decode`, the value, the value sent.
+type DecodeCase = (toolschema::ToolSchema, fn(Value) -> bool, Decode, Value, Value);
+
+macro_rules! decoders {
+    ($($t:ty),* $(,)?) => {
+        /// Every zoo type's `decode`, by name.
+        const DECODERS: &[(&str, Decode)] =
+            &[$((<$t as zoo::ZooType>::NAME, |s, v| s.decode::<$t>(v).is_ok())),*];
+    };
+}
+zoo::for_each_zoo_type!(decoders);
 
 fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
@@ -51,6 +69,31 @@ fn main() {
             let per = cases.len() as f64;
             println!(
                 "| {what} ({} values) | {} | {} | {:.2}x ({:.2}x) | ≤ 1.5x |",
+                cases.len(),
+                human(r.base_best_ns / per),
+                human(r.cand_best_ns / per),
+                r.best_ratio(),
+                r.ratio
+            );
+        }
+        let what = format!("decode, zoo, {name}");
+        if filter.as_deref().is_none_or(|f| what.contains(f)) {
+            let mut cases: Vec<DecodeCase> = Vec::new();
+            for entry in zoo::ZOO {
+                let Ok(schema) = (entry.schema)(&SchemaOptions::new().dialect(d)) else { continue };
+                let Some(&(_, decode)) = DECODERS.iter().find(|(n, _)| *n == entry.name) else { continue };
+                for value in (entry.samples)(0xbe7c ^ entry.name.len() as u64, 16) {
+                    let sent = schema.plan().encode(value.clone());
+                    cases.push((schema.clone(), entry.decodes, decode, value, sent));
+                }
+            }
+            let r = compare(
+                || cases.iter().filter(|(_, from_value, _, value, _)| from_value(value.clone())).count(),
+                || cases.iter().filter(|(schema, _, decode, _, sent)| decode(schema, sent.clone())).count(),
+            );
+            let per = cases.len() as f64;
+            println!(
+                "| {what} ({} values) | {} | {} | {:.2}x ({:.2}x) | ≤ 1.2x |",
                 cases.len(),
                 human(r.base_best_ns / per),
                 human(r.cand_best_ns / per),

@@ -154,9 +154,11 @@ impl ToolSchema {
         crate::coerce::coerce_and_restore(self.as_value(), self.plan(), args)
     }
 
-    /// [`restore`](Self::restore), then serde: the model's arguments as the type `T`. A schema
-    /// built with [`SchemaOptions::exclude`] needs the injected values: use
-    /// [`decode_with`](Self::decode_with).
+    /// [`restore`](Self::restore), then serde: the model's arguments as the type `T`. serde reads
+    /// the arguments through the restore plan ([`RestorePlan::decode`]), without building the
+    /// restored value first; the result, errors included, is the one of `restore` followed by
+    /// `serde_json::from_value::<T>`. A schema built with [`SchemaOptions::exclude`] needs the
+    /// injected values: use [`decode_with`](Self::decode_with).
     ///
     /// # Errors
     /// What `restore` finds, or [`ArgumentsError::Decode`] with serde's message.
@@ -165,7 +167,9 @@ impl ToolSchema {
     }
 
     /// [`restore`](Self::restore), then the excluded-parameter check of
-    /// [`decode_arguments`](crate::decode_arguments) with the caller's `injected` values, then serde.
+    /// [`decode_arguments`](crate::decode_arguments) with the caller's `injected` values, then serde
+    /// (with nothing excluded or injected, this is [`decode`](Self::decode); otherwise the
+    /// restored value is built, to merge the injected values into it).
     ///
     /// # Errors
     /// As [`decode`](Self::decode), and [`DecodeError`](crate::DecodeError)'s refusals of an
@@ -175,13 +179,12 @@ impl ToolSchema {
         args: Value,
         injected: serde_json::Map<String, Value>,
     ) -> Result<T, ArgumentsError> {
-        let restored = self.restore(args)?;
         if self.excluded().is_empty() && injected.is_empty() {
-            // Nothing to merge: the restored value is the type's, whatever its JSON type (a root
-            // that is not an object was unwrapped by restore).
-            return T::deserialize(restored)
-                .map_err(|e| crate::error::DecodeError::Deserialize { message: e.to_string() }.into());
+            // Nothing to merge: serde reads the arguments through the plan, whatever their JSON
+            // type (a wrapped root is unwrapped as it reads), without a restored copy.
+            return self.plan().decode(args);
         }
+        let restored = self.restore(args)?;
         Ok(crate::decode::decode_arguments_excluding(self.excluded(), &restored, injected)?)
     }
 

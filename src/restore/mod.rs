@@ -46,6 +46,7 @@
 //! not only the first, each with the pointer of the argument the model sent.
 
 mod check;
+mod de;
 mod pattern;
 
 pub use check::Check;

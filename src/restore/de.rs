@@ -1,0 +1,1239 @@
+//! Decode without a restored copy: serde reads the model's arguments through the restore plan.
+//!
+//! [`RestorePlan::decode`] gives what [`RestorePlan::restore`] followed by
+//! `serde_json::from_value::<T>` gives, for every input, without building the restored `Value`
+//! first. It is a [`serde::Deserializer`] over `&Value`, paired at each place with the plan's
+//! node for that place, that restores as serde asks for values:
+//!
+//! - where the plan has no node (nothing happens below), serde reads serde_json's own `&Value`
+//!   deserializer: the fast path is serde_json's;
+//! - an object presents its keys as serde_json does, skipping a `null` that stands for an absent
+//!   property, each value paired with its property's node (or the map's);
+//! - a map sent as `{"key", "value"}` entries is presented as the map (keys in the order the
+//!   restored `Map` would hold them), a tuple sent as `{"0": …}` as the array, a wrapped root as
+//!   its content, an enum member sent as text as the member;
+//! - an integral float where the original takes integers is presented as the integer;
+//! - the moved checks of a place run when serde reaches it; an ignored value (an unknown field
+//!   serde skips) is still walked, so a fault anywhere is found.
+//!
+//! # When it falls back
+//! Correctness comes first, and two fallbacks keep it simple:
+//!
+//! - **A subtree**: where the plan stacks work on one value in a way this walk does not follow
+//!   (JSON text to parse, a flattened map's further keys as entries, two nodes that both change
+//!   the same value, a union to pick on a value rebuilt from entries, a check of an object's keys
+//!   after a `null` was dropped, `uniqueItems` over restored items), that value is cloned and
+//!   restored as [`RestorePlan::restore`] restores it there, then read by serde_json's own
+//!   deserializer.
+//! - **The whole call**: on any error (a fault restore reports, serde's refusal, or anything this
+//!   walk would word differently), the arguments are restored and deserialised the old way, so
+//!   an error is exactly the [`ArgumentsError`] restore + serde gives, faults, pointers and
+//!   serde's message alike. A shared flag records every fault and every refusal of ours, so
+//!   that a type that catches an error (`serde_with`'s `DefaultOnError`) cannot hide one.
+//!
+//! Recursion follows plan steps only and stops at [`MAX_DEPTH`], as restore does; below the
+//! plan, serde_json's deserializer goes as deep as `from_value` would.
+
+use super::{Decode, MAX_DEPTH, Node, NodeId, Prop, RestorePlan, Run, check};
+use crate::restore::ArgumentsError;
+use serde::de::value::StrDeserializer;
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, IgnoredAny, IntoDeserializer,
+    MapAccess, SeqAccess, VariantAccess, Visitor,
+};
+use serde_json::{Error, Value};
+use std::borrow::Cow;
+use std::cell::Cell;
+
+impl RestorePlan {
+    /// [`restore`](Self::restore), then serde, in one pass: the model's arguments as the type `T`,
+    /// without building the restored value first. serde reads the arguments through the plan
+    /// (entries presented as the map, a `null` that stands for absent skipped, a wrapped root
+    /// unwrapped, an integral float presented as the integer, the moved checks run where serde
+    /// reaches them); on any error it restores and deserialises the old way. The result is the
+    /// one of `restore` followed by `serde_json::from_value::<T>`, errors included.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolschema::dialect::{self, AdaptContext, OPENAI_STRICT};
+    /// let schema = json!({"type": "object", "properties": {
+    ///     "tags": {"type": "object", "additionalProperties": {"type": "integer"}},
+    ///     "n": {"type": "integer"}}, "required": ["n"]});
+    /// let plan = dialect::adapt(&OPENAI_STRICT, schema, &AdaptContext::default()).unwrap().plan;
+    ///
+    /// #[derive(serde::Deserialize, Debug, PartialEq)]
+    /// struct Call { n: u8, tags: Option<std::collections::BTreeMap<String, i64>> }
+    /// let call: Call = plan.decode(json!({"n": 2.0, "tags": [{"key": "a", "value": 1}]})).unwrap();
+    /// assert_eq!(call, Call { n: 2, tags: Some([("a".to_owned(), 1)].into()) });
+    /// let call: Call = plan.decode(json!({"n": 2, "tags": null})).unwrap();
+    /// assert_eq!(call.tags, None);
+    /// ```
+    ///
+    /// # Errors
+    /// What [`restore`](Self::restore) finds, or [`ArgumentsError::Decode`] with serde's message.
+    pub fn decode<T: DeserializeOwned>(&self, args: Value) -> Result<T, ArgumentsError> {
+        let Some(root) = self.root else { return T::deserialize(args).map_err(serde_error) };
+        let ctx = Ctx { plan: self, failed: Cell::new(false) };
+        match T::deserialize(De { ctx: &ctx, value: &args, node: root, depth: 0 }) {
+            Ok(t) if !ctx.failed.get() => Ok(t),
+            _ => T::deserialize(self.restore(args)?).map_err(serde_error),
+        }
+    }
+}
+
+fn serde_error(e: Error) -> ArgumentsError {
+    crate::DecodeError::Deserialize { message: e.to_string() }.into()
+}
+
+/// What one decode shares: the plan, and whether anything failed (then the caller falls back).
+struct Ctx<'a> {
+    plan: &'a RestorePlan,
+    failed: Cell<bool>,
+}
+
+impl Ctx<'_> {
+    /// Records a failure; the error only unwinds serde (its text is never shown: the fallback's is).
+    fn fail(&self) -> Error {
+        self.failed.set(true);
+        de::Error::custom("restore: fall back")
+    }
+
+    fn nodes(&self) -> &[Node] {
+        &self.plan.nodes
+    }
+}
+
+/// A value at a node of the plan, before serde has asked for anything. Dropped unread (a type
+/// whose `Deserialize` never looks at its input), it marks the decode failed, since restore would
+/// have walked it.
+struct De<'a> {
+    ctx: &'a Ctx<'a>,
+    value: &'a Value,
+    node: NodeId,
+    depth: usize,
+}
+
+impl Drop for De<'_> {
+    fn drop(&mut self) {
+        self.ctx.failed.set(true);
+    }
+}
+
+impl<'a> De<'a> {
+    /// Restores this place as far as serde needs to see it.
+    fn view(self) -> Result<View<'a>, Error> {
+        let (ctx, value, node, depth) = (self.ctx, self.value, self.node, self.depth);
+        std::mem::forget(self);
+        resolve(ctx, value, node, depth)
+    }
+}
+
+/// A child value: with no node, serde_json's own deserializer reads it.
+fn child<'a, S: DeserializeSeed<'a>>(
+    ctx: &'a Ctx<'a>,
+    seed: S,
+    value: &'a Value,
+    node: Option<NodeId>,
+    depth: usize,
+) -> Result<S::Value, Error> {
+    match node {
+        None => seed.deserialize(value),
+        Some(node) => seed.deserialize(De { ctx, value, node, depth }),
+    }
+}
+
+/// The value at hand while a node's chain (decode, reference, union branch) is followed.
+enum Cur<'a> {
+    Ref(&'a Value),
+    /// A string made by decoding (a member recovered from another capitalisation).
+    Own(Value),
+    /// A map sent as entries: keys and values, in the order the restored map holds them.
+    Entries(Vec<(&'a str, &'a Value)>),
+    /// An object whose further keys were sent as entries under one property, merged: every key
+    /// and value in the restored object's order.
+    Merged(Vec<(&'a str, &'a Value)>),
+    /// A tuple sent as an object: its items.
+    Tuple(Vec<&'a Value>),
+}
+
+/// The nodes entered for the value at hand, innermost first (restore's `same`).
+struct Chain<'c> {
+    id: NodeId,
+    up: Option<&'c Chain<'c>>,
+}
+
+impl Chain<'_> {
+    fn contains(&self, id: NodeId) -> bool {
+        let mut at = Some(self);
+        while let Some(c) = at {
+            if c.id == id {
+                return true;
+            }
+            at = c.up;
+        }
+        false
+    }
+}
+
+/// Why the chain was not followed on the fly.
+enum Stop {
+    /// A fault: restore reports one here.
+    Fault,
+    /// Something this walk does not follow: restore the subtree instead.
+    Subtree,
+}
+
+struct Resolve<'a> {
+    nodes: &'a [Node],
+    cur: Cur<'a>,
+    /// The one node whose children, integer fix and checks apply, with its depth.
+    work: Option<(&'a Node, usize)>,
+}
+
+fn resolve<'a>(ctx: &'a Ctx<'a>, value: &'a Value, id: NodeId, depth: usize) -> Result<View<'a>, Error> {
+    let nodes = ctx.nodes();
+    let node = &nodes[id];
+    let out = if depth <= MAX_DEPTH
+        && node.decode == Decode::None
+        && node.target.is_none()
+        && node.union.is_empty()
+    {
+        // The common case, one node that only works on this value's children, integer or checks:
+        // no chain to follow.
+        if node.integer && node.checks.is_empty() && !matches!(value, Value::Number(n) if n.is_f64()) {
+            return Ok(View::Plain(value));
+        }
+        let work = has_work(node).then_some((node, depth));
+        Resolve { nodes, cur: Cur::Ref(value), work }.finish(ctx)
+    } else {
+        let mut r = Resolve { nodes, cur: Cur::Ref(value), work: None };
+        r.step(id, depth, None).and_then(|()| r.finish(ctx))
+    };
+    match out {
+        Ok(view) => Ok(view),
+        Err(Stop::Fault) => Err(ctx.fail()),
+        Err(Stop::Subtree) => {
+            let mut run = Run { nodes: ctx.nodes(), faults: Vec::new(), same: Vec::new() };
+            let restored = run.node(id, value.clone(), depth);
+            if run.faults.is_empty() {
+                Ok(View::Owned(restored))
+            } else {
+                crate::walk::drop_any_depth(restored);
+                Err(ctx.fail())
+            }
+        }
+    }
+}
+
+fn has_work(node: &Node) -> bool {
+    !node.props.is_empty()
+        || node.rest.is_some()
+        || node.items.is_some()
+        || !node.prefix.is_empty()
+        || node.integer
+        || !node.checks.is_empty()
+}
+
+impl<'a> Resolve<'a> {
+    /// One node on the value at hand, in restore's order: decode, reference, union branch; the
+    /// node's own work is recorded, for [`finish`](Self::finish).
+    fn step(&mut self, id: NodeId, depth: usize, up: Option<&Chain<'_>>) -> Result<(), Stop> {
+        if depth > MAX_DEPTH {
+            return Err(Stop::Fault);
+        }
+        let nodes = self.nodes;
+        let node = &nodes[id];
+        let here = Chain { id, up };
+        if node.decode != Decode::None {
+            if self.work.is_some() {
+                return Err(Stop::Subtree);
+            }
+            self.decode(&node.decode)?;
+        }
+        if let Some(t) = node.target {
+            self.step(t, depth + 1, Some(&here))?;
+        }
+        if !node.union.is_empty() {
+            if self.work.is_some() {
+                return Err(Stop::Subtree);
+            }
+            let v = match &self.cur {
+                Cur::Ref(v) => *v,
+                Cur::Own(v) => v,
+                Cur::Entries(_) | Cur::Merged(_) | Cur::Tuple(_) => return Err(Stop::Subtree),
+            };
+            let leads_back = |branch: NodeId| {
+                let mut at = Some(branch);
+                for _ in 0..=MAX_DEPTH {
+                    let Some(id) = at else { return false };
+                    if here.contains(id) {
+                        return true;
+                    }
+                    at = nodes[id].target;
+                }
+                true
+            };
+            if let Some((_, branch)) = node.union.iter().find(|(shape, b)| shape.fits(v) && !leads_back(*b)) {
+                self.step(*branch, depth + 1, Some(&here))?;
+            }
+        }
+        if has_work(node) {
+            if self.work.is_some() {
+                return Err(Stop::Subtree);
+            }
+            self.work = Some((node, depth));
+        }
+        Ok(())
+    }
+
+    fn decode(&mut self, decode: &'a Decode) -> Result<(), Stop> {
+        let v = match &self.cur {
+            Cur::Ref(v) => *v,
+            Cur::Own(own) => {
+                // Only a capitalisation fix makes an owned value, and it is a string.
+                let next = match (decode, own) {
+                    (Decode::Unwrap(_), _) => return Err(Stop::Fault),
+                    (Decode::JsonText(_), Value::String(_)) => return Err(Stop::Subtree),
+                    (Decode::EnumText(table), Value::String(text)) => {
+                        table.iter().find(|(t, _)| t == text).map(|(_, v)| Cur::Ref(v))
+                    }
+                    (Decode::CaseFold(members), Value::String(text)) => case_fold(members, text),
+                    _ => None,
+                };
+                if let Some(next) = next {
+                    self.cur = next;
+                }
+                return Ok(());
+            }
+            Cur::Entries(_) | Cur::Merged(_) | Cur::Tuple(_) => return Err(Stop::Subtree),
+        };
+        match (decode, v) {
+            (Decode::None, _) => {}
+            (Decode::Unwrap(key), Value::Object(m)) if m.len() == 1 => match m.get(key) {
+                Some(inner) => self.cur = Cur::Ref(inner),
+                None => return Err(Stop::Fault),
+            },
+            (Decode::Unwrap(_), _) => return Err(Stop::Fault),
+            (Decode::Entries(checks), Value::Array(entries)) => {
+                self.cur = Cur::Entries(entries_of(entries, checks)?);
+            }
+            (Decode::ExtraEntries(key, declared, checks), Value::Object(m)) => {
+                if let Some(list) = merged(m, key, declared, checks)? {
+                    self.cur = Cur::Merged(list);
+                }
+            }
+            (Decode::JsonText(_), Value::String(_)) => return Err(Stop::Subtree),
+            (Decode::CaseFold(members), Value::String(text)) => {
+                if let Some(next) = case_fold(members, text) {
+                    self.cur = next;
+                }
+            }
+            (Decode::EnumText(table), Value::String(text)) => {
+                if let Some((_, v)) = table.iter().find(|(t, _)| t == text) {
+                    self.cur = Cur::Ref(v);
+                }
+            }
+            (Decode::Tuple(n), Value::Object(m)) => {
+                let mut items = Vec::with_capacity(*n);
+                let mut name = String::new();
+                for i in 0..*n {
+                    name.clear();
+                    std::fmt::Write::write_fmt(&mut name, format_args!("{i}")).map_err(|_| Stop::Subtree)?;
+                    items.push(m.get(&name).ok_or(Stop::Fault)?);
+                }
+                if m.len() != *n {
+                    return Err(Stop::Fault);
+                }
+                self.cur = Cur::Tuple(items);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// What serde is shown, after the work node's integer fix and checks.
+    fn finish(self, ctx: &'a Ctx<'a>) -> Result<View<'a>, Stop> {
+        let Some((node, depth)) = self.work else {
+            return Ok(match self.cur {
+                Cur::Ref(v) => View::Plain(v),
+                Cur::Own(v) => View::Owned(v),
+                Cur::Entries(list) => View::Map(MapView::list(ctx, list, &[], None, 0)),
+                Cur::Merged(list) => View::Map(MapView::list(ctx, list, &[], None, 0)),
+                Cur::Tuple(items) => View::Seq(SeqView {
+                    ctx,
+                    items: Items::List(items.into_iter()),
+                    prefix: &[],
+                    rest: None,
+                    depth: 0,
+                }),
+            });
+        };
+        let v = match self.cur {
+            Cur::Ref(v) => v,
+            Cur::Own(v) => return finish_scalar(node, v).map(View::Owned),
+            Cur::Entries(list) => {
+                if !node.props.is_empty()
+                    || !node.checks.is_empty()
+                    || node.items.is_some()
+                    || !node.prefix.is_empty()
+                {
+                    return Err(Stop::Subtree);
+                }
+                return Ok(View::Map(MapView::list(ctx, list, &[], node.rest, depth)));
+            }
+            Cur::Merged(mut list) => {
+                if !node.checks.is_empty() || node.items.is_some() || !node.prefix.is_empty() {
+                    return Err(Stop::Subtree);
+                }
+                if crate::passes::map_preserves_order() {
+                    for p in node.props.iter().filter(|p| p.null_is_absent) {
+                        if let Some(i) = list.iter().position(|(k, v)| *k == p.name && v.is_null()) {
+                            list.swap_remove(i);
+                        }
+                    }
+                }
+                let mut view = MapView::list(ctx, list, &node.props, node.rest, depth);
+                view.declared = super::declared(&node.decode);
+                return Ok(View::Map(view));
+            }
+            Cur::Tuple(items) => {
+                if !node.props.is_empty() || node.rest.is_some() || !node.checks.is_empty() {
+                    return Err(Stop::Subtree);
+                }
+                let items = Items::List(items.into_iter());
+                return Ok(View::Seq(SeqView { ctx, items, prefix: &node.prefix, rest: node.items, depth }));
+            }
+        };
+        match v {
+            Value::Object(m) if !node.props.is_empty() || node.rest.is_some() => {
+                // Keys restore drops (a null standing for absent), in props order.
+                let drops =
+                    node.props.iter().filter(|p| p.null_is_absent && m.get(&p.name) == Some(&Value::Null));
+                // Looked up only where it matters: checks on the keys, or a map that keeps order.
+                let preserves = crate::passes::map_preserves_order();
+                let dropping = (preserves || !node.checks.is_empty()) && drops.clone().next().is_some();
+                if dropping && !node.checks.is_empty() {
+                    return Err(Stop::Subtree);
+                }
+                for c in &node.checks {
+                    if !c.passes(v) {
+                        return Err(Stop::Fault);
+                    }
+                }
+                if dropping && preserves {
+                    // Restore's `Map::remove` is `swap_remove` there: the last key takes the
+                    // dropped one's place. Shown in that order.
+                    let mut list: Vec<(&str, &Value)> = m.iter().map(|(k, v)| (k.as_str(), v)).collect();
+                    for p in drops {
+                        if let Some(i) = list.iter().position(|(k, _)| *k == p.name) {
+                            list.swap_remove(i);
+                        }
+                    }
+                    let mut view = MapView::list(ctx, list, &node.props, node.rest, depth);
+                    view.declared = super::declared(&node.decode);
+                    return Ok(View::Map(view));
+                }
+                Ok(View::Map(MapView {
+                    ctx,
+                    source: Source::Map(m.iter()),
+                    props: &node.props,
+                    rest: node.rest,
+                    declared: super::declared(&node.decode),
+                    depth,
+                    sorted: !preserves,
+                    cursor: 0,
+                }))
+            }
+            Value::Array(items) if node.items.is_some() || !node.prefix.is_empty() => {
+                for c in &node.checks {
+                    if matches!(c, check::Check::UniqueItems) {
+                        return Err(Stop::Subtree);
+                    }
+                    if !c.passes(v) {
+                        return Err(Stop::Fault);
+                    }
+                }
+                let items = Items::Slice(items.iter());
+                Ok(View::Seq(SeqView { ctx, items, prefix: &node.prefix, rest: node.items, depth }))
+            }
+            Value::Number(n) if node.integer && n.is_f64() => finish_scalar(node, v.clone()).map(View::Owned),
+            _ => {
+                for c in &node.checks {
+                    if !c.passes(v) {
+                        return Err(Stop::Fault);
+                    }
+                }
+                Ok(View::Plain(v))
+            }
+        }
+    }
+}
+
+/// A string that is no member but equals exactly one ignoring case: that member.
+fn case_fold<'a>(members: &[String], text: &str) -> Option<Cur<'a>> {
+    if members.iter().any(|m| m == text) {
+        return None;
+    }
+    let folded = text.to_lowercase();
+    let mut matching = members.iter().filter(|m| m.to_lowercase() == folded);
+    match (matching.next(), matching.next()) {
+        (Some(one), None) => Some(Cur::Own(Value::String(one.clone()))),
+        _ => None,
+    }
+}
+
+/// A scalar's integer fix and checks, as restore runs them.
+fn finish_scalar(node: &Node, mut value: Value) -> Result<Value, Stop> {
+    if node.integer {
+        super::integral(&mut value);
+        if node.integer_format && value.is_f64() && value.as_f64().is_some_and(|f| f.fract() == 0.0) {
+            return Err(Stop::Fault);
+        }
+    }
+    if node.checks.iter().all(|c| c.passes(&value)) { Ok(value) } else { Err(Stop::Fault) }
+}
+
+/// A map sent as entries: each entry `{"key": <string>, <any name>: value}`, each key passing
+/// the checks and sent once; in the restored map's order.
+fn entries_of<'a>(entries: &'a [Value], checks: &[check::Check]) -> Result<Vec<(&'a str, &'a Value)>, Stop> {
+    let mut list = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let Value::Object(e) = entry else { return Err(Stop::Fault) };
+        let (Some(Value::String(key)), 2) = (e.get("key"), e.len()) else { return Err(Stop::Fault) };
+        let Some((_, value)) = e.iter().find(|(k, _)| *k != "key") else { return Err(Stop::Fault) };
+        if !checks.is_empty() {
+            let key_value = Value::String(key.clone());
+            if !checks.iter().all(|c| c.passes(&key_value)) {
+                return Err(Stop::Fault);
+            }
+        }
+        list.push((key.as_str(), value));
+    }
+    let repeats = |sorted: &[(&str, &Value)]| sorted.windows(2).any(|w| w[0].0 == w[1].0);
+    if crate::passes::map_preserves_order() {
+        // Shown in the order sent; sorted apart to find a repeated key.
+        let mut sorted = list.clone();
+        sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        if repeats(&sorted) {
+            return Err(Stop::Fault);
+        }
+    } else {
+        list.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        if repeats(&list) {
+            return Err(Stop::Fault);
+        }
+    }
+    Ok(list)
+}
+
+/// An object whose further keys were sent as entries under `key`, merged as restore merges them:
+/// `None` where there are no entries (the object stays as it is).
+fn merged<'a>(
+    m: &'a serde_json::Map<String, Value>,
+    key: &str,
+    declared: &[String],
+    checks: &[check::Check],
+) -> Result<Option<Vec<(&'a str, &'a Value)>>, Stop> {
+    if m.keys().any(|k| k != key && declared.binary_search(k).is_err()) {
+        return Err(Stop::Fault);
+    }
+    let Some(extra) = m.get(key) else { return Ok(None) };
+    let Value::Array(entries) = extra else { return Err(Stop::Fault) };
+    let entries = entries_of(entries, checks)?;
+    if entries.iter().any(|(k, _)| declared.binary_search_by(|d| d.as_str().cmp(k)).is_ok()) {
+        return Err(Stop::Fault);
+    }
+    let mut list: Vec<(&str, &Value)> = m.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    if crate::passes::map_preserves_order() {
+        // Restore's `remove` of the entries' key is `swap_remove` there; the entries follow in
+        // the order they were sent.
+        if let Some(i) = list.iter().position(|(k, _)| *k == key) {
+            list.swap_remove(i);
+        }
+        list.extend(entries);
+    } else {
+        list.retain(|(k, _)| *k != key);
+        list.extend(entries);
+        list.sort_by(|a, b| a.0.cmp(b.0));
+    }
+    Ok(Some(list))
+}
+
+/// What serde is shown for a place.
+enum View<'a> {
+    /// Nothing left to do below: serde_json's `&Value` deserializer.
+    Plain(&'a Value),
+    /// A value restore made (an integer, a recovered member, a restored subtree): serde_json's
+    /// owned `Value` deserializer, as `from_value` reads it.
+    Owned(Value),
+    /// An object whose values need work.
+    Map(MapView<'a>),
+    /// An array whose items need work.
+    Seq(SeqView<'a>),
+}
+
+enum Source<'a> {
+    Map(serde_json::map::Iter<'a>),
+    List(std::vec::IntoIter<(&'a str, &'a Value)>),
+}
+
+struct MapView<'a> {
+    ctx: &'a Ctx<'a>,
+    source: Source<'a>,
+    /// The properties that need work (sorted by name), and the node of every other key.
+    props: &'a [Prop],
+    rest: Option<NodeId>,
+    /// Keys that are the object's own beside a map of further keys (sorted): never `rest`'s.
+    declared: &'a [String],
+    depth: usize,
+    /// Whether keys come sorted (a `Map` that sorts), and the first property not below the last key.
+    sorted: bool,
+    cursor: usize,
+}
+
+impl<'a> MapView<'a> {
+    fn list(
+        ctx: &'a Ctx<'a>,
+        list: Vec<(&'a str, &'a Value)>,
+        props: &'a [Prop],
+        rest: Option<NodeId>,
+        depth: usize,
+    ) -> Self {
+        let sorted = !crate::passes::map_preserves_order();
+        MapView {
+            ctx,
+            source: Source::List(list.into_iter()),
+            props,
+            rest,
+            declared: &[],
+            depth,
+            sorted,
+            cursor: 0,
+        }
+    }
+
+    /// The next key restore keeps, its value and the value's node.
+    fn next(&mut self) -> Option<(&'a str, &'a Value, Option<NodeId>)> {
+        loop {
+            let (key, value) = match &mut self.source {
+                Source::Map(it) => it.next().map(|(k, v)| (k.as_str(), v))?,
+                Source::List(it) => it.next()?,
+            };
+            let prop = if self.sorted {
+                // Keys come in sorted order, as the properties are: one step forward at most.
+                while self.props.get(self.cursor).is_some_and(|p| p.name.as_str() < key) {
+                    self.cursor += 1;
+                }
+                self.props.get(self.cursor).filter(|p| p.name == key)
+            } else {
+                self.props.binary_search_by(|p| p.name.as_str().cmp(key)).ok().map(|i| &self.props[i])
+            };
+            match prop {
+                Some(p) if p.null_is_absent && value.is_null() => {}
+                Some(p) => return Some((key, value, p.node)),
+                None if !self.declared.is_empty()
+                    && self.declared.binary_search_by(|d| d.as_str().cmp(key)).is_ok() =>
+                {
+                    return Some((key, value, None));
+                }
+                None => return Some((key, value, self.rest)),
+            }
+        }
+    }
+
+    fn visit<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        let ctx = self.ctx;
+        let mut access = MapAccessor { view: self, pending: None };
+        let out = visitor.visit_map(&mut access)?;
+        // serde_json refuses a map its visitor did not finish; a value whose key was read and
+        // that was never deserialised is one restore would still have walked.
+        if access.view.next().is_some() || access.pending.is_some_and(|(_, node)| node.is_some()) {
+            return Err(ctx.fail());
+        }
+        Ok(out)
+    }
+
+    /// serde_json's externally tagged enum: an object with exactly one key.
+    fn visit_enum<V: Visitor<'a>>(mut self, visitor: V) -> Result<V::Value, Error> {
+        let ctx = self.ctx;
+        let (Some((key, value, node)), None) = (self.next(), self.next()) else { return Err(ctx.fail()) };
+        visitor.visit_enum(Variant { ctx, key, value: Some((value, node)), depth: self.depth })
+    }
+}
+
+struct MapAccessor<'a> {
+    view: MapView<'a>,
+    pending: Option<(&'a Value, Option<NodeId>)>,
+}
+
+impl<'a> MapAccess<'a> for MapAccessor<'a> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
+        match self.view.next() {
+            Some((key, value, node)) => {
+                self.pending = Some((value, node));
+                seed.deserialize(KeyDe { ctx: self.view.ctx, key }).map(Some)
+            }
+            None => Ok(None),
+        }
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'a>>(&mut self, seed: S) -> Result<S::Value, Error> {
+        match self.pending.take() {
+            Some((value, node)) => child(self.view.ctx, seed, value, node, self.view.depth + 1),
+            None => Err(self.view.ctx.fail()),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        // Exact only where no key is skipped; a hint, never a promise.
+        match &self.view.source {
+            Source::Map(it) if self.view.props.iter().all(|p| !p.null_is_absent) => Some(it.len()),
+            Source::List(it) if self.view.props.is_empty() => Some(it.len()),
+            _ => None,
+        }
+    }
+}
+
+/// An array's items: the array's own, or a tuple's rebuilt from its object.
+enum Items<'a> {
+    Slice(std::slice::Iter<'a, Value>),
+    List(std::vec::IntoIter<&'a Value>),
+}
+
+impl<'a> Iterator for Items<'a> {
+    type Item = &'a Value;
+
+    fn next(&mut self) -> Option<&'a Value> {
+        match self {
+            Items::Slice(it) => it.next(),
+            Items::List(it) => it.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Items::Slice(it) => it.size_hint(),
+            Items::List(it) => it.size_hint(),
+        }
+    }
+}
+
+impl ExactSizeIterator for Items<'_> {}
+
+struct SeqView<'a> {
+    ctx: &'a Ctx<'a>,
+    items: Items<'a>,
+    prefix: &'a [Option<NodeId>],
+    rest: Option<NodeId>,
+    depth: usize,
+}
+
+impl<'a> SeqView<'a> {
+    fn visit<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        let ctx = self.ctx;
+        let mut access = SeqAccessor {
+            items: self.items.enumerate(),
+            prefix: self.prefix,
+            rest: self.rest,
+            ctx,
+            depth: self.depth,
+        };
+        let out = visitor.visit_seq(&mut access)?;
+        if access.items.len() != 0 {
+            return Err(ctx.fail());
+        }
+        Ok(out)
+    }
+}
+
+struct SeqAccessor<'a> {
+    ctx: &'a Ctx<'a>,
+    items: std::iter::Enumerate<Items<'a>>,
+    prefix: &'a [Option<NodeId>],
+    rest: Option<NodeId>,
+    depth: usize,
+}
+
+impl<'a> SeqAccess<'a> for SeqAccessor<'a> {
+    type Error = Error;
+
+    fn next_element_seed<S: DeserializeSeed<'a>>(&mut self, seed: S) -> Result<Option<S::Value>, Error> {
+        let Some((i, value)) = self.items.next() else { return Ok(None) };
+        let node = self.prefix.get(i).copied().unwrap_or(self.rest);
+        child(self.ctx, seed, value, node, self.depth + 1).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.items.len())
+    }
+}
+
+/// The variant of an externally tagged enum (serde_json's `EnumRefDeserializer`).
+struct Variant<'a> {
+    ctx: &'a Ctx<'a>,
+    key: &'a str,
+    value: Option<(&'a Value, Option<NodeId>)>,
+    depth: usize,
+}
+
+impl<'a> EnumAccess<'a> for Variant<'a> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'a>>(self, seed: S) -> Result<(S::Value, Self), Error> {
+        let name: StrDeserializer<'_, Error> = self.key.into_deserializer();
+        seed.deserialize(name).map(|v| (v, self))
+    }
+}
+
+impl<'a> Variant<'a> {
+    /// The variant's value as serde sees it.
+    fn view(&self) -> Result<Option<View<'a>>, Error> {
+        match self.value {
+            None => Ok(None),
+            Some((value, None)) => Ok(Some(View::Plain(value))),
+            Some((value, Some(node))) => resolve(self.ctx, value, node, self.depth + 1).map(Some),
+        }
+    }
+}
+
+impl<'a> VariantAccess<'a> for Variant<'a> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<(), Error> {
+        match self.view()? {
+            Some(view) => de::Deserialize::deserialize(view),
+            None => Ok(()),
+        }
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'a>>(self, seed: S) -> Result<S::Value, Error> {
+        match self.value {
+            Some((value, node)) => child(self.ctx, seed, value, node, self.depth + 1),
+            None => Err(self.ctx.fail()),
+        }
+    }
+
+    fn tuple_variant<V: Visitor<'a>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
+        match self.view()? {
+            Some(View::Plain(Value::Array(items))) if items.is_empty() => visitor.visit_unit(),
+            Some(View::Owned(Value::Array(items))) if items.is_empty() => visitor.visit_unit(),
+            Some(View::Seq(seq)) if seq.items.len() == 0 => visitor.visit_unit(),
+            Some(view @ (View::Plain(Value::Array(_)) | View::Owned(Value::Array(_)) | View::Seq(_))) => {
+                view.deserialize_seq(visitor)
+            }
+            _ => Err(self.ctx.fail()),
+        }
+    }
+
+    fn struct_variant<V: Visitor<'a>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self.view()? {
+            Some(view @ (View::Plain(Value::Object(_)) | View::Owned(Value::Object(_)) | View::Map(_))) => {
+                view.deserialize_map(visitor)
+            }
+            _ => Err(self.ctx.fail()),
+        }
+    }
+}
+
+/// A map key, read as serde_json reads one (its `MapKeyDeserializer`): a string, or a number
+/// or boolean written as one.
+struct KeyDe<'a> {
+    ctx: &'a Ctx<'a>,
+    key: &'a str,
+}
+
+macro_rules! numeric_key {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+            // serde_json's key reader: a number token and nothing after it.
+            let bytes = self.key.as_bytes();
+            if !matches!(bytes.first(), Some(b'0'..=b'9' | b'-'))
+                || matches!(bytes.last(), Some(b' ' | b'\t' | b'\n' | b'\r'))
+            {
+                return Err(self.ctx.fail());
+            }
+            let mut de = serde_json::Deserializer::from_str(self.key);
+            let out = de.$method(visitor).map_err(|_| self.ctx.fail())?;
+            de.end().map_err(|_| self.ctx.fail())?;
+            Ok(out)
+        }
+    )*};
+}
+
+impl<'a> Deserializer<'a> for KeyDe<'a> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_borrowed_str(self.key)
+    }
+
+    numeric_key!(deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64);
+
+    fn deserialize_bool<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.key {
+            "true" => visitor.visit_bool(true),
+            "false" => visitor.visit_bool(false),
+            _ => Err(self.ctx.fail()),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'a>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'a>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        let key: de::value::CowStrDeserializer<'a, Error> = Cow::Borrowed(self.key).into_deserializer();
+        key.deserialize_enum(name, variants, visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        <W: Visitor<'a>>
+        char str string bytes byte_buf unit unit_struct seq tuple tuple_struct
+        map struct identifier ignored_any
+    }
+}
+
+/// Every method serde_json's value deserializers have, for a planned place: resolved, then shown.
+macro_rules! through_view {
+    ($($method:ident($($arg:ident: $ty:ty),*))*) => {$(
+        fn $method<V: Visitor<'a>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Error> {
+            self.view()?.$method($($arg,)* visitor)
+        }
+    )*};
+}
+
+impl<'a> Deserializer<'a> for De<'a> {
+    type Error = Error;
+
+    through_view! {
+        deserialize_any() deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
+        deserialize_i64() deserialize_i128() deserialize_u8() deserialize_u16() deserialize_u32()
+        deserialize_u64() deserialize_u128() deserialize_f32() deserialize_f64() deserialize_char()
+        deserialize_str() deserialize_string() deserialize_bytes() deserialize_byte_buf()
+        deserialize_option() deserialize_unit() deserialize_unit_struct(name: &'static str)
+        deserialize_newtype_struct(name: &'static str) deserialize_seq()
+        deserialize_tuple(len: usize) deserialize_tuple_struct(name: &'static str, len: usize)
+        deserialize_map() deserialize_struct(name: &'static str, fields: &'static [&'static str])
+        deserialize_enum(name: &'static str, variants: &'static [&'static str])
+        deserialize_identifier() deserialize_ignored_any()
+    }
+}
+
+/// A method that reads a scalar: serde_json's own for a value, refused for a map or a list
+/// (serde_json refuses them too; the fallback words the error).
+macro_rules! scalar {
+    ($($method:ident($($arg:ident: $ty:ty),*))*) => {$(
+        fn $method<V: Visitor<'a>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Error> {
+            match self {
+                View::Plain(v) => v.$method($($arg,)* visitor),
+                View::Owned(v) => v.$method($($arg,)* visitor),
+                View::Map(m) => Err(m.ctx.fail()),
+                View::Seq(s) => Err(s.ctx.fail()),
+            }
+        }
+    )*};
+}
+
+/// A method that reads a list (serde_json reads only arrays through it).
+macro_rules! seq {
+    ($($method:ident($($arg:ident: $ty:ty),*))*) => {$(
+        fn $method<V: Visitor<'a>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Error> {
+            match self {
+                View::Plain(v) => v.$method($($arg,)* visitor),
+                View::Owned(v) => v.$method($($arg,)* visitor),
+                View::Seq(s) => s.visit(visitor),
+                View::Map(m) => Err(m.ctx.fail()),
+            }
+        }
+    )*};
+}
+
+impl<'a> Deserializer<'a> for View<'a> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            View::Plain(v) => v.deserialize_any(visitor),
+            View::Owned(v) => v.deserialize_any(visitor),
+            View::Map(m) => m.visit(visitor),
+            View::Seq(s) => s.visit(visitor),
+        }
+    }
+
+    scalar! {
+        deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32() deserialize_i64()
+        deserialize_i128() deserialize_u8() deserialize_u16() deserialize_u32() deserialize_u64()
+        deserialize_u128() deserialize_f32() deserialize_f64() deserialize_char() deserialize_str()
+        deserialize_string() deserialize_unit() deserialize_unit_struct(name: &'static str)
+        deserialize_identifier()
+    }
+
+    seq! {
+        deserialize_bytes() deserialize_byte_buf() deserialize_seq() deserialize_tuple(len: usize)
+        deserialize_tuple_struct(name: &'static str, len: usize)
+    }
+
+    fn deserialize_option<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            View::Plain(v) => v.deserialize_option(visitor),
+            View::Owned(v) => v.deserialize_option(visitor),
+            view @ (View::Map(_) | View::Seq(_)) => visitor.visit_some(view),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'a>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self {
+            View::Plain(v) => v.deserialize_newtype_struct(name, visitor),
+            View::Owned(v) => v.deserialize_newtype_struct(name, visitor),
+            view @ (View::Map(_) | View::Seq(_)) => visitor.visit_newtype_struct(view),
+        }
+    }
+
+    fn deserialize_map<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            View::Plain(v) => v.deserialize_map(visitor),
+            View::Owned(v) => v.deserialize_map(visitor),
+            View::Map(m) => m.visit(visitor),
+            View::Seq(s) => Err(s.ctx.fail()),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'a>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self {
+            View::Plain(v) => v.deserialize_struct(name, fields, visitor),
+            View::Owned(v) => v.deserialize_struct(name, fields, visitor),
+            View::Map(m) => m.visit(visitor),
+            View::Seq(s) => s.visit(visitor),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'a>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self {
+            View::Plain(v) => v.deserialize_enum(name, variants, visitor),
+            View::Owned(v) => v.deserialize_enum(name, variants, visitor),
+            View::Map(m) => m.visit_enum(visitor),
+            View::Seq(s) => Err(s.ctx.fail()),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            View::Plain(v) => v.deserialize_ignored_any(visitor),
+            View::Owned(v) => v.deserialize_ignored_any(visitor),
+            // serde skips the value; restore would still have walked it (a fault below counts).
+            view @ (View::Map(_) | View::Seq(_)) => {
+                view.deserialize_any(IgnoredAny)?;
+                visitor.visit_unit()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::{self, AdaptContext, SchemaDialect};
+    use serde::Deserialize;
+    use serde_json::json;
+    use std::collections::BTreeMap;
+
+    fn plan(d: &dyn SchemaDialect, schema: Value) -> RestorePlan {
+        dialect::adapt(d, schema, &AdaptContext::default()).unwrap().plan
+    }
+
+    /// The on-the-fly result alone: `None` where decode falls back to restore + serde.
+    fn fast<T: DeserializeOwned>(plan: &RestorePlan, args: &Value) -> Option<T> {
+        let ctx = Ctx { plan, failed: Cell::new(false) };
+        let out = T::deserialize(De { ctx: &ctx, value: args, node: plan.root?, depth: 0 });
+        out.ok().filter(|_| !ctx.failed.get())
+    }
+
+    /// What decode must give: restore, then serde.
+    fn slow<T: DeserializeOwned>(plan: &RestorePlan, args: &Value) -> Result<T, ArgumentsError> {
+        T::deserialize(plan.restore(args.clone())?).map_err(serde_error)
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Call {
+        n: u8,
+        note: Option<String>,
+        tags: Option<BTreeMap<String, i64>>,
+        by_id: Option<BTreeMap<u32, f64>>,
+    }
+
+    fn call_schema() -> Value {
+        json!({"type": "object", "required": ["n"], "properties": {
+            "n": {"type": "integer", "minimum": 0, "maximum": 255},
+            "note": {"type": "string"},
+            "tags": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "by_id": {"type": "object", "additionalProperties": {"type": "number"}, "propertyNames": {"pattern": "^[0-9]+$"}}
+        }})
+    }
+
+    #[test]
+    fn nulls_entries_and_integral_floats_are_restored_on_the_fly() {
+        let p = plan(&dialect::OPENAI_STRICT, call_schema());
+        let args = json!({"n": 3.0, "note": null, "tags": [{"key": "b", "value": 2.0}, {"key": "a", "value": 1}],
+            "by_id": [{"key": "7", "value": 0.5}]});
+        let want = Call {
+            n: 3,
+            note: None,
+            tags: Some([("a".to_owned(), 1), ("b".to_owned(), 2)].into()),
+            by_id: Some([(7, 0.5)].into()),
+        };
+        assert_eq!(fast::<Call>(&p, &args), Some(want));
+        assert_eq!(p.decode::<Call>(args.clone()).unwrap(), slow::<Call>(&p, &args).unwrap());
+    }
+
+    #[test]
+    fn a_fault_gives_restores_error_with_its_pointer() {
+        let p = plan(&dialect::OPENAI_STRICT, call_schema());
+        let args = json!({"n": 1, "note": null, "tags": [{"key": "a", "value": 1}, {"key": "a", "value": 2}], "by_id": null});
+        assert_eq!(fast::<Call>(&p, &args), None);
+        let err = p.decode::<Call>(args.clone()).unwrap_err();
+        assert_eq!(err, slow::<Call>(&p, &args).unwrap_err());
+        assert_eq!(err.faults()[0].pointer, "/tags/1");
+        // serde's refusal, worded as serde words it on the restored value.
+        let args = json!({"n": 256, "note": null, "tags": null, "by_id": null});
+        let anthropic = plan(&dialect::ANTHROPIC_STRICT, call_schema());
+        assert_eq!(
+            anthropic.decode::<Call>(args.clone()).unwrap_err(),
+            slow::<Call>(&anthropic, &args).unwrap_err()
+        );
+        assert_eq!(p.decode::<Call>(args.clone()).unwrap_err(), slow::<Call>(&p, &args).unwrap_err());
+    }
+
+    #[test]
+    fn a_moved_check_runs_where_serde_reads_and_where_it_skips() {
+        let schema = json!({"type": "object", "properties": {
+            "n": {"type": "integer", "minimum": 1}, "skipped": {"type": "integer", "minimum": 1}}, "required": ["n", "skipped"]});
+        let p = plan(&dialect::ANTHROPIC_STRICT, schema);
+        #[derive(Debug, Deserialize, PartialEq)]
+        struct OnlyN {
+            n: i64,
+        }
+        assert_eq!(fast::<OnlyN>(&p, &json!({"n": 2, "skipped": 5})), Some(OnlyN { n: 2 }));
+        let args = json!({"n": 2, "skipped": 0});
+        assert_eq!(fast::<OnlyN>(&p, &args), None);
+        let err = p.decode::<OnlyN>(args).unwrap_err();
+        assert_eq!(err.faults()[0].pointer, "/skipped");
+    }
+
+    /// A type that turns any error below it into a default (as `serde_with`'s `DefaultOnError`).
+    #[derive(Debug, PartialEq)]
+    struct Forgiving(i64);
+
+    impl<'de> Deserialize<'de> for Forgiving {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            Ok(Forgiving(i64::deserialize(d).unwrap_or(-7)))
+        }
+    }
+
+    #[test]
+    fn a_type_that_swallows_an_error_cannot_hide_a_fault() {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "maximum": 3}}, "required": ["n"]});
+        let p = plan(&dialect::ANTHROPIC_STRICT, schema);
+        #[derive(Debug, Deserialize, PartialEq)]
+        struct Holder {
+            n: Forgiving,
+        }
+        let args = json!({"n": 9});
+        assert_eq!(p.decode::<Holder>(args.clone()), slow::<Holder>(&p, &args));
+        assert!(p.decode::<Holder>(args).is_err());
+        assert_eq!(p.decode::<Holder>(json!({"n": "x"})).unwrap(), Holder { n: Forgiving(-7) });
+    }
+
+    #[test]
+    fn a_wrapped_root_json_text_and_untagged_unions_read_as_restore_gives_them() {
+        let p = plan(&dialect::OPENAI_STRICT, json!({"type": "array", "items": {"type": "integer"}}));
+        assert_eq!(fast::<Vec<u8>>(&p, &json!({"value": [1.0, 2]})), Some(vec![1, 2]));
+        // JSON text: the subtree is restored, the rest still read on the fly.
+        let p = plan(
+            &dialect::OPENAI_STRICT,
+            json!({"type": "object", "properties": {"any": {}}, "required": ["any"]}),
+        );
+        #[derive(Debug, Deserialize, PartialEq)]
+        struct Any {
+            any: Value,
+        }
+        assert_eq!(
+            fast::<Any>(&p, &json!({"any": "[1, {\"a\": null}]"})),
+            Some(Any { any: json!([1, {"a": null}]) })
+        );
+        // serde buffers an untagged enum (`deserialize_any`): the integer fix is in what it sees.
+        #[derive(Debug, Deserialize, PartialEq)]
+        #[serde(untagged)]
+        enum Num {
+            Int(u64),
+            Text(String),
+        }
+        let p = plan(
+            &dialect::ANTHROPIC_STRICT,
+            json!({"anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]}),
+        );
+        for args in [json!({"value": 4.0}), json!({"value": "x"}), json!({"value": -1})] {
+            assert_eq!(p.decode::<Num>(args.clone()), slow::<Num>(&p, &args), "{args}");
+        }
+    }
+
+    #[test]
+    fn a_plan_that_refers_to_itself_stops_at_the_depth_budget() {
+        let p =
+            RestorePlan::from_parts(vec![Node { target: Some(0), ..Node::default() }], Some(0), Vec::new());
+        let err = p.decode::<Value>(json!(1)).unwrap_err();
+        assert!(err.to_string().contains("deeper than"), "{err}");
+    }
+
+    #[test]
+    fn map_keys_read_as_serde_json_reads_them() {
+        let p = plan(
+            &dialect::OPENAI_STRICT,
+            json!({"type": "object", "additionalProperties": {"type": "integer"}}),
+        );
+        for args in [
+            json!({"value": [{"key": "12", "value": 1}]}),
+            json!({"value": [{"key": "1 ", "value": 1}]}),
+            json!({"value": [{"key": "x", "value": 1}]}),
+            json!({"value": [{"key": "-3", "value": 1.0}]}),
+        ] {
+            assert_eq!(p.decode::<BTreeMap<i32, u8>>(args.clone()), slow(&p, &args), "{args}");
+            assert_eq!(p.decode::<BTreeMap<bool, u8>>(args.clone()), slow(&p, &args), "{args}");
+        }
+    }
+}
