@@ -82,7 +82,7 @@ impl RestorePlan {
 }
 
 fn serde_error(e: Error) -> ArgumentsError {
-    crate::DecodeError::Deserialize { message: e.to_string() }.into()
+    crate::error::DecodeError::Deserialize { message: e.to_string() }.into()
 }
 
 /// What one decode shares: the plan, and whether anything failed (then the caller falls back).
@@ -385,7 +385,7 @@ impl<'a> Resolve<'a> {
                 if !node.checks.is_empty() || node.items.is_some() || !node.prefix.is_empty() {
                     return Err(Stop::Subtree);
                 }
-                if crate::passes::map_preserves_order() {
+                if crate::vocab::map_order::map_preserves_order() {
                     for p in node.props.iter().filter(|p| p.null_is_absent) {
                         if let Some(i) = list.iter().position(|(k, v)| *k == p.name && v.is_null()) {
                             list.swap_remove(i);
@@ -410,7 +410,7 @@ impl<'a> Resolve<'a> {
                 let drops =
                     node.props.iter().filter(|p| p.null_is_absent && m.get(&p.name) == Some(&Value::Null));
                 // Looked up only where it matters: checks on the keys, or a map that keeps order.
-                let preserves = crate::passes::map_preserves_order();
+                let preserves = crate::vocab::map_order::map_preserves_order();
                 let dropping = (preserves || !node.checks.is_empty()) && drops.clone().next().is_some();
                 if dropping && !node.checks.is_empty() {
                     return Err(Stop::Subtree);
@@ -510,7 +510,7 @@ fn entries_of<'a>(entries: &'a [Value], checks: &[check::Check]) -> Result<Vec<(
         list.push((key.as_str(), value));
     }
     let repeats = |sorted: &[(&str, &Value)]| sorted.windows(2).any(|w| w[0].0 == w[1].0);
-    if crate::passes::map_preserves_order() {
+    if crate::vocab::map_order::map_preserves_order() {
         // Shown in the order sent; sorted apart to find a repeated key.
         let mut sorted = list.clone();
         sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
@@ -544,7 +544,7 @@ fn merged<'a>(
         return Err(Stop::Fault);
     }
     let mut list: Vec<(&str, &Value)> = m.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    if crate::passes::map_preserves_order() {
+    if crate::vocab::map_order::map_preserves_order() {
         // Restore's `remove` of the entries' key is `swap_remove` there; the entries follow in
         // the order they were sent.
         if let Some(i) = list.iter().position(|(k, _)| *k == key) {
@@ -599,7 +599,7 @@ impl<'a> MapView<'a> {
         rest: Option<NodeId>,
         depth: usize,
     ) -> Self {
-        let sorted = !crate::passes::map_preserves_order();
+        let sorted = !crate::vocab::map_order::map_preserves_order();
         MapView {
             ctx,
             source: Source::List(list.into_iter()),
