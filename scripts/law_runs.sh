@@ -13,7 +13,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 n="${1:-200}"
-read -r -a tests <<< "${LAW_TESTS:-laws restore_laws props diff_props dialects restore foreign_properties coerce soundness}"
+read -r -a tests <<< "${LAW_TESTS:-laws restore_laws decode_laws props diff_props dialects restore foreign_properties coerce soundness}"
 args=()
 for t in "${tests[@]}"; do args+=(--test "$t"); done
 
