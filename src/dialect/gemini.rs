@@ -57,7 +57,7 @@
 //! gets: declaration order with [`PropertyOrder::Declaration`](crate::PropertyOrder), else sorted),
 //! which Gemini 2.0 needs to keep fields in that order ([GEM-GUIDE], livekit/agents#7331).
 
-use super::provider::{self, Dialect, Enums, Profile, Refs};
+use super::provider::{self, Enums, Profile, Refs, Style};
 use super::support::sort_errors;
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
@@ -106,7 +106,7 @@ const FORMATS: &[&str] = &["date-time", "double", "enum", "float", "int32", "int
 static PROFILE: Profile = Profile {
     name: "gemini",
     refs: Refs::Inline,
-    dialect: Dialect::OpenApi,
+    style: Style::NullableFlag,
     require_all: false,
     keep: &[
         "maxItems",

@@ -60,14 +60,16 @@ pub(crate) enum Refs {
     Inline,
 }
 
-/// How a provider closes an object and writes null.
+/// How a provider writes null and closes an object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Dialect {
-    /// JSON Schema: `additionalProperties: false` on every object, `type: [T, "null"]`.
-    JsonSchema,
-    /// Gemini's OpenAPI proto: no `additionalProperties` (closed only through `maxProperties`
-    /// where every property is required), `nullable: true`, one `type`.
-    OpenApi,
+pub(crate) enum Style {
+    /// Null is a type (`type: [T, "null"]`) and every object is closed by
+    /// `additionalProperties: false`: JSON Schema's own terms.
+    NullType,
+    /// Null is `nullable: true` beside one `type`, and there is no `additionalProperties` (an
+    /// object is closed only through `maxProperties` where every property is required): Gemini's
+    /// OpenAPI proto.
+    NullableFlag,
 }
 
 /// Which `enum` and `const` values a provider can list.
@@ -85,7 +87,7 @@ pub(crate) enum Enums {
 pub(crate) struct Profile {
     pub(crate) name: &'static str,
     pub(crate) refs: Refs,
-    pub(crate) dialect: Dialect,
+    pub(crate) style: Style,
     /// Every property must be in `required` (OpenAI).
     pub(crate) require_all: bool,
     /// Assertion keywords the provider enforces, kept as they are.
@@ -164,7 +166,7 @@ pub(crate) fn adapt(
         unions: Vec::new(),
         errors,
         adaptations: Vec::new(),
-        wrapped: needs_wrap(&schema, profile.dialect),
+        wrapped: needs_wrap(&schema, profile.style),
         root_def: None,
         alternatives: BTreeSet::new(),
         root_name: cx
@@ -186,9 +188,9 @@ pub(crate) fn adapt(
 }
 
 /// Whether the root is not a plain object schema, so that it must be wrapped as `{"value": ...}`.
-fn needs_wrap(root: &Value, dialect: Dialect) -> bool {
+fn needs_wrap(root: &Value, style: Style) -> bool {
     let Value::Object(m) = root else { return true };
-    if dialect == Dialect::JsonSchema && required_alternatives(m).is_some() {
+    if style == Style::NullType && required_alternatives(m).is_some() {
         // Its `anyOf` becomes a restore check: an object stays.
         return false;
     }
@@ -205,7 +207,7 @@ fn needs_wrap(root: &Value, dialect: Dialect) -> bool {
     // beside named properties; with none, every object is closed in these providers' terms, so
     // the root is wrapped and its value sent as JSON text, as the same object is below the root
     // (left out, it is a tool without arguments, closed exactly).
-    let open = dialect == Dialect::JsonSchema
+    let open = style == Style::NullType
         && no_props
         && m.get("additionalProperties") == Some(&Value::Bool(true))
         && !m.contains_key("patternProperties")
@@ -336,16 +338,17 @@ impl Engine<'_> {
             }
         }
         let mut plan_root = Some(root_id);
-        if self.wrapped
-            && !self.encode(
-                "",
-                AdaptationKind::WrappedRoot,
-                "type",
-                "the root schema must be `\"type\": \"object\"` (tool arguments are a JSON object)",
-                Advice::WrapRoot.text(self.origin),
-            )
-        {
-        } else if self.wrapped {
+        if !self.wrapped {
+            if let Value::Object(m) = &mut out {
+                m.insert("type".into(), "object".into());
+            }
+        } else if self.encode(
+            "",
+            AdaptationKind::WrappedRoot,
+            "type",
+            "the root schema must be `\"type\": \"object\"` (tool arguments are a JSON object)",
+            Advice::WrapRoot.text(self.origin),
+        ) {
             if let Some(name) = self.root_def.clone() {
                 let reference = Value::Object(Map::from_iter([(
                     "$ref".to_owned(),
@@ -358,8 +361,6 @@ impl Engine<'_> {
             self.nodes[outer].decode = Decode::Unwrap(WRAPPED.into());
             self.nodes[outer].target = Some(root_id);
             plan_root = Some(outer);
-        } else if let Value::Object(m) = &mut out {
-            m.insert("type".into(), "object".into());
         }
         if !self.defs.is_empty()
             && let Value::Object(m) = &mut out
@@ -499,7 +500,7 @@ impl Engine<'_> {
         }
         match s {
             Value::Object(m) => self.object_schema(m, ptr, depth),
-            Value::Bool(true) => self.json_text(&Map::new(), TypeSet::ALL, ptr, depth),
+            Value::Bool(true) => self.json_text(&Map::new(), TypeSet::ALL, ptr),
             _ => {
                 self.refuse(
                     "not",
@@ -564,7 +565,7 @@ impl Engine<'_> {
         if let Some(Value::Array(members)) = m.get("allOf") {
             return self.all_of(m, members, ptr, depth);
         }
-        if self.p.dialect == Dialect::JsonSchema
+        if self.p.style == Style::NullType
             && let Some(lists) = required_alternatives(m)
         {
             return self.required_alternatives(m, lists, ptr, depth);
@@ -573,7 +574,7 @@ impl Engine<'_> {
             return self.union(m, ptr, depth);
         }
         let mut types = declared_types(m);
-        if self.p.dialect == Dialect::OpenApi
+        if self.p.style == Style::NullableFlag
             && m.get("nullable") == Some(&Value::Bool(true))
             && let Some(t) = &mut types
         {
@@ -581,7 +582,7 @@ impl Engine<'_> {
             t.insert("null");
         }
         match types {
-            None => self.json_text(m, TypeSet::ALL, ptr, depth),
+            None => self.json_text(m, TypeSet::ALL, ptr),
             Some(names) => {
                 let real: Vec<&str> = names.iter().copied().filter(|t| *t != "null").collect();
                 let nullable = names.contains("null");
@@ -882,7 +883,7 @@ impl Engine<'_> {
                     }
                 }
             };
-            if self.p.dialect == Dialect::OpenApi && is_null_only(&branch) {
+            if self.p.style == Style::NullableFlag && is_null_only(&branch) {
                 // Written as `nullable` on the other branches (see `collapse_null_branch`).
                 outs.push(serde_json::json!({"type": "null"}));
                 plans.push(None);
@@ -904,7 +905,7 @@ impl Engine<'_> {
             let shapes = outs.iter().map(PendingShape::of).collect();
             self.unions.push((id, shapes, plans, ptr.as_str().to_owned()));
         }
-        if self.p.dialect == Dialect::OpenApi && !outs.is_empty() {
+        if self.p.style == Style::NullableFlag && !outs.is_empty() {
             collapse_null_branch(&mut outs, &mut out);
             if outs.is_empty() && !["type", "enum", "anyOf"].iter().any(|k| out.contains_key(*k)) {
                 self.refuse("type", ptr.as_str(), "a schema that only admits null cannot be written", None);
@@ -981,7 +982,7 @@ impl Engine<'_> {
             } else {
                 TypeSet::of_type(&"object".into())
             };
-            return self.json_text(m, types, ptr, depth);
+            return self.json_text(m, types, ptr);
         }
         let mut notes = Vec::new();
         let mut out = self.annotations(m);
@@ -1016,13 +1017,13 @@ impl Engine<'_> {
                     } else {
                         // Lookaround, a backreference, a large range: stated in the description
                         // and run by restore's backtracking engine, within its step bound.
-                        self.move_check(kw, value, ptr, &mut checks, &mut notes);
+                        self.move_check(kw, value, ptr, &mut checks);
                     }
                 }
                 "minItems"
                     if self.p.max_min_items.is_some_and(|max| value.as_u64().is_none_or(|n| n > max)) =>
                 {
-                    self.move_check(kw, value, ptr, &mut checks, &mut notes);
+                    self.move_check(kw, value, ptr, &mut checks);
                 }
                 "exclusiveMinimum" | "exclusiveMaximum"
                     if !self.p.keep.contains(&kw) && t == "integer" && value.as_i64().is_some() =>
@@ -1040,15 +1041,16 @@ impl Engine<'_> {
                                 out.insert(inclusive.into(), Value::from(v));
                             }
                         }
-                        _ => self.move_check(kw, value, ptr, &mut checks, &mut notes),
+                        _ => self.move_check(kw, value, ptr, &mut checks),
                     }
                 }
                 "enum" | "const" => {}
+                // Not an object: the keyword does not apply.
+                "dependencies" if t != "object" => {}
                 "dependencies" => {
                     let all_lists = value.as_object().is_some_and(|d| d.values().all(Value::is_array));
-                    if t != "object" {
-                    } else if all_lists {
-                        self.move_check("dependentRequired", value, ptr, &mut checks, &mut notes);
+                    if all_lists {
+                        self.move_check("dependentRequired", value, ptr, &mut checks);
                     } else {
                         self.refuse(
                             "dependencies",
@@ -1064,7 +1066,7 @@ impl Engine<'_> {
                 // A keyword draft 2020-12 does not define is an annotation (pydantic's
                 // `json_schema_extra`, `unit: "%"`): dropped, as the provider does not know it.
                 _ if !ASSERTIONS.contains(&kw) => {}
-                _ => self.move_check(kw, value, ptr, &mut checks, &mut notes),
+                _ => self.move_check(kw, value, ptr, &mut checks),
             }
         }
         // Values: `const` and `enum`.
@@ -1083,7 +1085,7 @@ impl Engine<'_> {
         node.checks = checks;
         match t {
             "object" => {
-                self.object(m, nullable, &mut out, &mut node, &mut notes, ptr, depth);
+                self.object(m, &mut out, &mut node, &mut notes, ptr, depth);
                 if out.remove(MAP_MARK).is_some() {
                     out_type = Value::String("array".into());
                 }
@@ -1095,7 +1097,7 @@ impl Engine<'_> {
         }
         self.write_type(&mut out, out_type, nullable);
         if t == "null"
-            && self.p.dialect == Dialect::OpenApi
+            && self.p.style == Style::NullableFlag
             && self.encode(
                 ptr.as_str(),
                 AdaptationKind::EnumAsText,
@@ -1128,8 +1130,8 @@ impl Engine<'_> {
             out.insert("type".into(), t);
             return;
         }
-        match self.p.dialect {
-            Dialect::JsonSchema => {
+        match self.p.style {
+            Style::NullType => {
                 out.insert("type".into(), Value::Array(vec![t, "null".into()]));
                 if let Some(Value::Array(values)) = out.get_mut("enum")
                     && !values.contains(&Value::Null)
@@ -1137,7 +1139,7 @@ impl Engine<'_> {
                     values.push(Value::Null);
                 }
             }
-            Dialect::OpenApi => {
+            Style::NullableFlag => {
                 out.insert("type".into(), t);
                 out.insert("nullable".into(), Value::Bool(true));
             }
@@ -1145,14 +1147,7 @@ impl Engine<'_> {
     }
 
     /// Moves an assertion into restore, or refuses it in exact mode.
-    fn move_check(
-        &mut self,
-        kw: &str,
-        value: &Value,
-        ptr: &Pointer,
-        checks: &mut Vec<Check>,
-        notes: &mut Vec<String>,
-    ) {
+    fn move_check(&mut self, kw: &str, value: &Value, ptr: &Pointer, checks: &mut Vec<Check>) {
         let Some(found) = Check::from_keyword(kw, value) else {
             self.refuse(
                 kw,
@@ -1173,7 +1168,6 @@ impl Engine<'_> {
             return;
         }
         checks.extend(found);
-        let _ = notes;
     }
 
     fn hint(&self, kw: &str) -> String {
@@ -1210,13 +1204,7 @@ impl Engine<'_> {
     }
 
     /// Any value (or a free-form object) as a string of JSON text.
-    fn json_text(
-        &mut self,
-        m: &Map<String, Value>,
-        types: TypeSet,
-        ptr: &mut Pointer,
-        _depth: usize,
-    ) -> Built {
+    fn json_text(&mut self, m: &Map<String, Value>, types: TypeSet, ptr: &mut Pointer) -> Built {
         let (keyword, reason, hint) = if types == TypeSet::ALL {
             (
                 "type",
@@ -1302,7 +1290,7 @@ impl Engine<'_> {
         for v in values {
             match v {
                 Value::String(s) if !s.is_empty() || self.p.enums != Enums::Strings => texts.push(s.clone()),
-                Value::Null if self.p.dialect == Dialect::OpenApi && nullable => {}
+                Value::Null if self.p.style == Style::NullableFlag && nullable => {}
                 other => {
                     let text = other.to_string();
                     table.push((text.clone(), other.clone()));
@@ -1340,7 +1328,6 @@ impl Engine<'_> {
     fn object(
         &mut self,
         m: &Map<String, Value>,
-        nullable: bool,
         out: &mut Map<String, Value>,
         node: &mut Node,
         notes: &mut Vec<String>,
@@ -1370,7 +1357,7 @@ impl Engine<'_> {
             || patterns.is_some();
         if map_like {
             if props.is_empty() {
-                self.map(m, additional, patterns, nullable, out, node, notes, ptr, depth);
+                self.map(m, additional, patterns, out, node, notes, ptr, depth);
                 return;
             }
             if patterns.is_some() || props.contains_key(EXTRA) {
@@ -1434,7 +1421,7 @@ impl Engine<'_> {
                 // original admitted null): a JSON `null` is the text "null", and null itself
                 // stands for absent. The written schema is read alone: a `$ref` in it is unsure.
                 if accepts_anything(schema, self.root) || self.written_refuses_null(&child) {
-                    child = with_null(child, self.p.dialect);
+                    child = with_null(child, self.p.style);
                     null_is_absent = true;
                 }
                 self.adapt_note(ptr.as_str(), AdaptationKind::NullForAbsent, "required");
@@ -1451,7 +1438,7 @@ impl Engine<'_> {
                 if let Some(d) = schema.get("default") {
                     note_default(&mut child, d);
                 }
-                child = with_null(child, self.p.dialect);
+                child = with_null(child, self.p.style);
                 out_required.push(Value::String(name.clone()));
                 null_is_absent = true;
             }
@@ -1516,11 +1503,11 @@ impl Engine<'_> {
         if !out_required.is_empty() || self.p.require_all {
             out.insert("required".into(), Value::Array(out_required.clone()));
         }
-        match self.p.dialect {
-            Dialect::JsonSchema => {
+        match self.p.style {
+            Style::NullType => {
                 out.insert("additionalProperties".into(), Value::Bool(false));
             }
-            Dialect::OpenApi if closed && map_like => {
+            Style::NullableFlag if closed && map_like => {
                 let all_required = out_required.len()
                     == out.get("properties").and_then(Value::as_object).map_or(0, Map::len);
                 // With optional properties `maxProperties` cannot close it: it stays open, and
@@ -1530,7 +1517,7 @@ impl Engine<'_> {
                     out.insert("maxProperties".into(), Value::from(out_required.len()));
                 }
             }
-            Dialect::OpenApi if closed => {
+            Style::NullableFlag if closed => {
                 let all_required = out_required.len()
                     == out.get("properties").and_then(Value::as_object).map_or(0, Map::len);
                 if all_required {
@@ -1551,7 +1538,7 @@ impl Engine<'_> {
                     node.checks.push(Check::OnlyKeys(keys));
                 }
             }
-            Dialect::OpenApi => {}
+            Style::NullableFlag => {}
         }
     }
 
@@ -1562,7 +1549,6 @@ impl Engine<'_> {
         m: &Map<String, Value>,
         additional: Option<&Value>,
         patterns: Option<&Map<String, Value>>,
-        nullable: bool,
         out: &mut Map<String, Value>,
         node: &mut Node,
         notes: &mut Vec<String>,
@@ -1652,7 +1638,6 @@ impl Engine<'_> {
         }
         node.decode = Decode::Entries(keys);
         node.rest = plan;
-        let _ = nullable;
         // The caller writes `type: object`; this node is an array now.
         out.insert("type".into(), "array".into());
         out.insert(MAP_MARK.into(), Value::Bool(true));
@@ -1679,11 +1664,11 @@ impl Engine<'_> {
         entry.insert("type".into(), "object".into());
         entry.insert("properties".into(), serde_json::json!({"key": key_out, "value": value_out}));
         entry.insert("required".into(), serde_json::json!(["key", "value"]));
-        match self.p.dialect {
-            Dialect::JsonSchema => {
+        match self.p.style {
+            Style::NullType => {
                 entry.insert("additionalProperties".into(), Value::Bool(false));
             }
-            Dialect::OpenApi => {
+            Style::NullableFlag => {
                 entry.insert("maxProperties".into(), 2.into());
             }
         }
@@ -1785,11 +1770,11 @@ impl Engine<'_> {
         let required: Vec<Value> = (0..members.len()).map(|i| Value::String(i.to_string())).collect();
         out.insert("properties".into(), Value::Object(props));
         out.insert("required".into(), Value::Array(required));
-        match self.p.dialect {
-            Dialect::JsonSchema => {
+        match self.p.style {
+            Style::NullType => {
                 out.insert("additionalProperties".into(), Value::Bool(false));
             }
-            Dialect::OpenApi => {
+            Style::NullableFlag => {
                 out.insert("maxProperties".into(), n.into());
             }
         }
@@ -1807,7 +1792,7 @@ impl Engine<'_> {
         out.insert("type".into(), "object".into());
         out.insert("properties".into(), Value::Object(Map::from_iter([(WRAPPED.to_owned(), inner)])));
         out.insert("required".into(), serde_json::json!([WRAPPED]));
-        if self.p.dialect == Dialect::JsonSchema {
+        if self.p.style == Style::NullType {
             out.insert("additionalProperties".into(), Value::Bool(false));
         } else {
             out.insert("maxProperties".into(), 1.into());
@@ -2180,9 +2165,9 @@ fn union_refs(schema: &Value, names: &mut BTreeSet<String>, depth: usize) {
 }
 
 /// Adds `null` to a schema the model must now be able to send null for.
-fn with_null(v: Value, dialect: Dialect) -> Value {
+fn with_null(v: Value, style: Style) -> Value {
     let Value::Object(mut m) = v else { return v };
-    if dialect == Dialect::OpenApi {
+    if style == Style::NullableFlag {
         m.insert("nullable".into(), Value::Bool(true));
         return Value::Object(m);
     }
