@@ -2,7 +2,7 @@
 //! nothing removed (`prune`), and the plan of a dialect that changes no shape (`integer_plan`,
 //! integral floats only). Here because these read or build plan nodes, not provider schemas.
 
-use super::{shape_of, whole_where_fractions_go_elsewhere};
+use super::shape::{shape_of, whole_where_fractions_go_elsewhere};
 use crate::dialect::support::type_names;
 use crate::restore::{Decode, Node, NodeId, Prop, RestorePlan, Shape};
 use serde_json::Value;
