@@ -1,5 +1,6 @@
 //! The engine's unit tests: cases each provider must meet, driven through the dialects.
 
+use super::object::digits_within;
 use super::*;
 use serde_json::Value;
 
