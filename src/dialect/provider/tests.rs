@@ -1,6 +1,7 @@
 //! The engine's unit tests: cases each provider must meet, driven through the dialects.
 
 use super::object::digits_within;
+use super::typed::{STRUCTURAL, case_distinct_strings, skipped};
 use super::*;
 use serde_json::Value;
 
