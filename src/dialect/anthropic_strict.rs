@@ -38,7 +38,7 @@
 //! ```
 //!
 //! # How it works
-//! The provider engine (`src/dialect/provider.rs`) with this profile:
+//! The provider engine (`src/dialect/provider/`) with this profile:
 //! - **kept**: `type` (one name: null is an `anyOf` branch, the form Anthropic's SDK reads),
 //!   `properties`, `required` (optional properties stay optional),
 //!   `additionalProperties: false`, `items`, `anyOf`, `enum` (strings, numbers, booleans, null),

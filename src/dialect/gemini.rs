@@ -33,7 +33,7 @@
 //! # How it works
 //! Every `$ref` is inlined first, as [`INLINE_REFS`](super::INLINE_REFS) does (recursion is an
 //! error; the expansion is size-checked before it is built). Then the provider engine
-//! (`src/dialect/provider.rs`) with this profile:
+//! (`src/dialect/provider/`) with this profile:
 //! - **kept**: `type` (one value; null as `nullable: true`), `properties`, `required`, `items`,
 //!   `anyOf`, `enum` of strings, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`,
 //!   `minItems`, `maxItems`, `minProperties`, `maxProperties`, `format` in the list above;

@@ -47,7 +47,7 @@
 //! ```
 //!
 //! # How it works
-//! The provider engine (`src/dialect/provider.rs`) with this profile:
+//! The provider engine (`src/dialect/provider/`) with this profile:
 //! - **kept** (OpenAI enforces them): `type`, `properties`, `required`, `additionalProperties:
 //!   false`, `items`, `anyOf`, `enum`, `const`, `$defs`/`$ref` (recursion included), `pattern`,
 //!   `format` in the list above, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,

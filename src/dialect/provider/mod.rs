@@ -36,6 +36,15 @@
 //! In exact mode ([`AdaptContext::exact`]) every rewrite that restore would have to undo is an
 //! error instead, with the Rust shape to use; the plan is then the identity but for integral
 //! floats.
+//!
+//! # Files
+//! This file holds the profiles, the entry ([`adapt`]), the engine's state and the walk's
+//! dispatch (one schema, the root); the rest sits beside it by concern, each an `impl Engine`
+//! block with its helpers: `refs.rs` (references, definitions, merges), `union.rs` (unions and
+//! their branch shapes once the schema is finished), `shape.rs` (what only a branch's values
+//! have), `typed.rs` (a schema of one type: keywords sorted, `enum` values, JSON text),
+//! `object.rs` (objects, maps as entries), `array.rs` (arrays, tuples), `describe.rs` (the
+//! description, `null` added), `plan.rs` (pruning, and the integer-only plan).
 
 mod array;
 mod describe;
