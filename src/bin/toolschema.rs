@@ -5,7 +5,7 @@
 //! library.
 
 // A binary's root resolves `mod` beside itself, so the modules name their files.
-#[path = "toolschema/commands.rs"]
+#[path = "toolschema/commands/mod.rs"]
 mod commands;
 #[path = "toolschema/input.rs"]
 mod input;

@@ -38,7 +38,7 @@
 //! ```
 //!
 //! # How it works
-//! The provider engine (`src/dialect/provider.rs`) with this profile:
+//! The provider engine (`src/dialect/provider/`) with this profile:
 //! - **kept**: `type` (one name: null is an `anyOf` branch, the form Anthropic's SDK reads),
 //!   `properties`, `required` (optional properties stay optional),
 //!   `additionalProperties: false`, `items`, `anyOf`, `enum` (strings, numbers, booleans, null),
@@ -59,7 +59,7 @@
 //!   counted on the output per schema ([`request_limits`](crate::request_limits) counts them over
 //!   a request's tools).
 
-use super::provider::{self, Dialect, Enums, Profile, Refs};
+use super::provider::{self, Enums, Profile, Refs, Style};
 use super::support::sort_errors;
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
@@ -85,7 +85,7 @@ pub(crate) const MAX_UNIONS: usize = 16;
 static PROFILE: Profile = Profile {
     name: NAME,
     refs: Refs::Keep { recursion: false },
-    dialect: Dialect::JsonSchema,
+    style: Style::NullType,
     require_all: false,
     keep: &["minItems", "pattern"],
     annotations: &["default", "description", "title"],

@@ -33,7 +33,7 @@
 //! # How it works
 //! Every `$ref` is inlined first, as [`INLINE_REFS`](super::INLINE_REFS) does (recursion is an
 //! error; the expansion is size-checked before it is built). Then the provider engine
-//! (`src/dialect/provider.rs`) with this profile:
+//! (`src/dialect/provider/`) with this profile:
 //! - **kept**: `type` (one value; null as `nullable: true`), `properties`, `required`, `items`,
 //!   `anyOf`, `enum` of strings, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`,
 //!   `minItems`, `maxItems`, `minProperties`, `maxProperties`, `format` in the list above;
@@ -57,7 +57,7 @@
 //! gets: declaration order with [`PropertyOrder::Declaration`](crate::PropertyOrder), else sorted),
 //! which Gemini 2.0 needs to keep fields in that order ([GEM-GUIDE], livekit/agents#7331).
 
-use super::provider::{self, Dialect, Enums, Profile, Refs};
+use super::provider::{self, Enums, Profile, Refs, Style};
 use super::support::sort_errors;
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
@@ -106,7 +106,7 @@ const FORMATS: &[&str] = &["date-time", "double", "enum", "float", "int32", "int
 static PROFILE: Profile = Profile {
     name: "gemini",
     refs: Refs::Inline,
-    dialect: Dialect::OpenApi,
+    style: Style::NullableFlag,
     require_all: false,
     keep: &[
         "maxItems",

@@ -47,7 +47,7 @@
 //! ```
 //!
 //! # How it works
-//! The provider engine (`src/dialect/provider.rs`) with this profile:
+//! The provider engine (`src/dialect/provider/`) with this profile:
 //! - **kept** (OpenAI enforces them): `type`, `properties`, `required`, `additionalProperties:
 //!   false`, `items`, `anyOf`, `enum`, `const`, `$defs`/`$ref` (recursion included), `pattern`,
 //!   `format` in the list above, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
@@ -74,7 +74,7 @@
 //! - **refused**: `not`, `if`/`then`/`else`, `contains`, `dependentSchemas`, overlapping `oneOf`,
 //!   and the size limits, counted on the output.
 
-use super::provider::{self, Dialect, Enums, Profile, Refs};
+use super::provider::{self, Enums, Profile, Refs, Style};
 use super::support::{sort_errors, type_names};
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
@@ -106,7 +106,7 @@ const MAX_LARGE_ENUM_CHARS: usize = 15_000;
 static PROFILE: Profile = Profile {
     name: NAME,
     refs: Refs::Keep { recursion: true },
-    dialect: Dialect::JsonSchema,
+    style: Style::NullType,
     require_all: true,
     keep: &[
         "exclusiveMaximum",

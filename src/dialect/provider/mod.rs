@@ -1,0 +1,534 @@
+//! The provider engine: one walk that adapts a schema to a provider's allow-list and builds the
+//! [`RestorePlan`] that undoes every encoding it made.
+//!
+//! The three provider dialects ([`OPENAI_STRICT`](super::OPENAI_STRICT),
+//! [`ANTHROPIC_STRICT`](super::ANTHROPIC_STRICT), [`GEMINI`](super::GEMINI)) are each a
+//! [`Profile`]: which keywords the provider documents and enforces, how it writes null and closed
+//! objects, whether it follows references. The engine does the rest, the same way for all three.
+//!
+//! # How it works
+//! References are prepared first: a provider that follows `$ref` keeps them (a `$ref` site's
+//! assertions merged into its target where that is exact, recursion refused where the provider
+//! refuses it); one that does not gets every reference inlined, the expansion measured before it
+//! is built. Then one recursive walk over the schema (each definition once, from a work list,
+//! so a long chain of references never deepens the stack) builds, for every schema, the
+//! provider's schema and the plan node that restores it:
+//!
+//! 1. Keywords are sorted into: kept (the provider enforces them), moved (the provider does not;
+//!    stated in the description, checked by restore: `minimum` for Anthropic), encoded (no
+//!    faithful form in the provider's terms, so another shape and its inverse: a map as a list of
+//!    entries, any value as JSON text, a tuple as an object, enum values as text), dropped
+//!    (annotations the provider does not know: `x-*`, `$comment`, `examples`; unknown keywords,
+//!    which draft 2020-12 reads as annotations; a `format` outside the provider's list) and
+//!    refused (what no encoding can carry and restore cannot check: `not`, `if`, `contains`, a
+//!    `pattern` the provider cannot run).
+//! 2. Unions: `oneOf` whose branches are provably disjoint is `anyOf`; a union's own assertions
+//!    are distributed into its branches (an untyped branch takes its parent's `type`); several
+//!    types in one `type` become one branch per type. Where branches need different restores,
+//!    each gets the [shape](crate::restore) only its values have; branches that cannot be told
+//!    apart are refused.
+//! 3. Objects: declared properties closed where the provider needs it (serde ignores unknown
+//!    keys, so nothing the code reads is lost); a free-form object becomes JSON text; every
+//!    property required where the provider demands it, `null` standing for absent.
+//! 4. The root: a provider needs `type: "object"` there; anything else is wrapped as
+//!    `{"value": ...}`.
+//!
+//! In exact mode ([`AdaptContext::exact`]) every rewrite that restore would have to undo is an
+//! error instead, with the Rust shape to use; the plan is then the identity but for integral
+//! floats.
+//!
+//! # Files
+//! This file holds the profiles, the entry ([`adapt`]), the engine's state and the walk's
+//! dispatch (one schema, the root); the rest sits beside it by concern, each an `impl Engine`
+//! block with its helpers: `refs.rs` (references, definitions, merges), `union.rs` (unions and
+//! their branch shapes once the schema is finished), `shape.rs` (what only a branch's values
+//! have), `typed.rs` (a schema of one type: keywords sorted, `enum` values, JSON text),
+//! `object.rs` (objects, maps as entries), `array.rs` (arrays, tuples), `describe.rs` (the
+//! description, `null` added), `plan.rs` (pruning, and the integer-only plan).
+
+mod array;
+mod describe;
+mod object;
+mod plan;
+mod refs;
+mod shape;
+#[cfg(test)]
+mod tests;
+mod typed;
+mod union;
+
+use super::support::{is_annotation, merge_ref_site, unsupported};
+use super::{AdaptContext, Adapted};
+use crate::error::CapabilityError;
+use crate::hint::{Advice, Origin, for_keyword};
+use crate::pointer::{Pointer, fragment_token};
+use crate::restore::{Adaptation, AdaptationKind, Decode, Node, NodeId, RestorePlan, TypeSet};
+use object::required_alternatives;
+pub(crate) use plan::integer_plan;
+use plan::prune;
+use refs::{MergedDef, merge_key};
+use serde_json::{Map, Value};
+use std::collections::{BTreeSet, HashMap};
+use typed::declared_types;
+use union::PendingUnion;
+
+/// How a provider treats `$ref`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refs {
+    /// Kept, in `$defs`; `recursion` says whether a cycle is allowed.
+    Keep { recursion: bool },
+    /// Every reference inlined before the walk.
+    Inline,
+}
+
+/// How a provider writes null and closes an object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Style {
+    /// Null is a type (`type: [T, "null"]`) and every object is closed by
+    /// `additionalProperties: false`: JSON Schema's own terms.
+    NullType,
+    /// Null is `nullable: true` beside one `type`, and there is no `additionalProperties` (an
+    /// object is closed only through `maxProperties` where every property is required): Gemini's
+    /// OpenAPI proto.
+    NullableFlag,
+}
+
+/// Which `enum` and `const` values a provider can list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Enums {
+    /// Any JSON value.
+    Any,
+    /// Strings, numbers, booleans, null.
+    Primitive,
+    /// Strings only (and `null` through `nullable`); no `const`.
+    Strings,
+}
+
+/// What a provider accepts: the engine's parameters.
+pub(crate) struct Profile {
+    pub(crate) name: &'static str,
+    pub(crate) refs: Refs,
+    pub(crate) style: Style,
+    /// Every property must be in `required` (OpenAI).
+    pub(crate) require_all: bool,
+    /// Assertion keywords the provider enforces, kept as they are.
+    pub(crate) keep: &'static [&'static str],
+    /// Annotations the provider accepts; any other annotation is dropped.
+    pub(crate) annotations: &'static [&'static str],
+    /// `format` values the provider accepts; others are dropped (an annotation in draft 2020-12),
+    /// after an integer format has become the bounds it implies.
+    pub(crate) formats: &'static [&'static str],
+    pub(crate) enums: Enums,
+    /// The largest `minItems` the provider accepts (Anthropic: 1); larger ones are moved.
+    pub(crate) max_min_items: Option<u64>,
+    /// Whether the provider can run this `pattern`; one it cannot is moved into restore.
+    pub(crate) pattern_ok: fn(&str) -> bool,
+    /// Whether the provider may send an enum or const string back in another capitalisation
+    /// (Anthropic, "Invalid outputs"): restore then maps it to the one member it matches.
+    pub(crate) case_insensitive_enums: bool,
+    /// Whether restore also checks the patterns the provider runs: Anthropic's SDKs move
+    /// `pattern` into the description (`transform_schema`), so on that path no one else does.
+    pub(crate) check_kept_patterns: bool,
+}
+
+/// The name restore reads a flattened map's entries from, beside an object's own properties.
+pub(crate) const EXTRA: &str = "additional_properties";
+/// The name a wrapped root holds its value under.
+pub(crate) const WRAPPED: &str = "value";
+
+/// Adapts `schema` (normalised by the pipeline) to `profile`.
+pub(crate) fn adapt(
+    profile: &Profile,
+    schema: Value,
+    cx: &AdaptContext<'_>,
+) -> Result<Adapted, Vec<CapabilityError>> {
+    let mut errors = Vec::new();
+    let schema = match profile.refs {
+        Refs::Keep { recursion } => {
+            let schema = super::ref_sites::rewrite_ref_sites(
+                profile.name,
+                schema,
+                cx.max_depth,
+                cx.origin,
+                &mut errors,
+            );
+            if !recursion
+                && let Some((type_name, pointer)) =
+                    super::ref_sites::find_recursion(&schema, cx.max_depth, cx.type_name)
+            {
+                errors.push(CapabilityError::Recursive { dialect: profile.name.into(), type_name, pointer });
+            }
+            schema
+        }
+        Refs::Inline => super::inline_refs::inline_all(
+            profile.name,
+            schema,
+            cx,
+            super::InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth),
+        )?,
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut engine = Engine {
+        p: profile,
+        exact: cx.exact,
+        origin: cx.origin,
+        max_depth: cx.max_depth,
+        root: &schema,
+        nodes: Vec::new(),
+        slots: HashMap::new(),
+        names: BTreeSet::new(),
+        work: Vec::new(),
+        merging: Vec::new(),
+        merged_slots: HashMap::new(),
+        merged_work: Vec::new(),
+        defs: Vec::new(),
+        unions: Vec::new(),
+        errors,
+        adaptations: Vec::new(),
+        wrapped: needs_wrap(&schema, profile.style),
+        root_def: None,
+        alternatives: BTreeSet::new(),
+        root_name: cx
+            .type_name
+            .map_or_else(|| "Root".to_owned(), |t| t.rsplit("::").next().unwrap_or(t).to_owned()),
+    };
+    let out = engine.run();
+    if engine.errors.is_empty() {
+        Ok(out)
+    } else {
+        // In one order whatever the input's key order: by pointer, then keyword, then message.
+        let mut errors = engine.errors;
+        errors.sort_by(|a, b| {
+            (a.pointer(), a.keyword(), a.to_string()).cmp(&(b.pointer(), b.keyword(), b.to_string()))
+        });
+        errors.dedup();
+        Err(errors)
+    }
+}
+
+/// Whether the root is not a plain object schema, so that it must be wrapped as `{"value": ...}`.
+fn needs_wrap(root: &Value, style: Style) -> bool {
+    let Value::Object(m) = root else { return true };
+    if style == Style::NullType && required_alternatives(m).is_some() {
+        // Its `anyOf` becomes a restore check: an object stays.
+        return false;
+    }
+    let object = match m.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(_) => false,
+        None => m.contains_key("properties") && !m.contains_key("$ref"),
+    };
+    let no_props = m.get("properties").and_then(Value::as_object).is_none_or(Map::is_empty);
+    let map = no_props
+        && (matches!(m.get("additionalProperties"), Some(Value::Object(_)))
+            || m.contains_key("patternProperties"));
+    // `additionalProperties: true` said outright is a map of further keys the reader takes, as
+    // beside named properties; with none, every object is closed in these providers' terms, so
+    // the root is wrapped and its value sent as JSON text, as the same object is below the root
+    // (left out, it is a tool without arguments, closed exactly).
+    let open = style == Style::NullType
+        && no_props
+        && m.get("additionalProperties") == Some(&Value::Bool(true))
+        && !m.contains_key("patternProperties")
+        && m.get("required").and_then(Value::as_array).is_none_or(Vec::is_empty)
+        && m.get("maxProperties").and_then(Value::as_u64) != Some(0);
+    !object || map || open || ["anyOf", "oneOf"].iter().any(|k| m.contains_key(*k))
+}
+
+struct Engine<'a> {
+    p: &'a Profile,
+    exact: bool,
+    /// The language of the advice in errors.
+    origin: Origin,
+    max_depth: usize,
+    root: &'a Value,
+    nodes: Vec<Node>,
+    /// Reference target (decoded tokens joined by `/`) → its output name and plan node.
+    slots: HashMap<String, (String, NodeId)>,
+    names: BTreeSet<String>,
+    /// Definitions still to adapt: tokens, output name, plan node.
+    work: Vec<(Vec<String>, String, NodeId)>,
+    /// The merges of a reference's target with the keywords beside it being built, innermost
+    /// last (see [`Engine::merged`]).
+    merging: Vec<String>,
+    /// A merge that recurs inside itself → its definition's name and plan node.
+    merged_slots: HashMap<String, (String, NodeId)>,
+    /// Merged definitions still to adapt.
+    merged_work: Vec<MergedDef>,
+    defs: Vec<(String, Value)>,
+    /// Union nodes whose branch shapes are computed once every definition exists: node, the
+    /// provider's branches, the branches' plan nodes, the original pointer.
+    unions: Vec<PendingUnion>,
+    errors: Vec<CapabilityError>,
+    adaptations: Vec<Adaptation>,
+    wrapped: bool,
+    /// The definition a wrapped root that refers to itself is moved into, once named.
+    root_def: Option<String>,
+    /// The name for it: the type's, or `Root`.
+    root_name: String,
+    /// The properties named by the `required` alternatives of the object being built (moved into
+    /// a restore check): taken by that object, where null is a value of their own.
+    alternatives: BTreeSet<String>,
+}
+
+/// A schema's output and plan node.
+type Built = (Value, Option<NodeId>);
+
+impl Engine<'_> {
+    fn run(&mut self) -> Adapted {
+        let root_id = self.alloc();
+        self.slots.insert(String::new(), (String::new(), root_id));
+        let root = self.root;
+        let (mut out, inner) = self.schema(root, &mut Pointer::root(), 0);
+        self.nodes[root_id].target = inner;
+        loop {
+            if let Some(work) = self.work.pop() {
+                self.build_def(work);
+            } else if let Some(merged) = self.merged_work.pop() {
+                self.build_merged_def(merged);
+            } else {
+                break;
+            }
+        }
+        let mut plan_root = Some(root_id);
+        if !self.wrapped {
+            if let Value::Object(m) = &mut out {
+                m.insert("type".into(), "object".into());
+            }
+        } else if self.encode(
+            "",
+            AdaptationKind::WrappedRoot,
+            "type",
+            "the root schema must be `\"type\": \"object\"` (tool arguments are a JSON object)",
+            Advice::WrapRoot.text(self.origin),
+        ) {
+            if let Some(name) = self.root_def.clone() {
+                let reference = Value::Object(Map::from_iter([(
+                    "$ref".to_owned(),
+                    Value::String(format!("#/$defs/{}", fragment_token(&name))),
+                )]));
+                self.defs.push((name, std::mem::replace(&mut out, reference)));
+            }
+            out = self.wrap(out);
+            let outer = self.alloc();
+            self.nodes[outer].decode = Decode::Unwrap(WRAPPED.into());
+            self.nodes[outer].target = Some(root_id);
+            plan_root = Some(outer);
+        }
+        if !self.defs.is_empty()
+            && let Value::Object(m) = &mut out
+        {
+            let mut defs = std::mem::take(&mut self.defs);
+            defs.sort_by(|a, b| a.0.cmp(&b.0));
+            m.insert("$defs".into(), Value::Object(defs.into_iter().collect()));
+        }
+        self.shapes(&out);
+        let nodes = std::mem::take(&mut self.nodes);
+        let adaptations = std::mem::take(&mut self.adaptations);
+        let (nodes, plan_root) = prune(nodes, plan_root);
+        Adapted { schema: out, plan: RestorePlan::from_parts(nodes, plan_root, adaptations) }
+    }
+
+    fn alloc(&mut self) -> NodeId {
+        self.nodes.push(Node::default());
+        self.nodes.len() - 1
+    }
+
+    fn push(&mut self, node: Node) -> Option<NodeId> {
+        (node != Node::default()).then(|| {
+            self.nodes.push(node);
+            self.nodes.len() - 1
+        })
+    }
+
+    fn refuse(&mut self, keyword: &str, ptr: &str, reason: impl Into<String>, hint: Option<&str>) {
+        self.errors.push(unsupported(self.p.name, keyword, ptr, reason, hint.map(str::to_owned)));
+    }
+
+    fn adapt_note(&mut self, ptr: &str, kind: AdaptationKind, keyword: &str) {
+        self.adaptations.push(Adaptation { pointer: ptr.to_owned(), kind, keyword: keyword.to_owned() });
+    }
+
+    /// A rewrite restore must undo: recorded, or in exact mode refused. `true` if allowed.
+    fn encode(&mut self, ptr: &str, kind: AdaptationKind, keyword: &str, reason: &str, hint: &str) -> bool {
+        if self.exact {
+            self.refuse(keyword, ptr, reason, Some(hint));
+            false
+        } else {
+            self.adapt_note(ptr, kind, keyword);
+            true
+        }
+    }
+
+    /// One schema.
+    fn schema(&mut self, s: &Value, ptr: &mut Pointer, depth: usize) -> Built {
+        if depth > self.max_depth {
+            self.errors.push(CapabilityError::TooDeep {
+                dialect: self.p.name.into(),
+                depth,
+                max_depth: self.max_depth,
+                pointer: ptr.as_str().to_owned(),
+            });
+            return (Value::Bool(true), None);
+        }
+        match s {
+            Value::Object(m) => self.object_schema(m, ptr, depth),
+            Value::Bool(true) => self.json_text(&Map::new(), TypeSet::ALL, ptr),
+            _ => {
+                self.refuse(
+                    "not",
+                    ptr.as_str(),
+                    "this schema accepts no value, which the provider cannot say",
+                    Some("remove the position, or give it a type"),
+                );
+                (Value::Bool(false), None)
+            }
+        }
+    }
+
+    fn object_schema(&mut self, m: &Map<String, Value>, ptr: &mut Pointer, depth: usize) -> Built {
+        for kw in REFUSED {
+            if m.contains_key(*kw) {
+                self.refuse(
+                    kw,
+                    ptr.as_str(),
+                    format!("`{kw}` cannot be expressed, and restore cannot check it without a validator"),
+                    Some(
+                        &for_keyword(kw, self.origin)
+                            .unwrap_or_else(|| Advice::PlainShape.text(self.origin).to_owned()),
+                    ),
+                );
+            }
+        }
+        if m.get("unevaluatedProperties") == Some(&Value::Bool(false))
+            || m.get("unevaluatedItems") == Some(&Value::Bool(false))
+        {
+            let kw = if m.contains_key("unevaluatedProperties") {
+                "unevaluatedProperties"
+            } else {
+                "unevaluatedItems"
+            };
+            self.refuse(kw, ptr.as_str(), format!("`{kw}: false` cannot be expressed"), None);
+        }
+        if let Some(Value::String(r)) = m.get("$ref") {
+            if m.keys().all(|k| {
+                k == "$ref" || is_annotation(k) || DROPPED.contains(&k.as_str()) || k.starts_with("x-")
+            }) {
+                return self.reference(m, r, ptr);
+            }
+            // Assertions beside the reference (an `allOf` member merged in): they apply together.
+            let mut site = m.clone();
+            site.remove("$ref");
+            let target = crate::refs::resolve(self.root, r).cloned().unwrap_or(Value::Bool(true));
+            let key = merge_key(r, &site);
+            return match merge_ref_site(site, target) {
+                Ok(merged) => self.merged(key, r, merged, ptr, depth),
+                Err(_) => {
+                    self.refuse(
+                        "$ref",
+                        ptr.as_str(),
+                        "the keywords beside this `$ref` cannot be merged into its target exactly, and the provider \
+                         accepts neither `allOf` nor keywords beside a reference",
+                        Some(Advice::OneDefinition.text(self.origin)),
+                    );
+                    (Value::Bool(true), None)
+                }
+            };
+        }
+        if let Some(Value::Array(members)) = m.get("allOf") {
+            return self.all_of(m, members, ptr, depth);
+        }
+        if self.p.style == Style::NullType
+            && let Some(lists) = required_alternatives(m)
+        {
+            return self.required_alternatives(m, lists, ptr, depth);
+        }
+        if m.contains_key("anyOf") || m.contains_key("oneOf") {
+            return self.union(m, ptr, depth);
+        }
+        let mut types = declared_types(m);
+        if self.p.style == Style::NullableFlag
+            && m.get("nullable") == Some(&Value::Bool(true))
+            && let Some(t) = &mut types
+        {
+            // OpenAPI's own spelling of null, read as Gemini reads it (its output fed back in).
+            t.insert("null");
+        }
+        match types {
+            None => self.json_text(m, TypeSet::ALL, ptr),
+            Some(names) => {
+                let real: Vec<&str> = names.iter().copied().filter(|t| *t != "null").collect();
+                let nullable = names.contains("null");
+                match real.as_slice() {
+                    // An empty `type` list (two sides of a merge with no type in common) admits
+                    // nothing: written as `null` it would let null through.
+                    [] if !nullable => {
+                        self.refuse(
+                            "type",
+                            ptr.as_str(),
+                            "this schema accepts no value (its types have nothing in common), which the provider cannot say",
+                            Some("remove the position, or give it one type"),
+                        );
+                        (Value::Bool(false), None)
+                    }
+                    [] => self.typed(m, "null", false, ptr, depth),
+                    [one] => self.typed(m, one, nullable, ptr, depth),
+                    several => {
+                        let several: Vec<String> = several.iter().map(|s| (*s).to_owned()).collect();
+                        self.split_types(m, &several, nullable, ptr, depth)
+                    }
+                }
+            }
+        }
+    }
+
+    fn wrap(&mut self, inner: Value) -> Value {
+        let mut out = Map::new();
+        out.insert("type".into(), "object".into());
+        out.insert("properties".into(), Value::Object(Map::from_iter([(WRAPPED.to_owned(), inner)])));
+        out.insert("required".into(), serde_json::json!([WRAPPED]));
+        if self.p.style == Style::NullType {
+            out.insert("additionalProperties".into(), Value::Bool(false));
+        } else {
+            out.insert("maxProperties".into(), 1.into());
+        }
+        Value::Object(out)
+    }
+}
+
+/// The mark a map node leaves for its caller (removed before output).
+const MAP_MARK: &str = "\u{0}map";
+
+/// Keywords no provider supports and restore cannot check.
+const REFUSED: &[&str] = &[
+    "$dynamicRef",
+    "$recursiveRef",
+    "contains",
+    "dependentSchemas",
+    "else",
+    "if",
+    "maxContains",
+    "minContains",
+    "not",
+    "then",
+];
+
+/// Keywords with no assertion (draft 2020-12's core, content and format-annotation vocabularies,
+/// OpenAPI's `example` and `discriminator`): dropped unless the provider lists them as annotations.
+const DROPPED: &[&str] = &[
+    "$anchor",
+    "$comment",
+    "$dynamicAnchor",
+    "$id",
+    "$schema",
+    "$vocabulary",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "discriminator",
+    "example",
+    "nullable",
+    "propertyOrdering",
+];

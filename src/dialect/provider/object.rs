@@ -1,0 +1,511 @@
+//! Objects: declared properties closed where the provider needs it, every property required
+//! where it demands it (`null` standing for absent), `required` alternatives as a restore check,
+//! and a map (`additionalProperties: S`, one key pattern, or further keys beside named properties)
+//! as a list of entries. Together because all of them decide what an object's keys become.
+
+use super::describe::{finish_description, names_list, note_default, with_null};
+use super::{Built, DROPPED, EXTRA, Engine, MAP_MARK, Style};
+use crate::dialect::support::{admits_null, is_annotation};
+use crate::hint::Advice;
+use crate::pointer::Pointer;
+use crate::restore::{AdaptationKind, Check, Decode, Node, NodeId, Prop};
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+
+impl Engine<'_> {
+    /// An object whose `anyOf` only lists `required` alternatives ("at least one of `a`, `b`"):
+    /// the object without it, and a restore check stated in its description.
+    pub(super) fn required_alternatives(
+        &mut self,
+        m: &Map<String, Value>,
+        lists: Vec<Vec<String>>,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) -> Built {
+        if !self.encode(
+            ptr.as_str(),
+            AdaptationKind::MovedCheck,
+            "anyOf",
+            "the provider cannot say that at least one of several properties must be present",
+            "check it in code, or use the reversible mode (the default), which checks it on restore",
+        ) {
+            return (Value::Bool(true), None);
+        }
+        let mut rest = m.clone();
+        rest.remove("anyOf");
+        self.alternatives = lists.iter().flatten().cloned().collect();
+        let check = Check::RequiredOneOf(lists);
+        let (mut out, id) = self.schema(&Value::Object(rest), ptr, depth + 1);
+        self.alternatives.clear();
+        if let Value::Object(o) = &mut out {
+            finish_description(o, &[check.describe()], &[]);
+        }
+        let id = match id {
+            Some(id) => id,
+            None => self.alloc(),
+        };
+        self.nodes[id].checks.push(check);
+        (out, Some(id))
+    }
+
+    /// A free-form object: no declared properties and open. The root is the exception: a tool
+    /// without arguments is closed exactly.
+    pub(super) fn is_free_form(&self, m: &Map<String, Value>, ptr: &Pointer) -> bool {
+        let no_props = m.get("properties").and_then(Value::as_object).is_none_or(Map::is_empty);
+        let open = matches!(m.get("additionalProperties"), None | Some(Value::Bool(true)));
+        let no_pattern = !m.contains_key("patternProperties");
+        let is_root = ptr.as_str().is_empty() && !self.wrapped;
+        let nothing_required = m.get("required").and_then(Value::as_array).is_none_or(Vec::is_empty);
+        // `maxProperties: 0` admits only `{}`: closed, as Gemini writes a closed empty object.
+        let empty_only = m.get("maxProperties").and_then(Value::as_u64) == Some(0);
+        no_props && open && no_pattern && !is_root && nothing_required && !empty_only
+    }
+
+    /// The object keywords of a schema whose type is `object`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn object(
+        &mut self,
+        m: &Map<String, Value>,
+        out: &mut Map<String, Value>,
+        node: &mut Node,
+        notes: &mut Vec<String>,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) {
+        let empty = Map::new();
+        let props = m.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+        // Properties where `null` is a value of their own, not "absent": those named by moved
+        // `required` alternatives, and those another property's presence requires
+        // (`dependentRequired`, `dependencies`), which a restore check counts.
+        let mut alternatives = std::mem::take(&mut self.alternatives);
+        for key in ["dependentRequired", "dependencies"] {
+            for names in m.get(key).and_then(Value::as_object).into_iter().flat_map(Map::values) {
+                alternatives.extend(
+                    names.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned),
+                );
+            }
+        }
+        let additional = m.get("additionalProperties");
+        let patterns = m.get("patternProperties").and_then(Value::as_object).filter(|p| !p.is_empty());
+        // `additionalProperties: true` said outright beside named properties is a map of further
+        // keys the reader takes (`#[serde(flatten)] rest: BTreeMap<String, Value>`, pydantic's
+        // `extra="allow"`); left out, it is a struct that ignores them, and closing it is exact.
+        let map_like = matches!(additional, Some(Value::Object(_)))
+            || additional == Some(&Value::Bool(true)) && !props.is_empty()
+            || patterns.is_some();
+        if map_like {
+            if props.is_empty() {
+                self.map(m, additional, patterns, out, node, notes, ptr, depth);
+                return;
+            }
+            if patterns.is_some() || props.contains_key(EXTRA) {
+                self.refuse(
+                    "additionalProperties",
+                    ptr.as_str(),
+                    "an object with both named properties and a map of further keys cannot be written here",
+                    Some(Advice::Map.text(self.origin)),
+                );
+                return;
+            }
+        }
+        if m.contains_key("propertyNames") && !props.is_empty() {
+            self.refuse(
+                "propertyNames",
+                ptr.as_str(),
+                "`propertyNames` beside named properties cannot be expressed",
+                None,
+            );
+        }
+        let required: BTreeSet<&str> = m
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        for name in &required {
+            if !props.contains_key(*name) && !map_like {
+                self.refuse(
+                    "required",
+                    ptr.as_str(),
+                    format!("`{name}` is required but not declared in `properties`; a closed object would refuse it"),
+                    Some("declare the property"),
+                );
+            }
+        }
+        let mut out_props = Map::new();
+        let mut out_required: Vec<Value> = Vec::new();
+        let mut plan_props = Vec::new();
+        for (name, schema) in props {
+            let mark = ptr.push("properties");
+            ptr.push(name);
+            let (mut child, plan) = self.schema(schema, ptr, depth + 1);
+            let mut null_is_absent = false;
+            if required.contains(name.as_str()) || !self.p.require_all {
+                if required.contains(name.as_str()) {
+                    out_required.push(Value::String(name.clone()));
+                }
+            } else if admits_null(schema, self.root) {
+                // `Option<T>`: null stands for absent, as serde reads it; a default other than null
+                // is what absent means, and the model can send it.
+                out_required.push(Value::String(name.clone()));
+                match schema.get("default") {
+                    Some(d) if !d.is_null() => note_default(&mut child, d),
+                    // Named by a moved "at least one of": `null` is the property present, and
+                    // the check counts it (absent is sent as null too, and comes back as null,
+                    // which the property admits).
+                    _ if alternatives.contains(name) => {}
+                    _ => null_is_absent = true,
+                }
+                // Any value as JSON text (the whole schema or one branch of a union, where the
+                // original admitted null): a JSON `null` is the text "null", and null itself
+                // stands for absent. The written schema is read alone: a `$ref` in it is unsure.
+                if accepts_anything(schema, self.root) || self.written_refuses_null(&child) {
+                    child = with_null(child, self.p.style);
+                    null_is_absent = true;
+                }
+                self.adapt_note(ptr.as_str(), AdaptationKind::NullForAbsent, "required");
+            } else if self.encode(
+                ptr.as_str(),
+                AdaptationKind::NullForAbsent,
+                "required",
+                &format!(
+                    "`{name}` may be left out, OpenAI strict mode requires every property, and its schema does \
+                     not accept null; requiring it would refuse what the code reads when it is absent"
+                ),
+                Advice::OptionalField.text(self.origin),
+            ) {
+                if let Some(d) = schema.get("default") {
+                    note_default(&mut child, d);
+                }
+                child = with_null(child, self.p.style);
+                out_required.push(Value::String(name.clone()));
+                null_is_absent = true;
+            }
+            ptr.truncate(mark);
+            out_props.insert(name.clone(), child);
+            // What absent means, for the forward map: the declared default, which the model sends
+            // to say "absent" where null is a value of its own.
+            let default = (self.p.require_all && !null_is_absent && !required.contains(name.as_str()))
+                .then(|| {
+                    let absent = alternatives.contains(name.as_str()).then_some(Value::Null);
+                    schema.get("default").cloned().or(absent)
+                })
+                .flatten();
+            if plan.is_some() || null_is_absent || default.is_some() {
+                plan_props.push(Prop { name: name.clone(), node: plan, null_is_absent, default });
+            }
+        }
+        let mut closed = additional == Some(&Value::Bool(false));
+        if map_like && let Some(value) = additional {
+            // Named properties and a map of further keys (`#[serde(flatten)]` of a map).
+            let (entries, plan, keys) = self.entries(
+                &serde_json::json!({"type": "string"}),
+                value,
+                ptr,
+                depth,
+                "additionalProperties",
+            );
+            if self.encode(
+                ptr.as_str(),
+                AdaptationKind::MapAsEntries,
+                "additionalProperties",
+                "every object must be closed, and this one also holds a map whose keys are not known in advance",
+                Advice::Map.text(self.origin),
+            ) {
+                let mut entries = entries;
+                if let Value::Object(e) = &mut entries {
+                    finish_description(
+                        e,
+                        &[],
+                        &[format!(
+                            "The object's further keys, as a list of {{\"key\", \"value\"}} entries; each key at most \
+                             once, and none of {}.",
+                            names_list(props)
+                        )],
+                    );
+                }
+                out_props.insert(EXTRA.into(), entries);
+                // Always required (an empty list for none): the object stays closable in every
+                // provider's terms.
+                out_required.push(Value::String(EXTRA.into()));
+                let mut declared: Vec<String> = props.keys().cloned().collect();
+                declared.sort();
+                node.decode = Decode::ExtraEntries(EXTRA.into(), declared, keys);
+                node.rest = plan;
+            }
+            closed = true;
+        }
+        plan_props.sort_by(|a, b| a.name.cmp(&b.name));
+        node.props = plan_props;
+        out_required.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+        out.insert("properties".into(), Value::Object(out_props));
+        if !out_required.is_empty() || self.p.require_all {
+            out.insert("required".into(), Value::Array(out_required.clone()));
+        }
+        match self.p.style {
+            Style::NullType => {
+                out.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            Style::NullableFlag if closed && map_like => {
+                let all_required = out_required.len()
+                    == out.get("properties").and_then(Value::as_object).map_or(0, Map::len);
+                // With optional properties `maxProperties` cannot close it: it stays open, and
+                // restore refuses a key sent beside the entries (the rule is the same with or
+                // without `required`).
+                if all_required {
+                    out.insert("maxProperties".into(), Value::from(out_required.len()));
+                }
+            }
+            Style::NullableFlag if closed => {
+                let all_required = out_required.len()
+                    == out.get("properties").and_then(Value::as_object).map_or(0, Map::len);
+                if all_required {
+                    let count = out_required.len() as u64;
+                    let tighter = out.get("maxProperties").and_then(Value::as_u64).is_some_and(|m| m <= count);
+                    if !tighter {
+                        out.insert("maxProperties".into(), Value::from(count));
+                    }
+                } else if self.encode(
+                    ptr.as_str(),
+                    AdaptationKind::MovedCheck,
+                    "additionalProperties",
+                    "a closed object with optional properties cannot be described: Gemini has no \
+                     `additionalProperties`, and `maxProperties` only closes an object whose properties are all required",
+                    Advice::OpenObject.text(self.origin),
+                ) {
+                    let keys: Vec<String> = props.keys().cloned().collect();
+                    node.checks.push(Check::OnlyKeys(keys));
+                }
+            }
+            Style::NullableFlag => {}
+        }
+    }
+
+    /// A map: `additionalProperties: S` or one `patternProperties` entry, as a list of entries.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn map(
+        &mut self,
+        m: &Map<String, Value>,
+        additional: Option<&Value>,
+        patterns: Option<&Map<String, Value>>,
+        out: &mut Map<String, Value>,
+        node: &mut Node,
+        notes: &mut Vec<String>,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) {
+        let mut key = serde_json::json!({"type": "string"});
+        let value = match (patterns, additional) {
+            (None, Some(v)) => v,
+            (Some(p), None | Some(Value::Bool(false))) if p.len() == 1 => {
+                let (pattern, v) = p.iter().next().unwrap_or_else(|| unreachable!("one entry"));
+                key["pattern"] = Value::String(pattern.clone());
+                v
+            }
+            _ => {
+                self.refuse(
+                    "patternProperties",
+                    ptr.as_str(),
+                    "a map with several key patterns cannot be written as one list of entries",
+                    Some(Advice::Map.text(self.origin)),
+                );
+                return;
+            }
+        };
+        if let Some(Value::Object(names)) = m.get("propertyNames") {
+            for (k, v) in names {
+                match k.as_str() {
+                    "type" if v == "string" => {}
+                    "pattern" if key.get("pattern").is_none() => key["pattern"] = v.clone(),
+                    // Two patterns on one key: exact only where the names' pattern admits nothing
+                    // the key pattern refuses (an integer-keyed map: schemars' `^\d+$` and the
+                    // serde spelling map-keys writes beside it).
+                    "pattern"
+                        if v.as_str()
+                            .zip(key.get("pattern").and_then(Value::as_str))
+                            .is_some_and(|(names, keys)| digits_within(names, keys)) =>
+                    {
+                        key["pattern"] = v.clone();
+                    }
+                    "minLength" | "maxLength" | "enum" | "format" => {
+                        key[k.as_str()] = v.clone();
+                    }
+                    _ if is_annotation(k) => {}
+                    _ => {
+                        self.refuse(
+                            "propertyNames",
+                            ptr.as_str(),
+                            format!("a map's key constraint `{k}` cannot be expressed beside its pattern"),
+                            None,
+                        );
+                        return;
+                    }
+                }
+            }
+        }
+        if !self.encode(
+            ptr.as_str(),
+            AdaptationKind::MapAsEntries,
+            if patterns.is_some() { "patternProperties" } else { "additionalProperties" },
+            "every object must be closed (`additionalProperties: false`), and this one is a map whose keys \
+             are not known in advance; closing it would refuse every key the code accepts",
+            Advice::Map.text(self.origin),
+        ) {
+            return;
+        }
+        let (entries, plan, keys) = self.entries(
+            &key,
+            value,
+            ptr,
+            depth,
+            if patterns.is_some() { "patternProperties" } else { "additionalProperties" },
+        );
+        let Value::Object(entries) = entries else { return };
+        out.remove("properties");
+        for (k, v) in entries {
+            if k != "description" {
+                out.insert(k, v);
+            }
+        }
+        notes.push("A map, written as a list of {\"key\", \"value\"} entries; each key at most once.".into());
+        for kw in ["minProperties", "maxProperties"] {
+            if let Some(v) = m.get(kw)
+                && let Some(found) = Check::from_keyword(kw, v)
+            {
+                node.checks.extend(found);
+            }
+        }
+        node.decode = Decode::Entries(keys);
+        node.rest = plan;
+        // The caller writes `type: object`; this node is an array now.
+        out.insert("type".into(), "array".into());
+        out.insert(MAP_MARK.into(), Value::Bool(true));
+    }
+
+    /// `{"type": "array", "items": {"key": K, "value": V}}`, the value's plan, and the checks a
+    /// key must pass that the provider could not enforce.
+    fn entries(
+        &mut self,
+        key: &Value,
+        value: &Value,
+        ptr: &mut Pointer,
+        depth: usize,
+        keyword: &str,
+    ) -> (Value, Option<NodeId>, Vec<Check>) {
+        let mark = ptr.push("propertyNames");
+        let (key_out, key_plan) = self.schema(key, ptr, depth + 1);
+        ptr.truncate(mark);
+        let key_checks = key_plan.map(|id| self.nodes[id].checks.clone()).unwrap_or_default();
+        let mark = ptr.push(keyword);
+        let (value_out, plan) = self.schema(value, ptr, depth + 1);
+        ptr.truncate(mark);
+        let mut entry = Map::new();
+        entry.insert("type".into(), "object".into());
+        entry.insert("properties".into(), serde_json::json!({"key": key_out, "value": value_out}));
+        entry.insert("required".into(), serde_json::json!(["key", "value"]));
+        match self.p.style {
+            Style::NullType => {
+                entry.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            Style::NullableFlag => {
+                entry.insert("maxProperties".into(), 2.into());
+            }
+        }
+        let out = serde_json::json!({"type": "array", "items": entry});
+        (out, plan, key_checks)
+    }
+}
+
+/// Whether a schema asserts nothing (`true`, or only annotations), through references: the
+/// provider gets it as JSON text, a string, which does not admit `null` by itself.
+fn accepts_anything(schema: &Value, root: &Value) -> bool {
+    let mut s = schema;
+    for _ in 0..32 {
+        match s {
+            Value::Bool(b) => return *b,
+            Value::Object(m) => match m.get("$ref").and_then(Value::as_str) {
+                Some(r) if m.keys().all(|k| k == "$ref" || is_annotation(k)) => {
+                    match crate::refs::resolve(root, r) {
+                        Some(t) => s = t,
+                        None => return false,
+                    }
+                }
+                _ => {
+                    return m
+                        .keys()
+                        .all(|k| is_annotation(k) || DROPPED.contains(&k.as_str()) || k.starts_with("x-"));
+                }
+            },
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Whether every string `names` matches is matched by `keys`, for `keys` one of schemars' two
+/// integer-key patterns (`^\d+$`, `^-?\d+$`): `names` is anchored, spells only digits (and a
+/// minus sign where `keys` allows one), and needs a digit. Conservative: `false` when unsure.
+pub(super) fn digits_within(names: &str, keys: &str) -> bool {
+    let signed = match keys {
+        "^\\d+$" => false,
+        "^-?\\d+$" => true,
+        _ => return false,
+    };
+    let Some(body) = names.strip_prefix('^').and_then(|n| n.strip_suffix('$')) else { return false };
+    // Digit classes (`[0-9]`, `[1-9]`, `\d`) stand for one digit each.
+    let mut rest = String::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '[' => {
+                let class: String = chars.by_ref().take_while(|c| *c != ']').collect();
+                let digits = class.chars().all(|c| c.is_ascii_digit() || c == '-')
+                    && !class.starts_with('-')
+                    && !class.ends_with('-');
+                if !digits {
+                    return false;
+                }
+                rest.push('0');
+            }
+            '\\' if chars.peek() == Some(&'d') => {
+                chars.next();
+                rest.push('0');
+            }
+            other => rest.push(other),
+        }
+    }
+    let allowed = |c: char| c.is_ascii_digit() || "()?:|*+{},".contains(c) || signed && c == '-';
+    // Every alternative must start (after a sign) with a digit that is not optional: not
+    // followed by `*`, `?` or `{0`.
+    let needs_digit = |part: &str| {
+        let part = part.strip_prefix("-?").or_else(|| part.strip_prefix('-')).unwrap_or(part);
+        let mut cs = part.chars();
+        let first_is_digit = cs.next().is_some_and(|c| c.is_ascii_digit());
+        let after: String = cs.take(2).collect();
+        first_is_digit && !after.starts_with('*') && !after.starts_with('?') && !after.starts_with("{0")
+    };
+    let parts_have_digits = rest.trim_start_matches("(?:").trim_end_matches(')').split('|').all(needs_digit);
+    rest.chars().all(allowed) && parts_have_digits
+}
+
+/// The `required` lists of an object schema's `anyOf` whose every branch says only which
+/// properties must be present (`"anyOf": [{"required": ["a"]}, {"required": ["b"]}]` beside
+/// `properties`, a common MCP spelling of "at least one of"); `None` for any other schema.
+pub(super) fn required_alternatives(m: &Map<String, Value>) -> Option<Vec<Vec<String>>> {
+    let Some(Value::Array(branches)) = m.get("anyOf") else { return None };
+    let object = m.get("type") == Some(&Value::String("object".into()))
+        || m.get("type").is_none() && m.contains_key("properties");
+    if !object || branches.is_empty() || ["$ref", "allOf", "oneOf"].iter().any(|k| m.contains_key(*k)) {
+        return None;
+    }
+    branches
+        .iter()
+        .map(|b| {
+            let b = b.as_object()?;
+            if !b.keys().all(|k| k == "required" || is_annotation(k)) {
+                return None;
+            }
+            let names = b.get("required")?.as_array()?;
+            names.iter().map(|n| n.as_str().map(str::to_owned)).collect()
+        })
+        .collect()
+}

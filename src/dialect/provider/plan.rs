@@ -1,0 +1,205 @@
+//! The restore plan beyond the walk: which nodes do anything (`liveness`), the nodes that do
+//! nothing removed (`prune`), and the plan of a dialect that changes no shape (`integer_plan`,
+//! integral floats only). Here because these read or build plan nodes, not provider schemas.
+
+use super::shape::{shape_of, whole_where_fractions_go_elsewhere};
+use crate::dialect::support::type_names;
+use crate::restore::{Decode, Node, NodeId, Prop, RestorePlan, Shape};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// Which plan nodes do anything (`busy`), and which of those change a value's shape or check it
+/// (`structural`) rather than only turning integral floats into integers.
+pub(super) fn liveness(nodes: &[Node]) -> (Vec<bool>, Vec<bool>) {
+    let n = nodes.len();
+    let fix = |own: &dyn Fn(&Node) -> bool| {
+        let mut set = vec![false; n];
+        loop {
+            let mut changed = false;
+            for i in 0..n {
+                if set[i] {
+                    continue;
+                }
+                let node = &nodes[i];
+                let live = |c: &Option<NodeId>| c.is_some_and(|c| set[c]);
+                let b = own(node)
+                    || live(&node.target)
+                    || node.union.iter().any(|(_, c)| set[*c])
+                    || node.props.iter().any(|p| live(&p.node))
+                    || live(&node.rest)
+                    || live(&node.items)
+                    || node.prefix.iter().any(live);
+                if b {
+                    set[i] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return set;
+            }
+        }
+    };
+    // A case-folded enum changes only a value its branch's shape refuses: like an integral
+    // float, taking it for another branch's value is harmless, so it needs no proof.
+    let structural = |node: &Node| {
+        !matches!(node.decode, Decode::None | Decode::CaseFold(_))
+            || !node.checks.is_empty()
+            || node.props.iter().any(|p| p.null_is_absent)
+    };
+    // A declared default matters to the forward map only: busy, not structural.
+    let busy = fix(&|node: &Node| {
+        structural(node)
+            || node.integer
+            || matches!(node.decode, Decode::CaseFold(_))
+            || node.props.iter().any(|p| p.default.is_some())
+    });
+    let structural = fix(&structural);
+    (busy, structural)
+}
+
+/// Removes plan nodes that do nothing (a definition that needs no restore), so restore does not
+/// walk where nothing changes.
+pub(super) fn prune(mut nodes: Vec<Node>, root: Option<NodeId>) -> (Vec<Node>, Option<NodeId>) {
+    let (busy, _) = liveness(&nodes);
+    let keep = |c: Option<NodeId>| c.filter(|c| busy[*c]);
+    for node in &mut nodes {
+        node.target = keep(node.target);
+        node.union.retain(|(_, c)| busy[*c]);
+        for p in &mut node.props {
+            p.node = keep(p.node);
+        }
+        node.rest = keep(node.rest);
+        // A declared property with nothing to do still keeps a map's plan off its value.
+        let shields = node.rest.is_some();
+        node.props.retain(|p| p.node.is_some() || p.null_is_absent || p.default.is_some() || shields);
+        node.items = keep(node.items);
+        for p in &mut node.prefix {
+            *p = keep(*p);
+        }
+        // A tuple's members with nothing to do go, unless `items` has a plan: the members keep
+        // it off their values.
+        if node.prefix.iter().all(Option::is_none) && node.decode == Decode::None && node.items.is_none() {
+            node.prefix.clear();
+        }
+    }
+    (nodes, keep(root))
+}
+
+/// The plan of a dialect that changes no shape: it only turns an integral float (`1.0`) into the
+/// integer where the schema declares `integer`, which JSON Schema accepts and serde refuses.
+/// Built from the schema as it is (references followed through one node per definition), and
+/// only when a caller first restores arguments under it; `mcp` builds it beside its wrapped root.
+pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
+    struct Build<'v> {
+        root: &'v Value,
+        nodes: Vec<Node>,
+        slots: HashMap<&'v str, NodeId>,
+        work: Vec<(&'v Value, NodeId)>,
+        max_depth: usize,
+    }
+    impl<'v> Build<'v> {
+        fn node(&mut self, s: &'v Value, depth: usize) -> Option<NodeId> {
+            let Value::Object(m) = s else { return None };
+            if depth > self.max_depth {
+                return None;
+            }
+            let mut node = Node::default();
+            if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+                let target = crate::refs::resolve(self.root, r)?;
+                let id = match self.slots.get(r) {
+                    Some(id) => *id,
+                    None => {
+                        self.nodes.push(Node::default());
+                        let id = self.nodes.len() - 1;
+                        self.slots.insert(r, id);
+                        self.work.push((target, id));
+                        id
+                    }
+                };
+                node.target = Some(id);
+            }
+            node.integer = m.get("type").is_some_and(|t| {
+                let names = type_names(t);
+                names.contains("integer") && !names.contains("number")
+            });
+            node.integer_format = node.integer
+                && m.get("format")
+                    .and_then(Value::as_str)
+                    .and_then(crate::dialect::support::integer_format_bounds)
+                    .is_some();
+            if let Some(Value::Object(props)) = m.get("properties") {
+                for (name, p) in props {
+                    if let Some(child) = self.node(p, depth + 1) {
+                        node.props.push(Prop {
+                            name: name.clone(),
+                            node: Some(child),
+                            null_is_absent: false,
+                            default: None,
+                        });
+                    }
+                }
+            }
+            node.rest = match (m.get("additionalProperties"), m.get("patternProperties")) {
+                (Some(Value::Object(a)), _) if !a.is_empty() => {
+                    self.node(&m["additionalProperties"], depth + 1)
+                }
+                // A map whose keys have one pattern (`BTreeMap<u32, u8>`): its values. A key the
+                // pattern refuses has no schema, and an integer there stays valid either way.
+                (None | Some(Value::Bool(_)), Some(Value::Object(p))) if p.len() == 1 => {
+                    p.values().next().and_then(|v| self.node(v, depth + 1))
+                }
+                (a, _) => a.and_then(|a| self.node(a, depth + 1)),
+            };
+            if node.rest.is_some()
+                && let Some(Value::Object(props)) = m.get("properties")
+            {
+                // The map's plan is for further keys only: a declared property is read as its
+                // own schema says (an integral float stays a float where it takes `number`).
+                for name in props.keys() {
+                    if !node.props.iter().any(|p| &p.name == name) {
+                        node.props.push(Prop {
+                            name: name.clone(),
+                            node: None,
+                            null_is_absent: false,
+                            default: None,
+                        });
+                    }
+                }
+            }
+            node.props.sort_by(|a, b| a.name.cmp(&b.name));
+            node.items = m.get("items").and_then(|i| self.node(i, depth + 1));
+            if let Some(Value::Array(prefix)) = m.get("prefixItems") {
+                node.prefix = prefix.iter().map(|p| self.node(p, depth + 1)).collect();
+            }
+            for k in ["anyOf", "oneOf"] {
+                let branches = m.get(k).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+                let shapes: Vec<Shape> = branches
+                    .iter()
+                    .map(|b| {
+                        let mut shape = shape_of(b, self.root);
+                        shape.values = None;
+                        shape
+                    })
+                    .collect();
+                for (i, b) in branches.iter().enumerate() {
+                    if let Some(child) = self.node(b, depth + 1) {
+                        // Integral floats only: taking one branch for another keeps the value
+                        // valid, so no branch needs telling apart; but a float stays a float
+                        // where another branch takes fractions.
+                        node.union.push((whole_where_fractions_go_elsewhere(&shapes, i), child));
+                    }
+                }
+            }
+            self.nodes.push(node);
+            Some(self.nodes.len() - 1)
+        }
+    }
+    let mut b = Build { root: schema, nodes: Vec::new(), slots: HashMap::new(), work: Vec::new(), max_depth };
+    let root = b.node(schema, 0);
+    while let Some((target, id)) = b.work.pop() {
+        let inner = b.node(target, 0);
+        b.nodes[id].target = inner;
+    }
+    let (nodes, root) = prune(b.nodes, root);
+    RestorePlan::from_parts(nodes, root, Vec::new())
+}

@@ -1,0 +1,164 @@
+//! What only a branch's values have (`shape_of`, and `deep_shape_of` with its properties' and
+//! items' shapes for the forward map), read from the provider schema through its references
+//! within a budget. Apart from the unions because the integer-only plan reads shapes too.
+
+use super::typed::listed_values;
+use crate::dialect::support::is_annotation;
+use crate::restore::{Shape, TypeSet};
+use serde_json::{Map, Value};
+
+/// What only values of `branch` have, following a `$ref` into the provider's definitions.
+pub(super) fn shape_of(branch: &Value, root: &Value) -> Shape {
+    shape_within(branch, root, &mut { SHAPE_BUDGET })
+}
+
+/// [`shape_of`] with the shapes of the branch's properties and items below it, for the forward
+/// map (at most [`DEEP_BUDGET`] of them; past it a position fits anything).
+pub(super) fn deep_shape_of(branch: &Value, root: &Value) -> Shape {
+    let mut shape = shape_of(branch, root);
+    deepen(&mut shape, branch, root, &mut { DEEP_BUDGET });
+    shape
+}
+
+/// How many shapes below a branch encode may check.
+const DEEP_BUDGET: usize = 64;
+
+fn deepen(shape: &mut Shape, branch: &Value, root: &Value, budget: &mut usize) {
+    if *budget == 0 || shape.any.is_some() {
+        return;
+    }
+    let mut b = branch;
+    for _ in 0..32 {
+        match b.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r)) {
+            Some(t) => b = t,
+            None => break,
+        }
+    }
+    let child = |s: &Value, budget: &mut usize| {
+        let mut c = shape_within(s, root, budget);
+        deepen(&mut c, s, root, budget);
+        c
+    };
+    if let Some(Value::Object(props)) = b.get("properties") {
+        for (name, s) in props {
+            if *budget == 0 {
+                return;
+            }
+            let c = child(s, budget);
+            shape.props.push((name.clone(), c));
+        }
+    }
+    if let Some(items) = b.get("items").filter(|i| i.is_object()) {
+        shape.items = Some(Box::new(child(items, budget)));
+    }
+}
+
+/// How many shapes one branch's shape may be built from: a union whose branches refer back to
+/// it has no end, and one with several such branches doubles at each turn.
+const SHAPE_BUDGET: usize = 256;
+
+/// [`shape_of`] with `budget` shapes left to build; past it a branch has the shape that tells
+/// nothing (never disjoint from another), as for a branch that cannot be told apart: restore
+/// never picks a branch by a guess.
+fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
+    if *budget == 0 {
+        return Shape::default();
+    }
+    *budget -= 1;
+    // A reference with keywords beside it (a tag merged beside a variant's `$ref`): the values
+    // of both, so the tag still tells the branch apart.
+    if let Some(Value::Object(site)) = Some(branch)
+        && let Some(r) = site.get("$ref")
+        && site.keys().any(|k| k != "$ref" && !is_annotation(k))
+    {
+        let own: Map<String, Value> =
+            site.iter().filter(|(k, _)| k.as_str() != "$ref").map(|(k, v)| (k.clone(), v.clone())).collect();
+        let own = shape_within(&Value::Object(own), root, budget);
+        let target = Value::Object(Map::from_iter([("$ref".to_owned(), r.clone())]));
+        return own.both(shape_within(&target, root, budget));
+    }
+    let mut b = branch;
+    for _ in 0..32 {
+        match b.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r)) {
+            Some(t) => b = t,
+            None => break,
+        }
+        if let Some(Value::Array(inner)) = b.get("anyOf")
+            && inner.len() == 1
+        {
+            b = &inner[0];
+        }
+    }
+    if let Some(Value::Array(inner)) = b.get("anyOf") {
+        if let Some(site) = b.as_object().filter(|m| m.keys().any(|k| k != "anyOf" && !is_annotation(k))) {
+            // Keywords beside the union (a tag beside an inlined variant): they hold too.
+            let own: Map<String, Value> = site
+                .iter()
+                .filter(|(k, _)| k.as_str() != "anyOf")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let own = shape_within(&Value::Object(own), root, budget);
+            let union = Value::Object(Map::from_iter([("anyOf".to_owned(), Value::Array(inner.clone()))]));
+            return own.both(shape_within(&union, root, budget));
+        }
+        if let [one] = inner.as_slice() {
+            return shape_within(one, root, budget);
+        }
+        // A union within a union: a value has its shape when it has one of its branches'.
+        return Shape {
+            any: Some(inner.iter().map(|i| shape_within(i, root, budget)).collect()),
+            ..Shape::default()
+        };
+    }
+    let Value::Object(m) = b else { return Shape::default() };
+    let mut types = m.get("type").map(TypeSet::of_type);
+    if m.get("nullable") == Some(&Value::Bool(true)) {
+        types = types.map(|t| t.union(TypeSet::of_type(&"null".into())));
+    }
+    let values = listed_values(m);
+    let required: Vec<String> = m
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .unwrap_or_default();
+    let props = m.get("properties").and_then(Value::as_object);
+    let tags = props
+        .map(|p| {
+            required
+                .iter()
+                .filter_map(|n| {
+                    p.get(n).and_then(Value::as_object).and_then(listed_values).map(|v| (n.clone(), v))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let closed = m.get("additionalProperties") == Some(&Value::Bool(false))
+        || m.get("maxProperties").and_then(Value::as_u64).is_some_and(|n| n as usize == required.len());
+    let is_object = types.is_some_and(|t| t == TypeSet::of_type(&"object".into()));
+    let keys = is_object.then(|| {
+        let may =
+            if closed { props.map(|p| p.keys().cloned().collect()).unwrap_or_default() } else { Vec::new() };
+        (may, required.clone())
+    });
+    Shape {
+        types,
+        values,
+        tags,
+        keys,
+        closed: closed && is_object,
+        any: None,
+        whole: false,
+        props: Vec::new(),
+        items: None,
+    }
+}
+
+/// The shape of branch `i`, a branch whose restore only turns integral floats into integers,
+/// taking only integer tokens where another branch takes numbers with a fraction: a float sent
+/// there is that branch's (`1.0` for serde's untagged `Int(i64) | Float(f64)` is the float), and
+/// turning it into an integer would change what serde reads.
+pub(super) fn whole_where_fractions_go_elsewhere(shapes: &[Shape], i: usize) -> Shape {
+    let mut shape = shapes[i].clone();
+    shape.whole = shapes.iter().enumerate().any(|(j, s)| j != i && s.admits_fractions());
+    shape
+}

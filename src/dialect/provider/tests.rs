@@ -1,0 +1,217 @@
+//! The engine's unit tests: cases each provider must meet, driven through the dialects.
+
+use super::object::digits_within;
+use super::typed::{STRUCTURAL, case_distinct_strings, skipped};
+use super::*;
+use serde_json::Value;
+
+fn providers() -> [&'static dyn crate::dialect::SchemaDialect; 3] {
+    [&crate::dialect::OPENAI_STRICT, &crate::dialect::ANTHROPIC_STRICT, &crate::dialect::GEMINI]
+}
+
+fn adapt_with(d: &dyn crate::dialect::SchemaDialect, s: Value) -> crate::dialect::Adapted {
+    crate::dialect::adapt(d, s, &AdaptContext::default()).unwrap_or_else(|e| panic!("{}: {e:?}", d.name()))
+}
+
+#[test]
+fn a_pydantic_discriminated_union_drops_discriminator_and_is_told_apart_by_its_tags() {
+    let s = serde_json::json!({"$defs": {
+        "Cat": {"properties": {"kind": {"const": "cat", "type": "string"}, "lives": {"type": "integer"}}, "required": ["kind", "lives"], "type": "object"},
+        "Dog": {"properties": {"kind": {"const": "dog", "type": "string"}, "bark": {"type": "string"}}, "required": ["kind", "bark"], "type": "object"}},
+        "properties": {"pet": {"discriminator": {"mapping": {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog"}, "propertyName": "kind"},
+            "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}]}},
+        "required": ["pet"], "type": "object"});
+    for d in providers() {
+        let out = adapt_with(d, s.clone());
+        assert!(!out.schema.to_string().contains("discriminator"), "{}: {}", d.name(), out.schema);
+        let dog = serde_json::json!({"pet": {"kind": "dog", "bark": "woof"}});
+        assert_eq!(out.plan.restore(dog.clone()).unwrap(), dog, "{}", d.name());
+    }
+}
+
+#[test]
+fn a_discriminated_union_whose_tags_have_defaults_requires_the_tag() {
+    // pydantic's `kind: Literal["cat"] = "cat"`: the tag is optional in each member, and
+    // pydantic still refuses a value without it.
+    let s = serde_json::json!({"$defs": {
+        "Cat": {"properties": {"kind": {"const": "cat", "default": "cat", "type": "string"}, "lives": {"type": "integer"}}, "required": ["lives"], "type": "object"},
+        "Dog": {"properties": {"kind": {"const": "dog", "default": "dog", "type": "string"}, "lives": {"type": "integer"}}, "required": ["lives"], "type": "object"}},
+        "properties": {"pet": {"discriminator": {"mapping": {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog"}, "propertyName": "kind"},
+            "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}]}},
+        "required": ["pet"], "type": "object"});
+    for d in providers() {
+        let out = adapt_with(d, s.clone());
+        let dog = serde_json::json!({"pet": {"kind": "dog", "lives": 1}});
+        let sent = out.plan.encode(dog.clone());
+        assert_eq!(out.plan.restore(sent).unwrap(), dog, "{}", d.name());
+        let branches = out.schema["properties"]["pet"]["anyOf"].as_array().expect("a union");
+        for b in branches {
+            assert!(b["required"].as_array().unwrap().contains(&"kind".into()), "{}: {b}", d.name());
+        }
+    }
+}
+
+#[test]
+fn a_null_only_property_under_gemini_is_written_as_the_text_null() {
+    // pydantic's `nothing: None = None`: Gemini has no null type.
+    let s = serde_json::json!({"type": "object", "properties": {"a": {"type": "string"}, "nothing": {"type": "null", "default": null}}, "required": ["a"]});
+    let out = adapt_with(&crate::dialect::GEMINI, s.clone());
+    assert_eq!(out.schema["properties"]["nothing"], serde_json::json!({"type": "string", "enum": ["null"]}));
+    let value = serde_json::json!({"a": "x", "nothing": null});
+    let sent = out.plan.encode(value.clone());
+    assert_eq!(sent, serde_json::json!({"a": "x", "nothing": "null"}));
+    assert_eq!(out.plan.restore(sent).unwrap(), value);
+    let exact = crate::dialect::adapt(
+        &crate::dialect::GEMINI,
+        s,
+        &AdaptContext { exact: true, ..AdaptContext::default() },
+    );
+    assert!(exact.is_err_and(|e| e.as_slice().iter().any(|e| e.pointer() == "/properties/nothing")));
+}
+
+#[test]
+fn an_array_without_items_gets_untyped_items_written_as_json_text() {
+    let s = serde_json::json!({"type": "object", "properties": {"tags": {"type": "array"}}, "required": ["tags"]});
+    for d in providers() {
+        let out = adapt_with(d, s.clone());
+        let items = &out.schema["properties"]["tags"]["items"];
+        assert_eq!(items["type"], "string", "{}: {}", d.name(), out.schema);
+        let sent = serde_json::json!({"tags": ["1", "{\"a\": null}", "\"x\""]});
+        let back = serde_json::json!({"tags": [1, {"a": null}, "x"]});
+        assert_eq!(out.plan.restore(sent).unwrap(), back, "{}", d.name());
+        assert_eq!(
+            out.plan.encode(back.clone()),
+            serde_json::json!({"tags": ["1", "{\"a\":null}", "\"x\""]})
+        );
+    }
+}
+
+#[test]
+fn an_empty_enum_string_under_gemini_is_written_as_its_json_text_and_restored() {
+    let s = serde_json::json!({"type": "object", "properties": {"sort": {"type": "string", "enum": ["asc", "desc", ""]}}, "required": ["sort"]});
+    let out = adapt_with(&crate::dialect::GEMINI, s);
+    assert_eq!(out.schema["properties"]["sort"]["enum"], serde_json::json!(["asc", "desc", "\"\""]));
+    assert_eq!(
+        out.plan.restore(serde_json::json!({"sort": "\"\""})).unwrap(),
+        serde_json::json!({"sort": ""})
+    );
+    assert_eq!(
+        out.plan.restore(serde_json::json!({"sort": "asc"})).unwrap(),
+        serde_json::json!({"sort": "asc"})
+    );
+    assert_eq!(out.plan.encode(serde_json::json!({"sort": ""})), serde_json::json!({"sort": "\"\""}));
+}
+
+#[test]
+fn required_alternatives_become_a_restore_check_stated_in_the_description() {
+    let s = serde_json::json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+        "anyOf": [{"required": ["a"]}, {"required": ["b"]}]});
+    for d in [
+        &crate::dialect::OPENAI_STRICT as &dyn crate::dialect::SchemaDialect,
+        &crate::dialect::ANTHROPIC_STRICT,
+    ] {
+        let out = adapt_with(d, s.clone());
+        assert!(out.schema.get("anyOf").is_none(), "{}: {}", d.name(), out.schema);
+        assert_eq!(out.schema["description"], "Constraints: at least one of `a`, `b`.", "{}", d.name());
+        let sent = if d.name() == "openai-strict" {
+            serde_json::json!({"a": null, "b": "x"})
+        } else {
+            serde_json::json!({"b": "x"})
+        };
+        assert_eq!(out.plan.restore(sent).unwrap(), serde_json::json!({"b": "x"}), "{}", d.name());
+        let none = if d.name() == "openai-strict" {
+            serde_json::json!({"a": null, "b": null})
+        } else {
+            serde_json::json!({})
+        };
+        let err = out.plan.restore(none).unwrap_err();
+        assert_eq!(
+            err.faults()[0].message,
+            "must be at least one of `a`, `b`, got keys none",
+            "{}",
+            d.name()
+        );
+        let exact = crate::dialect::adapt(d, s.clone(), &AdaptContext::default().with_exact(true));
+        assert!(exact.is_err(), "{}", d.name());
+    }
+}
+
+#[test]
+fn gemini_takes_named_properties_beside_further_keys_with_or_without_required() {
+    for required in [serde_json::json!([]), serde_json::json!(["a"])] {
+        let s = serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+            "required": required, "additionalProperties": true});
+        let out = adapt_with(&crate::dialect::GEMINI, s);
+        let sent = serde_json::json!({"a": 1, "additional_properties": [{"key": "c", "value": "1"}]});
+        assert_eq!(out.plan.restore(sent).unwrap(), serde_json::json!({"a": 1, "c": 1}));
+        let stray = serde_json::json!({"a": 1, "c": "1", "additional_properties": []});
+        let err = out.plan.restore(stray).unwrap_err();
+        assert!(err.to_string().contains("must have no key `c`"), "{err}");
+    }
+}
+
+#[test]
+fn anthropic_enum_values_differing_only_by_case_map_back_to_the_one_member() {
+    let s = serde_json::json!({"type": "object", "properties": {
+        "topic": {"type": "string", "enum": ["Topic one", "Topic two"]},
+        "mode": {"type": "string", "enum": ["a", "A"]},
+        "kind": {"const": "Fixed"}}, "required": ["topic", "mode", "kind"]});
+    let out = adapt_with(&crate::dialect::ANTHROPIC_STRICT, s.clone());
+    let sent = serde_json::json!({"topic": "TOPIC ONE", "mode": "a", "kind": "fixed"});
+    let back = serde_json::json!({"topic": "Topic one", "mode": "a", "kind": "Fixed"});
+    assert_eq!(out.plan.restore(sent).unwrap(), back);
+    // Members that differ only by case are never mapped; nor is a string matching none.
+    let other = serde_json::json!({"topic": "Topic three", "mode": "a", "kind": "Fixed"});
+    assert_eq!(out.plan.restore(other.clone()).unwrap(), other);
+    assert_eq!(case_distinct_strings(&[serde_json::json!("a"), serde_json::json!("A")]), None);
+    // OpenAI's and Gemini's enums are enforced exactly: no mapping.
+    let openai = adapt_with(&crate::dialect::OPENAI_STRICT, s);
+    let sent = serde_json::json!({"topic": "TOPIC ONE", "mode": "a", "kind": "Fixed"});
+    assert_eq!(openai.plan.restore(sent.clone()).unwrap(), sent);
+}
+
+#[test]
+fn an_unknown_keyword_is_an_annotation_and_dropped() {
+    let s = serde_json::json!({"type": "object", "properties": {"percent": {"type": "number", "minimum": 0, "unit": "%"}}, "required": ["percent"]});
+    for d in providers() {
+        let out = adapt_with(d, s.clone());
+        assert!(out.schema["properties"]["percent"].get("unit").is_none(), "{}", d.name());
+    }
+}
+
+#[test]
+fn an_enum_of_arrays_without_items_keeps_its_values_as_they_are() {
+    let s =
+        serde_json::json!({"type": "object", "properties": {"b": {"enum": [[1, "x"]]}}, "required": ["b"]});
+    for d in providers() {
+        let out = adapt_with(d, s.clone());
+        let b = &out.schema["properties"]["b"];
+        assert!(b.get("items").is_none(), "{}: {}", d.name(), out.schema);
+        let sent = out.plan.encode(serde_json::json!({"b": [1, "x"]}));
+        assert_eq!(out.plan.restore(sent).unwrap(), serde_json::json!({"b": [1, "x"]}), "{}", d.name());
+    }
+}
+
+#[test]
+fn skipped_is_the_three_lists() {
+    for kw in crate::walk::META_DATA.iter().chain(STRUCTURAL).chain(DROPPED) {
+        assert!(skipped(kw), "{kw}");
+    }
+    assert!(skipped("x-vendor"));
+    for kw in ["minimum", "pattern", "format", "enum", "const", "uniqueItems", "not", "unknown"] {
+        assert!(!skipped(kw), "{kw}");
+    }
+}
+
+#[test]
+fn the_serde_spelling_of_an_integer_key_is_within_schemars_key_pattern() {
+    assert!(digits_within("^(?:0|[1-9][0-9]*)$", "^\\d+$"));
+    assert!(digits_within("^(?:0|-?[1-9][0-9]*)$", "^-?\\d+$"));
+    assert!(digits_within("^(?:0|[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$", "^\\d+$"));
+    // A sign the key pattern refuses, a letter, no anchor, an optional-only digit: unsure.
+    assert!(!digits_within("^(?:0|-?[1-9][0-9]*)$", "^\\d+$"));
+    assert!(!digits_within("^[a-z]+$", "^\\d+$"));
+    assert!(!digits_within("(?:0|[1-9][0-9]*)", "^\\d+$"));
+    assert!(!digits_within("^[0-9]*$", "^\\d+$"));
+    assert!(!digits_within("^0$", "^x$"));
+}

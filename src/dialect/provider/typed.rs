@@ -1,0 +1,544 @@
+//! A schema of one JSON type: its keywords sorted into kept, moved into restore, encoded,
+//! dropped or refused (the keyword tables and the order moved checks are stated in), `format` as
+//! bounds, `enum`/`const` values (written as text where the provider cannot list them), and any
+//! value as JSON text. Here because every keyword of a typed schema passes through one loop.
+
+use super::describe::{finish_description, join_description};
+use super::{Built, Engine, Enums, MAP_MARK, Style};
+use crate::dialect::support::{format_as_bounds, type_names};
+use crate::hint::{Advice, for_keyword};
+use crate::pointer::Pointer;
+use crate::restore::{AdaptationKind, Check, Decode, Node, TypeSet};
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+
+/// The order moved checks are stated in: bounds before lengths before the rest.
+fn check_rank(keyword: &str) -> usize {
+    const ORDER: &[&str] = &[
+        "minimum",
+        "exclusiveMinimum",
+        "maximum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minProperties",
+        "maxProperties",
+        "additionalProperties",
+        "dependentRequired",
+        "anyOf",
+        "pattern",
+    ];
+    ORDER.iter().position(|k| *k == keyword).unwrap_or(ORDER.len())
+}
+
+impl Engine<'_> {
+    /// A schema of one JSON type (and maybe null).
+    pub(super) fn typed(
+        &mut self,
+        m: &Map<String, Value>,
+        t: &str,
+        nullable: bool,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) -> Built {
+        let integer_format = t == "integer"
+            && m.get("format")
+                .and_then(Value::as_str)
+                .and_then(crate::dialect::support::integer_format_bounds)
+                .is_some();
+        // Only an integer with a format the bounds come from needs its own copy.
+        let bounded;
+        let m = if t == "integer" && m.contains_key("format") {
+            let mut copy = m.clone();
+            format_as_bounds(&mut copy);
+            bounded = copy;
+            &bounded
+        } else {
+            m
+        };
+        if t == "object" && self.is_free_form(m, ptr) {
+            let types = if nullable {
+                TypeSet::of_type(&serde_json::json!(["object", "null"]))
+            } else {
+                TypeSet::of_type(&"object".into())
+            };
+            return self.json_text(m, types, ptr);
+        }
+        let mut notes = Vec::new();
+        let mut out = self.annotations(m);
+        let mut node = Node { integer: t == "integer", integer_format, ..Node::default() };
+        let mut checks = Vec::new();
+        // Checks restore runs that the description need not state (the provider enforces them).
+        let mut silent = Vec::new();
+        let mut out_type = Value::String(t.to_owned());
+        for (kw, value) in m {
+            let kw = kw.as_str();
+            if skipped(kw) {
+                continue;
+            }
+            if !applies(kw, t) {
+                continue;
+            }
+            match kw {
+                "format" => {
+                    if value.as_str().is_some_and(|f| self.p.formats.contains(&f)) {
+                        out.insert(kw.into(), value.clone());
+                    }
+                }
+                "pattern" => {
+                    if value.as_str().is_some_and(self.p.pattern_ok) {
+                        out.insert(kw.into(), value.clone());
+                        if self.p.check_kept_patterns
+                            && !self.exact
+                            && let Some(found) = Check::from_keyword(kw, value)
+                        {
+                            silent.extend(found);
+                        }
+                    } else {
+                        // Lookaround, a backreference, a large range: stated in the description
+                        // and run by restore's backtracking engine, within its step bound.
+                        self.move_check(kw, value, ptr, &mut checks);
+                    }
+                }
+                "minItems"
+                    if self.p.max_min_items.is_some_and(|max| value.as_u64().is_none_or(|n| n > max)) =>
+                {
+                    self.move_check(kw, value, ptr, &mut checks);
+                }
+                "exclusiveMinimum" | "exclusiveMaximum"
+                    if !self.p.keep.contains(&kw) && t == "integer" && value.as_i64().is_some() =>
+                {
+                    // An integer's exclusive bound is the inclusive one next to it: exact.
+                    let step = if kw == "exclusiveMinimum" { 1 } else { -1 };
+                    let inclusive = if kw == "exclusiveMinimum" { "minimum" } else { "maximum" };
+                    match value.as_i64().and_then(|v| v.checked_add(step)) {
+                        Some(v) if self.p.keep.contains(&inclusive) => {
+                            let tighter = m
+                                .get(inclusive)
+                                .and_then(Value::as_f64)
+                                .is_some_and(|x| if step > 0 { x >= v as f64 } else { x <= v as f64 });
+                            if !tighter {
+                                out.insert(inclusive.into(), Value::from(v));
+                            }
+                        }
+                        _ => self.move_check(kw, value, ptr, &mut checks),
+                    }
+                }
+                "enum" | "const" => {}
+                // Not an object: the keyword does not apply.
+                "dependencies" if t != "object" => {}
+                "dependencies" => {
+                    let all_lists = value.as_object().is_some_and(|d| d.values().all(Value::is_array));
+                    if all_lists {
+                        self.move_check("dependentRequired", value, ptr, &mut checks);
+                    } else {
+                        self.refuse(
+                            "dependencies",
+                            ptr.as_str(),
+                            "schema dependencies cannot be expressed, and restore cannot check them without a validator",
+                            Some(Advice::PlainShape.text(self.origin)),
+                        );
+                    }
+                }
+                _ if self.p.keep.contains(&kw) => {
+                    out.insert(kw.into(), value.clone());
+                }
+                // A keyword draft 2020-12 does not define is an annotation (pydantic's
+                // `json_schema_extra`, `unit: "%"`): dropped, as the provider does not know it.
+                _ if !ASSERTIONS.contains(&kw) => {}
+                _ => self.move_check(kw, value, ptr, &mut checks),
+            }
+        }
+        // Values: `const` and `enum`.
+        if let Some(values) = listed_values(m)
+            && let Some(decode) = self.enum_values(m, &values, nullable, &mut out, &mut out_type, ptr)
+        {
+            node.decode = decode;
+            node.integer = false;
+            node.integer_format = false;
+        } else if self.p.case_insensitive_enums
+            && !self.exact
+            && let Some(members) = listed_values(m).and_then(|v| case_distinct_strings(&v))
+        {
+            node.decode = Decode::CaseFold(members);
+        }
+        node.checks = checks;
+        match t {
+            "object" => {
+                self.object(m, &mut out, &mut node, &mut notes, ptr, depth);
+                if out.remove(MAP_MARK).is_some() {
+                    out_type = Value::String("array".into());
+                }
+            }
+            "array" if self.array(m, &mut out, &mut node, &mut notes, ptr, depth) => {
+                out_type = Value::String("object".into());
+            }
+            _ => {}
+        }
+        self.write_type(&mut out, out_type, nullable);
+        if t == "null"
+            && self.p.style == Style::NullableFlag
+            && self.encode(
+                ptr.as_str(),
+                AdaptationKind::EnumAsText,
+                "type",
+                "a schema that only admits null cannot be written: the provider has no null type",
+                "give the position a type other than null, or leave it out",
+            )
+        {
+            // Gemini has no null type: the one value as its JSON text, as other values it cannot
+            // list are written.
+            out.remove("const");
+            out.insert("type".into(), Value::String("string".into()));
+            out.insert("enum".into(), Value::Array(vec![Value::String("null".into())]));
+            node.decode = Decode::EnumText(vec![("null".into(), Value::Null)]);
+        }
+        if node.decode != Decode::None {
+            // A default in the original's terms would contradict the encoded schema.
+            out.remove("default");
+        }
+        node.checks.sort_by_key(|c| check_rank(c.keyword()));
+        let constraints: Vec<String> = node.checks.iter().map(Check::describe).collect();
+        finish_description(&mut out, &constraints, &notes);
+        node.checks.extend(silent);
+        let id = self.push(node);
+        (Value::Object(out), id)
+    }
+
+    fn write_type(&self, out: &mut Map<String, Value>, t: Value, nullable: bool) {
+        if !nullable {
+            out.insert("type".into(), t);
+            return;
+        }
+        match self.p.style {
+            Style::NullType => {
+                out.insert("type".into(), Value::Array(vec![t, "null".into()]));
+                if let Some(Value::Array(values)) = out.get_mut("enum")
+                    && !values.contains(&Value::Null)
+                {
+                    values.push(Value::Null);
+                }
+            }
+            Style::NullableFlag => {
+                out.insert("type".into(), t);
+                out.insert("nullable".into(), Value::Bool(true));
+            }
+        }
+    }
+
+    /// Moves an assertion into restore, or refuses it in exact mode.
+    fn move_check(&mut self, kw: &str, value: &Value, ptr: &Pointer, checks: &mut Vec<Check>) {
+        let Some(found) = Check::from_keyword(kw, value) else {
+            self.refuse(
+                kw,
+                ptr.as_str(),
+                format!("`{kw}` cannot be expressed, and restore cannot check it"),
+                None,
+            );
+            return;
+        };
+        let hint = self.hint(kw);
+        if !self.encode(
+            ptr.as_str(),
+            AdaptationKind::MovedCheck,
+            kw,
+            &format!("the provider does not enforce `{kw}`, and exact mode refuses to move it into restore"),
+            &hint,
+        ) {
+            return;
+        }
+        checks.extend(found);
+    }
+
+    fn hint(&self, kw: &str) -> String {
+        match kw {
+            "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+                Advice::Bounds.text(self.origin).into()
+            }
+            "minItems" | "maxItems" => Advice::ArrayLength.text(self.origin).into(),
+            _ => for_keyword(kw, self.origin).unwrap_or_else(|| {
+                "use the reversible mode (the default), which checks it on restore".to_owned()
+            }),
+        }
+    }
+
+    /// Any value (or a free-form object) as a string of JSON text.
+    pub(super) fn json_text(&mut self, m: &Map<String, Value>, types: TypeSet, ptr: &mut Pointer) -> Built {
+        let (keyword, reason, hint) = if types == TypeSet::ALL {
+            (
+                "type",
+                "every schema needs a `type`, and this one has none (it accepts any value)",
+                Advice::AnyValue.text(self.origin),
+            )
+        } else {
+            (
+                "additionalProperties",
+                "a free-form object (no declared properties) cannot be closed without refusing every key the code accepts",
+                Advice::FreeForm.text(self.origin),
+            )
+        };
+        let nullable = types != TypeSet::ALL && types.contains(&Value::Null);
+        if !self.encode(ptr.as_str(), AdaptationKind::JsonText, keyword, reason, hint) {
+            return (Value::Bool(true), None);
+        }
+        let mut out = self.annotations(m);
+        out.remove("default");
+        let mut checks = Vec::new();
+        for (kw, value) in m {
+            if let Some(found) = Check::from_keyword(kw, value) {
+                checks.extend(found);
+            }
+        }
+        checks.sort_by_key(|c| check_rank(c.keyword()));
+        let what = if types == TypeSet::ALL {
+            "any JSON value".to_owned()
+        } else {
+            TypeSet::of_type(&"object".into()).describe()
+        };
+        let mut text = format!("Written as a string holding the JSON text of {what}");
+        if !checks.is_empty() {
+            text.push_str(&format!(
+                " ({})",
+                checks.iter().map(Check::describe).collect::<Vec<_>>().join("; ")
+            ));
+        }
+        text.push('.');
+        self.write_type(&mut out, "string".into(), nullable);
+        let existing = out.get("description").and_then(Value::as_str).map(str::to_owned);
+        out.insert("description".into(), Value::String(join_description(existing.as_deref(), &[text])));
+        let node = Node { decode: Decode::JsonText(types), checks, ..Node::default() };
+        let id = self.push(node);
+        (Value::Object(out), id)
+    }
+
+    /// `enum`/`const` in the provider's terms. Returns the decode when values had to be written
+    /// as text.
+    fn enum_values(
+        &mut self,
+        m: &Map<String, Value>,
+        values: &[Value],
+        nullable: bool,
+        out: &mut Map<String, Value>,
+        out_type: &mut Value,
+        ptr: &Pointer,
+    ) -> Option<Decode> {
+        let listable = |v: &Value| match self.p.enums {
+            Enums::Any => true,
+            Enums::Primitive => !v.is_object() && !v.is_array(),
+            // Gemini refuses an empty string in `enum` ("cannot be empty"): written as its JSON text.
+            Enums::Strings => v.as_str().is_some_and(|s| !s.is_empty()) || v.is_null() && nullable,
+        };
+        if values.iter().all(listable) {
+            match (self.p.enums, m.get("const")) {
+                (Enums::Strings, _) => {
+                    let strings: Vec<Value> = values.iter().filter(|v| v.is_string()).cloned().collect();
+                    out.insert("enum".into(), Value::Array(strings));
+                }
+                (_, Some(c)) => {
+                    out.insert("const".into(), c.clone());
+                }
+                _ => {
+                    out.insert("enum".into(), Value::Array(values.to_vec()));
+                }
+            }
+            return None;
+        }
+        // Write every value the provider cannot list as its JSON text; strings stay themselves.
+        let mut table = Vec::new();
+        let mut texts = Vec::new();
+        for v in values {
+            match v {
+                Value::String(s) if !s.is_empty() || self.p.enums != Enums::Strings => texts.push(s.clone()),
+                Value::Null if self.p.style == Style::NullableFlag && nullable => {}
+                other => {
+                    let text = other.to_string();
+                    table.push((text.clone(), other.clone()));
+                    texts.push(text);
+                }
+            }
+        }
+        let unique: BTreeSet<&String> = texts.iter().collect();
+        if unique.len() != texts.len() {
+            self.refuse(
+                "enum",
+                ptr.as_str(),
+                "these values cannot be listed, and writing them as text would make two of them the same string",
+                Some("use a string-valued enum (unit variants)"),
+            );
+            return None;
+        }
+        if !self.encode(
+            ptr.as_str(),
+            AdaptationKind::EnumAsText,
+            if m.contains_key("const") { "const" } else { "enum" },
+            "the provider lists only some kinds of values, and these would have to be written as text",
+            "use a string-valued enum (unit variants), or a plain number field",
+        ) {
+            return None;
+        }
+        out.remove("const");
+        out.insert("enum".into(), Value::Array(texts.into_iter().map(Value::String).collect()));
+        *out_type = Value::String("string".into());
+        Some(Decode::EnumText(table))
+    }
+}
+
+/// The assertion keywords of draft 2020-12 (and draft-07's `dependencies`) that `typed` may meet:
+/// any other keyword it meets is an annotation.
+const ASSERTIONS: &[&str] = &[
+    "const",
+    "contains",
+    "dependencies",
+    "dependentRequired",
+    "enum",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "format",
+    "maxContains",
+    "maxItems",
+    "maxLength",
+    "maxProperties",
+    "maximum",
+    "minContains",
+    "minItems",
+    "minLength",
+    "minProperties",
+    "minimum",
+    "multipleOf",
+    "pattern",
+    "uniqueItems",
+];
+
+/// Keywords the walk handles itself.
+#[cfg(test)]
+pub(super) const STRUCTURAL: &[&str] = &[
+    "$defs",
+    "$ref",
+    "additionalItems",
+    "additionalProperties",
+    "allOf",
+    "anyOf",
+    "definitions",
+    "items",
+    "oneOf",
+    "patternProperties",
+    "prefixItems",
+    "properties",
+    "propertyNames",
+    "required",
+    "type",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+];
+
+/// Whether `typed` leaves a keyword to another step: an annotation, a keyword the walk handles
+/// itself, one with no assertion, an extension. One `match` on the name (the compiler compares
+/// lengths first) instead of a scan of each list.
+pub(super) fn skipped(kw: &str) -> bool {
+    match kw {
+        // `walk::META_DATA`
+        "$comment" | "default" | "deprecated" | "description" | "examples" | "readOnly" | "title"
+        | "writeOnly" => true,
+        // STRUCTURAL
+        "$defs"
+        | "$ref"
+        | "additionalItems"
+        | "additionalProperties"
+        | "allOf"
+        | "anyOf"
+        | "definitions"
+        | "items"
+        | "oneOf"
+        | "patternProperties"
+        | "prefixItems"
+        | "properties"
+        | "propertyNames"
+        | "required"
+        | "type"
+        | "unevaluatedItems"
+        | "unevaluatedProperties" => true,
+        // DROPPED
+        "$anchor" | "$dynamicAnchor" | "$id" | "$schema" | "$vocabulary" | "contentEncoding"
+        | "contentMediaType" | "contentSchema" | "discriminator" | "example" | "nullable"
+        | "propertyOrdering" => true,
+        _ => kw.starts_with("x-"),
+    }
+}
+
+/// Which JSON type a keyword constrains (`None`: every type).
+fn applies(kw: &str, t: &str) -> bool {
+    let family = match kw {
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => "number",
+        "minLength" | "maxLength" | "pattern" | "format" => "string",
+        "minItems" | "maxItems" | "uniqueItems" => "array",
+        "minProperties" | "maxProperties" | "dependentRequired" => "object",
+        _ => return true,
+    };
+    family == t || family == "number" && t == "integer" || kw == "format" && matches!(t, "integer" | "number")
+}
+
+/// The types a schema declares, from `type`, else from its `const`/`enum` values, else from the
+/// keywords it uses (`properties` reads as an object); `None` when nothing says.
+pub(super) fn declared_types(m: &Map<String, Value>) -> Option<BTreeSet<&'static str>> {
+    const ALL: [&str; 7] = ["array", "boolean", "integer", "null", "number", "object", "string"];
+    if let Some(t) = m.get("type") {
+        let names = type_names(t);
+        let mut set: BTreeSet<&'static str> = ALL.iter().copied().filter(|a| names.contains(a)).collect();
+        if set.contains("number") {
+            set.remove("integer");
+        }
+        // Beside `enum` or `const`, a type no listed value has admits nothing: `null` in
+        // `type` beside `enum: [1, 2]` must not become a null branch.
+        if let Some(values) = listed_values(m) {
+            set.retain(|t| values.iter().any(|v| has_type(v, t)));
+        }
+        return Some(set);
+    }
+    if let Some(values) = listed_values(m) {
+        let mut set: BTreeSet<&'static str> = values.iter().map(crate::dialect::support::json_type).collect();
+        if set.contains("number") {
+            set.remove("integer");
+        }
+        return Some(set);
+    }
+    const OBJECT: &[&str] =
+        &["properties", "additionalProperties", "patternProperties", "required", "propertyNames"];
+    const ARRAY: &[&str] = &["items", "prefixItems"];
+    if OBJECT.iter().any(|k| m.contains_key(*k)) {
+        return Some(BTreeSet::from(["object"]));
+    }
+    if ARRAY.iter().any(|k| m.contains_key(*k)) {
+        return Some(BTreeSet::from(["array"]));
+    }
+    None
+}
+
+/// The string members of an enum, when no two of them are equal ignoring case (and there is one).
+pub(super) fn case_distinct_strings(values: &[Value]) -> Option<Vec<String>> {
+    let members: Vec<String> = values.iter().filter_map(Value::as_str).map(str::to_owned).collect();
+    let folded: BTreeSet<String> = members.iter().map(|m| m.to_lowercase()).collect();
+    (!members.is_empty() && folded.len() == members.len()).then_some(members)
+}
+
+pub(super) fn listed_values(m: &Map<String, Value>) -> Option<Vec<Value>> {
+    if let Some(c) = m.get("const") {
+        return Some(vec![c.clone()]);
+    }
+    m.get("enum").and_then(Value::as_array).filter(|v| !v.is_empty()).cloned()
+}
+
+/// Whether `v` is of the JSON Schema type `t` (an integral float is an `integer`, an integer a
+/// `number`).
+pub(super) fn has_type(v: &Value, t: &str) -> bool {
+    match (v, t) {
+        (Value::Number(_), "number") => true,
+        (Value::Number(n), "integer") => {
+            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        _ => crate::dialect::support::json_type(v) == t,
+    }
+}

@@ -1,0 +1,308 @@
+//! Unions: `anyOf`/`oneOf` with the node's own assertions distributed into the branches, a
+//! discriminator's tag required, several types split into branches, Gemini's null branch
+//! folded into `nullable`; and, once the provider schema is finished, each union's branch shapes
+//! (`PendingShape`, `Engine::shapes`), or a refusal where restore could not tell them apart.
+//! Together because a union is only as good as the proof that restore can tell its branches apart.
+
+use super::plan::liveness;
+use super::refs::merge_key;
+use super::shape::{deep_shape_of, whole_where_fractions_go_elsewhere};
+use super::typed::has_type;
+use super::{Built, Engine, Style};
+use crate::dialect::support::{MAX_HOPS, disjoint, is_annotation, merge_ref_site};
+use crate::hint::Advice;
+use crate::pointer::Pointer;
+use crate::restore::{NodeId, Shape};
+use serde_json::{Map, Value};
+
+/// A union whose branch shapes wait for the finished schema: its node, the provider's branches,
+/// their plan nodes, the original pointer.
+pub(super) type PendingUnion = (NodeId, Vec<PendingShape>, Vec<Option<NodeId>>, String);
+
+/// A union branch's shape: known already, or (a branch that is a reference) once the definitions
+/// are written.
+pub(super) enum PendingShape {
+    Now(Shape),
+    Later(Value),
+}
+
+impl PendingShape {
+    fn of(branch: &Value) -> PendingShape {
+        let is_ref = |b: &Value| b.get("$ref").is_some();
+        let refers = is_ref(branch)
+            || branch.get("anyOf").and_then(Value::as_array).is_some_and(|bs| bs.iter().any(is_ref));
+        if refers {
+            PendingShape::Later(branch.clone())
+        } else {
+            PendingShape::Now(deep_shape_of(branch, &Value::Null))
+        }
+    }
+
+    fn shape(self, root: &Value) -> Shape {
+        match self {
+            PendingShape::Now(shape) => shape,
+            PendingShape::Later(branch) => deep_shape_of(&branch, root),
+        }
+    }
+}
+
+impl Engine<'_> {
+    /// A discriminated union's branch with its `tag` property required: as it is where its
+    /// schema (through references) already requires it or does not declare it, else its
+    /// target merged with `required: [tag]`.
+    fn with_tag_required(&self, branch: &Value, tag: &str) -> Value {
+        let mut target = branch;
+        for _ in 0..MAX_HOPS {
+            match target.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(self.root, r))
+            {
+                Some(t)
+                    if target
+                        .as_object()
+                        .is_some_and(|o| o.keys().all(|k| k == "$ref" || is_annotation(k))) =>
+                {
+                    target = t;
+                }
+                _ => break,
+            }
+        }
+        let declared = target.get("properties").and_then(|p| p.get(tag)).is_some();
+        let required = target
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(tag)));
+        if !declared || required {
+            return branch.clone();
+        }
+        let own =
+            Map::from_iter([("required".to_owned(), Value::Array(vec![Value::String(tag.to_owned())]))]);
+        merge_ref_site(own, target.clone()).unwrap_or_else(|_| branch.clone())
+    }
+
+    /// `anyOf` / `oneOf`, with the node's own assertions distributed into the branches.
+    pub(super) fn union(&mut self, m: &Map<String, Value>, ptr: &mut Pointer, depth: usize) -> Built {
+        let (keyword, branches) = match (m.get("anyOf"), m.get("oneOf")) {
+            (Some(Value::Array(b)), None) => ("anyOf", b),
+            (None, Some(Value::Array(b))) => ("oneOf", b),
+            _ => {
+                self.refuse("oneOf", ptr.as_str(), "`anyOf` and `oneOf` together cannot be expressed", None);
+                return (Value::Bool(true), None);
+            }
+        };
+        // A `discriminator` (OpenAPI's, and pydantic's `Field(discriminator=...)`) names a tag the
+        // reader needs in every value: pydantic refuses a value without it, even where the member
+        // gives the tag a default. Required in each branch, the tags tell the branches apart.
+        let tagged: Vec<Value>;
+        let branches =
+            match m.get("discriminator").and_then(|d| d.get("propertyName")).and_then(Value::as_str) {
+                Some(tag) => {
+                    tagged = branches.iter().map(|b| self.with_tag_required(b, tag)).collect();
+                    &tagged
+                }
+                None => branches,
+            };
+        if keyword == "oneOf"
+            && !branches
+                .iter()
+                .enumerate()
+                .all(|(i, a)| branches[i + 1..].iter().all(|b| disjoint(a, b, self.root)))
+        {
+            self.refuse(
+                "oneOf",
+                ptr.as_str(),
+                "`oneOf` is refused, and its branches are not provably disjoint: as `anyOf` it would accept a \
+                 value matching two branches, which `oneOf` refuses",
+                Some(Advice::TagUnion.text(self.origin)),
+            );
+            return (Value::Bool(true), None);
+        }
+        // The node's assertions hold for every branch: N ∧ (B1 ∨ B2) is (N ∧ B1) ∨ (N ∧ B2).
+        let own: Map<String, Value> = m
+            .iter()
+            .filter(|(k, _)| {
+                // OpenAPI's `discriminator` is an annotation: the members' `const` tags say the same.
+                !is_annotation(k)
+                    && !STAYS.contains(&k.as_str())
+                    && k.as_str() != keyword
+                    && k.as_str() != "discriminator"
+            })
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let mut outs = Vec::with_capacity(branches.len());
+        let mut plans = Vec::with_capacity(branches.len());
+        for (i, branch) in branches.iter().enumerate() {
+            // A reference merged with the union's keywords: its key, for a merge that recurs.
+            let mut merge = None;
+            let branch = if own.is_empty() {
+                branch.clone()
+            } else {
+                let target = match branch.get("$ref").and_then(Value::as_str) {
+                    Some(r)
+                        if branch
+                            .as_object()
+                            .is_some_and(|o| o.keys().all(|k| k == "$ref" || is_annotation(k))) =>
+                    {
+                        merge = Some((merge_key(r, &own), r));
+                        crate::refs::resolve(self.root, r).cloned().unwrap_or(Value::Bool(true))
+                    }
+                    _ => branch.clone(),
+                };
+                match merge_ref_site(own.clone(), target) {
+                    Ok(v) => v,
+                    Err(_) => {
+                        self.refuse(
+                            keyword,
+                            ptr.as_str(),
+                            format!("the keywords beside this `{keyword}` cannot be merged into its branches exactly"),
+                            None,
+                        );
+                        return (Value::Bool(true), None);
+                    }
+                }
+            };
+            if self.p.style == Style::NullableFlag && is_null_only(&branch) {
+                // Written as `nullable` on the other branches (see `collapse_null_branch`).
+                outs.push(serde_json::json!({"type": "null"}));
+                plans.push(None);
+                continue;
+            }
+            let mark = ptr.push(keyword);
+            ptr.push_index(i);
+            let (out, plan) = match merge {
+                Some((key, r)) => self.merged(key, r, branch, ptr, depth),
+                None => self.schema(&branch, ptr, depth + 1),
+            };
+            ptr.truncate(mark);
+            outs.push(out);
+            plans.push(plan);
+        }
+        let mut out = self.annotations(m);
+        let id = self.alloc();
+        if plans.iter().any(Option::is_some) {
+            let shapes = outs.iter().map(PendingShape::of).collect();
+            self.unions.push((id, shapes, plans, ptr.as_str().to_owned()));
+        }
+        if self.p.style == Style::NullableFlag && !outs.is_empty() {
+            collapse_null_branch(&mut outs, &mut out);
+            if outs.is_empty() && !["type", "enum", "anyOf"].iter().any(|k| out.contains_key(*k)) {
+                self.refuse("type", ptr.as_str(), "a schema that only admits null cannot be written", None);
+            }
+        }
+        if !outs.is_empty() {
+            out.insert("anyOf".into(), Value::Array(outs));
+        }
+        (Value::Object(out), Some(id))
+    }
+
+    /// `type: [A, B, ...]`: one branch per type, each keeping the keywords that apply to it.
+    pub(super) fn split_types(
+        &mut self,
+        m: &Map<String, Value>,
+        types: &[String],
+        nullable: bool,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) -> Built {
+        // Each branch lists the values of its own type (`declared_types` kept only types some
+        // listed value has).
+        let mut branches: Vec<Value> = types
+            .iter()
+            .map(|t| {
+                let mut b: Map<String, Value> = m
+                    .iter()
+                    .filter(|(k, _)| !is_annotation(k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                if let Some(Value::Array(values)) = b.get_mut("enum") {
+                    values.retain(|v| has_type(v, t));
+                }
+                b.insert("type".into(), Value::String(t.clone()));
+                Value::Object(b)
+            })
+            .collect();
+        if nullable {
+            branches.push(serde_json::json!({"type": "null"}));
+        }
+        let mut union: Map<String, Value> =
+            m.iter().filter(|(k, _)| is_annotation(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+        union.insert("anyOf".into(), Value::Array(branches));
+        self.union(&union, ptr, depth)
+    }
+
+    /// The shapes of every union that needs them, from the finished provider schema. A branch
+    /// whose restore changes a value's shape or checks it must be told apart from every other
+    /// branch; one that only turns integral floats into integers may be taken for another
+    /// branch's value harmlessly (the value stays valid), so it needs no proof.
+    pub(super) fn shapes(&mut self, root: &Value) {
+        // Which plans do anything, with every pending union counted as reaching its branches
+        // (a union inside a branch is as busy as its own branches).
+        for (id, _, plans, _) in &self.unions {
+            self.nodes[*id].union = plans.iter().flatten().map(|p| (Shape::default(), *p)).collect();
+        }
+        let (busy, structural) = liveness(&self.nodes);
+        for (id, pending, plans, ptr) in std::mem::take(&mut self.unions) {
+            let shapes: Vec<Shape> = pending.into_iter().map(|p| p.shape(root)).collect();
+            let mut union = Vec::new();
+            let mut integral = Vec::new();
+            for (i, plan) in plans.iter().enumerate() {
+                let Some(plan) = plan.filter(|p| busy[*p]) else { continue };
+                if !structural[plan] {
+                    integral.push((whole_where_fractions_go_elsewhere(&shapes, i), plan));
+                    continue;
+                }
+                let separate = shapes.iter().enumerate().all(|(j, s)| i == j || shapes[i].disjoint(s));
+                if !separate {
+                    self.refuse(
+                        "anyOf",
+                        &ptr,
+                        "the branches of this union need different restores, and restore could not tell which branch \
+                         a value took (they are not disjoint by type, tag or key set)",
+                        Some(Advice::TagUnion.text(self.origin)),
+                    );
+                    break;
+                }
+                union.push((shapes[i].clone(), plan));
+            }
+            union.extend(integral);
+            self.nodes[id].union = union;
+        }
+    }
+}
+
+/// Document-level keywords that stay on a union node rather than going into its branches.
+const STAYS: &[&str] = &["$defs", "definitions", "$schema", "$id", "$comment"];
+
+/// `{"type": "null"}` (and annotations): a union branch Gemini writes as `nullable`.
+fn is_null_only(branch: &Value) -> bool {
+    branch.as_object().is_some_and(|m| {
+        m.get("type") == Some(&Value::String("null".into()))
+            && m.keys().all(|k| k == "type" || is_annotation(k))
+    })
+}
+
+/// Gemini: `anyOf: [X, {"type": "null"}]` is `X` with `nullable: true`.
+fn collapse_null_branch(branches: &mut Vec<Value>, out: &mut Map<String, Value>) {
+    let is_null =
+        |b: &Value| b.get("type") == Some(&Value::String("null".into())) && b.get("nullable").is_none();
+    if !branches.iter().any(is_null) {
+        return;
+    }
+    branches.retain(|b| !is_null(b));
+    fn nullable(b: &mut Value) {
+        let Value::Object(m) = b else { return };
+        match m.get_mut("anyOf") {
+            // A union admits null when one of its branches does: said on each, as a second run
+            // (which distributes a union's own keywords into its branches) would say it.
+            Some(Value::Array(inner)) => inner.iter_mut().for_each(nullable),
+            _ => {
+                m.insert("nullable".into(), Value::Bool(true));
+            }
+        }
+    }
+    branches.iter_mut().for_each(nullable);
+    if let [only] = branches.as_slice()
+        && let Ok(Value::Object(merged)) = merge_ref_site(out.clone(), only.clone())
+    {
+        *out = merged;
+        branches.clear();
+    }
+}
