@@ -666,61 +666,11 @@ struct MapAccessor<'a> {
     pending: Option<(&'a Value, Option<NodeId>)>,
 }
 
-impl<'a> MapAccess<'a> for MapAccessor<'a> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
-        match self.view.next() {
-            Some((key, value, node)) => {
-                self.pending = Some((value, node));
-                seed.deserialize(KeyDe { ctx: self.view.ctx, key }).map(Some)
-            }
-            None => Ok(None),
-        }
-    }
-
-    fn next_value_seed<S: DeserializeSeed<'a>>(&mut self, seed: S) -> Result<S::Value, Error> {
-        match self.pending.take() {
-            Some((value, node)) => child(self.view.ctx, seed, value, node, self.view.depth + 1),
-            None => Err(self.view.ctx.fail()),
-        }
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        // Exact only where no key is skipped; a hint, never a promise.
-        match &self.view.source {
-            Source::Map(it) if self.view.props.iter().all(|p| !p.null_is_absent) => Some(it.len()),
-            Source::List(it) if self.view.props.is_empty() => Some(it.len()),
-            _ => None,
-        }
-    }
-}
-
 /// An array's items: the array's own, or a tuple's rebuilt from its object.
 enum Items<'a> {
     Slice(std::slice::Iter<'a, Value>),
     List(std::vec::IntoIter<&'a Value>),
 }
-
-impl<'a> Iterator for Items<'a> {
-    type Item = &'a Value;
-
-    fn next(&mut self) -> Option<&'a Value> {
-        match self {
-            Items::Slice(it) => it.next(),
-            Items::List(it) => it.next(),
-        }
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        match self {
-            Items::Slice(it) => it.size_hint(),
-            Items::List(it) => it.size_hint(),
-        }
-    }
-}
-
-impl ExactSizeIterator for Items<'_> {}
 
 struct SeqView<'a> {
     ctx: &'a Ctx<'a>,
@@ -756,36 +706,12 @@ struct SeqAccessor<'a> {
     depth: usize,
 }
 
-impl<'a> SeqAccess<'a> for SeqAccessor<'a> {
-    type Error = Error;
-
-    fn next_element_seed<S: DeserializeSeed<'a>>(&mut self, seed: S) -> Result<Option<S::Value>, Error> {
-        let Some((i, value)) = self.items.next() else { return Ok(None) };
-        let node = self.prefix.get(i).copied().unwrap_or(self.rest);
-        child(self.ctx, seed, value, node, self.depth + 1).map(Some)
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.items.len())
-    }
-}
-
 /// The variant of an externally tagged enum (serde_json's `EnumRefDeserializer`).
 struct Variant<'a> {
     ctx: &'a Ctx<'a>,
     key: &'a str,
     value: Option<(&'a Value, Option<NodeId>)>,
     depth: usize,
-}
-
-impl<'a> EnumAccess<'a> for Variant<'a> {
-    type Error = Error;
-    type Variant = Self;
-
-    fn variant_seed<S: DeserializeSeed<'a>>(self, seed: S) -> Result<(S::Value, Self), Error> {
-        let name: StrDeserializer<'_, Error> = self.key.into_deserializer();
-        seed.deserialize(name).map(|v| (v, self))
-    }
 }
 
 impl<'a> Variant<'a> {
@@ -795,49 +721,6 @@ impl<'a> Variant<'a> {
             None => Ok(None),
             Some((value, None)) => Ok(Some(View::Plain(value))),
             Some((value, Some(node))) => resolve(self.ctx, value, node, self.depth + 1).map(Some),
-        }
-    }
-}
-
-impl<'a> VariantAccess<'a> for Variant<'a> {
-    type Error = Error;
-
-    fn unit_variant(self) -> Result<(), Error> {
-        match self.view()? {
-            Some(view) => de::Deserialize::deserialize(view),
-            None => Ok(()),
-        }
-    }
-
-    fn newtype_variant_seed<S: DeserializeSeed<'a>>(self, seed: S) -> Result<S::Value, Error> {
-        match self.value {
-            Some((value, node)) => child(self.ctx, seed, value, node, self.depth + 1),
-            None => Err(self.ctx.fail()),
-        }
-    }
-
-    fn tuple_variant<V: Visitor<'a>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
-        match self.view()? {
-            Some(View::Plain(Value::Array(items))) if items.is_empty() => visitor.visit_unit(),
-            Some(View::Owned(Value::Array(items))) if items.is_empty() => visitor.visit_unit(),
-            Some(View::Seq(seq)) if seq.items.len() == 0 => visitor.visit_unit(),
-            Some(view @ (View::Plain(Value::Array(_)) | View::Owned(Value::Array(_)) | View::Seq(_))) => {
-                view.deserialize_seq(visitor)
-            }
-            _ => Err(self.ctx.fail()),
-        }
-    }
-
-    fn struct_variant<V: Visitor<'a>>(
-        self,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match self.view()? {
-            Some(view @ (View::Plain(Value::Object(_)) | View::Owned(Value::Object(_)) | View::Map(_))) => {
-                view.deserialize_map(visitor)
-            }
-            _ => Err(self.ctx.fail()),
         }
     }
 }
@@ -867,54 +750,6 @@ macro_rules! numeric_key {
     )*};
 }
 
-impl<'a> Deserializer<'a> for KeyDe<'a> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_borrowed_str(self.key)
-    }
-
-    numeric_key!(deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
-        deserialize_f32 deserialize_f64);
-
-    fn deserialize_bool<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.key {
-            "true" => visitor.visit_bool(true),
-            "false" => visitor.visit_bool(false),
-            _ => Err(self.ctx.fail()),
-        }
-    }
-
-    fn deserialize_option<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_some(self)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'a>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_enum<V: Visitor<'a>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        let key: de::value::CowStrDeserializer<'a, Error> = Cow::Borrowed(self.key).into_deserializer();
-        key.deserialize_enum(name, variants, visitor)
-    }
-
-    serde::forward_to_deserialize_any! {
-        <W: Visitor<'a>>
-        char str string bytes byte_buf unit unit_struct seq tuple tuple_struct
-        map struct identifier ignored_any
-    }
-}
-
 /// Every method serde_json's value deserializers have, for a planned place: resolved, then shown.
 macro_rules! through_view {
     ($($method:ident($($arg:ident: $ty:ty),*))*) => {$(
@@ -922,23 +757,6 @@ macro_rules! through_view {
             self.view()?.$method($($arg,)* visitor)
         }
     )*};
-}
-
-impl<'a> Deserializer<'a> for De<'a> {
-    type Error = Error;
-
-    through_view! {
-        deserialize_any() deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
-        deserialize_i64() deserialize_i128() deserialize_u8() deserialize_u16() deserialize_u32()
-        deserialize_u64() deserialize_u128() deserialize_f32() deserialize_f64() deserialize_char()
-        deserialize_str() deserialize_string() deserialize_bytes() deserialize_byte_buf()
-        deserialize_option() deserialize_unit() deserialize_unit_struct(name: &'static str)
-        deserialize_newtype_struct(name: &'static str) deserialize_seq()
-        deserialize_tuple(len: usize) deserialize_tuple_struct(name: &'static str, len: usize)
-        deserialize_map() deserialize_struct(name: &'static str, fields: &'static [&'static str])
-        deserialize_enum(name: &'static str, variants: &'static [&'static str])
-        deserialize_identifier() deserialize_ignored_any()
-    }
 }
 
 /// A method that reads a scalar: serde_json's own for a value, refused for a map or a list
@@ -970,270 +788,7 @@ macro_rules! seq {
     )*};
 }
 
-impl<'a> Deserializer<'a> for View<'a> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self {
-            View::Plain(v) => v.deserialize_any(visitor),
-            View::Owned(v) => v.deserialize_any(visitor),
-            View::Map(m) => m.visit(visitor),
-            View::Seq(s) => s.visit(visitor),
-        }
-    }
-
-    scalar! {
-        deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32() deserialize_i64()
-        deserialize_i128() deserialize_u8() deserialize_u16() deserialize_u32() deserialize_u64()
-        deserialize_u128() deserialize_f32() deserialize_f64() deserialize_char() deserialize_str()
-        deserialize_string() deserialize_unit() deserialize_unit_struct(name: &'static str)
-        deserialize_identifier()
-    }
-
-    seq! {
-        deserialize_bytes() deserialize_byte_buf() deserialize_seq() deserialize_tuple(len: usize)
-        deserialize_tuple_struct(name: &'static str, len: usize)
-    }
-
-    fn deserialize_option<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self {
-            View::Plain(v) => v.deserialize_option(visitor),
-            View::Owned(v) => v.deserialize_option(visitor),
-            view @ (View::Map(_) | View::Seq(_)) => visitor.visit_some(view),
-        }
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'a>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match self {
-            View::Plain(v) => v.deserialize_newtype_struct(name, visitor),
-            View::Owned(v) => v.deserialize_newtype_struct(name, visitor),
-            view @ (View::Map(_) | View::Seq(_)) => visitor.visit_newtype_struct(view),
-        }
-    }
-
-    fn deserialize_map<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self {
-            View::Plain(v) => v.deserialize_map(visitor),
-            View::Owned(v) => v.deserialize_map(visitor),
-            View::Map(m) => m.visit(visitor),
-            View::Seq(s) => Err(s.ctx.fail()),
-        }
-    }
-
-    fn deserialize_struct<V: Visitor<'a>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match self {
-            View::Plain(v) => v.deserialize_struct(name, fields, visitor),
-            View::Owned(v) => v.deserialize_struct(name, fields, visitor),
-            View::Map(m) => m.visit(visitor),
-            View::Seq(s) => s.visit(visitor),
-        }
-    }
-
-    fn deserialize_enum<V: Visitor<'a>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match self {
-            View::Plain(v) => v.deserialize_enum(name, variants, visitor),
-            View::Owned(v) => v.deserialize_enum(name, variants, visitor),
-            View::Map(m) => m.visit_enum(visitor),
-            View::Seq(s) => Err(s.ctx.fail()),
-        }
-    }
-
-    fn deserialize_ignored_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self {
-            View::Plain(v) => v.deserialize_ignored_any(visitor),
-            View::Owned(v) => v.deserialize_ignored_any(visitor),
-            // serde skips the value; restore would still have walked it (a fault below counts).
-            view @ (View::Map(_) | View::Seq(_)) => {
-                view.deserialize_any(IgnoredAny)?;
-                visitor.visit_unit()
-            }
-        }
-    }
-}
+mod access;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dialect::{self, AdaptContext, SchemaDialect};
-    use serde::Deserialize;
-    use serde_json::json;
-    use std::collections::BTreeMap;
-
-    fn plan(d: &dyn SchemaDialect, schema: Value) -> RestorePlan {
-        dialect::adapt(d, schema, &AdaptContext::default()).unwrap().plan
-    }
-
-    /// The on-the-fly result alone: `None` where decode falls back to restore + serde.
-    fn fast<T: DeserializeOwned>(plan: &RestorePlan, args: &Value) -> Option<T> {
-        let ctx = Ctx { plan, failed: Cell::new(false) };
-        let out = T::deserialize(De { ctx: &ctx, value: args, node: plan.root?, depth: 0 });
-        out.ok().filter(|_| !ctx.failed.get())
-    }
-
-    /// What decode must give: restore, then serde.
-    fn slow<T: DeserializeOwned>(plan: &RestorePlan, args: &Value) -> Result<T, ArgumentsError> {
-        T::deserialize(plan.restore(args.clone())?).map_err(serde_error)
-    }
-
-    #[derive(Debug, Deserialize, PartialEq)]
-    struct Call {
-        n: u8,
-        note: Option<String>,
-        tags: Option<BTreeMap<String, i64>>,
-        by_id: Option<BTreeMap<u32, f64>>,
-    }
-
-    fn call_schema() -> Value {
-        json!({"type": "object", "required": ["n"], "properties": {
-            "n": {"type": "integer", "minimum": 0, "maximum": 255},
-            "note": {"type": "string"},
-            "tags": {"type": "object", "additionalProperties": {"type": "integer"}},
-            "by_id": {"type": "object", "additionalProperties": {"type": "number"}, "propertyNames": {"pattern": "^[0-9]+$"}}
-        }})
-    }
-
-    #[test]
-    fn nulls_entries_and_integral_floats_are_restored_on_the_fly() {
-        let p = plan(&dialect::OPENAI_STRICT, call_schema());
-        let args = json!({"n": 3.0, "note": null, "tags": [{"key": "b", "value": 2.0}, {"key": "a", "value": 1}],
-            "by_id": [{"key": "7", "value": 0.5}]});
-        let want = Call {
-            n: 3,
-            note: None,
-            tags: Some([("a".to_owned(), 1), ("b".to_owned(), 2)].into()),
-            by_id: Some([(7, 0.5)].into()),
-        };
-        assert_eq!(fast::<Call>(&p, &args), Some(want));
-        assert_eq!(p.decode::<Call>(args.clone()).unwrap(), slow::<Call>(&p, &args).unwrap());
-    }
-
-    #[test]
-    fn a_fault_gives_restores_error_with_its_pointer() {
-        let p = plan(&dialect::OPENAI_STRICT, call_schema());
-        let args = json!({"n": 1, "note": null, "tags": [{"key": "a", "value": 1}, {"key": "a", "value": 2}], "by_id": null});
-        assert_eq!(fast::<Call>(&p, &args), None);
-        let err = p.decode::<Call>(args.clone()).unwrap_err();
-        assert_eq!(err, slow::<Call>(&p, &args).unwrap_err());
-        assert_eq!(err.faults()[0].pointer, "/tags/1");
-        // serde's refusal, worded as serde words it on the restored value.
-        let args = json!({"n": 256, "note": null, "tags": null, "by_id": null});
-        let anthropic = plan(&dialect::ANTHROPIC_STRICT, call_schema());
-        assert_eq!(
-            anthropic.decode::<Call>(args.clone()).unwrap_err(),
-            slow::<Call>(&anthropic, &args).unwrap_err()
-        );
-        assert_eq!(p.decode::<Call>(args.clone()).unwrap_err(), slow::<Call>(&p, &args).unwrap_err());
-    }
-
-    #[test]
-    fn a_moved_check_runs_where_serde_reads_and_where_it_skips() {
-        let schema = json!({"type": "object", "properties": {
-            "n": {"type": "integer", "minimum": 1}, "skipped": {"type": "integer", "minimum": 1}}, "required": ["n", "skipped"]});
-        let p = plan(&dialect::ANTHROPIC_STRICT, schema);
-        #[derive(Debug, Deserialize, PartialEq)]
-        struct OnlyN {
-            n: i64,
-        }
-        assert_eq!(fast::<OnlyN>(&p, &json!({"n": 2, "skipped": 5})), Some(OnlyN { n: 2 }));
-        let args = json!({"n": 2, "skipped": 0});
-        assert_eq!(fast::<OnlyN>(&p, &args), None);
-        let err = p.decode::<OnlyN>(args).unwrap_err();
-        assert_eq!(err.faults()[0].pointer, "/skipped");
-    }
-
-    /// A type that turns any error below it into a default (as `serde_with`'s `DefaultOnError`).
-    #[derive(Debug, PartialEq)]
-    struct Forgiving(i64);
-
-    impl<'de> Deserialize<'de> for Forgiving {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            Ok(Forgiving(i64::deserialize(d).unwrap_or(-7)))
-        }
-    }
-
-    #[test]
-    fn a_type_that_swallows_an_error_cannot_hide_a_fault() {
-        let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "maximum": 3}}, "required": ["n"]});
-        let p = plan(&dialect::ANTHROPIC_STRICT, schema);
-        #[derive(Debug, Deserialize, PartialEq)]
-        struct Holder {
-            n: Forgiving,
-        }
-        let args = json!({"n": 9});
-        assert_eq!(p.decode::<Holder>(args.clone()), slow::<Holder>(&p, &args));
-        assert!(p.decode::<Holder>(args).is_err());
-        assert_eq!(p.decode::<Holder>(json!({"n": "x"})).unwrap(), Holder { n: Forgiving(-7) });
-    }
-
-    #[test]
-    fn a_wrapped_root_json_text_and_untagged_unions_read_as_restore_gives_them() {
-        let p = plan(&dialect::OPENAI_STRICT, json!({"type": "array", "items": {"type": "integer"}}));
-        assert_eq!(fast::<Vec<u8>>(&p, &json!({"value": [1.0, 2]})), Some(vec![1, 2]));
-        // JSON text: the subtree is restored, the rest still read on the fly.
-        let p = plan(
-            &dialect::OPENAI_STRICT,
-            json!({"type": "object", "properties": {"any": {}}, "required": ["any"]}),
-        );
-        #[derive(Debug, Deserialize, PartialEq)]
-        struct Any {
-            any: Value,
-        }
-        assert_eq!(
-            fast::<Any>(&p, &json!({"any": "[1, {\"a\": null}]"})),
-            Some(Any { any: json!([1, {"a": null}]) })
-        );
-        // serde buffers an untagged enum (`deserialize_any`): the integer fix is in what it sees.
-        #[derive(Debug, Deserialize, PartialEq)]
-        #[serde(untagged)]
-        enum Num {
-            Int(u64),
-            Text(String),
-        }
-        let p = plan(
-            &dialect::ANTHROPIC_STRICT,
-            json!({"anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]}),
-        );
-        for args in [json!({"value": 4.0}), json!({"value": "x"}), json!({"value": -1})] {
-            assert_eq!(p.decode::<Num>(args.clone()), slow::<Num>(&p, &args), "{args}");
-        }
-    }
-
-    #[test]
-    fn a_plan_that_refers_to_itself_stops_at_the_depth_budget() {
-        let p =
-            RestorePlan::from_parts(vec![Node { target: Some(0), ..Node::default() }], Some(0), Vec::new());
-        let err = p.decode::<Value>(json!(1)).unwrap_err();
-        assert!(err.to_string().contains("deeper than"), "{err}");
-    }
-
-    #[test]
-    fn map_keys_read_as_serde_json_reads_them() {
-        let p = plan(
-            &dialect::OPENAI_STRICT,
-            json!({"type": "object", "additionalProperties": {"type": "integer"}}),
-        );
-        for args in [
-            json!({"value": [{"key": "12", "value": 1}]}),
-            json!({"value": [{"key": "1 ", "value": 1}]}),
-            json!({"value": [{"key": "x", "value": 1}]}),
-            json!({"value": [{"key": "-3", "value": 1.0}]}),
-        ] {
-            assert_eq!(p.decode::<BTreeMap<i32, u8>>(args.clone()), slow(&p, &args), "{args}");
-            assert_eq!(p.decode::<BTreeMap<bool, u8>>(args.clone()), slow(&p, &args), "{args}");
-        }
-    }
-}
+mod tests;

@@ -1,0 +1,164 @@
+//! The forward map ([`RestorePlan::encode`]): arguments in the original's terms written as the
+//! provider's schema takes them, each encoding of the plan done forwards, so that restore maps
+//! them back. Beside restore, which undoes the same nodes.
+
+use super::{Decode, MAX_DEPTH, Node, NodeId, RestorePlan, Run, TypeSet, check, declared};
+use serde_json::{Map, Value};
+
+impl RestorePlan {
+    /// The forward map: for arguments the original schema accepts, arguments the provider's
+    /// schema accepts that [`restore`](Self::restore) maps back to them (with `null` for an
+    /// absent field where the provider demands every field). For examples shown to a model in
+    /// the provider's terms, and for the property tests that show every value of a type can be
+    /// sent.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolschema::dialect::{self, AdaptContext, OPENAI_STRICT};
+    /// let schema = json!({"type": "object", "properties": {"tags": {"type": "object", "additionalProperties": {"type": "integer"}}}});
+    /// let plan = dialect::adapt(&OPENAI_STRICT, schema, &AdaptContext::default()).unwrap().plan;
+    /// let sent = plan.encode(json!({"tags": {"a": 1}}));
+    /// assert_eq!(sent, json!({"tags": [{"key": "a", "value": 1}]}));
+    /// assert_eq!(plan.encode(json!({})), json!({"tags": null}));
+    /// assert_eq!(plan.restore(sent).unwrap(), json!({"tags": {"a": 1}}));
+    /// ```
+    pub fn encode(&self, value: Value) -> Value {
+        match self.root {
+            Some(root) => Encode { nodes: &self.nodes }.node(root, value, 0),
+            None => value,
+        }
+    }
+}
+
+struct Encode<'p> {
+    nodes: &'p [Node],
+}
+
+impl Encode<'_> {
+    fn node(&self, id: NodeId, value: Value, depth: usize) -> Value {
+        if depth > MAX_DEPTH {
+            return value;
+        }
+        let node = &self.nodes[id];
+        let mut value = value;
+        match &mut value {
+            Value::Object(map) if !node.props.is_empty() || node.rest.is_some() => {
+                // The properties left out, sent as a bare null.
+                let mut absent = Vec::new();
+                for p in &node.props {
+                    if !map.contains_key(&p.name) {
+                        if p.null_is_absent {
+                            map.insert(p.name.clone(), Value::Null);
+                            absent.push(p.name.as_str());
+                        } else if let Some(d) = &p.default {
+                            map.insert(p.name.clone(), d.clone());
+                        }
+                    }
+                }
+                let keys: Vec<String> = map.keys().cloned().collect();
+                for key in keys {
+                    let prop = node
+                        .props
+                        .binary_search_by(|p| p.name.as_str().cmp(&key))
+                        .ok()
+                        .map(|i| &node.props[i]);
+                    let child = match prop {
+                        Some(p) => p.node,
+                        None if declared(&node.decode).binary_search(&key).is_ok() => None,
+                        None => node.rest,
+                    };
+                    // A null that is there stays null (it reads as absent), unless the property
+                    // is sent as JSON text, where it is the text `null` and a bare null is absent.
+                    if let Some(child) = child
+                        && let Some(slot) = map.get_mut(&key)
+                        && !(slot.is_null()
+                            && prop.is_some_and(|p| p.null_is_absent)
+                            && (absent.contains(&key.as_str()) || !self.null_as_text(child)))
+                    {
+                        *slot = self.node(child, std::mem::take(slot), depth + 1);
+                    }
+                }
+            }
+            Value::Array(items) if node.items.is_some() || !node.prefix.is_empty() => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    if let Some(child) = node.prefix.get(i).copied().unwrap_or(node.items) {
+                        *item = self.node(child, std::mem::take(item), depth + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+        for (shape, branch) in &node.union {
+            let encoded = self.node(*branch, value.clone(), depth + 1);
+            // The branch the provider's schema takes the value in, and whose restore checks
+            // (an `enum` of objects sent as JSON text, a moved bound) pass: another branch may
+            // take it in the same written shape and check what this one cannot.
+            if shape.fits_deep(&encoded) && self.restores(*branch, &encoded, depth + 1) {
+                value = encoded;
+                break;
+            }
+        }
+        if let Some(t) = node.target {
+            value = self.node(t, value, depth + 1);
+        }
+        match (&node.decode, value) {
+            (Decode::None, v) => v,
+            (Decode::Unwrap(key), v) => Value::Object(Map::from_iter([(key.clone(), v)])),
+            (Decode::Entries(_), Value::Object(m)) => Value::Array(entries_of(m)),
+            (Decode::ExtraEntries(key, declared, _), Value::Object(m)) => {
+                let (mut own, extra): (Map<String, Value>, Map<String, Value>) =
+                    m.into_iter().partition(|(k, _)| declared.contains(k));
+                own.insert(key.clone(), Value::Array(entries_of(extra)));
+                Value::Object(own)
+            }
+            (Decode::JsonText(types), v)
+                if types.contains(&v) && !(v.is_null() && *types != TypeSet::ALL) =>
+            {
+                Value::String(v.to_string())
+            }
+            (Decode::EnumText(table), v) => match table.iter().find(|(_, x)| check::json_equal(x, &v)) {
+                Some((text, _)) => Value::String(text.clone()),
+                None => v,
+            },
+            (Decode::Tuple(_), Value::Array(items)) => {
+                Value::Object(items.into_iter().enumerate().map(|(i, v)| (i.to_string(), v)).collect())
+            }
+            (_, v) => v,
+        }
+    }
+}
+
+impl Encode<'_> {
+    /// Whether the node `id` (through its references) sends a `null` value as the JSON text
+    /// `null`.
+    fn null_as_text(&self, id: NodeId) -> bool {
+        let mut at = Some(id);
+        for _ in 0..=MAX_DEPTH {
+            let Some(node) = at.map(|i| &self.nodes[i]) else { return false };
+            if let Decode::JsonText(types) = &node.decode {
+                return *types == TypeSet::ALL;
+            }
+            if node.decode != Decode::None {
+                return false;
+            }
+            at = node.target;
+        }
+        false
+    }
+
+    /// Whether restore takes `sent` through the node `id` without a fault.
+    fn restores(&self, id: NodeId, sent: &Value, depth: usize) -> bool {
+        let mut run = Run { nodes: self.nodes, faults: Vec::new(), same: Vec::new() };
+        let out = run.node(id, sent.clone(), depth);
+        crate::walk::drop_any_depth(out);
+        run.faults.is_empty()
+    }
+}
+
+fn entries_of(m: Map<String, Value>) -> Vec<Value> {
+    m.into_iter()
+        .map(|(k, v)| {
+            Value::Object(Map::from_iter([("key".to_owned(), Value::String(k)), ("value".to_owned(), v)]))
+        })
+        .collect()
+}

@@ -1,0 +1,169 @@
+//! The shape of a union branch's values, by which restore tells which branch a value took, and
+//! the forward map which branch to write it in.
+
+use super::{TypeSet, check};
+use serde_json::Value;
+
+/// What only the values of one union branch have: restore picks the branch whose shape a value
+/// has. Built only where the branches are provably disjoint, so at most one shape fits.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Shape {
+    pub(crate) types: Option<TypeSet>,
+    pub(crate) values: Option<Vec<Value>>,
+    /// Properties that must be present with one of these values (serde's tags).
+    pub(crate) tags: Vec<(String, Vec<Value>)>,
+    /// For an object: the keys it may have (when `closed`), and those it must.
+    pub(crate) keys: Option<(Vec<String>, Vec<String>)>,
+    /// Whether the object admits no key outside the first list of `keys`.
+    pub(crate) closed: bool,
+    /// For a branch that is itself a union: the shapes of its branches (a value has this shape
+    /// when it has one of them), the fields above then unused.
+    pub(crate) any: Option<Vec<Shape>>,
+    /// Only integer tokens fit: a float, even an integral one, belongs to a sibling branch that
+    /// takes fractions (serde's untagged `Int(i64) | Float(f64)` reads `1.0` as the float).
+    pub(crate) whole: bool,
+    /// For the forward map only (restore never reads them, and disjointness ignores them): the
+    /// shapes of the branch's properties and items, so that encode takes the branch whose schema
+    /// its encoding fits below the top level too (a tuple's encoding `{"0": "a"}` is an object
+    /// like the tuple branch's, but its items are not the tuple's).
+    pub(crate) props: Vec<(String, Shape)>,
+    pub(crate) items: Option<Box<Shape>>,
+}
+
+impl Shape {
+    /// Whether no value can have both shapes (by type, listed values, a tag's values, or a
+    /// closed key set against a required key).
+    pub(crate) fn disjoint(&self, other: &Shape) -> bool {
+        if let Some(any) = &self.any {
+            return any.iter().all(|s| s.disjoint(other));
+        }
+        if let Some(any) = &other.any {
+            return any.iter().all(|s| self.disjoint(s));
+        }
+        if let (Some(a), Some(b)) = (self.types, other.types)
+            && a.0 & b.0 == 0
+        {
+            return true;
+        }
+        let outside = |values: &Option<Vec<Value>>, types: Option<TypeSet>| matches!((values, types), (Some(vs), Some(t)) if vs.iter().all(|v| !t.contains(v)));
+        if outside(&self.values, other.types) || outside(&other.values, self.types) {
+            return true;
+        }
+        if let (Some(a), Some(b)) = (&self.values, &other.values)
+            && !a.iter().any(|x| b.iter().any(|y| check::json_equal(x, y)))
+        {
+            return true;
+        }
+        let tag_apart = self.tags.iter().any(|(name, a)| {
+            other
+                .tags
+                .iter()
+                .any(|(n, b)| n == name && !a.iter().any(|x| b.iter().any(|y| check::json_equal(x, y))))
+        });
+        if tag_apart {
+            return true;
+        }
+        let object_only = |s: &Shape| s.types == Some(TypeSet(4));
+        let keys_apart = |closed: &Shape, open: &Shape| {
+            matches!(&closed.keys, Some((may, _)) if closed.closed && object_only(closed) && object_only(open)
+                && open.keys.as_ref().is_some_and(|(_, must)| must.iter().any(|k| !may.contains(k))))
+        };
+        keys_apart(self, other) || keys_apart(other, self)
+    }
+
+    /// The shape of the values that have both shapes (a `$ref` and the keywords beside it).
+    pub(crate) fn both(self, other: Shape) -> Shape {
+        if let Some(any) = other.any {
+            let any = any.into_iter().map(|s| self.clone().both(s)).collect();
+            return Shape { any: Some(any), ..Shape::default() };
+        }
+        if self.any.is_some() {
+            return other.both(self);
+        }
+        let types = match (self.types, other.types) {
+            (Some(a), Some(b)) => Some(a.intersection(b)),
+            (a, b) => a.or(b),
+        };
+        let keys = match (self.keys, other.keys) {
+            (Some((may_a, mut must)), Some((may_b, must_b))) => {
+                must.extend(must_b);
+                Some((if self.closed { may_a } else { may_b }, must))
+            }
+            (a, b) => a.or(b),
+        };
+        let mut tags = self.tags;
+        tags.extend(other.tags);
+        Shape {
+            types,
+            values: self.values.or(other.values),
+            tags,
+            keys,
+            closed: self.closed || other.closed,
+            any: None,
+            whole: self.whole || other.whole,
+            props: Vec::new(),
+            items: None,
+        }
+    }
+
+    /// Whether some value of this shape may be a number with a fraction.
+    pub(crate) fn admits_fractions(&self) -> bool {
+        match &self.any {
+            Some(any) => any.iter().any(Shape::admits_fractions),
+            None => self.types.is_some_and(|t| t.0 & 16 != 0),
+        }
+    }
+
+    /// [`fits`](Self::fits), and every property and item present fits its own shape.
+    pub(super) fn fits_deep(&self, v: &Value) -> bool {
+        if let Some(any) = &self.any {
+            return !(self.whole && matches!(v, Value::Number(n) if n.is_f64()))
+                && any.iter().any(|s| s.fits_deep(v));
+        }
+        if !self.fits(v) {
+            return false;
+        }
+        match v {
+            // A null property is taken as absent: the encoding sends an optional property the
+            // model may leave out as null, which the property's own shape need not admit.
+            Value::Object(m) => {
+                self.props.iter().all(|(k, s)| m.get(k).is_none_or(|x| x.is_null() || s.fits_deep(x)))
+            }
+            Value::Array(xs) => self.items.as_ref().is_none_or(|s| xs.iter().all(|x| s.fits_deep(x))),
+            _ => true,
+        }
+    }
+
+    pub(super) fn fits(&self, v: &Value) -> bool {
+        if self.whole && matches!(v, Value::Number(n) if n.is_f64()) {
+            return false;
+        }
+        if let Some(any) = &self.any {
+            return any.iter().any(|s| s.fits(v));
+        }
+        if self.types.is_some_and(|t| !t.contains(v)) {
+            return false;
+        }
+        if let Some(values) = &self.values
+            && !values.iter().any(|x| check::json_equal(x, v))
+        {
+            return false;
+        }
+        if !self.tags.is_empty() || self.keys.is_some() {
+            let Value::Object(m) = v else { return false };
+            for (name, allowed) in &self.tags {
+                match m.get(name) {
+                    Some(x) if allowed.iter().any(|a| check::json_equal(a, x)) => {}
+                    _ => return false,
+                }
+            }
+            if let Some((may, must)) = &self.keys
+                && (self.closed && !m.keys().all(|k| may.contains(k))
+                    || !must.iter().all(|k| m.contains_key(k)))
+            {
+                return false;
+            }
+        }
+        true
+    }
+}
