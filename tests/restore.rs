@@ -514,3 +514,20 @@ fn a_tuples_members_are_not_restored_by_the_plan_of_its_further_items() {
     assert!(back["t"][0].is_f64(), "{back}");
     assert!(back["t"][1].is_u64(), "{back}");
 }
+
+// Regression (found by the restore laws over generated schemas): under json-schema, a
+// discriminated union whose tags have defaults was read without its tag, so the integer fix of
+// the `k0` branch turned `{"kind": "k1", "v": 2.0}`, whose `v` the `k1` branch takes as a number,
+// into `v: 2`. The tag names the branch, as the discriminator's readers require it.
+#[test]
+fn a_discriminated_unions_tag_keeps_an_integral_float_in_its_own_branch() {
+    let schema = json!({"oneOf": [
+        {"type": "object", "properties": {"kind": {"type": "string", "const": "k0", "default": "k0"}, "v": {"type": "integer"}}},
+        {"type": "object", "properties": {"kind": {"type": "string", "const": "k1", "default": "k1"}, "v": {"type": "number"}}}
+    ], "discriminator": {"propertyName": "kind"}});
+    let adapted = SchemaOptions::new().normalize(schema).unwrap();
+    let back = adapted.restore(json!({"kind": "k1", "v": 2.0})).unwrap();
+    assert!(back["v"].is_f64(), "{back}");
+    let back = adapted.restore(json!({"kind": "k0", "v": 2.0})).unwrap();
+    assert!(back["v"].is_u64(), "{back}");
+}

@@ -2,7 +2,7 @@
 //! nothing removed (`prune`), and the plan of a dialect that changes no shape (`integer_plan`,
 //! integral floats only). Here because these read or build plan nodes, not provider schemas.
 
-use super::shape::{shape_of, whole_where_fractions_go_elsewhere};
+use super::shape::{shape_of, whole_where_fractions_go_elsewhere, with_tag_required};
 use crate::dialect::support::type_names;
 use crate::restore::{Decode, Node, NodeId, Prop, RestorePlan, Shape};
 use serde_json::Value;
@@ -173,10 +173,14 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
             }
             for k in ["anyOf", "oneOf"] {
                 let branches = m.get(k).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+                // A discriminated union's tag tells its branches apart, as its readers require
+                // it (an integral float stays a float in the branch whose tag the value names).
+                let tag = m.get("discriminator").and_then(|d| d.get("propertyName")).and_then(Value::as_str);
                 let shapes: Vec<Shape> = branches
                     .iter()
                     .map(|b| {
-                        let mut shape = shape_of(b, self.root);
+                        let tagged = tag.map(|t| with_tag_required(b, t, self.root));
+                        let mut shape = shape_of(tagged.as_ref().unwrap_or(b), self.root);
                         shape.values = None;
                         shape
                     })

@@ -3,7 +3,7 @@
 //! within a budget. Apart from the unions because the integer-only plan reads shapes too.
 
 use super::typed::listed_values;
-use crate::dialect::support::is_annotation;
+use crate::dialect::support::{MAX_HOPS, is_annotation, merge_ref_site};
 use crate::restore::{Shape, TypeSet};
 use serde_json::{Map, Value};
 
@@ -161,4 +161,32 @@ pub(super) fn whole_where_fractions_go_elsewhere(shapes: &[Shape], i: usize) -> 
     let mut shape = shapes[i].clone();
     shape.whole = shapes.iter().enumerate().any(|(j, s)| j != i && s.admits_fractions());
     shape
+}
+
+/// A discriminated union's branch with its `tag` property required: as it is where its schema
+/// (through references) already requires it or does not declare it, else its target merged with
+/// `required: [tag]`. A `discriminator`'s readers (pydantic, OpenAPI) refuse a value without the
+/// tag, even where a member gives it a default; required, the tags tell the branches apart.
+pub(super) fn with_tag_required(branch: &Value, tag: &str, root: &Value) -> Value {
+    let mut target = branch;
+    for _ in 0..MAX_HOPS {
+        match target.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r)) {
+            Some(t)
+                if target.as_object().is_some_and(|o| o.keys().all(|k| k == "$ref" || is_annotation(k))) =>
+            {
+                target = t;
+            }
+            _ => break,
+        }
+    }
+    let declared = target.get("properties").and_then(|p| p.get(tag)).is_some();
+    let required = target
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(tag)));
+    if !declared || required {
+        return branch.clone();
+    }
+    let own = Map::from_iter([("required".to_owned(), Value::Array(vec![Value::String(tag.to_owned())]))]);
+    merge_ref_site(own, target.clone()).unwrap_or_else(|_| branch.clone())
 }

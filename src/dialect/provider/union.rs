@@ -6,10 +6,10 @@
 
 use super::plan::liveness;
 use super::refs::merge_key;
-use super::shape::{deep_shape_of, whole_where_fractions_go_elsewhere};
+use super::shape::{deep_shape_of, whole_where_fractions_go_elsewhere, with_tag_required};
 use super::typed::has_type;
 use super::{Built, Engine, Style};
-use crate::dialect::support::{MAX_HOPS, disjoint, is_annotation, merge_ref_site};
+use crate::dialect::support::{disjoint, is_annotation, merge_ref_site};
 use crate::hint::Advice;
 use crate::pointer::Pointer;
 use crate::restore::{NodeId, Shape};
@@ -47,37 +47,6 @@ impl PendingShape {
 }
 
 impl Engine<'_> {
-    /// A discriminated union's branch with its `tag` property required: as it is where its
-    /// schema (through references) already requires it or does not declare it, else its
-    /// target merged with `required: [tag]`.
-    fn with_tag_required(&self, branch: &Value, tag: &str) -> Value {
-        let mut target = branch;
-        for _ in 0..MAX_HOPS {
-            match target.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(self.root, r))
-            {
-                Some(t)
-                    if target
-                        .as_object()
-                        .is_some_and(|o| o.keys().all(|k| k == "$ref" || is_annotation(k))) =>
-                {
-                    target = t;
-                }
-                _ => break,
-            }
-        }
-        let declared = target.get("properties").and_then(|p| p.get(tag)).is_some();
-        let required = target
-            .get("required")
-            .and_then(Value::as_array)
-            .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(tag)));
-        if !declared || required {
-            return branch.clone();
-        }
-        let own =
-            Map::from_iter([("required".to_owned(), Value::Array(vec![Value::String(tag.to_owned())]))]);
-        merge_ref_site(own, target.clone()).unwrap_or_else(|_| branch.clone())
-    }
-
     /// `anyOf` / `oneOf`, with the node's own assertions distributed into the branches.
     pub(super) fn union(&mut self, m: &Map<String, Value>, ptr: &mut Pointer, depth: usize) -> Built {
         let (keyword, branches) = match (m.get("anyOf"), m.get("oneOf")) {
@@ -95,7 +64,7 @@ impl Engine<'_> {
         let branches =
             match m.get("discriminator").and_then(|d| d.get("propertyName")).and_then(Value::as_str) {
                 Some(tag) => {
-                    tagged = branches.iter().map(|b| self.with_tag_required(b, tag)).collect();
+                    tagged = branches.iter().map(|b| with_tag_required(b, tag, self.root)).collect();
                     &tagged
                 }
                 None => branches,
