@@ -531,3 +531,20 @@ fn a_discriminated_unions_tag_keeps_an_integral_float_in_its_own_branch() {
     let back = adapted.restore(json!({"kind": "k0", "v": 2.0})).unwrap();
     assert!(back["v"].is_u64(), "{back}");
 }
+
+// Regression (found by the 5,000-schema run of the restore laws): a union branch whose written
+// form held a reference below its top (a map whose values are a definition) had its deep shape
+// read before the definitions were written, so the reference told nothing, and the forward map
+// sent `{"a": "x"}` of the object branch as the map's entries, which the provider refuses.
+#[test]
+fn a_union_branch_with_a_reference_below_its_top_is_told_apart_once_definitions_are_written() {
+    let schema = json!({"type": "object", "additionalProperties": {"anyOf": [
+        {"type": "object", "additionalProperties": {"$ref": "#/$defs/Item"}},
+        {"type": "object", "properties": {"a": {"type": "string"}}}
+    ]}, "$defs": {"Item": {"type": "object", "properties": {"a": {"type": "string"}}}}});
+    round_trips(
+        "openai-strict",
+        &schema,
+        &[json!({"id": {"a": "x"}}), json!({"id": {"k": {"a": "y"}}}), json!({})],
+    );
+}

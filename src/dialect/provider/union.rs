@@ -28,10 +28,18 @@ pub(super) enum PendingShape {
 
 impl PendingShape {
     fn of(branch: &Value) -> PendingShape {
-        let is_ref = |b: &Value| b.get("$ref").is_some();
-        let refers = is_ref(branch)
-            || branch.get("anyOf").and_then(Value::as_array).is_some_and(|bs| bs.iter().any(is_ref));
-        if refers {
+        // A reference anywhere the deep shape reads (a map's entries whose value is a
+        // definition, an item, a property) resolves only once the definitions are written.
+        fn refers(v: &Value, depth: usize) -> bool {
+            match v {
+                Value::Object(m) if depth < 32 => {
+                    m.contains_key("$ref") || m.values().any(|x| refers(x, depth + 1))
+                }
+                Value::Array(items) if depth < 32 => items.iter().any(|x| refers(x, depth + 1)),
+                _ => false,
+            }
+        }
+        if refers(branch, 0) {
             PendingShape::Later(branch.clone())
         } else {
             PendingShape::Now(deep_shape_of(branch, &Value::Null))
