@@ -335,10 +335,11 @@ fn an_optional_property_whose_union_holds_true_is_required_with_null() {
     let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema).unwrap();
     let validator = provider_validator(d, adapted.as_value());
     assert_eq!(adapted.as_value()["required"], json!(["c"]));
-    // Null and absent alike, as for an `Option`: `{"c": null}` comes back as `{}`.
+    // Absent is a bare null; a null that is there goes as the text `null` of the untyped branch
+    // and comes back as itself (serde reads both as `None` for an `Option`).
     for (value, back) in [
         (json!({}), json!({})),
-        (json!({"c": null}), json!({})),
+        (json!({"c": null}), json!({"c": null})),
         (json!({"c": 3}), json!({"c": 3})),
         (json!({"c": "x"}), json!({"c": "x"})),
         (json!({"c": {"k": [1]}}), json!({"c": {"k": [1]}})),
@@ -546,5 +547,21 @@ fn a_union_branch_with_a_reference_below_its_top_is_told_apart_once_definitions_
         "openai-strict",
         &schema,
         &[json!({"id": {"a": "x"}}), json!({"id": {"k": {"a": "y"}}}), json!({})],
+    );
+}
+
+// Regression (found by the 5,000-schema run of the restore laws): a property named by `required`
+// alternatives whose union holds an untyped branch (`{}`, sent as JSON text), present as null,
+// was sent as a bare null, which stands for absent, so the moved "at least one of" check refused
+// `{"a": null}`. It goes as the text `null` of the untyped branch.
+#[test]
+fn a_null_named_by_required_alternatives_goes_as_the_text_null_of_its_unions_untyped_branch() {
+    let schema = json!({"type": "object", "properties": {"o": {"type": "object", "properties": {
+        "a": {"anyOf": [{"type": "integer"}, {}]}, "b": {"type": "string"}},
+        "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}}, "required": ["o"]});
+    round_trips(
+        "openai-strict",
+        &schema,
+        &[json!({"o": {"a": null}}), json!({"o": {"a": 1}}), json!({"o": {"b": "x"}})],
     );
 }

@@ -131,7 +131,12 @@ impl Encode<'_> {
 impl Encode<'_> {
     /// Whether the node `id` (through its references) sends a `null` value as the JSON text
     /// `null`.
+    /// (A union sends it so where one of its branches does: `{}` beside other branches.)
     fn null_as_text(&self, id: NodeId) -> bool {
+        self.null_as_text_within(id, 0)
+    }
+
+    fn null_as_text_within(&self, id: NodeId, depth: usize) -> bool {
         let mut at = Some(id);
         for _ in 0..=MAX_DEPTH {
             let Some(node) = at.map(|i| &self.nodes[i]) else { return false };
@@ -140,6 +145,9 @@ impl Encode<'_> {
             }
             if node.decode != Decode::None {
                 return false;
+            }
+            if depth < MAX_DEPTH && node.union.iter().any(|(_, b)| self.null_as_text_within(*b, depth + 1)) {
+                return true;
             }
             at = node.target;
         }
