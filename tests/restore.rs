@@ -565,3 +565,24 @@ fn a_null_named_by_required_alternatives_goes_as_the_text_null_of_its_unions_unt
         &[json!({"o": {"a": null}}), json!({"o": {"a": 1}}), json!({"o": {"b": "x"}})],
     );
 }
+
+// Regression (found by the 5,000-schema run of the restore laws): closing the objects under a
+// `oneOf` whose branches overlap made the schema refuse a value the original accepted. `{"k": 1}`
+// matched both inner branches (the inner `oneOf` refused it) and so passed the outer `oneOf`
+// through its `enum` alone; with `a/b` closed it matched only `{}`, and the outer `oneOf` saw two
+// branches pass. Such branches stay open.
+#[test]
+fn closing_never_makes_an_overlapping_one_of_refuse_what_it_accepted() {
+    let schema = json!({
+        "$defs": {"a/b": {"type": "object", "properties": {}}},
+        "oneOf": [{"oneOf": [{"$ref": "#/$defs/a~1b"}, {}]}, {"enum": [{"k": 1}]}]
+    });
+    let original = jsonschema::validator_for(&schema).unwrap();
+    let d = dialect::by_name("strict-subset").expect("built in");
+    let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema.clone()).unwrap();
+    let out = jsonschema::validator_for(adapted.as_value()).unwrap();
+    for value in [json!({"k": 1}), json!({}), json!({"k": 2}), json!(3)] {
+        assert_eq!(out.is_valid(&value), original.is_valid(&value), "{value}");
+    }
+    assert!(out.is_valid(&json!({"k": 1})));
+}

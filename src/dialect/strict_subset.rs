@@ -27,7 +27,10 @@
 //!   entry of a schema that has its own `properties` or other applicators beside it (serde's
 //!   `#[serde(flatten)]` of an enum, an internally tagged newtype variant's `$ref` with a tag
 //!   property). Closing a part alone would refuse the keys the other parts declare;
-//! - **frozen**: anything under `not` or `if`, where closing would make the schema accept *more*.
+//! - **frozen**: anything under `not` or `if`, under a `oneOf` whose branches are not provably
+//!   disjoint, and under a `contains` bounded by `maxContains`: there closing would make the
+//!   schema accept *more* (a value two overlapping `oneOf` branches matched, refused, would
+//!   match only the one left open and pass), so such a schema keeps its meaning untouched.
 //!
 //! A whole struct schema gets `additionalProperties: false`. A whole schema made of parts gets
 //! `unevaluatedProperties: false` instead (draft 2020-12): it sees every key any part evaluated,
@@ -41,7 +44,7 @@ use crate::error::CapabilityError;
 use crate::pointer::Pointer;
 use crate::walk::{Depth, for_each_child};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Closes every object schema that describes a struct (see the module docs). Its name is
 /// `strict-subset`.
@@ -188,6 +191,10 @@ impl Analysis<'_, '_> {
         while let Some((node, ptr, class, depth)) = stack.pop() {
             let Value::Object(map) = node else { continue };
             let mut combination = false;
+            let one_of_overlaps = map
+                .get("oneOf")
+                .and_then(Value::as_array)
+                .is_some_and(|branches| !pairwise_disjoint(branches, self.root));
             if let Some(reference) = map.get("$ref") {
                 let site = in_place_class(map, class, "$ref");
                 match self.note_ref(reference, site, &ptr) {
@@ -199,12 +206,19 @@ impl Analysis<'_, '_> {
                 let keyword = step.keyword();
                 let child_class = match keyword {
                     "not" | "if" => Class::Frozen,
+                    "oneOf" if one_of_overlaps => Class::Frozen,
+                    "contains" if map.contains_key("maxContains") => Class::Frozen,
                     "$defs" | "definitions" => return,
                     _ if IN_PLACE.contains(&keyword) => in_place_class(map, class, keyword),
                     _ if class == Class::Frozen => Class::Frozen,
                     _ => Class::Whole,
                 };
-                if IN_PLACE.contains(&keyword) && child_class > Class::Whole {
+                // A part makes this a combination, closed as one; so does a frozen member beside
+                // keys of this schema's own. Frozen members alone leave the schema as it is: they
+                // keep their meaning, and no part here declares the keys they accept.
+                if IN_PLACE.contains(&keyword)
+                    && (child_class == Class::Part || (child_class == Class::Frozen && own_keys(map)))
+                {
                     combination = true;
                 }
                 let mut p = ptr.clone();
@@ -276,6 +290,47 @@ impl Analysis<'_, '_> {
         }
         Some(now)
     }
+}
+
+/// The most branch pairs [`pairwise_disjoint`] compares; past it a `oneOf` counts as overlapping
+/// (its branches then stay open: the sound side).
+const MAX_PAIRS: usize = 1 << 16;
+
+/// Whether closing `branches` keeps their `oneOf`'s meaning but for the keys it refuses: every
+/// pair is provably [`disjoint`](super::support::disjoint) or [`separated`] once closed (within
+/// [`MAX_PAIRS`] comparisons).
+fn pairwise_disjoint(branches: &[Value], root: &Value) -> bool {
+    branches.len().saturating_mul(branches.len().saturating_sub(1)) / 2 <= MAX_PAIRS
+        && branches.iter().enumerate().all(|(i, a)| {
+            branches[i + 1..].iter().all(|b| super::support::disjoint(a, b, root) || separated(a, b, root))
+        })
+}
+
+/// Two plain structs, each requiring a key the other does not declare (`Result`'s `Ok`/`Err`,
+/// serde's externally tagged variants without `additionalProperties: false`). A value both
+/// matched (refused by the `oneOf`) holds both keys, so once both are closed it matches neither
+/// and is still refused; closing cannot make a value match exactly one.
+fn separated(a: &Value, b: &Value, root: &Value) -> bool {
+    let plain = |s: &Value| -> Option<(BTreeSet<String>, BTreeSet<String>)> {
+        let m = super::support::deref(s, root)?.as_object()?;
+        let closes = |k: &str| m.get(k).is_none_or(|v| v == &Value::Bool(false));
+        if IN_PLACE.iter().any(|k| m.contains_key(*k))
+            || m.contains_key("patternProperties")
+            || !closes("additionalProperties")
+            || !closes("unevaluatedProperties")
+        {
+            return None;
+        }
+        let declared = m.get("properties")?.as_object()?.keys().cloned().collect();
+        let required = m
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default();
+        Some((declared, required))
+    };
+    let (Some((pa, ra)), Some((pb, rb))) = (plain(a), plain(b)) else { return false };
+    !rb.is_subset(&pa) && !ra.is_subset(&pb)
 }
 
 /// Whether `node` or any schema combined with it in place (through `allOf`/`anyOf`/`oneOf`/
@@ -378,6 +433,50 @@ mod tests {
         }));
         assert_eq!(out["$defs"]["Inner"]["additionalProperties"], false);
         assert!(out["properties"]["x"].get("unevaluatedProperties").is_none());
+    }
+
+    #[test]
+    fn branches_of_an_overlapping_one_of_stay_open() {
+        // Closing `a/b` would let `{"k": 1}` match only `{}` in the inner `oneOf`, which then
+        // passes, and the outer `oneOf` would refuse what its `enum` branch alone accepted.
+        let schema = json!({
+            "$defs": {"a/b": {"type": "object", "properties": {}}},
+            "oneOf": [{"oneOf": [{"$ref": "#/$defs/a~1b"}, {}]}, {"enum": [{"k": 1}]}]
+        });
+        let out = run(schema.clone());
+        assert_eq!(out, schema);
+        // Disjoint branches (serde's internally tagged enum) are still closed each.
+        let tagged = run(json!({"oneOf": [
+            {"type": "object", "properties": {"t": {"const": "a"}, "x": {"type": "object", "properties": {}}},
+             "required": ["t"]},
+            {"type": "object", "properties": {"t": {"const": "b"}}, "required": ["t"]}
+        ]}));
+        assert_eq!(tagged["oneOf"][0]["additionalProperties"], false);
+        assert_eq!(tagged["oneOf"][0]["properties"]["x"]["additionalProperties"], false);
+        assert_eq!(tagged["oneOf"][1]["additionalProperties"], false);
+        // `Result`: each branch requires a key the other does not declare.
+        let result = run(json!({"oneOf": [
+            {"type": "object", "properties": {"Ok": {"type": "integer"}}, "required": ["Ok"]},
+            {"type": "object", "properties": {"Err": {"type": "string"}}, "required": ["Err"]}
+        ]}));
+        assert_eq!(result["oneOf"][0]["additionalProperties"], false);
+        assert_eq!(result["oneOf"][1]["additionalProperties"], false);
+        // One declares the other's key: `{"a": 1, "b": 2}` matches both open and only the first
+        // closed, so they stay open.
+        let nested = json!({"oneOf": [
+            {"type": "object", "properties": {"a": {}, "b": {}}, "required": ["a"]},
+            {"type": "object", "properties": {"b": {}}, "required": ["b"]}
+        ]});
+        assert_eq!(run(nested.clone()), nested);
+    }
+
+    #[test]
+    fn nothing_inside_a_contains_bounded_above_is_closed() {
+        let out =
+            run(json!({"type": "array", "contains": {"type": "object", "properties": {}}, "maxContains": 1}));
+        assert!(out["contains"].get("additionalProperties").is_none());
+        let out = run(json!({"type": "array", "contains": {"type": "object", "properties": {}}}));
+        assert_eq!(out["contains"]["additionalProperties"], false);
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub(crate) fn too_deep(dialect: &str, max_depth: usize, pointer: String) -> Capa
 }
 
 /// Follows a local `$ref` (at most [`MAX_HOPS`] in a row).
-fn deref<'v>(schema: &'v Value, root: &'v Value) -> Option<&'v Value> {
+pub(crate) fn deref<'v>(schema: &'v Value, root: &'v Value) -> Option<&'v Value> {
     let mut cur = schema;
     for _ in 0..MAX_HOPS {
         match cur.get("$ref").and_then(Value::as_str) {
