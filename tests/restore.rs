@@ -586,3 +586,43 @@ fn closing_never_makes_an_overlapping_one_of_refuse_what_it_accepted() {
     }
     assert!(out.is_valid(&json!({"k": 1})));
 }
+
+// Regression: an integral float inside an untagged union of structs belongs to the branch that
+// reads it as a float. serde reads `{"a": 1.0}` as `B` (`A` refuses the float); turning it into
+// `{"a": 1}` made serde read `A`. Restore and decode leave it; `{"a": 1}` stays `A`.
+#[test]
+fn an_integral_float_nested_in_an_untagged_union_keeps_its_branch() {
+    #[derive(serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
+    struct A {
+        a: i64,
+    }
+    #[derive(serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
+    struct B {
+        a: f64,
+    }
+    #[derive(serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
+    #[serde(untagged)]
+    enum AB {
+        A(A),
+        B(B),
+    }
+    #[derive(serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
+    struct Args {
+        ab: AB,
+        list: Vec<AB>,
+    }
+    for d in dialect::builtin() {
+        let Ok(schema) = SchemaOptions::new().dialect(*d).schema_for::<Args>() else { continue };
+        let name = d.name();
+        let sent = json!({"ab": {"a": 1.0}, "list": [{"a": 2}, {"a": 3.0}, {"a": 4.5}]});
+        let sent = schema.plan().encode(sent);
+        let restored = schema.restore(sent.clone()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let args: Args = serde_json::from_value(restored).unwrap();
+        let want = Args {
+            ab: AB::B(B { a: 1.0 }),
+            list: vec![AB::A(A { a: 2 }), AB::B(B { a: 3.0 }), AB::B(B { a: 4.5 })],
+        };
+        assert_eq!(args, want, "{name}: restore");
+        assert_eq!(schema.decode::<Args>(sent).unwrap(), want, "{name}: decode");
+    }
+}

@@ -156,7 +156,7 @@ impl Encode<'_> {
 
     /// Whether restore takes `sent` through the node `id` without a fault.
     fn restores(&self, id: NodeId, sent: &Value, depth: usize) -> bool {
-        let mut run = Run { nodes: self.nodes, faults: Vec::new(), same: Vec::new() };
+        let mut run = Run::new(self.nodes);
         let out = run.node(id, sent.clone(), depth);
         crate::walk::drop_any_depth(out);
         run.faults.is_empty()

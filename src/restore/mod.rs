@@ -13,7 +13,7 @@
 //! | a tuple (`prefixItems`) | an object with keys `"0"`, `"1"`, ... | rebuilds the array |
 //! | enum values the provider cannot list (numbers for Gemini) | their JSON text as strings | maps each back |
 //! | an assertion the provider does not enforce (`minimum` for Anthropic) | nothing, said in the description | checks it, listing every failure with its pointer |
-//! | an `integer` | `integer` | turns an integral float (`1.0`, which JSON Schema accepts and serde refuses) into the integer, but where another branch of its union takes fractions; refuses one past ±2^53 where an integer format is named |
+//! | an `integer` | `integer` | turns an integral float (`1.0`, which JSON Schema accepts and serde refuses) into the integer, but where another branch of its union takes fractions there (at its top or inside it); refuses one past ±2^53 where an integer format is named |
 //!
 //! A plan is derived from the schema alone: rebuilding it from the same schema and dialect gives
 //! the same plan, so a gateway can keep the original schema and make the plan at call time.
@@ -382,7 +382,7 @@ impl RestorePlan {
     /// map key, a moved assertion that fails, arguments deeper than [`MAX_DEPTH`].
     pub fn restore(&self, args: Value) -> Result<Value, ArgumentsError> {
         let Some(root) = self.root else { return Ok(args) };
-        let mut run = Run { nodes: &self.nodes, faults: Vec::new(), same: Vec::new() };
+        let mut run = Run::new(&self.nodes);
         let out = run.node(root, args, 0);
         if run.faults.is_empty() {
             Ok(out)
@@ -431,6 +431,19 @@ struct Run<'p> {
     /// not descend into it), outermost first; emptied for each child value. A union branch that
     /// leads back to one of them restores nothing new and would loop: it is never picked.
     same: Vec<NodeId>,
+    /// How many more trial restores [`Run::branch`] may make: each tries a union's branches on
+    /// a copy, and nested unions would multiply the trials; past the budget the first branch
+    /// that fits is taken, as without one.
+    trials: usize,
+}
+
+/// The trial restores one restore may make to pick union branches (see [`Run::branch`]).
+const MAX_TRIALS: usize = 256;
+
+impl<'p> Run<'p> {
+    pub(crate) fn new(nodes: &'p [Node]) -> Self {
+        Run { nodes, faults: Vec::new(), same: Vec::new(), trials: MAX_TRIALS }
+    }
 }
 
 impl Run<'_> {
@@ -492,6 +505,44 @@ impl Run<'_> {
         true
     }
 
+    /// The branch of node `id`'s union that restores `value`: the first whose shape fits it and
+    /// that does something, unless several fit and the value holds an integral float. Then the
+    /// branches are tried in turn, and the first whose restore leaves the value as it is,
+    /// without a fault, is taken: the float belongs to a branch that reads it as a float
+    /// (`A { a: i64 } | B { a: f64 }`, untagged, reads `{"a": 1.0}` as `B`), and turning it
+    /// into an integer would hand serde another branch's value.
+    fn branch(&mut self, id: NodeId, value: &Value, depth: usize) -> Option<NodeId> {
+        let nodes = self.nodes;
+        let fitting: Vec<NodeId> = nodes[id]
+            .union
+            .iter()
+            .filter(|(shape, b)| shape.fits(value) && !self.leads_back(*b))
+            .map(|(_, b)| *b)
+            .collect();
+        let first = fitting.iter().copied().find(|b| !idle(&nodes[*b]));
+        if fitting.len() < 2 || !has_integral_float(value) {
+            return first;
+        }
+        for &b in &fitting {
+            if idle(&nodes[b]) {
+                return None;
+            }
+            if self.trials == 0 {
+                break;
+            }
+            self.trials -= 1;
+            let before = self.faults.len();
+            let out = self.node(b, value.clone(), depth + 1);
+            let kept = self.faults.len() == before && out == *value;
+            self.faults.truncate(before);
+            crate::walk::drop_any_depth(out);
+            if kept {
+                return Some(b);
+            }
+        }
+        first
+    }
+
     fn node(&mut self, id: NodeId, value: Value, depth: usize) -> Value {
         if depth > MAX_DEPTH {
             self.fault(format!("the arguments nest deeper than {MAX_DEPTH} levels"));
@@ -515,10 +566,8 @@ impl Run<'_> {
                 self.below(before, || Seg::Key(key.clone()));
             }
         }
-        if let Some((_, branch)) =
-            node.union.iter().find(|(shape, branch)| shape.fits(&value) && !self.leads_back(*branch))
-        {
-            value = self.node(*branch, value, depth + 1);
+        if let Some(branch) = self.branch(id, &value, depth) {
+            value = self.node(branch, value, depth + 1);
         }
         match &mut value {
             Value::Object(map) if !node.props.is_empty() || node.rest.is_some() => {
@@ -741,6 +790,38 @@ impl Run<'_> {
 }
 
 /// `1.0` to `1`, where the float is integral and fits an `i64` or `u64`.
+/// Whether a plan node does nothing: a union's branch kept only so that restore can take it for
+/// a value its siblings would change (see [`Run::branch`]).
+pub(super) fn idle(node: &Node) -> bool {
+    node.decode == Decode::None
+        && node.target.is_none()
+        && node.union.is_empty()
+        && node.props.is_empty()
+        && node.rest.is_none()
+        && node.items.is_none()
+        && node.prefix.is_empty()
+        && !node.integer
+        && node.checks.is_empty()
+}
+
+/// Whether an integral float (`1.0`) sits anywhere in `value`.
+pub(super) fn has_integral_float(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n)
+                if n.is_f64() && n.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0) =>
+            {
+                return true;
+            }
+            Value::Array(xs) => stack.extend(xs),
+            Value::Object(m) => stack.extend(m.values()),
+            _ => {}
+        }
+    }
+    false
+}
+
 fn integral(value: &mut Value) {
     let Value::Number(n) = value else { return };
     if !n.is_f64() {

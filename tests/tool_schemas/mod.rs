@@ -243,6 +243,21 @@ pub fn arb_node() -> BoxedStrategy<Value> {
                 1 => (arb_object(inner.clone()), inner.clone()).prop_map(|(o, z)| {
                     json!({"allOf": [o, {"type": "object", "properties": {"z": z}}]})
                 }),
+                // Structs told apart only by a property's number type (serde's untagged
+                // `A { a: i64 } | B { a: f64 }`), the property beside others or alone, required
+                // or not, in either order.
+                1 => (inner.clone(), any::<u8>()).prop_map(|(other, bits)| {
+                    let required = if bits & 1 == 0 { json!(["n"]) } else { json!([]) };
+                    let with = |t: &str| {
+                        let mut props = json!({"n": {"type": t}});
+                        if bits & 2 != 0 {
+                            props["o"] = other.clone();
+                        }
+                        json!({"type": "object", "properties": props, "required": required})
+                    };
+                    let (first, second) = if bits & 4 == 0 { ("integer", "number") } else { ("number", "integer") };
+                    json!({"anyOf": [with(first), with(second)]})
+                }),
                 // Members that only carry `required`.
                 1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| json!({
                     "type": "object",
@@ -522,6 +537,18 @@ pub const COVERAGE: &[Coverage] = &[
             anywhere(v, &|m| {
                 m.get("anyOf") == Some(&json!([{"type": "integer"}, {"type": "number"}]))
                     || m.get("type") == Some(&json!(["integer", "number"]))
+            })
+        },
+    },
+    Coverage {
+        name: "structs told apart by a property's number type",
+        holds: |v| {
+            anywhere(v, &|m| {
+                m.get("anyOf").and_then(Value::as_array).is_some_and(|b| {
+                    let types: Vec<&Value> =
+                        b.iter().filter_map(|s| s.pointer("/properties/n/type")).collect();
+                    types.contains(&&json!("integer")) && types.contains(&&json!("number"))
+                })
             })
         },
     },

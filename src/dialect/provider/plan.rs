@@ -64,7 +64,11 @@ pub(super) fn prune(mut nodes: Vec<Node>, root: Option<NodeId>) -> (Vec<Node>, O
     let keep = |c: Option<NodeId>| c.filter(|c| busy[*c]);
     for node in &mut nodes {
         node.target = keep(node.target);
-        node.union.retain(|(_, c)| busy[*c]);
+        // A union's branches that do nothing stay beside one that does: where several fit a
+        // value holding an integral float, restore takes the one that leaves it as it is.
+        if !node.union.iter().any(|(_, c)| busy[*c]) {
+            node.union.clear();
+        }
         for p in &mut node.props {
             p.node = keep(p.node);
         }

@@ -12,7 +12,7 @@ use super::{Built, Engine, Style};
 use crate::dialect::support::{disjoint, is_annotation, merge_ref_site};
 use crate::hint::Advice;
 use crate::pointer::Pointer;
-use crate::restore::{NodeId, Shape};
+use crate::restore::{Node, NodeId, Shape};
 use serde_json::{Map, Value};
 
 /// A union whose branch shapes wait for the finished schema: its node, the provider's branches,
@@ -219,11 +219,17 @@ impl Engine<'_> {
         for (id, pending, plans, ptr) in std::mem::take(&mut self.unions) {
             let shapes: Vec<Shape> = pending.into_iter().map(|p| p.shape(root)).collect();
             let mut union = Vec::new();
+            // The branches that only fix integral floats, and those that do nothing, in order:
+            // where several fit a value with an integral float, restore takes the first that
+            // leaves it as it is.
             let mut integral = Vec::new();
             for (i, plan) in plans.iter().enumerate() {
-                let Some(plan) = plan.filter(|p| busy[*p]) else { continue };
+                let Some(plan) = plan.filter(|p| busy[*p]) else {
+                    integral.push((whole_where_fractions_go_elsewhere(&shapes, i), None));
+                    continue;
+                };
                 if !structural[plan] {
-                    integral.push((whole_where_fractions_go_elsewhere(&shapes, i), plan));
+                    integral.push((whole_where_fractions_go_elsewhere(&shapes, i), Some(plan)));
                     continue;
                 }
                 let separate = shapes.iter().enumerate().all(|(j, s)| i == j || shapes[i].disjoint(s));
@@ -239,7 +245,15 @@ impl Engine<'_> {
                 }
                 union.push((shapes[i].clone(), plan));
             }
-            union.extend(integral);
+            if integral.iter().any(|(_, plan)| plan.is_some()) {
+                for (shape, plan) in integral {
+                    let plan = plan.unwrap_or_else(|| {
+                        self.nodes.push(Node::default());
+                        self.nodes.len() - 1
+                    });
+                    union.push((shape, plan));
+                }
+            }
             self.nodes[id].union = union;
         }
     }

@@ -213,7 +213,7 @@ fn resolve<'a>(ctx: &'a Ctx<'a>, value: &'a Value, id: NodeId, depth: usize) -> 
         Ok(view) => Ok(view),
         Err(Stop::Fault) => Err(ctx.fail()),
         Err(Stop::Subtree) => {
-            let mut run = Run { nodes: ctx.nodes(), faults: Vec::new(), same: Vec::new() };
+            let mut run = Run::new(ctx.nodes());
             let restored = run.node(id, value.clone(), depth);
             if run.faults.is_empty() {
                 Ok(View::Owned(restored))
@@ -273,8 +273,18 @@ impl<'a> Resolve<'a> {
                 }
                 true
             };
-            if let Some((_, branch)) = node.union.iter().find(|(shape, b)| shape.fits(v) && !leads_back(*b)) {
-                self.step(*branch, depth + 1, Some(&here))?;
+            let fitting: Vec<NodeId> = node
+                .union
+                .iter()
+                .filter(|(shape, b)| shape.fits(v) && !leads_back(*b))
+                .map(|(_, b)| *b)
+                .collect();
+            // Several branches and an integral float: restore tries them in turn.
+            if fitting.len() > 1 && super::has_integral_float(v) {
+                return Err(Stop::Subtree);
+            }
+            if let Some(branch) = fitting.into_iter().find(|b| !super::idle(&nodes[*b])) {
+                self.step(branch, depth + 1, Some(&here))?;
             }
         }
         if has_work(node) {
