@@ -626,3 +626,44 @@ fn an_integral_float_nested_in_an_untagged_union_keeps_its_branch() {
         assert_eq!(schema.decode::<Args>(sent).unwrap(), want, "{name}: decode");
     }
 }
+
+// A union whose branches differ only in checks the provider does not enforce (pydantic's
+// `Cat | Dog | Bird`, open objects under Gemini, `Bird`'s `exclusiveMinimum` moved into restore):
+// no shape tells the branches apart, and none needs to, as restore changes nothing in any of
+// them. It takes the first branch whose checks pass, and refuses what no branch accepts.
+#[test]
+fn a_union_whose_branches_differ_only_in_moved_checks_takes_the_first_that_passes() {
+    let Some(dir) = corpus() else { return };
+    let text = std::fs::read_to_string(dir.join("pydantic/union_three_optional.json")).unwrap();
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    let original = jsonschema::validator_for(&schema).unwrap();
+    for name in ["gemini", "gemini-ordered"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema.clone());
+        let adapted = adapted.unwrap_or_else(|e| panic!("{name}: {e}"));
+        let provider = provider_validator(d, adapted.as_value());
+        for (args, accepted) in [
+            (json!({"pet": {"wingspan_cm": 3.5}}), true),
+            (json!({"pet": {"meows": 1, "wingspan_cm": -1}}), true),
+            (json!({"pets": [{"barks": 2.0}, {"wingspan_cm": 0.5}, {"meows": 2, "wingspan_cm": 0}]}), true),
+            (json!({"pet": {"wingspan_cm": -1}}), false),
+            (json!({"pets": [{"wingspan_cm": 0}]}), false),
+        ] {
+            assert_eq!(original.is_valid(&args), accepted, "{args}");
+            assert!(provider.is_valid(&args), "{name}: {args}");
+            let restored = adapted.restore(args.clone()).map_err(|e| e.to_string());
+            if accepted {
+                assert_eq!(restored, Ok(args.clone()), "{name}");
+                assert_eq!(
+                    adapted.decode::<Value>(args.clone()).map_err(|e| e.to_string()),
+                    Ok(args),
+                    "{name}"
+                );
+            } else {
+                let err = restored.expect_err(name);
+                assert!(err.contains("greater than 0"), "{name}: {err}");
+                assert!(adapted.decode::<Value>(args).is_err(), "{name}");
+            }
+        }
+    }
+}

@@ -42,7 +42,9 @@
 //! an integral float into an integer, then runs the moved checks. Where the provider's schema
 //! has a union whose branches need different work, the plan holds for each branch a shape
 //! that only the values of that branch have (a JSON type, a tag's value, a closed key set); the
-//! dialect refuses a union whose branches it cannot tell apart this way. Every fault is collected,
+//! dialect refuses a union whose branches it cannot tell apart this way, unless they differ only
+//! in checks and integer fixes: then the branches that fit are tried in turn, and the first
+//! whose checks pass is taken. Every fault is collected,
 //! not only the first, each with the pointer of the argument the model sent.
 
 mod check;
@@ -141,6 +143,9 @@ pub(crate) struct Node {
     pub(crate) target: Option<NodeId>,
     /// Branches that need work, each with the shape only its values have.
     pub(crate) union: Vec<(Shape, NodeId)>,
+    /// Whether several of `union`'s branches may fit one value and differ in their checks:
+    /// restore then tries them in turn (see `Run::branch`).
+    pub(crate) try_branches: bool,
     /// Properties that need work: name, node (if any), and whether `null` means "absent".
     pub(crate) props: Vec<Prop>,
     /// Every key not in `props` (map values, after entries are rebuilt).
@@ -506,11 +511,12 @@ impl Run<'_> {
     }
 
     /// The branch of node `id`'s union that restores `value`: the first whose shape fits it and
-    /// that does something, unless several fit and the value holds an integral float. Then the
-    /// branches are tried in turn, and the first whose restore leaves the value as it is,
-    /// without a fault, is taken: the float belongs to a branch that reads it as a float
-    /// (`A { a: i64 } | B { a: f64 }`, untagged, reads `{"a": 1.0}` as `B`), and turning it
-    /// into an integer would hand serde another branch's value.
+    /// that does something, unless several fit and either their checks differ or the value
+    /// holds an integral float. Then the branches are tried in turn: the first whose restore
+    /// leaves the value as it is, without a fault, is taken, else the first without a fault.
+    /// A float belongs to a branch that reads it as a float (`A { a: i64 } | B { a: f64 }`,
+    /// untagged, reads `{"a": 1.0}` as `B`), and turning it into an integer would hand serde
+    /// another branch's value; a value whose checks fail in one branch may pass another's.
     fn branch(&mut self, id: NodeId, value: &Value, depth: usize) -> Option<NodeId> {
         let nodes = self.nodes;
         let fitting: Vec<NodeId> = nodes[id]
@@ -520,11 +526,13 @@ impl Run<'_> {
             .map(|(_, b)| *b)
             .collect();
         let first = fitting.iter().copied().find(|b| !idle(&nodes[*b]));
-        if fitting.len() < 2 || !has_integral_float(value) {
+        if fitting.len() < 2 || !(nodes[id].try_branches || has_integral_float(value)) {
             return first;
         }
+        let mut clean = None;
         for &b in &fitting {
             if idle(&nodes[b]) {
+                // Nothing to change and nothing to check: the value passes as it is.
                 return None;
             }
             if self.trials == 0 {
@@ -533,14 +541,18 @@ impl Run<'_> {
             self.trials -= 1;
             let before = self.faults.len();
             let out = self.node(b, value.clone(), depth + 1);
-            let kept = self.faults.len() == before && out == *value;
+            let passes = self.faults.len() == before;
+            let kept = passes && out == *value;
             self.faults.truncate(before);
             crate::walk::drop_any_depth(out);
             if kept {
                 return Some(b);
             }
+            if passes && clean.is_none() {
+                clean = Some(b);
+            }
         }
-        first
+        clean.or(first)
     }
 
     fn node(&mut self, id: NodeId, value: Value, depth: usize) -> Value {

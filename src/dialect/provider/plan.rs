@@ -8,9 +8,17 @@ use crate::restore::{Decode, Node, NodeId, Prop, RestorePlan, Shape};
 use serde_json::Value;
 use std::collections::HashMap;
 
-/// Which plan nodes do anything (`busy`), and which of those change a value's shape or check it
-/// (`structural`) rather than only turning integral floats into integers.
-pub(super) fn liveness(nodes: &[Node]) -> (Vec<bool>, Vec<bool>) {
+/// Which plan nodes do anything (`busy`), which of those change a value's shape or check it
+/// (`structural`) rather than only turning integral floats into integers, and which change its
+/// shape (`reshaping`: a decode, a `null` dropped) rather than only checking it.
+pub(super) struct Liveness {
+    pub(super) busy: Vec<bool>,
+    pub(super) structural: Vec<bool>,
+    pub(super) reshaping: Vec<bool>,
+}
+
+/// See [`Liveness`].
+pub(super) fn liveness(nodes: &[Node]) -> Liveness {
     let n = nodes.len();
     let fix = |own: &dyn Fn(&Node) -> bool| {
         let mut set = vec![false; n];
@@ -53,14 +61,18 @@ pub(super) fn liveness(nodes: &[Node]) -> (Vec<bool>, Vec<bool>) {
             || matches!(node.decode, Decode::CaseFold(_))
             || node.props.iter().any(|p| p.default.is_some())
     });
+    let reshaping = fix(&|node: &Node| {
+        !matches!(node.decode, Decode::None | Decode::CaseFold(_))
+            || node.props.iter().any(|p| p.null_is_absent)
+    });
     let structural = fix(&structural);
-    (busy, structural)
+    Liveness { busy, structural, reshaping }
 }
 
 /// Removes plan nodes that do nothing (a definition that needs no restore), so restore does not
 /// walk where nothing changes.
 pub(super) fn prune(mut nodes: Vec<Node>, root: Option<NodeId>) -> (Vec<Node>, Option<NodeId>) {
-    let (busy, _) = liveness(&nodes);
+    let busy = liveness(&nodes).busy;
     let keep = |c: Option<NodeId>| c.filter(|c| busy[*c]);
     for node in &mut nodes {
         node.target = keep(node.target);

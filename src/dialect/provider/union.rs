@@ -4,7 +4,7 @@
 //! (`PendingShape`, `Engine::shapes`), or a refusal where restore could not tell them apart.
 //! Together because a union is only as good as the proof that restore can tell its branches apart.
 
-use super::plan::liveness;
+use super::plan::{Liveness, liveness};
 use super::refs::merge_key;
 use super::shape::{deep_shape_of, whole_where_fractions_go_elsewhere, with_tag_required};
 use super::typed::has_type;
@@ -215,24 +215,32 @@ impl Engine<'_> {
         for (id, _, plans, _) in &self.unions {
             self.nodes[*id].union = plans.iter().flatten().map(|p| (Shape::default(), *p)).collect();
         }
-        let (busy, structural) = liveness(&self.nodes);
+        let Liveness { busy, structural, reshaping } = liveness(&self.nodes);
         for (id, pending, plans, ptr) in std::mem::take(&mut self.unions) {
             let shapes: Vec<Shape> = pending.into_iter().map(|p| p.shape(root)).collect();
             let mut union = Vec::new();
-            // The branches that only fix integral floats, and those that do nothing, in order:
-            // where several fit a value with an integral float, restore takes the first that
-            // leaves it as it is.
-            let mut integral = Vec::new();
+            // The branches that only fix integral floats or check, and those that do nothing, in
+            // order: where several fit a value, restore tries them in turn (the first whose
+            // checks pass, and that leaves an integral float as it is where one does).
+            let mut tried = Vec::new();
+            let mut checked = false;
             for (i, plan) in plans.iter().enumerate() {
                 let Some(plan) = plan.filter(|p| busy[*p]) else {
-                    integral.push((whole_where_fractions_go_elsewhere(&shapes, i), None));
+                    tried.push((whole_where_fractions_go_elsewhere(&shapes, i), None));
                     continue;
                 };
                 if !structural[plan] {
-                    integral.push((whole_where_fractions_go_elsewhere(&shapes, i), Some(plan)));
+                    tried.push((whole_where_fractions_go_elsewhere(&shapes, i), Some(plan)));
                     continue;
                 }
                 let separate = shapes.iter().enumerate().all(|(j, s)| i == j || shapes[i].disjoint(s));
+                if !separate && !reshaping[plan] {
+                    // Checks only (a bound the provider does not enforce): the value is the same
+                    // in every branch, and restore takes the first whose checks pass.
+                    tried.push((whole_where_fractions_go_elsewhere(&shapes, i), Some(plan)));
+                    checked = true;
+                    continue;
+                }
                 if !separate {
                     self.refuse(
                         "anyOf",
@@ -245,8 +253,8 @@ impl Engine<'_> {
                 }
                 union.push((shapes[i].clone(), plan));
             }
-            if integral.iter().any(|(_, plan)| plan.is_some()) {
-                for (shape, plan) in integral {
+            if tried.iter().any(|(_, plan)| plan.is_some()) {
+                for (shape, plan) in tried {
                     let plan = plan.unwrap_or_else(|| {
                         self.nodes.push(Node::default());
                         self.nodes.len() - 1
@@ -254,6 +262,7 @@ impl Engine<'_> {
                     union.push((shape, plan));
                 }
             }
+            self.nodes[id].try_branches = checked;
             self.nodes[id].union = union;
         }
     }

@@ -279,8 +279,9 @@ impl<'a> Resolve<'a> {
                 .filter(|(shape, b)| shape.fits(v) && !leads_back(*b))
                 .map(|(_, b)| *b)
                 .collect();
-            // Several branches and an integral float: restore tries them in turn.
-            if fitting.len() > 1 && super::has_integral_float(v) {
+            // Several branches, and checks that differ or an integral float: restore tries
+            // them in turn.
+            if fitting.len() > 1 && (node.try_branches || super::has_integral_float(v)) {
                 return Err(Stop::Subtree);
             }
             if let Some(branch) = fitting.into_iter().find(|b| !super::idle(&nodes[*b])) {
