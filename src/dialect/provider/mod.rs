@@ -102,6 +102,9 @@ pub(crate) enum Enums {
     Primitive,
     /// Strings only (and `null` through `nullable`); no `const`.
     Strings,
+    /// Strings and numbers (and `null`, which the profile's dialect writes as a branch of its
+    /// own); no `const`, so a `const` is a one-value `enum`.
+    StringsAndNumbers,
 }
 
 /// What a provider accepts: the engine's parameters.
@@ -129,6 +132,12 @@ pub(crate) struct Profile {
     /// Whether restore also checks the patterns the provider runs: Anthropic's SDKs move
     /// `pattern` into the description (`transform_schema`), so on that path no one else does.
     pub(crate) check_kept_patterns: bool,
+    /// Whether the provider takes `additionalProperties` as a schema: a map stays an object whose
+    /// further keys' values the schema describes (else it is a list of `{"key", "value"}` entries).
+    pub(crate) keeps_maps: bool,
+    /// Whether the provider takes `prefixItems`: a tuple stays an array (else it is an object with
+    /// keys `"0"`, `"1"`, ...).
+    pub(crate) keeps_tuples: bool,
 }
 
 /// The name restore reads a flattened map's entries from, beside an object's own properties.
