@@ -374,7 +374,7 @@ fn report(graph: &BTreeMap<String, Vec<Edge>>, cx: &AdaptContext<'_>, errors: &m
 
 fn cycle_error(target: &str, pointer: &str, origin: Origin) -> CapabilityError {
     let name = crate::pointer::tokens(target)
-        .and_then(|t| t.last().map(|s| s.to_string()))
+        .and_then(|t| t.last().map(|s| format!("`{s}`")))
         .unwrap_or_else(|| "the root schema".to_owned());
     let hint = match origin {
         Origin::Rust => "make a field on the cycle optional (`Option<T>` with `#[serde(default)]`)",
@@ -386,8 +386,8 @@ fn cycle_error(target: &str, pointer: &str, origin: Origin) -> CapabilityError {
         "$ref",
         pointer,
         format!(
-            "the reference at `{pointer}` leads back to `{name}` through required properties only: Gemini \
-             unrolls recursion only within properties that are not required"
+            "the recursive reference at `{pointer}` leads back to {name} through required properties only: \
+             Gemini unrolls recursion only within properties that are not required"
         ),
         Some(hint.to_owned()),
     )
