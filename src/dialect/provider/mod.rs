@@ -1,10 +1,12 @@
 //! The provider engine: one walk that adapts a schema to a provider's allow-list and builds the
 //! [`RestorePlan`] that undoes every encoding it made.
 //!
-//! The three provider dialects ([`OPENAI_STRICT`](super::OPENAI_STRICT),
-//! [`ANTHROPIC_STRICT`](super::ANTHROPIC_STRICT), [`GEMINI`](super::GEMINI)) are each a
-//! [`Profile`]: which keywords the provider documents and enforces, how it writes null and closed
-//! objects, whether it follows references. The engine does the rest, the same way for all three.
+//! The provider dialects ([`OPENAI_STRICT`](super::OPENAI_STRICT),
+//! [`ANTHROPIC_STRICT`](super::ANTHROPIC_STRICT), [`GEMINI`](super::GEMINI),
+//! [`GEMINI_JSON_SCHEMA`](super::GEMINI_JSON_SCHEMA)) are each a [`Profile`]: which keywords the
+//! provider documents and enforces, how it writes null and closed objects, whether it follows
+//! references, which `enum` values it lists, whether it takes maps and tuples as they are. The
+//! engine does the rest, the same way for all of them.
 //!
 //! # How it works
 //! References are prepared first: a provider that follows `$ref` keeps them (a `$ref` site's
