@@ -35,11 +35,19 @@ Checks of each accepted schema, by dialect:
   Gemini Developer API rejects (`additionalProperties`, `ref`, `defs`), schemas with neither
   `type` nor `anyOf` (the API answers 400 "type must be specified"), and a root that is not an
   object (`null` reads as a function without parameters).
+- `gemini-json-schema`: google-genai `FunctionDeclaration.model_validate({"name",
+  "parameters_json_schema": schema})` and `GenerateContentConfig.model_validate(
+  {"response_mime_type": "application/json", "response_json_schema": schema})` must not raise nor
+  warn, and the request bodies the SDK writes (`parametersJsonSchema` of the declaration dumped as
+  the client sends it, `responseJsonSchema` from `models._GenerateContentConfig_to_mldev`) must
+  hold the schema unchanged (the SDK passes both fields through: `Optional[Any]`,
+  `t_json_schema` the identity). Failures too: a root that is not an object (the field "must
+  describe an object where the properties are the parameters").
 - `mcp`, `mcp-self-contained`: `mcp.types.Tool(name=..., inputSchema=schema)` and a `tools/list`
   result parsed by `mcp_types.methods.parse_server_result` for protocol 2025-11-25 and 2026-07-28
   (what a client does with a server's answer) must not raise.
 - every JSON-Schema dialect (`json-schema`, `strict-subset`, `inline-refs`, `openai-strict`,
-  `anthropic-strict`, `mcp`, `mcp-self-contained`): jsonschema `Draft202012Validator.check_schema`
+  `anthropic-strict`, `gemini-json-schema`, `mcp`, `mcp-self-contained`): jsonschema `Draft202012Validator.check_schema`
   (every metaschema error is listed, not only the first), then every `$ref` at a schema position
   resolved with jsonschema's `referencing` (no network: a reference outside the document fails).
 
@@ -82,6 +90,7 @@ DIALECTS = [
     "anthropic-strict",
     "gemini",
     "gemini-ordered",
+    "gemini-json-schema",
     "mcp",
     "mcp-self-contained",
 ]
@@ -97,6 +106,7 @@ SDKS_BY_DIALECT = {
     "anthropic-strict": ["anthropic", "jsonschema"],
     "gemini": ["google-genai"],
     "gemini-ordered": ["google-genai"],
+    "gemini-json-schema": ["google-genai-json", "jsonschema"],
     "mcp": ["mcp", "jsonschema"],
     "mcp-self-contained": ["mcp", "jsonschema"],
 }
@@ -347,10 +357,12 @@ class Sdks:
         import referencing.jsonschema
         from agents import strict_schema
         from anthropic.lib._parse import _transform as anthropic_transform
+        from google.genai import models as genai_models
         from google.genai import types as genai_types
 
         self.strict_schema = strict_schema
         self.genai_types = genai_types
+        self.genai_models = genai_models
         self.jsonschema = jsonschema
         self.mcp_types = mcp.types
         self.mcp_methods = mcp_types.methods
@@ -385,6 +397,7 @@ class Sdks:
                 "openai-agents": self.openai,
                 "anthropic": self.anthropic_check,
                 "google-genai": self.gemini,
+                "google-genai-json": self.gemini_json,
                 "mcp": self.mcp,
                 "jsonschema": self.json_schema,
             }[sdk](c, schema, name)
@@ -506,6 +519,40 @@ class Sdks:
         if not explained:
             changes = list(json_diff(schema, out))
             c.note("transform_schema changes the schema", describe_changes(changes))
+
+    # -- google-genai, JSON Schema fields ------------------------------------------------------
+
+    def gemini_json(self, c: Check, schema: Any, name: str) -> None:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                decl = self.genai_types.FunctionDeclaration.model_validate(
+                    {"name": name, "parameters_json_schema": copy.deepcopy(schema)}
+                )
+                sent = decl.model_dump(mode="json", by_alias=True, exclude_none=True).get("parametersJsonSchema")
+                if sent != schema:
+                    c.fail("FunctionDeclaration changes parametersJsonSchema", describe_changes(list(json_diff(schema, sent))))
+                config = self.genai_types.GenerateContentConfig.model_validate(
+                    {"response_mime_type": "application/json", "response_json_schema": copy.deepcopy(schema)}
+                )
+                body = self.genai_models._GenerateContentConfig_to_mldev(None, config.model_dump(exclude_none=True), {})
+                if body.get("responseJsonSchema") != schema:
+                    changes = list(json_diff(schema, body.get("responseJsonSchema")))
+                    c.fail("GenerateContentConfig changes responseJsonSchema", describe_changes(changes))
+            except self.ValidationError as e:
+                for err in e.errors():
+                    loc = [str(p) for p in err.get("loc", ())]
+                    c.fail(f"{err['type']} at `{'/'.join(loc)}`", err["msg"])
+            except Exception as e:  # noqa: BLE001
+                c.fail(f"raises {type(e).__name__}: {generalize(first_line(str(e)))}", first_line(str(e), 400))
+        for w in caught:
+            text = str(w.message)
+            c.fail(f"warning: {short(text, 80)}", f"{w.category.__name__}: {text}")
+        if not isinstance(schema, dict) or schema.get("type") != "object":
+            c.fail(
+                "the root is not an object: parametersJsonSchema must describe an object",
+                f"the root is {short(schema, 60)}",
+            )
 
     # -- google-genai --------------------------------------------------------------------------
 
@@ -693,6 +740,10 @@ SELF_TEST: dict[str, tuple[Any, Any]] = {
     "google-genai": (
         {"properties": {"a": {"nullable": True, "type": "number"}}, "type": "object"},
         {"properties": {"a": {"type": "float"}}, "type": "object"},
+    ),
+    "google-genai-json": (
+        {"$defs": {"A": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/A"}}, "type": "object"},
+        {"type": "array", "items": {"type": "string"}},
     ),
     "mcp": (
         {"properties": {"a": {"type": "string"}}, "type": "object"},

@@ -4,7 +4,8 @@
 //! and a model reasons in that order: a property generated early cannot use what a later one
 //! says. The rule differs per provider:
 //!
-//! - OpenAI (structured outputs) and Gemini 2.5+: the order of `properties` in the schema sent.
+//! - OpenAI (structured outputs) and Gemini 2.5+ (`gemini-json-schema` too): the order of
+//!   `properties` in the schema sent.
 //! - Gemini with `propertyOrdering` (written by `gemini-ordered`; Gemini 2.0 needs it): that list.
 //! - Anthropic (strict tool use): required properties first, then optional ones, each group in
 //!   schema order.
@@ -46,8 +47,8 @@ pub enum OrderRule {
 impl OrderRule {
     /// The rule of the provider a built-in dialect is written for: `anthropic-strict` →
     /// [`RequiredFirst`](Self::RequiredFirst), `gemini` and `gemini-ordered` →
-    /// [`PropertyOrdering`](Self::PropertyOrdering), anything else →
-    /// [`SchemaOrder`](Self::SchemaOrder).
+    /// [`PropertyOrdering`](Self::PropertyOrdering), anything else (`gemini-json-schema`, which
+    /// writes no `propertyOrdering`, included) → [`SchemaOrder`](Self::SchemaOrder).
     pub fn for_dialect(dialect: &str) -> OrderRule {
         match dialect {
             "anthropic-strict" => OrderRule::RequiredFirst,

@@ -115,13 +115,13 @@ impl Provider {
     }
 
     /// The provider a built-in dialect is written for: `openai-strict` → OpenAI,
-    /// `anthropic-strict` → Anthropic, `gemini` and `gemini-ordered` → Gemini; none for the
-    /// provider-neutral dialects (`json-schema`, `mcp`, ...).
+    /// `anthropic-strict` → Anthropic, `gemini`, `gemini-ordered` and `gemini-json-schema` → Gemini;
+    /// none for the provider-neutral dialects (`json-schema`, `mcp`, ...).
     pub fn for_dialect(dialect: &str) -> Option<Provider> {
         match dialect {
             "openai-strict" => Some(Provider::OpenAi),
             "anthropic-strict" => Some(Provider::Anthropic),
-            "gemini" | "gemini-ordered" => Some(Provider::Gemini),
+            "gemini" | "gemini-ordered" | "gemini-json-schema" => Some(Provider::Gemini),
             _ => None,
         }
     }

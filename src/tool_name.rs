@@ -7,7 +7,7 @@
 //! | --- | --- | --- |
 //! | [`NameRule::OpenAi`] | `openai-strict` | `^[a-zA-Z0-9_-]{1,64}$` |
 //! | [`NameRule::Anthropic`] | `anthropic-strict` | `^[a-zA-Z0-9_-]{1,128}$` |
-//! | [`NameRule::Gemini`] | `gemini`, `gemini-ordered` | a letter or `_`, then letters, digits, `_ . : -`; at most 64 |
+//! | [`NameRule::Gemini`] | `gemini`, `gemini-ordered`, `gemini-json-schema` | a letter or `_`, then letters, digits, `_ . : -`; at most 64 |
 //!
 //! [`ToolNames`] gives each name of a set one the rule accepts: a name the provider takes stays
 //! as it is; any other becomes a readable transform (each refused character an `_`, and for
@@ -54,7 +54,7 @@ impl NameRule {
         match dialect {
             "openai-strict" => Some(NameRule::OpenAi),
             "anthropic-strict" => Some(NameRule::Anthropic),
-            "gemini" | "gemini-ordered" => Some(NameRule::Gemini),
+            "gemini" | "gemini-ordered" | "gemini-json-schema" => Some(NameRule::Gemini),
             _ => None,
         }
     }

@@ -14,8 +14,15 @@ use std::path::{Path, PathBuf};
 use toolschema::{Origin, SchemaOptions, dialect};
 
 /// The dialects a provider receives the output of.
-const DIALECTS: &[&str] =
-    &["openai-strict", "anthropic-strict", "gemini", "gemini-ordered", "mcp", "mcp-self-contained"];
+const DIALECTS: &[&str] = &[
+    "openai-strict",
+    "anthropic-strict",
+    "gemini",
+    "gemini-ordered",
+    "gemini-json-schema",
+    "mcp",
+    "mcp-self-contained",
+];
 
 fn options(name: &str) -> SchemaOptions {
     SchemaOptions::new().dialect(dialect::by_name(name).unwrap_or_else(|| panic!("no dialect {name}")))

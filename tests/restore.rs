@@ -49,7 +49,7 @@ fn corpus_schemas() -> Vec<(String, Value)> {
 }
 
 fn providers() -> Vec<&'static dyn SchemaDialect> {
-    ["openai-strict", "anthropic-strict", "gemini", "mcp"]
+    ["openai-strict", "anthropic-strict", "gemini", "gemini-json-schema", "mcp"]
         .iter()
         .filter_map(|n| dialect::by_name(n))
         .collect()
@@ -129,7 +129,7 @@ fn corpus_laws(schemas: &[(String, Value)], seed: u64) -> Vec<String> {
                     continue;
                 };
                 reach.count(&mode, true);
-                let provider_schema = if d.name().starts_with("gemini") {
+                let provider_schema = if matches!(d.name(), "gemini" | "gemini-ordered") {
                     openapi_as_json_schema(adapted.as_value())
                 } else {
                     adapted.as_value().clone()
@@ -260,7 +260,7 @@ fn hostile_arguments_never_panic_and_malformed_entries_are_faults() {
 
 /// The provider's schema as JSON Schema (Gemini's `nullable` read as a `null` type), validated.
 fn provider_validator(d: &dyn SchemaDialect, schema: &Value) -> jsonschema::Validator {
-    if d.name().starts_with("gemini") {
+    if matches!(d.name(), "gemini" | "gemini-ordered") {
         zoo::validator(&openapi_as_json_schema(schema))
     } else {
         zoo::validator(schema)
@@ -297,6 +297,15 @@ fn a_named_property_beside_an_open_map_is_restored_as_itself_not_as_json_text() 
                 .unwrap_err();
             assert_eq!(err.faults()[0].pointer, "/additional_properties/0", "{name}: {err}");
         }
+        // Gemini's JSON Schema keeps the map: the further keys' values are JSON text, the named
+        // property is itself.
+        let d = &toolschema::GEMINI_JSON_SCHEMA;
+        let adapted = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
+        let value = json!({"id": "[1]", "x": [1], "y": "\"y\""});
+        let sent = adapted.plan().encode(value.clone());
+        assert!(provider_validator(d, adapted.as_value()).is_valid(&sent), "{sent}");
+        assert_eq!(sent, json!({"id": "[1]", "x": "[1]", "y": "\"\\\"y\\\"\""}));
+        assert_eq!(adapted.restore(sent).unwrap(), value);
     }
 }
 

@@ -37,7 +37,8 @@ fn modes() -> Vec<(&'static dyn SchemaDialect, bool, String)> {
 /// The dialects that close an object whose schema says nothing of further keys (docs/guarantees.md:
 /// the keys serde would read and drop are refused): their completeness is over values without
 /// such keys.
-const CLOSES_OPEN_OBJECTS: [&str; 3] = ["strict-subset", "openai-strict", "anthropic-strict"];
+const CLOSES_OPEN_OBJECTS: [&str; 4] =
+    ["strict-subset", "openai-strict", "anthropic-strict", "gemini-json-schema"];
 
 /// The share of generated schemas every dialect, in each mode, must accept for the laws to count.
 /// Gemini in exact mode, the lowest, accepts 20% to 47% of a run's 51 schemas (measured over
@@ -74,7 +75,7 @@ fn the_generator_covers_every_item_of_the_vocabulary() {
 /// JSON Schema it stands for; a `discriminator` the output keeps is read as its readers read it,
 /// as the original's is ([`tool_schemas::as_readers_read`]).
 fn output_validator(d: &dyn SchemaDialect, schema: &Value) -> Result<jsonschema::Validator, String> {
-    let schema = if d.name().starts_with("gemini") {
+    let schema = if matches!(d.name(), "gemini" | "gemini-ordered") {
         zoo::openapi_as_json_schema(schema)
     } else {
         tool_schemas::as_readers_read(schema)

@@ -47,18 +47,20 @@ fn sends(schema: &toolschema::ToolSchema, value: &Value) -> Option<Value> {
     schema.restore(sent).ok()
 }
 
-/// The dialects whose output is JSON Schema (the Gemini ones write OpenAPI's `nullable`).
+/// The dialects whose output is JSON Schema (`gemini` and `gemini-ordered` write OpenAPI's
+/// `nullable`).
 fn json_schema_dialects() -> impl Iterator<Item = &'static dyn SchemaDialect> {
-    dialect::builtin().iter().copied().filter(|d| !d.name().starts_with("gemini"))
+    dialect::builtin().iter().copied().filter(|d| !matches!(d.name(), "gemini" | "gemini-ordered"))
 }
 
 /// What [`json_schema_dialects`] yields: a test that checked each of them says so against this.
-const WITHOUT_GEMINI: [&str; 7] = [
+const JSON_SCHEMA_OUTPUT: [&str; 8] = [
     "json-schema",
     "strict-subset",
     "inline-refs",
     "openai-strict",
     "anthropic-strict",
+    "gemini-json-schema",
     "mcp",
     "mcp-self-contained",
 ];
@@ -234,7 +236,7 @@ fn every_integer_is_bounded_by_its_range_in_every_dialect() {
         }
         checked.push(d.name().to_owned());
     }
-    assert_eq!(checked, WITHOUT_GEMINI);
+    assert_eq!(checked, JSON_SCHEMA_OUTPUT);
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -435,7 +437,7 @@ fn a_map_with_integer_keys_refuses_the_spellings_serde_refuses_in_every_dialect_
         assert!(sends(&schema, &json!({"plain": {}, "exact": {"256": 1}})).is_none(), "{}", d.name());
         checked.push(d.name());
     }
-    assert_eq!(checked, WITHOUT_GEMINI);
+    assert_eq!(checked, JSON_SCHEMA_OUTPUT);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -481,7 +483,7 @@ fn serdes_own_output_of_a_tagged_variant_over_a_flattened_map_validates_in_every
         assert!(sends(&schema, &json!({"op": {"t": "W", "id": 1}})).is_none(), "{}", d.name());
         checked.push(d.name());
     }
-    assert_eq!(checked, WITHOUT_GEMINI);
+    assert_eq!(checked, JSON_SCHEMA_OUTPUT);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -705,8 +707,8 @@ struct UnnamedKeys {
 
 #[test]
 fn keys_whose_type_schemars_does_not_write_pass_and_serde_refuses_them() {
-    // Every dialect: a map is entries where the provider has no maps, and the key's pattern is the
-    // same there.
+    // Every dialect: a map is entries where the provider has no maps or ignores a key pattern
+    // (`gemini-json-schema`), and the key's pattern is the same there.
     let maps = [
         "json-schema",
         "strict-subset",
@@ -715,6 +717,7 @@ fn keys_whose_type_schemars_does_not_write_pass_and_serde_refuses_them() {
         "anthropic-strict",
         "gemini",
         "gemini-ordered",
+        "gemini-json-schema",
         "mcp",
         "mcp-self-contained",
     ];

@@ -95,6 +95,8 @@ static PROFILE: Profile = Profile {
     pattern_ok,
     case_insensitive_enums: true,
     check_kept_patterns: true,
+    keeps_maps: false,
+    keeps_tuples: false,
 };
 
 /// The largest repetition bound taken as a "simple" `{n,m}`: [ANT-SO] lists large ranges among

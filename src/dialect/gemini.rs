@@ -126,6 +126,8 @@ static PROFILE: Profile = Profile {
     pattern_ok: |_| true,
     case_insensitive_enums: false,
     check_kept_patterns: false,
+    keeps_maps: false,
+    keeps_tuples: false,
 };
 
 impl SchemaDialect for Gemini {

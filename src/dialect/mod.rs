@@ -29,6 +29,7 @@
 
 pub mod anthropic_strict;
 pub mod gemini;
+pub mod gemini_json_schema;
 pub mod inline_refs;
 pub mod json_schema;
 pub mod mcp;
@@ -40,6 +41,7 @@ pub(crate) mod support;
 
 pub use anthropic_strict::{ANTHROPIC_STRICT, AnthropicStrict};
 pub use gemini::{GEMINI, GEMINI_ORDERED, Gemini};
+pub use gemini_json_schema::{GEMINI_JSON_SCHEMA, GeminiJsonSchema};
 pub use inline_refs::{DEFAULT_MAX_INLINED_BYTES, INLINE_REFS, InlineRefs};
 pub use json_schema::{JSON_SCHEMA, JsonSchema};
 pub use mcp::{MCP, MCP_SELF_CONTAINED, Mcp};
@@ -394,6 +396,7 @@ pub fn builtin() -> &'static [&'static dyn SchemaDialect] {
         &ANTHROPIC_STRICT,
         &GEMINI,
         &GEMINI_ORDERED,
+        &GEMINI_JSON_SCHEMA,
         &MCP,
         &MCP_SELF_CONTAINED,
     ];

@@ -125,6 +125,8 @@ static PROFILE: Profile = Profile {
     pattern_ok: super::support::pattern_is_regular,
     case_insensitive_enums: false,
     check_kept_patterns: false,
+    keeps_maps: false,
+    keeps_tuples: false,
 };
 
 impl SchemaDialect for OpenAiStrict {

@@ -29,6 +29,7 @@ pub struct Rule {
 const OPENAI: &[&str] = &["openai-strict"];
 const ANTHROPIC: &[&str] = &["anthropic-strict"];
 const GEMINI: &[&str] = &["gemini", "gemini-ordered"];
+const GEMINI_JSON: &[&str] = &["gemini-json-schema"];
 const MCP: &[&str] = &["mcp", "mcp-self-contained"];
 
 /// Every rule.
@@ -232,6 +233,62 @@ pub const RULES: &[Rule] = &[
         source: "https://reference.rnfirebase.io/_react-native-firebase/ai/SchemaInterface.html",
         refuses: r#"{"type": "string", "format": "uri"}"#,
         check: gemini_formats,
+    },
+    Rule {
+        name: "gemini-json-schema: only the supported keywords (the model ignores any other)",
+        dialects: GEMINI_JSON,
+        error: "While the full JSON Schema is not supported, only the following properties are supported: $id, $defs, $ref, $anchor, type, format, title, description, enum (for strings and numbers), items, prefixItems, minItems, maxItems, minimum, maximum, anyOf, oneOf (interpreted as anyOf), properties, additionalProperties, required; and the non-standard propertyOrdering",
+        source: "https://github.com/googleapis/js-genai/blob/main/src/types.ts",
+        refuses: r#"{"type": "object", "properties": {"s": {"type": "string", "maxLength": 4}}}"#,
+        check: gemini_json_fields,
+    },
+    Rule {
+        name: "gemini-json-schema: no oneOf (read as anyOf)",
+        dialects: GEMINI_JSON,
+        error: "oneOf (interpreted the same as anyOf)",
+        source: "https://github.com/googleapis/js-genai/blob/main/src/types.ts",
+        refuses: r#"{"oneOf": [{"type": "integer"}, {"type": "number"}]}"#,
+        check: no_one_of,
+    },
+    Rule {
+        name: "gemini-json-schema: enum of strings and numbers",
+        dialects: GEMINI_JSON,
+        error: "enum (for strings and numbers)",
+        source: "https://github.com/googleapis/js-genai/blob/main/src/types.ts",
+        refuses: r#"{"type": "boolean", "enum": [true]}"#,
+        check: string_and_number_enums,
+    },
+    Rule {
+        name: "gemini-json-schema: nothing beside $ref",
+        dialects: GEMINI_JSON,
+        error: "$ref 'X' was set alongside unsupported fields. If a schema node has $ref set, then only description and default can be set alongside it",
+        source: "https://github.com/anomalyco/opencode/issues/12295",
+        refuses: r##"{"$ref": "#/$defs/A", "title": "A"}"##,
+        check: ref_alone,
+    },
+    Rule {
+        name: "gemini-json-schema: recursion only within properties that are not required",
+        dialects: GEMINI_JSON,
+        error: "Recursive references are unrolled to a limited degree and, as such, may only be used within non-required properties. (Nullable properties are not sufficient.)",
+        source: "https://github.com/googleapis/js-genai/blob/main/src/types.ts",
+        refuses: r##"{"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}}, "required": ["next"]}"##,
+        check: recursion_through_optional_properties,
+    },
+    Rule {
+        name: "gemini-json-schema: parameters describe an object",
+        dialects: GEMINI_JSON,
+        error: "parametersJsonSchema: Must describe an object whose properties are the parameters",
+        source: "https://github.com/googleapis/js-genai/blob/main/src/types.ts",
+        refuses: r#"{"type": "array", "items": {"type": "string"}}"#,
+        check: root_type_object,
+    },
+    Rule {
+        name: "gemini-json-schema: format from the guide's list",
+        dialects: GEMINI_JSON,
+        error: "format: such as date-time, date, time",
+        source: "https://ai.google.dev/gemini-api/docs/structured-output#json-schema-support",
+        refuses: r#"{"type": "string", "format": "uri"}"#,
+        check: gemini_json_formats,
     },
     Rule {
         name: "mcp: the root is an object",
@@ -791,6 +848,137 @@ fn no_boolean_properties(schema: &Value) -> Vec<String> {
         for (name, v) in m.get("properties").and_then(Value::as_object).into_iter().flatten() {
             if v.is_boolean() {
                 out.push(format!("`{p}/properties/{name}` is `{v}`"));
+            }
+        }
+    }
+    out
+}
+
+fn gemini_json_fields(schema: &Value) -> Vec<String> {
+    const FIELDS: &[&str] = &[
+        "$id",
+        "$defs",
+        "$ref",
+        "$anchor",
+        "type",
+        "format",
+        "title",
+        "description",
+        "enum",
+        "items",
+        "prefixItems",
+        "minItems",
+        "maxItems",
+        "minimum",
+        "maximum",
+        "anyOf",
+        "oneOf",
+        "properties",
+        "additionalProperties",
+        "required",
+        "propertyOrdering",
+    ];
+    let mut out = Vec::new();
+    for (p, m) in objects(schema) {
+        for k in m.keys().filter(|k| !FIELDS.contains(&k.as_str())) {
+            out.push(format!("`{p}` has `{k}`"));
+        }
+    }
+    out
+}
+
+fn no_one_of(schema: &Value) -> Vec<String> {
+    forbidden(schema, &["oneOf"])
+}
+
+fn string_and_number_enums(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for (p, m) in objects(schema) {
+        for v in m.get("enum").and_then(Value::as_array).into_iter().flatten() {
+            if !v.is_string() && !v.is_number() {
+                out.push(format!("`{p}` lists {v}"));
+            }
+        }
+    }
+    out
+}
+
+fn gemini_json_formats(schema: &Value) -> Vec<String> {
+    formats(schema, &|_, f| ["date-time", "date", "time"].contains(&f))
+}
+
+/// The references below `s` (not inside the root's `$defs`): target, and whether the way there
+/// passes through a property its object does not require.
+fn refs_with_optionality(s: &Value, at_root: bool) -> Vec<(String, bool)> {
+    fn go(s: &Value, optional: bool, top: bool, depth: usize, out: &mut Vec<(String, bool)>) {
+        let Value::Object(m) = s else { return };
+        if depth > 256 {
+            return;
+        }
+        if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+            out.push((r.to_owned(), optional));
+        }
+        let required: Vec<&str> = m
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        for (k, v) in m {
+            if ONE.contains(&k.as_str()) {
+                go(v, optional, false, depth + 1, out);
+            } else if LIST.contains(&k.as_str()) {
+                for item in v.as_array().into_iter().flatten() {
+                    go(item, optional, false, depth + 1, out);
+                }
+            } else if k == "properties" {
+                for (name, item) in v.as_object().into_iter().flatten() {
+                    go(item, optional || !required.contains(&name.as_str()), false, depth + 1, out);
+                }
+            } else if MAP.contains(&k.as_str()) && !(top && (k == "$defs" || k == "definitions")) {
+                for item in v.as_object().into_iter().flatten().map(|(_, i)| i) {
+                    go(item, optional, false, depth + 1, out);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(s, false, at_root, 0, &mut out);
+    out
+}
+
+/// Whether some definition (or the root) reaches itself through references each reached by
+/// required properties only.
+fn recursion_through_optional_properties(schema: &Value) -> Vec<String> {
+    let mut nodes: Vec<(String, Value)> = vec![("#".to_owned(), schema.clone())];
+    for (name, d) in schema.get("$defs").and_then(Value::as_object).into_iter().flatten() {
+        nodes.push((format!("#/$defs/{}", name.replace('~', "~0").replace('/', "~1")), d.clone()));
+    }
+    let edges: Vec<(String, Vec<String>)> = nodes
+        .iter()
+        .map(|(name, s)| {
+            let required_only = refs_with_optionality(s, name == "#")
+                .into_iter()
+                .filter(|(_, o)| !o)
+                .map(|(r, _)| r)
+                .collect();
+            (name.clone(), required_only)
+        })
+        .collect();
+    // A cycle among required-only edges: from each node, a path longer than the node count.
+    let next = |n: &str| edges.iter().find(|(k, _)| k == n).map(|(_, e)| e.clone()).unwrap_or_default();
+    let mut out = Vec::new();
+    for (start, _) in &edges {
+        let mut frontier = vec![start.clone()];
+        for _ in 0..=edges.len() {
+            frontier = frontier
+                .iter()
+                .flat_map(|n| next(n))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            if frontier.contains(start) {
+                out.push(format!("`{start}` refers back to itself through required properties only"));
+                break;
             }
         }
     }

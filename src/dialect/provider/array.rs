@@ -25,6 +25,10 @@ impl Engine<'_> {
             _ => None,
         };
         if let Some((members, keyword)) = prefix {
+            if self.p.keeps_tuples {
+                self.prefix_items(m, members, keyword, out, node, ptr, depth);
+                return false;
+            }
             return self.tuple(m, members, keyword, out, node, notes, ptr, depth);
         }
         // An array without `items` holds any values: OpenAI refuses it ("array schema missing
@@ -44,6 +48,54 @@ impl Engine<'_> {
         out.insert("items".into(), child);
         node.items = plan;
         false
+    }
+
+    /// Leading items (`prefixItems`, or draft 7's `items` list) as `prefixItems`, for a provider
+    /// that takes it; the items after them (`items`, draft 7's `additionalItems`) as `items`, or
+    /// `maxItems` where there are none.
+    #[allow(clippy::too_many_arguments)]
+    fn prefix_items(
+        &mut self,
+        m: &Map<String, Value>,
+        members: &[Value],
+        keyword: &str,
+        out: &mut Map<String, Value>,
+        node: &mut Node,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) {
+        let mut written = Vec::with_capacity(members.len());
+        let mut prefix = Vec::with_capacity(members.len());
+        for (i, member) in members.iter().enumerate() {
+            let mark = ptr.push(keyword);
+            ptr.push_index(i);
+            let (child, plan) = self.schema(member, ptr, depth + 1);
+            ptr.truncate(mark);
+            written.push(child);
+            prefix.push(plan);
+        }
+        out.insert("prefixItems".into(), Value::Array(written));
+        let rest_keyword = if keyword == "prefixItems" { "items" } else { "additionalItems" };
+        let n = members.len() as u64;
+        let within = m.get("maxItems").and_then(Value::as_u64).is_some_and(|max| max <= n);
+        match m.get(rest_keyword) {
+            // No items past the leading ones: `maxItems` says it.
+            Some(Value::Bool(false)) => {
+                if !within {
+                    out.insert("maxItems".into(), n.into());
+                }
+            }
+            None if within => {}
+            rest => {
+                let any = Value::Bool(true);
+                let mark = ptr.push(rest_keyword);
+                let (child, plan) = self.schema(rest.unwrap_or(&any), ptr, depth + 1);
+                ptr.truncate(mark);
+                out.insert("items".into(), child);
+                node.items = plan;
+            }
+        }
+        node.prefix = prefix;
     }
 
     /// A tuple (`prefixItems` of fixed length) as an object with keys `"0"`, `"1"`, ...

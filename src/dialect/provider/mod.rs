@@ -1,10 +1,12 @@
 //! The provider engine: one walk that adapts a schema to a provider's allow-list and builds the
 //! [`RestorePlan`] that undoes every encoding it made.
 //!
-//! The three provider dialects ([`OPENAI_STRICT`](super::OPENAI_STRICT),
-//! [`ANTHROPIC_STRICT`](super::ANTHROPIC_STRICT), [`GEMINI`](super::GEMINI)) are each a
-//! [`Profile`]: which keywords the provider documents and enforces, how it writes null and closed
-//! objects, whether it follows references. The engine does the rest, the same way for all three.
+//! The provider dialects ([`OPENAI_STRICT`](super::OPENAI_STRICT),
+//! [`ANTHROPIC_STRICT`](super::ANTHROPIC_STRICT), [`GEMINI`](super::GEMINI),
+//! [`GEMINI_JSON_SCHEMA`](super::GEMINI_JSON_SCHEMA)) are each a [`Profile`]: which keywords the
+//! provider documents and enforces, how it writes null and closed objects, whether it follows
+//! references, which `enum` values it lists, whether it takes maps and tuples as they are. The
+//! engine does the rest, the same way for all of them.
 //!
 //! # How it works
 //! References are prepared first: a provider that follows `$ref` keeps them (a `$ref` site's
@@ -102,6 +104,9 @@ pub(crate) enum Enums {
     Primitive,
     /// Strings only (and `null` through `nullable`); no `const`.
     Strings,
+    /// Strings and numbers (and `null`, which the profile's dialect writes as a branch of its
+    /// own); no `const`, so a `const` is a one-value `enum`.
+    StringsAndNumbers,
 }
 
 /// What a provider accepts: the engine's parameters.
@@ -129,6 +134,12 @@ pub(crate) struct Profile {
     /// Whether restore also checks the patterns the provider runs: Anthropic's SDKs move
     /// `pattern` into the description (`transform_schema`), so on that path no one else does.
     pub(crate) check_kept_patterns: bool,
+    /// Whether the provider takes `additionalProperties` as a schema: a map stays an object whose
+    /// further keys' values the schema describes (else it is a list of `{"key", "value"}` entries).
+    pub(crate) keeps_maps: bool,
+    /// Whether the provider takes `prefixItems`: a tuple stays an array (else it is an object with
+    /// keys `"0"`, `"1"`, ...).
+    pub(crate) keeps_tuples: bool,
 }
 
 /// The name restore reads a flattened map's entries from, beside an object's own properties.

@@ -93,7 +93,11 @@ impl Engine<'_> {
         let map_like = matches!(additional, Some(Value::Object(_)))
             || additional == Some(&Value::Bool(true)) && !props.is_empty()
             || patterns.is_some();
-        if map_like {
+        // A provider that takes `additionalProperties` as a schema gets the map as it is, where
+        // its keys need no check (a key constraint goes the entries' way, where restore checks
+        // each key).
+        let kept_map = map_like && self.p.keeps_maps && patterns.is_none() && plain_keys(m);
+        if map_like && !kept_map {
             if props.is_empty() {
                 self.map(m, additional, patterns, out, node, notes, ptr, depth);
                 return;
@@ -121,7 +125,15 @@ impl Engine<'_> {
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
+        let mut out_props = Map::new();
+        let mut out_required: Vec<Value> = Vec::new();
+        let mut plan_props = Vec::new();
         for name in &required {
+            if kept_map && !props.contains_key(*name) {
+                // A key the map must hold: `required` says it, as it does beside properties.
+                out_required.push(Value::String((*name).to_owned()));
+                continue;
+            }
             if !props.contains_key(*name) && !map_like {
                 self.refuse(
                     "required",
@@ -131,9 +143,6 @@ impl Engine<'_> {
                 );
             }
         }
-        let mut out_props = Map::new();
-        let mut out_required: Vec<Value> = Vec::new();
-        let mut plan_props = Vec::new();
         for (name, schema) in props {
             let mark = ptr.push("properties");
             ptr.push(name);
@@ -190,12 +199,21 @@ impl Engine<'_> {
                     schema.get("default").cloned().or(absent)
                 })
                 .flatten();
-            if plan.is_some() || null_is_absent || default.is_some() {
+            // Beside a map's plan every declared property is listed: the map's plan is for
+            // further keys only.
+            if plan.is_some() || null_is_absent || default.is_some() || kept_map {
                 plan_props.push(Prop { name: name.clone(), node: plan, null_is_absent, default });
             }
         }
         let mut closed = additional == Some(&Value::Bool(false));
-        if map_like && let Some(value) = additional {
+        let mut kept_rest = None;
+        if kept_map && let Some(value) = additional {
+            let mark = ptr.push("additionalProperties");
+            let (rest, plan) = self.schema(value, ptr, depth + 1);
+            ptr.truncate(mark);
+            kept_rest = Some(rest);
+            node.rest = plan;
+        } else if map_like && let Some(value) = additional {
             // Named properties and a map of further keys (`#[serde(flatten)]` of a map).
             let (entries, plan, keys) = self.entries(
                 &serde_json::json!({"type": "string"}),
@@ -237,11 +255,16 @@ impl Engine<'_> {
         plan_props.sort_by(|a, b| a.name.cmp(&b.name));
         node.props = plan_props;
         out_required.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
-        out.insert("properties".into(), Value::Object(out_props));
+        if !(kept_map && out_props.is_empty()) {
+            out.insert("properties".into(), Value::Object(out_props));
+        }
         if !out_required.is_empty() || self.p.require_all {
             out.insert("required".into(), Value::Array(out_required.clone()));
         }
         match self.p.style {
+            Style::NullType if kept_map => {
+                out.insert("additionalProperties".into(), kept_rest.unwrap_or(Value::Bool(true)));
+            }
             Style::NullType => {
                 out.insert("additionalProperties".into(), Value::Bool(false));
             }
@@ -412,6 +435,17 @@ impl Engine<'_> {
         }
         let out = serde_json::json!({"type": "array", "items": entry});
         (out, plan, key_checks)
+    }
+}
+
+/// Whether a map's keys need no check: no `propertyNames`, or one that only says they are strings.
+fn plain_keys(m: &Map<String, Value>) -> bool {
+    match m.get("propertyNames") {
+        None | Some(Value::Bool(true)) => true,
+        Some(Value::Object(names)) => {
+            names.iter().all(|(k, v)| k == "type" && v == "string" || is_annotation(k))
+        }
+        Some(_) => false,
     }
 }
 

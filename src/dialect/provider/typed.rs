@@ -331,12 +331,17 @@ impl Engine<'_> {
             Enums::Primitive => !v.is_object() && !v.is_array(),
             // Gemini refuses an empty string in `enum` ("cannot be empty"): written as its JSON text.
             Enums::Strings => v.as_str().is_some_and(|s| !s.is_empty()) || v.is_null() && nullable,
+            Enums::StringsAndNumbers => v.is_string() || v.is_number() || v.is_null(),
         };
         if values.iter().all(listable) {
             match (self.p.enums, m.get("const")) {
                 (Enums::Strings, _) => {
                     let strings: Vec<Value> = values.iter().filter(|v| v.is_string()).cloned().collect();
                     out.insert("enum".into(), Value::Array(strings));
+                }
+                // No `const`: a one-value `enum` says the same.
+                (Enums::StringsAndNumbers, _) => {
+                    out.insert("enum".into(), Value::Array(values.to_vec()));
                 }
                 (_, Some(c)) => {
                     out.insert("const".into(), c.clone());
