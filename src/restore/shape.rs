@@ -28,6 +28,12 @@ pub(crate) struct Shape {
     /// like the tuple branch's, but its items are not the tuple's).
     pub(crate) props: Vec<(String, Shape)>,
     pub(crate) items: Option<Box<Shape>>,
+    /// The shape says exactly which values the branch's provider schema accepts (a scalar's
+    /// `type` and `enum`, an object's properties of such schemas and its required keys), and
+    /// [`fits`](Self::fits) reads it all, `props` and `items` included: a branch of a union whose
+    /// branches differ only in checks, which restore may take for a value only where the
+    /// provider's schema of that branch accepts it.
+    pub(crate) exact: bool,
 }
 
 impl Shape {
@@ -103,6 +109,7 @@ impl Shape {
             whole: self.whole || other.whole,
             props: Vec::new(),
             items: None,
+            exact: false,
         }
     }
 
@@ -135,6 +142,24 @@ impl Shape {
     }
 
     pub(super) fn fits(&self, v: &Value) -> bool {
+        self.fits_top(v) && (!self.exact || self.fits_below(v))
+    }
+
+    /// With [`exact`](Self::exact): every property present (a `null` too) and every item fits
+    /// its shape exactly.
+    fn fits_below(&self, v: &Value) -> bool {
+        match v {
+            Value::Object(m) => self.props.iter().all(|(k, s)| m.get(k).is_none_or(|x| s.fits_exactly(x))),
+            Value::Array(xs) => self.items.as_ref().is_none_or(|s| xs.iter().all(|x| s.fits_exactly(x))),
+            _ => true,
+        }
+    }
+
+    fn fits_exactly(&self, v: &Value) -> bool {
+        self.fits_top(v) && self.fits_below(v)
+    }
+
+    fn fits_top(&self, v: &Value) -> bool {
         if self.whole && matches!(v, Value::Number(n) if n.is_f64()) {
             return false;
         }

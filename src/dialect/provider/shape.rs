@@ -20,6 +20,36 @@ pub(super) fn deep_shape_of(branch: &Value, root: &Value) -> Shape {
     shape
 }
 
+/// Whether [`deep_shape_of`] of `branch`, a branch of the provider's schema, tells exactly which
+/// values the provider accepts there (see [`Shape::exact`]): a scalar with only `type`, `enum` or
+/// `const` (and `nullable`), an object whose properties are such schemas, with `required` and
+/// a closing `additionalProperties: false`, an array whose items are; annotations beside. A
+/// reference, a union, a bound, a `format` or a `pattern` the provider enforces is not read by
+/// a shape: no.
+pub(super) fn exact_form(branch: &Value) -> bool {
+    fn go(s: &Value, budget: &mut usize) -> bool {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let Value::Object(m) = s else { return s == &Value::Bool(true) };
+        let required = m.get("required").and_then(Value::as_array).map_or(0, Vec::len);
+        let props = m.get("properties").and_then(Value::as_object);
+        m.iter().all(|(k, v)| match k.as_str() {
+            "type" | "enum" | "const" | "nullable" | "required" | "propertyOrdering" => true,
+            "additionalProperties" => v == &Value::Bool(false),
+            // Gemini's closing: every property required, no more keys than they are.
+            "maxProperties" => v
+                .as_u64()
+                .is_some_and(|n| n as usize == required && props.is_some_and(|p| p.len() == required)),
+            "properties" => v.as_object().is_some_and(|p| p.values().all(|x| go(x, budget))),
+            "items" => go(v, budget),
+            k => is_annotation(k),
+        })
+    }
+    go(branch, &mut { DEEP_BUDGET / 2 })
+}
+
 /// How many shapes below a branch encode may check.
 const DEEP_BUDGET: usize = 64;
 
@@ -150,6 +180,7 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         whole: false,
         props: Vec::new(),
         items: None,
+        exact: false,
     }
 }
 
@@ -189,4 +220,37 @@ pub(super) fn with_tag_required(branch: &Value, tag: &str, root: &Value) -> Valu
     }
     let own = Map::from_iter([("required".to_owned(), Value::Array(vec![Value::String(tag.to_owned())]))]);
     merge_ref_site(own, target.clone()).unwrap_or_else(|_| branch.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn exact_forms_are_those_a_shape_reads_whole() {
+        for exact in [
+            json!({"type": "integer", "description": "Count."}),
+            json!({"type": "string", "enum": ["a", "b"]}),
+            json!({"type": "object", "properties": {"a": {"type": "number"}, "t": {"enum": ["cat"]}},
+                   "required": ["a"], "additionalProperties": false}),
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "maxProperties": 1}),
+            json!({"type": "array", "items": {"type": "boolean"}}),
+            json!(true),
+        ] {
+            assert!(exact_form(&exact), "{exact}");
+        }
+        for not in [
+            json!({"type": "integer", "maximum": 100}),
+            json!({"type": "string", "format": "date-time"}),
+            json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "^a"}}}),
+            json!({"type": "object", "additionalProperties": {"type": "integer"}}),
+            json!({"type": "object", "properties": {"a": {}, "b": {}}, "required": ["a"], "maxProperties": 1}),
+            json!({"$ref": "#/$defs/A"}),
+            json!({"anyOf": [{"type": "string"}]}),
+            json!({"type": "array", "items": {"type": "integer"}, "maxItems": 2}),
+        ] {
+            assert!(!exact_form(&not), "{not}");
+        }
+    }
 }

@@ -6,7 +6,7 @@
 
 use super::plan::{Liveness, liveness};
 use super::refs::merge_key;
-use super::shape::{deep_shape_of, whole_where_fractions_go_elsewhere, with_tag_required};
+use super::shape::{deep_shape_of, exact_form, whole_where_fractions_go_elsewhere, with_tag_required};
 use super::typed::has_type;
 use super::{Built, Engine, Style};
 use crate::dialect::support::{disjoint, is_annotation, merge_ref_site};
@@ -42,7 +42,10 @@ impl PendingShape {
         if refers(branch, 0) {
             PendingShape::Later(branch.clone())
         } else {
-            PendingShape::Now(deep_shape_of(branch, &Value::Null))
+            // Marked exact where it can be; `Engine::shapes` keeps the mark only where it counts.
+            let mut shape = deep_shape_of(branch, &Value::Null);
+            shape.exact = exact_form(branch);
+            PendingShape::Now(shape)
         }
     }
 
@@ -51,6 +54,11 @@ impl PendingShape {
             PendingShape::Now(shape) => shape,
             PendingShape::Later(branch) => deep_shape_of(&branch, root),
         }
+    }
+
+    /// Whether the shape can be [exact](Shape::exact) (a reference never is).
+    fn can_be_exact(&self) -> bool {
+        matches!(self, PendingShape::Now(shape) if shape.exact)
     }
 }
 
@@ -217,54 +225,74 @@ impl Engine<'_> {
         }
         let Liveness { busy, structural, reshaping } = liveness(&self.nodes);
         for (id, pending, plans, ptr) in std::mem::take(&mut self.unions) {
-            let shapes: Vec<Shape> = pending.into_iter().map(|p| p.shape(root)).collect();
+            let exact: Vec<bool> = pending.iter().map(PendingShape::can_be_exact).collect();
+            let mut shapes: Vec<Shape> = pending.into_iter().map(|p| p.shape(root)).collect();
+            for s in &mut shapes {
+                s.exact = false;
+            }
             let mut union = Vec::new();
             // The branches that only fix integral floats or check, and those that do nothing, in
             // order: where several fit a value, restore tries them in turn (the first whose
             // checks pass, and that leaves an integral float as it is where one does).
             let mut tried = Vec::new();
-            let mut checked = false;
+            let mut checked = None;
             for (i, plan) in plans.iter().enumerate() {
                 let Some(plan) = plan.filter(|p| busy[*p]) else {
-                    tried.push((whole_where_fractions_go_elsewhere(&shapes, i), None));
+                    tried.push((i, None));
                     continue;
                 };
                 if !structural[plan] {
-                    tried.push((whole_where_fractions_go_elsewhere(&shapes, i), Some(plan)));
+                    tried.push((i, Some(plan)));
                     continue;
                 }
                 let separate = shapes.iter().enumerate().all(|(j, s)| i == j || shapes[i].disjoint(s));
                 if !separate && !reshaping[plan] {
                     // Checks only (a bound the provider does not enforce): the value is the same
                     // in every branch, and restore takes the first whose checks pass.
-                    tried.push((whole_where_fractions_go_elsewhere(&shapes, i), Some(plan)));
-                    checked = true;
+                    tried.push((i, Some(plan)));
+                    checked.get_or_insert(i);
                     continue;
                 }
                 if !separate {
-                    self.refuse(
-                        "anyOf",
-                        &ptr,
-                        "the branches of this union need different restores, and restore could not tell which branch \
-                         a value took (they are not disjoint by type, tag or key set)",
-                        Some(Advice::TagUnion.text(self.origin)),
-                    );
+                    self.refuse_overlap(&ptr);
                     break;
                 }
                 union.push((shapes[i].clone(), plan));
             }
+            // A branch restore tries must fit only the values the provider's schema of that
+            // branch accepts: a value the provider took through another branch, taken for one
+            // whose own checks pass but whose enforced keywords it breaks, would be let through.
+            if checked.is_some() && !tried.iter().all(|(i, _)| exact[*i]) {
+                self.refuse_overlap(&ptr);
+                tried.clear();
+            }
             if tried.iter().any(|(_, plan)| plan.is_some()) {
-                for (shape, plan) in tried {
+                for (i, plan) in tried {
                     let plan = plan.unwrap_or_else(|| {
                         self.nodes.push(Node::default());
                         self.nodes.len() - 1
                     });
+                    let mut shape = whole_where_fractions_go_elsewhere(&shapes, i);
+                    shape.exact = checked.is_some();
                     union.push((shape, plan));
                 }
             }
+            let checked = checked.is_some();
             self.nodes[id].try_branches = checked;
             self.nodes[id].union = union;
         }
+    }
+}
+
+impl Engine<'_> {
+    fn refuse_overlap(&mut self, ptr: &str) {
+        self.refuse(
+            "anyOf",
+            ptr,
+            "the branches of this union need different restores, and restore could not tell which branch a value \
+             took (they are not disjoint by type, tag or key set)",
+            Some(Advice::TagUnion.text(self.origin)),
+        );
     }
 }
 
