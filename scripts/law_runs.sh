@@ -7,6 +7,7 @@
 #   scripts/law_runs.sh [N]            # N runs (default 200), every law test
 #   LAW_TESTS="laws restore_laws" scripts/law_runs.sh 50
 #   PROPTEST_CASES=2000 scripts/law_runs.sh 1   # one long run
+#   LAW_PROFILE=release scripts/law_runs.sh     # the same case counts, built optimised (faster runs)
 #
 # Prints one line per run and, at the end, "N runs, F failed". Exit 1 if any run failed.
 set -uo pipefail
@@ -22,7 +23,9 @@ export TOOLSCHEMA_CORPUS="${TOOLSCHEMA_CORPUS:-$PWD/../shared/corpus}"
 export TOOLSCHEMA_REQUIRE_CORPUS=1
 # Built once; the test executables then run directly (as cargo runs them, from the package root),
 # so the runs hold no lock on the build directory.
-mapfile -t bins < <(cargo test --all-features --no-run --message-format=json "${args[@]}" |
+profile=()
+[ "${LAW_PROFILE:-dev}" = release ] && profile=(--release)
+mapfile -t bins < <(cargo test "${profile[@]}" --all-features --no-run --message-format=json "${args[@]}" |
     python3 -c 'import json, sys
 for line in sys.stdin:
     m = json.loads(line)
