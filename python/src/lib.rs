@@ -648,7 +648,7 @@ struct Adaptation {
     /// ``"minimum"``, ...
     keyword: String,
     /// ``"null-for-absent"``, ``"map-as-entries"``, ``"json-text"``, ``"wrapped-root"``,
-    /// ``"tuple-as-object"``, ``"enum-as-text"`` or ``"moved-check"``.
+    /// ``"tuple-as-object"``, ``"enum-as-text"``, ``"moved-check"`` or ``"absent-for-null"``.
     kind: &'static str,
     /// The rewrite in words.
     message: String,

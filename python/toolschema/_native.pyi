@@ -84,6 +84,7 @@ _AdaptationKind = Literal[
     "tuple-as-object",
     "enum-as-text",
     "moved-check",
+    "absent-for-null",
 ]
 
 @final

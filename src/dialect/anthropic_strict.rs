@@ -54,6 +54,9 @@
 //!   tuples as objects, enum values that are objects or arrays as their JSON text, a root that is
 //!   not an object (a union included: the top level may not be one) as `{"value": ...}`;
 //! - `oneOf` as `anyOf` where the branches are provably disjoint, `allOf` merged where exact;
+//! - **past 16 union properties**: the schema is written again with every optional property
+//!   whose `null` reads as absent (no default, or a default of `null`) without `null`, absent
+//!   standing for it: `Option<String>` as `string`, left out for `None` by the forward map;
 //! - **refused**: recursion, `not`, `if`/`then`/`else`, `contains`, overlapping `oneOf`, a
 //!   pattern Anthropic cannot run, and the limits (24 optional properties, 16 union properties),
 //!   counted on the output per schema ([`request_limits`](crate::request_limits) counts them over
@@ -63,7 +66,7 @@ use super::provider::{self, Enums, Profile, Refs, Style};
 use super::support::sort_errors;
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Anthropic strict tool use / JSON outputs (see the module docs). Its name is `anthropic-strict`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -82,7 +85,7 @@ pub(crate) const MAX_OPTIONAL: usize = 24;
 pub(crate) const MAX_UNIONS: usize = 16;
 
 /// The engine's parameters for Anthropic strict mode ([ANT-SO] "JSON Schema limitations").
-static PROFILE: Profile = Profile {
+const PROFILE: Profile = Profile {
     name: NAME,
     refs: Refs::Keep { recursion: false },
     style: Style::NullType,
@@ -97,7 +100,13 @@ static PROFILE: Profile = Profile {
     check_kept_patterns: true,
     keeps_maps: false,
     keeps_tuples: false,
+    absent_for_null: false,
 };
+
+/// [`PROFILE`] for a schema past the limit of union properties: an optional property whose
+/// `null` reads as absent is written without it (`Option<String>` as `string`, left out for
+/// `None`), which is no union.
+const FEWER_UNIONS: Profile = Profile { absent_for_null: true, ..PROFILE };
 
 /// The largest repetition bound taken as a "simple" `{n,m}`: [ANT-SO] lists large ranges among
 /// what its regex subset lacks and names no number, so a bound above this is moved into restore.
@@ -167,7 +176,30 @@ impl SchemaDialect for AnthropicStrict {
         schema: Value,
         cx: &AdaptContext<'_>,
     ) -> Result<Adapted, Vec<CapabilityError>> {
-        let Adapted { mut schema, plan } = provider::adapt(&PROFILE, schema, cx)?;
+        // Past the limit of union properties, a second try that writes fewer (kept only where
+        // the output may have that many properties at all: a copy otherwise costs every call).
+        let again = (property_bound(&schema, cx.max_depth) > MAX_UNIONS).then(|| schema.clone());
+        match (self.adapt_with(&PROFILE, schema, cx), again) {
+            (Err(errors), Some(again))
+                if errors.iter().any(
+                    |e| matches!(e, CapabilityError::LimitExceeded { limit, .. } if limit == UNIONS),
+                ) =>
+            {
+                self.adapt_with(&FEWER_UNIONS, again, cx)
+            }
+            (done, _) => done,
+        }
+    }
+}
+
+impl AnthropicStrict {
+    fn adapt_with(
+        &self,
+        profile: &Profile,
+        schema: Value,
+        cx: &AdaptContext<'_>,
+    ) -> Result<Adapted, Vec<CapabilityError>> {
+        let Adapted { mut schema, plan } = provider::adapt(profile, schema, cx)?;
         let _ = crate::walk::visit_all_mut(
             &mut schema,
             cx.max_depth,
@@ -211,12 +243,35 @@ fn null_as_branch(node: &mut Value) {
     m.insert("anyOf".into(), Value::Array(vec![Value::Object(branch), serde_json::json!({"type": "null"})]));
 }
 
+/// The limit on union properties, as its error names it.
+const UNIONS: &str = "properties using `anyOf` or a type array per request";
+
+/// At least as many properties as the output of `schema` can have: its own, two for each map
+/// (its entries' `key` and `value`), one for each tuple member, and a wrapped root's `value`.
+fn property_bound(schema: &Value, max_depth: usize) -> usize {
+    let mut n = 1;
+    let _ = crate::walk::visit_all(schema, max_depth, &mut |_, node| {
+        if let Value::Object(m) = node {
+            n += m.get("properties").and_then(Value::as_object).map_or(0, Map::len);
+            n += 2 * ["additionalProperties", "patternProperties", "items"]
+                .iter()
+                .filter(|k| m.contains_key(**k))
+                .count();
+            for tuple in ["prefixItems", "items"] {
+                n += m.get(tuple).and_then(Value::as_array).map_or(0, Vec::len);
+            }
+        }
+        true
+    });
+    n
+}
+
 /// The per-schema part of [ANT-SO]'s request limits: optional properties and union properties.
 fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
     let (optional, unions) = parameter_counts(schema, max_depth);
     for (what, actual, max) in [
         ("optional properties (not in `required`) per request", optional, MAX_OPTIONAL),
-        ("properties using `anyOf` or a type array per request", unions, MAX_UNIONS),
+        (UNIONS, unions, MAX_UNIONS),
     ] {
         if actual > max {
             errors.push(CapabilityError::LimitExceeded {
@@ -292,6 +347,35 @@ mod tests {
             json!({"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}}});
         let errs = run(s).unwrap_err();
         assert!(errs.iter().any(|e| matches!(e, CapabilityError::Recursive { .. })), "{errs:?}");
+    }
+
+    #[test]
+    fn past_the_union_limit_an_optional_null_is_left_out_and_absent_stands_for_it() {
+        let props = |n: usize| -> serde_json::Map<String, Value> {
+            (0..n)
+                .map(|i| (format!("p{i:02}"), json!({"type": ["string", "null"], "default": null})))
+                .collect()
+        };
+        // Within the limit: null stays a branch.
+        let within = run(json!({"type": "object", "properties": props(MAX_UNIONS)})).unwrap();
+        assert!(within.schema["properties"]["p00"].get("anyOf").is_some());
+        // Past it: no unions, `null` left out by the forward map, nothing for restore to do.
+        let past = run(json!({"type": "object", "properties": props(MAX_UNIONS + 1)})).unwrap();
+        assert_eq!(past.schema["properties"]["p00"], json!({"type": "string"}));
+        assert_eq!(parameter_counts(&past.schema, 128), (MAX_UNIONS + 1, 0));
+        assert_eq!(past.plan.encode(json!({"p00": null, "p01": "a"})), json!({"p01": "a"}));
+        assert_eq!(past.plan.restore(json!({"p01": "a"})).unwrap(), json!({"p01": "a"}));
+        // A required nullable property's null is a value of its own: still a union, refused.
+        let mut required = json!({"type": "object", "properties": props(MAX_UNIONS + 1)});
+        required["required"] = json!(props(MAX_UNIONS + 1).keys().collect::<Vec<_>>());
+        let errors = run(required).unwrap_err();
+        assert!(errors.iter().any(|e| e.to_string().contains("anyOf")), "{errors:?}");
+        // A default other than null: absent is that default, so null stays.
+        let mut other = props(MAX_UNIONS + 1);
+        other["p00"] = json!({"type": ["string", "null"], "default": "x"});
+        let out = run(json!({"type": "object", "properties": other})).unwrap();
+        assert!(out.schema["properties"]["p00"].get("anyOf").is_some());
+        assert_eq!(out.schema["properties"]["p01"], json!({"type": "string"}));
     }
 
     #[test]

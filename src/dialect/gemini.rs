@@ -128,6 +128,7 @@ static PROFILE: Profile = Profile {
     check_kept_patterns: false,
     keeps_maps: false,
     keeps_tuples: false,
+    absent_for_null: false,
 };
 
 impl SchemaDialect for Gemini {

@@ -145,6 +145,7 @@ static PROFILE: Profile = Profile {
     check_kept_patterns: false,
     keeps_maps: true,
     keeps_tuples: true,
+    absent_for_null: false,
 };
 
 impl SchemaDialect for GeminiJsonSchema {

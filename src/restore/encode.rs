@@ -43,6 +43,12 @@ impl Encode<'_> {
         let mut value = value;
         match &mut value {
             Value::Object(map) if !node.props.is_empty() || node.rest.is_some() => {
+                // A null the provider cannot take there: left out, which reads the same.
+                for p in node.props.iter().filter(|p| p.null_dropped) {
+                    if map.get(&p.name).is_some_and(Value::is_null) {
+                        map.remove(&p.name);
+                    }
+                }
                 // The properties left out, sent as a bare null.
                 let mut absent = Vec::new();
                 for p in &node.props {

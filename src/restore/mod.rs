@@ -109,11 +109,14 @@ pub enum AdaptationKind {
     EnumAsText,
     /// An assertion the provider does not enforce, stated in the description and checked by restore.
     MovedCheck,
+    /// An optional property's `null`, which reads as absent, left out of its type (fewer unions,
+    /// for Anthropic's limit): absent stands for it, and the forward map leaves a `null` out.
+    AbsentForNull,
 }
 
 impl AdaptationKind {
     /// A short name: `null-for-absent`, `map-as-entries`, `json-text`, `wrapped-root`,
-    /// `tuple-as-object`, `enum-as-text`, `moved-check`.
+    /// `tuple-as-object`, `enum-as-text`, `moved-check`, `absent-for-null`.
     pub fn as_str(self) -> &'static str {
         match self {
             AdaptationKind::NullForAbsent => "null-for-absent",
@@ -123,6 +126,7 @@ impl AdaptationKind {
             AdaptationKind::TupleAsObject => "tuple-as-object",
             AdaptationKind::EnumAsText => "enum-as-text",
             AdaptationKind::MovedCheck => "moved-check",
+            AdaptationKind::AbsentForNull => "absent-for-null",
         }
     }
 }
@@ -171,6 +175,9 @@ pub(crate) struct Prop {
     pub(crate) name: String,
     pub(crate) node: Option<NodeId>,
     pub(crate) null_is_absent: bool,
+    /// For the forward map: absent stands for `null`, which the provider's schema does not
+    /// admit there (an optional `Option` whose null reads as absent does): a `null` is left out.
+    pub(crate) null_dropped: bool,
     /// For the forward map: the value that says "absent" where the provider demands the property
     /// and `null` is a value of its own (a declared default).
     pub(crate) default: Option<Value>,

@@ -16,7 +16,13 @@ fn identity_returns_the_arguments_unchanged() {
 #[test]
 fn null_for_absent_drops_the_key_and_keeps_other_values() {
     let p = plan(vec![Node {
-        props: vec![Prop { name: "n".into(), node: None, null_is_absent: true, default: None }],
+        props: vec![Prop {
+            name: "n".into(),
+            node: None,
+            null_is_absent: true,
+            null_dropped: false,
+            default: None,
+        }],
         ..Node::default()
     }]);
     assert_eq!(p.restore(json!({"n": null, "m": null})).unwrap(), json!({"m": null}));
@@ -73,8 +79,20 @@ fn every_failed_check_is_reported_with_its_pointer() {
     let p = plan(vec![
         Node {
             props: vec![
-                Prop { name: "a".into(), node: Some(1), null_is_absent: false, default: None },
-                Prop { name: "b".into(), node: Some(1), null_is_absent: false, default: None },
+                Prop {
+                    name: "a".into(),
+                    node: Some(1),
+                    null_is_absent: false,
+                    null_dropped: false,
+                    default: None,
+                },
+                Prop {
+                    name: "b".into(),
+                    node: Some(1),
+                    null_is_absent: false,
+                    null_dropped: false,
+                    default: None,
+                },
             ],
             ..Node::default()
         },

@@ -140,6 +140,10 @@ pub(crate) struct Profile {
     /// Whether the provider takes `prefixItems`: a tuple stays an array (else it is an object with
     /// keys `"0"`, `"1"`, ...).
     pub(crate) keeps_tuples: bool,
+    /// Whether an optional property whose `null` reads as absent (no default, or `null`) is
+    /// written without `null`, absent standing for it: fewer unions, for a provider that counts
+    /// them (Anthropic's 16). The forward map leaves such a `null` out; restore has nothing to do.
+    pub(crate) absent_for_null: bool,
 }
 
 /// The name restore reads a flattened map's entries from, beside an object's own properties.

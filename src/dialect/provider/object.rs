@@ -3,7 +3,7 @@
 //! and a map (`additionalProperties: S`, one key pattern, or further keys beside named properties)
 //! as a list of entries. Together because all of them decide what an object's keys become.
 
-use super::describe::{finish_description, names_list, note_default, with_null};
+use super::describe::{finish_description, names_list, note_default, with_null, without_null};
 use super::{Built, DROPPED, EXTRA, Engine, MAP_MARK, Style};
 use crate::dialect::support::{admits_null, is_annotation};
 use crate::hint::Advice;
@@ -148,9 +148,27 @@ impl Engine<'_> {
             ptr.push(name);
             let (mut child, plan) = self.schema(schema, ptr, depth + 1);
             let mut null_is_absent = false;
+            let mut null_dropped = false;
             if required.contains(name.as_str()) || !self.p.require_all {
                 if required.contains(name.as_str()) {
                     out_required.push(Value::String(name.clone()));
+                } else if self.p.absent_for_null
+                    && !alternatives.contains(name)
+                    && schema.get("default").is_none_or(Value::is_null)
+                    && !accepts_anything(schema, self.root)
+                    && admits_null(schema, self.root)
+                    && let Some(folded) = without_null(&child)
+                {
+                    // Optional, and its null reads as absent: absent stands for it (and a
+                    // default of null says nothing the type still admits).
+                    child = folded;
+                    if let Value::Object(c) = &mut child
+                        && c.get("default").is_some_and(Value::is_null)
+                    {
+                        c.remove("default");
+                    }
+                    null_dropped = true;
+                    self.adapt_note(ptr.as_str(), AdaptationKind::AbsentForNull, "type");
                 }
             } else if admits_null(schema, self.root) {
                 // `Option<T>`: null stands for absent, as serde reads it; a default other than null
@@ -201,8 +219,14 @@ impl Engine<'_> {
                 .flatten();
             // Beside a map's plan every declared property is listed: the map's plan is for
             // further keys only.
-            if plan.is_some() || null_is_absent || default.is_some() || kept_map {
-                plan_props.push(Prop { name: name.clone(), node: plan, null_is_absent, default });
+            if plan.is_some() || null_is_absent || null_dropped || default.is_some() || kept_map {
+                plan_props.push(Prop {
+                    name: name.clone(),
+                    node: plan,
+                    null_is_absent,
+                    null_dropped,
+                    default,
+                });
             }
         }
         let mut closed = additional == Some(&Value::Bool(false));

@@ -59,7 +59,7 @@ pub(super) fn liveness(nodes: &[Node]) -> Liveness {
         structural(node)
             || node.integer
             || matches!(node.decode, Decode::CaseFold(_))
-            || node.props.iter().any(|p| p.default.is_some())
+            || node.props.iter().any(|p| p.default.is_some() || p.null_dropped)
     });
     let reshaping = fix(&|node: &Node| {
         !matches!(node.decode, Decode::None | Decode::CaseFold(_))
@@ -87,7 +87,9 @@ pub(super) fn prune(mut nodes: Vec<Node>, root: Option<NodeId>) -> (Vec<Node>, O
         node.rest = keep(node.rest);
         // A declared property with nothing to do still keeps a map's plan off its value.
         let shields = node.rest.is_some();
-        node.props.retain(|p| p.node.is_some() || p.null_is_absent || p.default.is_some() || shields);
+        node.props.retain(|p| {
+            p.node.is_some() || p.null_is_absent || p.null_dropped || p.default.is_some() || shields
+        });
         node.items = keep(node.items);
         for p in &mut node.prefix {
             *p = keep(*p);
@@ -150,6 +152,7 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                             name: name.clone(),
                             node: Some(child),
                             null_is_absent: false,
+                            null_dropped: false,
                             default: None,
                         });
                     }
@@ -177,6 +180,7 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                             name: name.clone(),
                             node: None,
                             null_is_absent: false,
+                            null_dropped: false,
                             default: None,
                         });
                     }
