@@ -680,3 +680,20 @@ fn a_union_whose_branches_differ_only_in_moved_checks_takes_the_first_that_passe
         }
     }
 }
+
+// Regression (found by the 5,000-schema run of the restore laws): under gemini-json-schema, which
+// keeps a tuple as `prefixItems`, the forward map read a tuple branch's members by the shape of
+// the items past them (JSON text here), found that no branch fitted, and sent the further items
+// unencoded.
+#[test]
+fn a_kept_tuple_in_a_union_encodes_the_items_past_its_members() {
+    let schema = json!({"type": "object", "properties": {"b": {"oneOf": [
+        {"type": "array", "prefixItems": [{"type": "integer"}]}, {"type": "string"}
+    ]}}});
+    let d = dialect::by_name("gemini-json-schema").expect("built in");
+    let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema).unwrap();
+    let value = json!({"b": [10, "x", {"k": 1}]});
+    let sent = adapted.plan().encode(value.clone());
+    assert!(provider_validator(d, adapted.as_value()).is_valid(&sent), "{sent}");
+    assert_eq!(adapted.restore(sent).map_err(|e| e.to_string()), Ok(value));
+}

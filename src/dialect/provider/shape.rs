@@ -78,7 +78,10 @@ fn deepen(shape: &mut Shape, branch: &Value, root: &Value, budget: &mut usize) {
             shape.props.push((name.clone(), c));
         }
     }
-    if let Some(items) = b.get("items").filter(|i| i.is_object()) {
+    // Beside `prefixItems` (a tuple kept as an array), `items` is for the items past them only.
+    if let Some(items) =
+        b.get("items").filter(|i| i.is_object() && !b.get("prefixItems").is_some_and(Value::is_array))
+    {
         shape.items = Some(Box::new(child(items, budget)));
     }
 }
