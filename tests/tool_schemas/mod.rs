@@ -49,6 +49,41 @@ impl Draft {
             .ok()
     }
 
+    /// `schema` with every object that says nothing of further keys closed: `unevaluatedProperties:
+    /// false` in 2020-12 (keys any part evaluates pass), `additionalProperties: false` in draft-07
+    /// (which has no other way). The judge of "a value without keys serde would drop": a value the
+    /// original accepts only through an object that leaves its keys unread (`{"a": 1}` through
+    /// `{"type": "object", "properties": {}}`) is one the closing dialects rightly refuse.
+    pub fn every_object_closed(self, schema: &Value) -> Value {
+        fn go(v: &mut Value, key: &'static str, depth: usize) {
+            if depth > 64 {
+                return;
+            }
+            match v {
+                Value::Object(m) => {
+                    let says = ["additionalProperties", "patternProperties", "unevaluatedProperties"];
+                    if m.contains_key("properties") && !says.iter().any(|k| m.contains_key(*k)) {
+                        m.insert(key.into(), Value::Bool(false));
+                    }
+                    for (k, child) in m.iter_mut() {
+                        if !["const", "enum", "default", "examples"].contains(&k.as_str()) {
+                            go(child, key, depth + 1);
+                        }
+                    }
+                }
+                Value::Array(items) => items.iter_mut().for_each(|x| go(x, key, depth + 1)),
+                _ => {}
+            }
+        }
+        let key = match self {
+            Draft::Draft7 => "additionalProperties",
+            Draft::Draft2020 => "unevaluatedProperties",
+        };
+        let mut closed = schema.clone();
+        go(&mut closed, key, 0);
+        closed
+    }
+
     fn defs(self) -> &'static str {
         match self {
             Draft::Draft7 => "definitions",
