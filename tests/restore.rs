@@ -697,3 +697,23 @@ fn a_kept_tuple_in_a_union_encodes_the_items_past_its_members() {
     assert!(provider_validator(d, adapted.as_value()).is_valid(&sent), "{sent}");
     assert_eq!(adapted.restore(sent).map_err(|e| e.to_string()), Ok(value));
 }
+
+// Regression (found by the repeated runs of the restore laws): under gemini-json-schema a value
+// the original takes only through an untyped branch (`[1, "a"]`, whose second item is no object)
+// was encoded through the tuple branch beside it, which the forward map read without its members'
+// shapes; the provider's schema refused what it sent.
+#[test]
+fn a_value_no_tuple_member_takes_is_encoded_through_the_untyped_branch() {
+    let schema = json!({"type": "object", "properties": {"a": {"anyOf": [
+        {"type": "array", "prefixItems": [{}, {"type": "object", "properties": {"k": {"type": "string"}}}], "items": false},
+        {}
+    ]}}, "required": ["a"]});
+    let d = dialect::by_name("gemini-json-schema").expect("built in");
+    let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema).unwrap();
+    let provider = provider_validator(d, adapted.as_value());
+    for value in [json!({"a": [1, "a"]}), json!({"a": [1, {"k": "x"}]}), json!({"a": "text"})] {
+        let sent = adapted.plan().encode(value.clone());
+        assert!(provider.is_valid(&sent), "{value} sent as {sent}");
+        assert_eq!(adapted.restore(sent).map_err(|e| e.to_string()), Ok(value));
+    }
+}

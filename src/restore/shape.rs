@@ -28,6 +28,9 @@ pub(crate) struct Shape {
     /// like the tuple branch's, but its items are not the tuple's).
     pub(crate) props: Vec<(String, Shape)>,
     pub(crate) items: Option<Box<Shape>>,
+    /// For the forward map: the shapes of a tuple's members kept as an array (`prefixItems`),
+    /// before `items`, which is then for the items past them.
+    pub(crate) prefix: Vec<Shape>,
     /// The shape says exactly which values the branch's provider schema accepts (a scalar's
     /// `type` and `enum`, an object's properties of such schemas and its required keys), and
     /// [`fits`](Self::fits) reads it all, `props` and `items` included: a branch of a union whose
@@ -109,6 +112,7 @@ impl Shape {
             whole: self.whole || other.whole,
             props: Vec::new(),
             items: None,
+            prefix: Vec::new(),
             exact: false,
         }
     }
@@ -136,7 +140,9 @@ impl Shape {
             Value::Object(m) => {
                 self.props.iter().all(|(k, s)| m.get(k).is_none_or(|x| x.is_null() || s.fits_deep(x)))
             }
-            Value::Array(xs) => self.items.as_ref().is_none_or(|s| xs.iter().all(|x| s.fits_deep(x))),
+            Value::Array(xs) => {
+                xs.iter().enumerate().all(|(i, x)| self.item(i).is_none_or(|s| s.fits_deep(x)))
+            }
             _ => true,
         }
     }
@@ -150,9 +156,16 @@ impl Shape {
     fn fits_below(&self, v: &Value) -> bool {
         match v {
             Value::Object(m) => self.props.iter().all(|(k, s)| m.get(k).is_none_or(|x| s.fits_exactly(x))),
-            Value::Array(xs) => self.items.as_ref().is_none_or(|s| xs.iter().all(|x| s.fits_exactly(x))),
+            Value::Array(xs) => {
+                xs.iter().enumerate().all(|(i, x)| self.item(i).is_none_or(|s| s.fits_exactly(x)))
+            }
             _ => true,
         }
+    }
+
+    /// The shape of an array's item `i`: its tuple member's, else that of the items.
+    fn item(&self, i: usize) -> Option<&Shape> {
+        self.prefix.get(i).or(self.items.as_deref())
     }
 
     fn fits_exactly(&self, v: &Value) -> bool {

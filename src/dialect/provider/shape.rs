@@ -78,10 +78,17 @@ fn deepen(shape: &mut Shape, branch: &Value, root: &Value, budget: &mut usize) {
             shape.props.push((name.clone(), c));
         }
     }
-    // Beside `prefixItems` (a tuple kept as an array), `items` is for the items past them only.
-    if let Some(items) =
-        b.get("items").filter(|i| i.is_object() && !b.get("prefixItems").is_some_and(Value::is_array))
-    {
+    // A tuple kept as an array: its members, and `items` for the items past them.
+    if let Some(Value::Array(members)) = b.get("prefixItems") {
+        for m in members {
+            if *budget == 0 {
+                return;
+            }
+            let c = child(m, budget);
+            shape.prefix.push(c);
+        }
+    }
+    if let Some(items) = b.get("items").filter(|i| i.is_object()) {
         shape.items = Some(Box::new(child(items, budget)));
     }
 }
@@ -183,6 +190,7 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         whole: false,
         props: Vec::new(),
         items: None,
+        prefix: Vec::new(),
         exact: false,
     }
 }
