@@ -10,8 +10,8 @@
 //! notice when absent) are checked the same way with values made from them.
 //! `PROPTEST_CASES` raises the case count.
 
-mod corpus_dir;
-mod prop_run;
+use crate::corpus_dir;
+use crate::prop_run;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};

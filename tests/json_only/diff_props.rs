@@ -8,7 +8,7 @@
 //!
 //! Case counts are modest by default; `PROPTEST_CASES=5000 cargo test --test diff_props` runs more.
 
-mod prop_run;
+use crate::prop_run;
 
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;

@@ -4,7 +4,7 @@
 //! self-contained output with the `jsonschema` crate (draft 2020-12). `PROPTEST_CASES` sets the
 //! case count; seeds and kept failures as `tests/prop_run` says.
 
-mod prop_run;
+use crate::prop_run;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};

@@ -6,8 +6,8 @@
 //! the library (the CLI is a shell over it) or, for `check` over the corpus, from golden files in
 //! `fixtures/cli/` (`BLESS=1 cargo test --features cli --test cli` rewrites them; review the diff).
 
-mod bless;
-mod corpus_dir;
+use crate::bless;
+use crate::corpus_dir;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 use std::io::Write;

@@ -10,8 +10,8 @@
 //! fixture written by one build is checked by the other. `BLESS=1 cargo test --test golden`
 //! rewrites the fixtures; review the diff by eye before committing it.
 
-mod bless;
-mod zoo;
+use crate::bless;
+use crate::zoo;
 
 use pretty_assertions::assert_eq;
 use serde_json::{Map, Value, json};

@@ -7,9 +7,9 @@
 //!
 //! Case counts are modest by default; `PROPTEST_CASES=2000 cargo test --test laws` runs more.
 
-mod prop_run;
-mod tool_schemas;
-mod zoo;
+use crate::prop_run;
+use crate::tool_schemas;
+use crate::zoo;
 
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;

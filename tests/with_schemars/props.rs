@@ -3,8 +3,8 @@
 //! Case counts are modest by default (see [`cases`]); `PROPTEST_CASES=1000 cargo test --test props`
 //! runs more.
 
-mod prop_run;
-mod zoo;
+use crate::prop_run;
+use crate::zoo;
 
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
