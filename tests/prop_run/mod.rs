@@ -4,11 +4,11 @@
 //! - Cases: `PROPTEST_CASES` when set, else the test's default (small, for CI's two cores).
 //! - Seed: `PROPTEST_RNG_SEED` when set, else a fresh one per run, printed at the start of the test
 //!   (the harness shows a test's output when it fails): rerun a failure with
-//!   `PROPTEST_RNG_SEED=<seed> cargo test --test <file> <test>`.
+//!   `PROPTEST_RNG_SEED=<seed> cargo test --test <binary> <file>::<test>`.
 //! - Failures: proptest's failure persistence, beside the test file
-//!   (`tests/<file>.proptest-regressions`); the seeds there run first on every run. Commit the file
-//!   when it changes. Loops that are not proptest runners (a seed per zoo type) keep their failing
-//!   seeds with [`Seeds`], in `tests/<file>.seed-regressions`.
+//!   (`tests/<binary>/<file>.proptest-regressions`); the seeds there run first on every run.
+//!   Commit the file when it changes. Loops that are not proptest runners (a seed per zoo type) keep their failing
+//!   seeds with [`Seeds`], in `tests/<binary>/<file>.seed-regressions`.
 //! - Reach: a law that skips what it cannot judge (a schema a dialect refuses, an instance the
 //!   original refuses) counts what reached it per dialect in a [`Reach`], which prints the counts
 //!   and fails when a dialect's share is below the floor the test sets.
@@ -77,8 +77,8 @@ pub fn check<S: Strategy>(
 }
 
 /// Failing seeds of a loop that is not a proptest runner, kept in
-/// `tests/<file>.seed-regressions` as `<test> <seed>` lines: [`Seeds::all`] gives the kept ones
-/// for this test and then this run's; [`Seeds::keep`] records a failing one.
+/// `tests/<binary>/<file>.seed-regressions` as `<test> <seed>` lines: [`Seeds::all`] gives the
+/// kept ones for this test and then this run's; [`Seeds::keep`] records a failing one.
 pub struct Seeds {
     path: PathBuf,
     test: &'static str,

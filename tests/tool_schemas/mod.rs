@@ -9,7 +9,7 @@
 //! `required`, unions of `integer` with `number`; `enum` and `const` of every JSON type (the empty
 //! string included); arrays without `items`; `format`; `pattern` (lookaround included);
 //! `discriminator`; `default`; roots that are not objects. [`COVERAGE`] names each item with a
-//! test of a schema, and `tests/restore_laws.rs` asserts each appears.
+//! test of a schema, and `tests/with_schemars/restore_laws.rs` asserts each appears.
 //!
 //! [`Instances`] makes values for any schema (this generator's or the corpus's): it follows `$ref`,
 //! unions, `allOf`, tuples of either draft, maps, dependencies, `enum`/`const`, and draws strings

@@ -1,7 +1,7 @@
 //! Property tests: the laws of the canonical form, the hash and the pipeline.
 //!
-//! Case counts are modest by default (see [`cases`]); `PROPTEST_CASES=1000 cargo test --test props`
-//! runs more.
+//! Case counts are modest by default (see [`cases`]);
+//! `PROPTEST_CASES=1000 cargo test --test with_schemars props::` runs more.
 
 use crate::prop_run;
 use crate::zoo;

@@ -12,7 +12,7 @@
 //!
 //! The zoo types `internal_enum_over_flattened_map`, `integer_ranges`, `integer_keyed_maps`,
 //! `untyped_by_declaration` and `flatten_optional_enum` carry these shapes through the property
-//! tests of every dialect (`tests/props.rs`, `tests/dialects.rs`, `tests/laws.rs`).
+//! tests of every dialect (`props.rs`, `dialects.rs`, `laws.rs`).
 
 use crate::prop_run;
 
