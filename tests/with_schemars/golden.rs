@@ -53,7 +53,10 @@ fn every_zoo_type_matches_its_golden_fixture() {
             continue;
         }
         let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!("missing golden {} ({e}); run `BLESS=1 cargo test --test with_schemars golden::`", path.display())
+            panic!(
+                "missing golden {} ({e}); run `BLESS=1 cargo test --test with_schemars golden::`",
+                path.display()
+            )
         });
         assert_eq!(
             actual, expected,
