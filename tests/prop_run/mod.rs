@@ -120,6 +120,33 @@ impl Seeds {
     }
 }
 
+/// SplitMix64, the small deterministic generator every schema-driven value generator draws from
+/// (`tool_schemas::Instances`, and the samplers of `coerce` and `foreign_properties`): a seed
+/// gives the same values on every machine.
+#[derive(Debug, Clone)]
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    /// The next number.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n.max(1)
+    }
+
+    /// An index below `n` (0 when `n` is 0).
+    pub fn pick(&mut self, n: usize) -> usize {
+        self.below(n as u64) as usize
+    }
+}
+
 /// How many cases reached a law, per dialect (or any other label), against how many were tried.
 #[derive(Default)]
 pub struct Reach {
