@@ -1,6 +1,6 @@
 //! The laws the fuzz targets check, in one file that both the fuzz targets (cargo-fuzz, nightly
-//! flags) and `tests/fuzz_replay.rs` (stable `cargo test`) include with `#[path]`, so the
-//! committed corpus is replayed through exactly the checks the fuzzer ran.
+//! flags) and `tests/with_schemars/fuzz_replay.rs` (stable `cargo test`) include with `#[path]`,
+//! so the committed corpus is replayed through exactly the checks the fuzzer ran.
 //!
 //! Each law takes the raw fuzz input and returns `Ok(())` when the law holds or the input is not
 //! worth checking (bytes that are not JSON text, say), and `Err(what broke)` otherwise. A fuzz

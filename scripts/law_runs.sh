@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the law tests N times at CI's case counts, each run with a fresh seed, and counts the runs
 # that failed. A failing run's log (with its seed: rerun with PROPTEST_RNG_SEED=<seed>) is kept in
-# target/law-runs/; the failing case itself is kept by the tests (tests/*.proptest-regressions,
-# tests/*.seed-regressions) and runs first from then on.
+# target/law-runs/; the failing case itself is kept by the tests (tests/*/*.proptest-regressions,
+# tests/*/*.seed-regressions) and runs first from then on.
 #
 #   scripts/law_runs.sh [N]            # N runs (default 200), every law test
 #   LAW_TESTS="laws restore_laws" scripts/law_runs.sh 50
@@ -14,9 +14,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 n="${1:-200}"
-read -r -a tests <<< "${LAW_TESTS:-laws restore_laws decode_laws props diff_props dialects restore foreign_properties coerce soundness}"
-args=()
-for t in "${tests[@]}"; do args+=(--test "$t"); done
+# The law tests are modules of the two test binaries (tests/json_only/, tests/with_schemars/); a
+# name here is a module, and its tests are the ones whose path starts with `<module>::`.
+read -r -a modules <<< "${LAW_TESTS:-laws restore_laws decode_laws props diff_props dialects restore foreign_properties coerce soundness}"
 
 mkdir -p target/law-runs
 export TOOLSCHEMA_CORPUS="${TOOLSCHEMA_CORPUS:-$PWD/../shared/corpus}"
@@ -25,13 +25,26 @@ export TOOLSCHEMA_REQUIRE_CORPUS=1
 # so the runs hold no lock on the build directory.
 profile=()
 [ "${LAW_PROFILE:-dev}" = release ] && profile=(--release)
-mapfile -t bins < <(cargo test "${profile[@]}" --all-features --no-run --message-format=json "${args[@]}" |
+mapfile -t built < <(cargo test "${profile[@]}" --all-features --no-run --message-format=json --test json_only --test with_schemars |
     python3 -c 'import json, sys
 for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-artifact" and m.get("executable") and "test" in m["target"]["kind"]:
         print(m["executable"])')
-[ "${#bins[@]}" -eq "${#tests[@]}" ] || { echo "built ${#bins[@]} of ${#tests[@]} test executables" >&2; exit 2; }
+[ "${#built[@]}" -eq 2 ] || { echo "built ${#built[@]} of 2 test executables" >&2; exit 2; }
+
+# Each binary with the exact names of its tests in the chosen modules (a file per binary).
+bins=()
+for bin in "${built[@]}"; do
+    list="target/law-runs/$(basename "$bin").tests"
+    "$bin" --list --format terse 2>/dev/null | sed -n 's/: test$//p' |
+        awk -v mods="${modules[*]}" 'BEGIN { n = split(mods, m, " ") }
+            { for (i = 1; i <= n; i++) if (index($0, m[i] "::") == 1) { print; next } }' > "$list"
+    [ -s "$list" ] && bins+=("$bin")
+done
+for m in "${modules[@]}"; do
+    cat target/law-runs/*.tests | grep -q "^$m::" || { echo "no test module named $m" >&2; exit 2; }
+done
 
 failed=0
 for i in $(seq 1 "$n"); do
@@ -40,7 +53,8 @@ for i in $(seq 1 "$n"); do
     ok=1
     : > "$log"
     for bin in "${bins[@]}"; do
-        "$bin" --nocapture >> "$log" 2>&1 || ok=0
+        mapfile -t names < "target/law-runs/$(basename "$bin").tests"
+        "$bin" --exact --nocapture "${names[@]}" >> "$log" 2>&1 || ok=0
     done
     if [ "$ok" -eq 1 ]; then
         echo "run $i: ok ($((SECONDS - start)) s)"

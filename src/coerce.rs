@@ -56,7 +56,8 @@
 //! applies to every value but `null` (the `null` member refuses the rest). A string changes only
 //! where one of them declares a type other than `string`, and such a schema refuses every string.
 //! So arguments the schema accepts come back unchanged, with no coercion reported: they are fixed
-//! points (`tests/coerce.rs` checks this against the `jsonschema` crate on generated schemas).
+//! points (`tests/json_only/coerce.rs` checks this against the `jsonschema` crate on generated
+//! schemas).
 //!
 //! # With restore
 //! A model given a provider's adapted schema (a map written as a list of entries, `null` for an

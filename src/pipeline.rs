@@ -82,12 +82,14 @@ pub const PASSES: &[&dyn Pass] = &[
     // After Exclude: a definition only an excluded property used must not reach the model. When
     // RejectAny runs next, the pipeline leaves this to it: its walk from the root enters exactly
     // the definitions references reach (it runs PruneDefs itself whenever it cannot be sure), so
-    // one walk does both; `tests/laws.rs` checks the pipeline against the passes run one by one.
+    // one walk does both; `tests/with_schemars/laws.rs` checks the pipeline against the passes
+    // run one by one.
     &PruneDefs,
     // After Exclude and PruneDefs, so only what the model will see is judged; after MergeDocs,
     // because a description-only schema is still untyped. Writing an optional untyped union
     // (`anyOf: [{}, {"$ref": ..}]`) as `{}` can drop the last reference to a definition: then it
-    // runs PruneDefs again itself (the pipeline must be idempotent; found by `tests/laws.rs`).
+    // runs PruneDefs again itself (the pipeline must be idempotent; found by
+    // `tests/with_schemars/laws.rs`).
     &RejectAny,
 ];
 
@@ -203,7 +205,7 @@ pub(crate) fn run(
     if settings.dialect.adapts() {
         // A dialect that merges a `$ref` site with its target (openai-strict does, at the root)
         // can leave a definition nothing uses; a second run would remove it. Found by
-        // `tests/laws.rs`.
+        // `tests/with_schemars/laws.rs`.
         PruneDefs.run(&mut value, &mut cx)?;
     }
     SortKeys.run(&mut value, &mut cx)?;
@@ -267,8 +269,8 @@ mod tests {
         assert_eq!(out.value["required"], serde_json::json!(["a", "b"]));
     }
 
-    // Regression (found by `every_dialect_is_idempotent_on_generated_schemas` in tests/laws.rs):
-    // the optional untyped union is written `{}`, which drops the only reference to `A`; the
+    // Regression (found by `every_dialect_is_idempotent_on_generated_schemas` in
+    // tests/with_schemars/laws.rs): the optional untyped union is written `{}`, which drops the only reference to `A`; the
     // definition must go in the same run, not the next.
     #[test]
     fn a_definition_only_an_untyped_union_used_goes_in_the_first_run() {
@@ -284,8 +286,8 @@ mod tests {
         assert_eq!(twice, once);
     }
 
-    // Regression (found by `every_dialect_is_idempotent_on_generated_schemas` in tests/laws.rs):
-    // openai-strict merges the root's `$ref` with its target, after which the definition is
+    // Regression (found by `every_dialect_is_idempotent_on_generated_schemas` in
+    // tests/with_schemars/laws.rs): openai-strict merges the root's `$ref` with its target, after which the definition is
     // unused; it must go in the same run.
     #[test]
     fn a_definition_a_dialect_stops_using_goes_in_the_same_run() {

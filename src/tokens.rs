@@ -3,8 +3,8 @@
 //! Tool definitions are sent with every request, so their size is paid on every turn. This module
 //! counts it with OpenAI's `o200k_base` encoding (the GPT-4o, GPT-4.1, o-series and GPT-5 family),
 //! exactly: the counts agree with OpenAI's `tiktoken` on the test strings and on every corpus
-//! schema (`tests/tokens.rs`). The encoding ships inside the `bpe-openai` crate, so nothing is
-//! downloaded at build or run time; its counter splits and merges in time linear in the text, so a
+//! schema (`tests/json_only/tokens.rs`). The encoding ships inside the `bpe-openai` crate, so
+//! nothing is downloaded at build or run time; its counter splits and merges in time linear in the text, so a
 //! hostile description costs no more than its length.
 //!
 //! What is counted:

@@ -1,7 +1,7 @@
 """The shared corpus through the package, against the Python reference's answers.
 
-Mirrors ``tests/foreign_corpus.rs``: every real schema (MCP, pydantic, BFCL) must give the
-reference's output (``../shared/corpus/expected``), or a ``ValueError`` where the reference raised
+Mirrors ``tests/json_only/foreign_corpus.rs``: every real schema (MCP, pydantic, BFCL) must give
+the reference's output (``../shared/corpus/expected``), or a ``ValueError`` where the reference raised
 one, unless the case is one of the library's deliberate differences, recorded with our own answer
 in ``fixtures/foreign/differences.json`` (the corpus README numbers them); then it must give that
 answer. ``tests/differences.json`` here lists the cases where the package answers differently

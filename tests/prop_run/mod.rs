@@ -4,11 +4,11 @@
 //! - Cases: `PROPTEST_CASES` when set, else the test's default (small, for CI's two cores).
 //! - Seed: `PROPTEST_RNG_SEED` when set, else a fresh one per run, printed at the start of the test
 //!   (the harness shows a test's output when it fails): rerun a failure with
-//!   `PROPTEST_RNG_SEED=<seed> cargo test --test <file> <test>`.
+//!   `PROPTEST_RNG_SEED=<seed> cargo test --test <binary> <file>::<test>`.
 //! - Failures: proptest's failure persistence, beside the test file
-//!   (`tests/<file>.proptest-regressions`); the seeds there run first on every run. Commit the file
-//!   when it changes. Loops that are not proptest runners (a seed per zoo type) keep their failing
-//!   seeds with [`Seeds`], in `tests/<file>.seed-regressions`.
+//!   (`tests/<binary>/<file>.proptest-regressions`); the seeds there run first on every run.
+//!   Commit the file when it changes. Loops that are not proptest runners (a seed per zoo type) keep their failing
+//!   seeds with [`Seeds`], in `tests/<binary>/<file>.seed-regressions`.
 //! - Reach: a law that skips what it cannot judge (a schema a dialect refuses, an instance the
 //!   original refuses) counts what reached it per dialect in a [`Reach`], which prints the counts
 //!   and fails when a dialect's share is below the floor the test sets.
@@ -77,8 +77,8 @@ pub fn check<S: Strategy>(
 }
 
 /// Failing seeds of a loop that is not a proptest runner, kept in
-/// `tests/<file>.seed-regressions` as `<test> <seed>` lines: [`Seeds::all`] gives the kept ones
-/// for this test and then this run's; [`Seeds::keep`] records a failing one.
+/// `tests/<binary>/<file>.seed-regressions` as `<test> <seed>` lines: [`Seeds::all`] gives the
+/// kept ones for this test and then this run's; [`Seeds::keep`] records a failing one.
 pub struct Seeds {
     path: PathBuf,
     test: &'static str,
@@ -117,6 +117,33 @@ impl Seeds {
             };
             let _ = std::fs::write(&self.path, format!("{text}{header}{line}\n"));
         }
+    }
+}
+
+/// SplitMix64, the small deterministic generator every schema-driven value generator draws from
+/// (`tool_schemas::Instances`, and the samplers of `coerce` and `foreign_properties`): a seed
+/// gives the same values on every machine.
+#[derive(Debug, Clone)]
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    /// The next number.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n.max(1)
+    }
+
+    /// An index below `n` (0 when `n` is 0).
+    pub fn pick(&mut self, n: usize) -> usize {
+        self.below(n as u64) as usize
     }
 }
 

@@ -9,7 +9,7 @@
 //! `required`, unions of `integer` with `number`; `enum` and `const` of every JSON type (the empty
 //! string included); arrays without `items`; `format`; `pattern` (lookaround included);
 //! `discriminator`; `default`; roots that are not objects. [`COVERAGE`] names each item with a
-//! test of a schema, and `tests/restore_laws.rs` asserts each appears.
+//! test of a schema, and `tests/with_schemars/restore_laws.rs` asserts each appears.
 //!
 //! [`Instances`] makes values for any schema (this generator's or the corpus's): it follows `$ref`,
 //! unions, `allOf`, tuples of either draft, maps, dependencies, `enum`/`const`, and draws strings
@@ -18,6 +18,7 @@
 
 #![allow(dead_code)]
 
+use crate::prop_run::SplitMix;
 use crate::zoo::without_null_keys;
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
@@ -662,7 +663,7 @@ pub const COVERAGE: &[Coverage] = &[
 /// properties present and absent, map entries, tuple members and what follows them).
 pub struct Instances<'r> {
     root: &'r Value,
-    seed: u64,
+    rng: SplitMix,
     undeclared: bool,
     /// For a pattern not in [`PATTERNS`]: the strings of the pool that match it.
     matches: std::collections::HashMap<String, Vec<String>>,
@@ -707,7 +708,7 @@ const POOL: &[&str] = &[
 impl<'r> Instances<'r> {
     /// Values for subschemas of `root` (the document `$ref`s resolve in), from `seed`.
     pub fn new(root: &'r Value, seed: u64) -> Self {
-        Instances { root, seed, undeclared: true, matches: std::collections::HashMap::new() }
+        Instances { root, rng: SplitMix(seed), undeclared: true, matches: std::collections::HashMap::new() }
     }
 
     /// Whether an object that says nothing of further keys gets some (it accepts them; a
@@ -718,16 +719,11 @@ impl<'r> Instances<'r> {
     }
 
     fn next(&mut self) -> u64 {
-        // SplitMix64.
-        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.rng.next_u64()
     }
 
     fn pick(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        self.rng.pick(n)
     }
 
     /// A value for the whole document.

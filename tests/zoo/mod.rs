@@ -1,14 +1,16 @@
 //! The shared type zoo: Rust types covering every serde/schemars shape, each with a proptest
 //! strategy for realistic values, and a registry to iterate over all of them.
 //!
-//! A test binary uses it with `mod zoo;` and then either
+//! A test binary declares it at its root (`#[path = "../zoo/mod.rs"] mod zoo;` in
+//! `tests/with_schemars/main.rs`: [`for_each_zoo_type!`] names `$crate::zoo`), a module of it takes
+//! it with `use crate::zoo;`, and then either
 //! - iterates the data registry [`ZOO`] (one [`ZooEntry`] per type: name, schema under any
 //!   [`SchemaOptions`], seeded random serialised values, a `deserializes` check), or
 //! - generates per-type code with [`for_each_zoo_type!`], which calls a macro with the list of
 //!   `"name" => Type` pairs, when the test needs the Rust type itself.
 //!
 //! ```ignore
-//! mod zoo;
+//! use crate::zoo;
 //! for entry in zoo::ZOO {
 //!     let schema = (entry.schema)(&SchemaOptions::new().dialect(d))?;
 //!     let validator = zoo::validator(schema.as_value());

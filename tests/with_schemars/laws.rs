@@ -2,14 +2,15 @@
 //! invariance of the hash, inlining equivalence, and no panic on arbitrary schema-shaped JSON.
 //!
 //! The per-type soundness and tightness laws (zoo values validate; accepted mutants deserialise)
-//! live in `tests/props.rs` (default dialect) and `tests/dialects.rs` (every dialect); this file
+//! live in `props.rs` (default dialect) and `dialects.rs` (every dialect); this file
 //! adds the laws that hold for any schema, checked on the zoo and on generated schema-like JSON.
 //!
-//! Case counts are modest by default; `PROPTEST_CASES=2000 cargo test --test laws` runs more.
+//! Case counts are modest by default; `PROPTEST_CASES=2000 cargo test --test with_schemars laws::`
+//! runs more.
 
-mod prop_run;
-mod tool_schemas;
-mod zoo;
+use crate::prop_run;
+use crate::tool_schemas;
+use crate::zoo;
 
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;

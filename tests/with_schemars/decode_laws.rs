@@ -9,8 +9,8 @@
 //! and wrapped as a root would be). `PROPTEST_CASES` sets the number of arbitrary values; seeds
 //! and failures are kept as `tests/prop_run` says.
 
-mod prop_run;
-mod zoo;
+use crate::prop_run;
+use crate::zoo;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};

@@ -21,9 +21,9 @@
 //! serde_json itself recurses. The work of each hostile case is counted (`tests/work`), never
 //! timed, and bounded linearly in its input and output ([`LINEAR`]).
 
-mod bless;
-mod corpus_dir;
-mod work;
+use crate::bless;
+use crate::corpus_dir;
+use crate::work;
 
 use pretty_assertions::assert_eq;
 use serde::Deserialize;

@@ -5,12 +5,12 @@
 //! Instances of each original schema are generated (a small generator that follows `type`,
 //! `properties`, `items`, `enum`, `anyOf` and `$ref`) and kept only where a real validator (the
 //! `jsonschema` crate) says the original accepts them. The laws are the ones the zoo's property
-//! tests check for Rust types (`tests/dialects.rs`), here for foreign schemas.
+//! tests check for Rust types (`dialects.rs`), here for foreign schemas.
 
-mod corpus_dir;
-mod prop_run;
-mod tool_schemas;
-mod zoo;
+use crate::corpus_dir;
+use crate::prop_run;
+use crate::tool_schemas;
+use crate::zoo;
 
 use serde_json::{Map, Value, json};
 use std::path::PathBuf;

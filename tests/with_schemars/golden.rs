@@ -7,11 +7,11 @@
 //! - `docWarnings`: what `MergeDocs` could not place, as displayed (omitted when none).
 //!
 //! The bytes are the same with and without serde_json's `preserve_order` (CI runs both), so a
-//! fixture written by one build is checked by the other. `BLESS=1 cargo test --test golden`
-//! rewrites the fixtures; review the diff by eye before committing it.
+//! fixture written by one build is checked by the other.
+//! `BLESS=1 cargo test --test with_schemars golden::` rewrites the fixtures; review the diff by eye before committing it.
 
-mod bless;
-mod zoo;
+use crate::bless;
+use crate::zoo;
 
 use pretty_assertions::assert_eq;
 use serde_json::{Map, Value, json};
@@ -53,11 +53,14 @@ fn every_zoo_type_matches_its_golden_fixture() {
             continue;
         }
         let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!("missing golden {} ({e}); run `BLESS=1 cargo test --test golden`", path.display())
+            panic!(
+                "missing golden {} ({e}); run `BLESS=1 cargo test --test with_schemars golden::`",
+                path.display()
+            )
         });
         assert_eq!(
             actual, expected,
-            "golden `{}` differs; if the change is intended, run `BLESS=1 cargo test --test golden`",
+            "golden `{}` differs; if the change is intended, run `BLESS=1 cargo test --test with_schemars golden::`",
             entry.name
         );
     }

@@ -4,10 +4,11 @@
 //! Inputs are the files in `fixtures/cli/`, run with that directory as the working directory so
 //! that paths in the output are short and the same on every machine. Expected outputs come from
 //! the library (the CLI is a shell over it) or, for `check` over the corpus, from golden files in
-//! `fixtures/cli/` (`BLESS=1 cargo test --features cli --test cli` rewrites them; review the diff).
+//! `fixtures/cli/` (`BLESS=1 cargo test --features cli --test with_schemars cli::` rewrites them;
+//! review the diff).
 
-mod bless;
-mod corpus_dir;
+use crate::bless;
+use crate::corpus_dir;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 use std::io::Write;

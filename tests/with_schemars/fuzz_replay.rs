@@ -2,7 +2,7 @@
 //! fuzzer found) through the same law functions the fuzz targets call (`fuzz/laws.rs`), on stable
 //! Rust and without libFuzzer, so `cargo test` guards what the fuzzer established.
 
-#[path = "../fuzz/laws.rs"]
+#[path = "../../fuzz/laws.rs"]
 mod laws;
 
 use std::path::{Path, PathBuf};

@@ -1,10 +1,10 @@
 //! Property tests: the laws of the canonical form, the hash and the pipeline.
 //!
-//! Case counts are modest by default (see [`cases`]); `PROPTEST_CASES=1000 cargo test --test props`
-//! runs more.
+//! Case counts are modest by default (see [`cases`]);
+//! `PROPTEST_CASES=1000 cargo test --test with_schemars props::` runs more.
 
-mod prop_run;
-mod zoo;
+use crate::prop_run;
+use crate::zoo;
 
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! The public API's promises: exact output for primitives, the cache, what the hash covers,
 //! `from_schemars`, doc warnings, and declaration order.
 
-mod zoo;
+use crate::zoo;
 
 use pretty_assertions::assert_eq;
 use schemars::JsonSchema;

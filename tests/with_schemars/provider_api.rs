@@ -4,8 +4,8 @@
 //! one's verdict per dialect kept as a golden table; `BLESS=1` rewrites it). And the advice a
 //! foreign schema's errors give is in JSON Schema (or Python) terms, never Rust's.
 
-mod provider_rules;
-mod zoo;
+use crate::provider_rules;
+use crate::zoo;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};

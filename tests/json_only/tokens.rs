@@ -4,7 +4,7 @@
 //! strings (non-ASCII scripts, emoji sequences, combining marks, whitespace runs, long
 //! descriptions) and for the exact text of every corpus MCP schema.
 
-mod corpus_dir;
+use crate::corpus_dir;
 
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};

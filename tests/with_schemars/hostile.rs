@@ -15,7 +15,7 @@
 //! it refuses it, frees it without recursion; it is handed 100,000-level values built inside the
 //! small-stack thread (serde_json's `Clone` recurses as well).
 
-mod corpus_dir;
+use crate::corpus_dir;
 use serde_json::{Map, Value, json};
 use std::path::PathBuf;
 use toolschema::dialect::{self, AdaptContext};

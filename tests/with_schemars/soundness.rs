@@ -12,9 +12,9 @@
 //!
 //! The zoo types `internal_enum_over_flattened_map`, `integer_ranges`, `integer_keyed_maps`,
 //! `untyped_by_declaration` and `flatten_optional_enum` carry these shapes through the property
-//! tests of every dialect (`tests/props.rs`, `tests/dialects.rs`, `tests/laws.rs`).
+//! tests of every dialect (`props.rs`, `dialects.rs`, `laws.rs`).
 
-mod prop_run;
+use crate::prop_run;
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -28,7 +28,7 @@ use toolschema::dialect::{self, SchemaDialect};
 use toolschema::passes::{MapKey, SIGNED_KEY, UNSIGNED_KEY, key_names};
 use toolschema::{Error, SchemaOptions, schema_for};
 
-mod zoo;
+use crate::zoo;
 
 fn validator(schema: &Value) -> jsonschema::Validator {
     jsonschema::draft202012::new(schema)

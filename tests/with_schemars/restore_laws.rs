@@ -13,9 +13,9 @@
 //! too few did. `PROPTEST_CASES` sets the number of generated schemas; `tests/prop_run` says how seeds
 //! and failures are kept.
 
-mod prop_run;
-mod tool_schemas;
-mod zoo;
+use crate::prop_run;
+use crate::tool_schemas;
+use crate::zoo;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;

@@ -6,9 +6,10 @@
 //! name made required, an enum value added, an object closed, ...). Instances are small JSON
 //! values near the bounds the schemas use. The validator is the `jsonschema` crate.
 //!
-//! Case counts are modest by default; `PROPTEST_CASES=5000 cargo test --test diff_props` runs more.
+//! Case counts are modest by default; `PROPTEST_CASES=5000 cargo test --test json_only diff_props::`
+//! runs more.
 
-mod prop_run;
+use crate::prop_run;
 
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;

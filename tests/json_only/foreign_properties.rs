@@ -4,7 +4,8 @@
 //! self-contained output with the `jsonschema` crate (draft 2020-12). `PROPTEST_CASES` sets the
 //! case count; seeds and kept failures as `tests/prop_run` says.
 
-mod prop_run;
+use crate::prop_run;
+use crate::prop_run::SplitMix;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -128,25 +129,9 @@ fn schema() -> impl Strategy<Value = Value> {
         })
 }
 
-/// A small deterministic generator (SplitMix64) for instance sampling.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
-
 /// An instance shaped by `schema` (often valid, sometimes not: a wrong type, a missing or extra
 /// property, a null).
-fn sample(schema: &Value, root: &Value, rng: &mut Rng, depth: usize) -> Value {
+fn sample(schema: &Value, root: &Value, rng: &mut SplitMix, depth: usize) -> Value {
     if depth > 8 || rng.below(12) == 0 {
         return [json!(null), json!("zz"), json!(7), json!(true), json!([]), json!({})]
             [rng.below(6) as usize]
@@ -232,7 +217,7 @@ proptest! {
         let text = out.to_string();
         prop_assert!(!text.contains("$ref") && !text.contains("$defs") && !text.contains("\"title\""), "{}", text);
         let (before, after) = (validator(&schema), validator(&out));
-        let mut rng = Rng(seed);
+        let mut rng = SplitMix(seed);
         for _ in 0..24 {
             let instance = sample(&schema, &schema, &mut rng, 0);
             let (was, is) = (before.is_valid(&instance), after.is_valid(&instance));

@@ -8,11 +8,11 @@
 //!   Schema (all but the Gemini ones, whose `nullable` is OpenAPI).
 //! - Hashes, user dialects, choosing a dialect by name, and the hostile doubling graphs.
 
-mod bless;
-mod corpus_dir;
-mod prop_run;
-mod work;
-mod zoo;
+use crate::bless;
+use crate::corpus_dir;
+use crate::prop_run;
+use crate::work;
+use crate::zoo;
 
 use work::nodes;
 use zoo::{openapi_as_json_schema, without_null_keys};
