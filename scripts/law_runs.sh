@@ -14,7 +14,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 n="${1:-200}"
-# The law tests are modules of the two test binaries (tests/json_only/, tests/with_schemars/); a
+# The law tests are modules of the test binaries (tests/json_only/, tests/with_schemars/,
+# tests/dialects/); a
 # name here is a module, and its tests are the ones whose path starts with `<module>::`.
 read -r -a modules <<< "${LAW_TESTS:-laws restore_laws decode_laws props diff_props dialects restore foreign_properties coerce soundness}"
 
@@ -25,13 +26,13 @@ export TOOLSCHEMA_REQUIRE_CORPUS=1
 # so the runs hold no lock on the build directory.
 profile=()
 [ "${LAW_PROFILE:-dev}" = release ] && profile=(--release)
-mapfile -t built < <(cargo test "${profile[@]}" --all-features --no-run --message-format=json --test json_only --test with_schemars |
+mapfile -t built < <(cargo test "${profile[@]}" --all-features --no-run --message-format=json --test json_only --test with_schemars --test dialects |
     python3 -c 'import json, sys
 for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-artifact" and m.get("executable") and "test" in m["target"]["kind"]:
         print(m["executable"])')
-[ "${#built[@]}" -eq 2 ] || { echo "built ${#built[@]} of 2 test executables" >&2; exit 2; }
+[ "${#built[@]}" -eq 3 ] || { echo "built ${#built[@]} of 3 test executables" >&2; exit 2; }
 
 # Each binary with the exact names of its tests in the chosen modules (a file per binary).
 bins=()

@@ -17,8 +17,6 @@ mod prop_run;
 mod provider_rules;
 #[path = "../tool_schemas/mod.rs"]
 mod tool_schemas;
-#[path = "../work/mod.rs"]
-mod work;
 #[path = "../zoo/mod.rs"]
 mod zoo;
 
@@ -28,7 +26,6 @@ mod cli;
 #[cfg(feature = "cli")]
 mod cli_proxy;
 mod decode_laws;
-mod dialects;
 mod fuzz_replay;
 mod golden;
 mod hostile;
