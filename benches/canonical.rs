@@ -55,7 +55,7 @@ fn synthetic(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(bytes as u64));
         for &(name, way) in WAYS {
             group.bench_with_input(BenchmarkId::from_parameter(name), &value, |b, v| {
-                b.iter(|| way(black_box(v)))
+                b.iter(|| way(black_box(v)));
             });
         }
         group.finish();
@@ -77,7 +77,7 @@ fn corpus(c: &mut Criterion) {
                     acc ^= way(black_box(&item.value))[0];
                 }
                 acc
-            })
+            });
         });
     }
     group.finish();

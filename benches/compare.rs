@@ -53,7 +53,7 @@ impl Table {
     fn at_most(&mut self, what: &str, base: &str, cand: &str, r: &Ratio, max: f64) {
         let ok = r.best_ratio() <= max;
         let got = format!("{:.2}x ({:.2}x)", r.best_ratio(), r.ratio);
-        self.push(what, base, cand, r, got, format!("≤ {max}x"), ok);
+        self.push(what, base, cand, r, &got, &format!("≤ {max}x"), ok);
     }
 
     /// A row where the candidate must be at least `min` times faster than the baseline.
@@ -61,17 +61,17 @@ impl Table {
         let speedup = 1.0 / r.best_ratio();
         let ok = speedup >= min;
         let got = format!("{speedup:.1}x faster ({:.1}x)", 1.0 / r.ratio);
-        self.push(what, base, cand, r, got, format!("≥ {min}x faster"), ok);
+        self.push(what, base, cand, r, &got, &format!("≥ {min}x faster"), ok);
     }
 
     /// A row that only reports.
     fn report(&mut self, what: &str, base: &str, cand: &str, r: &Ratio) {
         let got = format!("{:.2}x ({:.2}x)", r.best_ratio(), r.ratio);
-        self.push(what, base, cand, r, got, "–".into(), true);
+        self.push(what, base, cand, r, &got, "–", true);
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn push(&mut self, what: &str, base: &str, cand: &str, r: &Ratio, got: String, target: String, ok: bool) {
+    fn push(&mut self, what: &str, base: &str, cand: &str, r: &Ratio, got: &str, target: &str, ok: bool) {
         let mark = if target == "–" {
             ""
         } else if ok {
@@ -383,8 +383,9 @@ fn inline_all_rows(t: &mut Table) {
     if !t.section("inline_all") {
         return;
     }
-    let normalised =
-        |v: &Value| toolschema::SchemaOptions::new().normalize(v.clone()).ok().map(|s| s.into_value());
+    let normalised = |v: &Value| {
+        toolschema::SchemaOptions::new().normalize(v.clone()).ok().map(toolschema::ToolSchema::into_value)
+    };
     let mut sets: Vec<(String, Vec<Value>)> = Vec::new();
     let corpus: Vec<Value> = common::public_corpus().iter().filter_map(|i| normalised(&i.value)).collect();
     if !corpus.is_empty() {

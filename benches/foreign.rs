@@ -27,10 +27,10 @@ fn corpus(c: &mut Criterion) {
         group.bench_function("serde_json_from_slice", |b| {
             b.iter(|| {
                 items.iter().filter(|i| serde_json::from_slice::<Value>(black_box(&i.bytes)).is_ok()).count()
-            })
+            });
         });
         group.bench_function("value_clone", |b| {
-            b.iter(|| items.iter().map(|i| black_box(&i.value).clone()).filter(Value::is_object).count())
+            b.iter(|| items.iter().map(|i| black_box(&i.value).clone()).filter(Value::is_object).count());
         });
         group.bench_function("self_contained_input_schema", |b| {
             b.iter(|| {
@@ -40,7 +40,7 @@ fn corpus(c: &mut Criterion) {
                         toolschema::self_contained_input_schema(black_box(&i.value), &i.tool_name).is_ok()
                     })
                     .count()
-            })
+            });
         });
         group.finish();
     }

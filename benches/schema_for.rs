@@ -20,12 +20,12 @@ fn first_call(c: &mut Criterion) {
                 .into_generator()
                 .into_root_schema_for::<Root>();
             options.from_schemars(black_box(generated))
-        })
+        });
     });
     // Only the pipeline and hash, on a value schemars already made.
     let value = schemars::schema_for!(Root).to_value();
     group.bench_function("toolschema_normalize_only", |b| {
-        b.iter_batched(|| value.clone(), |v| options.normalize(v), criterion::BatchSize::SmallInput)
+        b.iter_batched(|| value.clone(), |v| options.normalize(v), criterion::BatchSize::SmallInput);
     });
     let _ = toolschema::schema_for::<Root>();
     group.bench_function("toolschema_cache_hit", |b| b.iter(toolschema::schema_for::<Root>));

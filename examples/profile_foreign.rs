@@ -24,20 +24,23 @@ fn main() {
         match mode.as_str() {
             "clone" => {
                 for item in &items {
-                    kept += std::hint::black_box(item.value.clone()).as_object().map_or(0, |m| m.len());
+                    kept +=
+                        std::hint::black_box(item.value.clone()).as_object().map_or(0, serde_json::Map::len);
                 }
             }
             "owned" => {
                 let copies: Vec<_> = items.iter().map(|i| i.value.clone()).collect();
                 for (item, value) in items.iter().zip(copies) {
-                    kept += toolschema::self_contained_input_schema_owned(value, &item.tool_name).is_ok()
-                        as usize;
+                    kept += usize::from(
+                        toolschema::self_contained_input_schema_owned(value, &item.tool_name).is_ok(),
+                    );
                 }
             }
             _ => {
                 for item in &items {
-                    kept += toolschema::self_contained_input_schema(&item.value, &item.tool_name).is_ok()
-                        as usize;
+                    kept += usize::from(
+                        toolschema::self_contained_input_schema(&item.value, &item.tool_name).is_ok(),
+                    );
                 }
             }
         }

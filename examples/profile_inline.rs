@@ -25,7 +25,9 @@ fn main() {
     let count: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(10);
     let values: Vec<Value> = common::public_corpus()
         .into_iter()
-        .filter_map(|i| toolschema::SchemaOptions::new().normalize(i.value).ok().map(|s| s.into_value()))
+        .filter_map(|i| {
+            toolschema::SchemaOptions::new().normalize(i.value).ok().map(toolschema::ToolSchema::into_value)
+        })
         .collect();
     let cx = AdaptContext::default();
     let d = dialect::by_name(&mode);
@@ -33,8 +35,8 @@ fn main() {
     for _ in 0..count {
         for v in &values {
             kept += match d {
-                Some(d) => dialect::apply(d, v.clone(), &cx).is_ok() as usize,
-                None => std::hint::black_box(v.clone()).as_object().map_or(0, |m| m.len()),
+                Some(d) => usize::from(dialect::apply(d, v.clone(), &cx).is_ok()),
+                None => std::hint::black_box(v.clone()).as_object().map_or(0, serde_json::Map::len),
             };
         }
     }

@@ -28,7 +28,7 @@ fn main() {
             let schema = options.from_schemars(generated).expect("the family is accepted");
             bytes += schema.canonical_json().len();
         } else {
-            bytes += generated.as_object().map_or(0, |m| m.len());
+            bytes += generated.as_object().map_or(0, serde_json::Map::len);
         }
     }
     println!("{bytes}");

@@ -417,11 +417,11 @@ fn number(text: &str) -> Option<Number> {
 /// The integer a number stands for: itself, or an integral float within ±2^53 (where every
 /// integer is exact).
 fn integer(n: Number) -> Option<Number> {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
     if n.is_i64() || n.is_u64() {
         return Some(n);
     }
     let f = n.as_f64()?;
-    const EXACT: f64 = 9_007_199_254_740_992.0;
     (f.fract() == 0.0 && f.abs() <= EXACT).then(|| Number::from(f as i64))
 }
 

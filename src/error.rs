@@ -378,6 +378,11 @@ impl CapabilityErrors {
         &self.errors
     }
 
+    /// The errors, in order (as `&errors` iterates them).
+    pub fn iter(&self) -> std::slice::Iter<'_, CapabilityError> {
+        self.errors.iter()
+    }
+
     /// The errors, owned.
     pub fn into_vec(self) -> Vec<CapabilityError> {
         self.errors

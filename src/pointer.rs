@@ -10,6 +10,7 @@
 //! ```
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 /// A JSON pointer built while walking: push a token before descending, truncate after.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -39,6 +40,15 @@ impl Pointer {
             self.text.push_str(token);
         }
         mark
+    }
+
+    /// The pointer made of `tokens`, each escaped.
+    pub(crate) fn from_tokens<T: AsRef<str>>(tokens: &[T]) -> Self {
+        let mut pointer = Pointer::root();
+        for token in tokens {
+            pointer.push(token.as_ref());
+        }
+        pointer
     }
 
     /// Appends an array index.
@@ -104,7 +114,7 @@ pub fn fragment_token(token: &str) -> Cow<'_, str> {
         if plain(b) {
             out.push(char::from(b));
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            let _ = write!(out, "%{b:02X}");
         }
     }
     Cow::Owned(out)
@@ -153,10 +163,10 @@ pub fn field_path(root_name: Option<&str>, pointer: &str) -> Option<String> {
     let mut i = 0;
     while i < toks.len() {
         let tok = toks[i].as_ref();
-        let next = toks.get(i + 1).map(|t| t.as_ref());
+        let next = toks.get(i + 1).map(AsRef::as_ref);
         match (tok, next) {
             ("$defs" | "definitions", Some(name)) => {
-                path = name.to_owned();
+                name.clone_into(&mut path);
                 i += 2;
             }
             ("properties", Some(name)) => {

@@ -43,7 +43,7 @@ pub fn parse_local(reference: &str) -> Result<Vec<String>, RefError> {
     }
     let decoded = percent_decode(fragment).ok_or_else(|| RefError::Malformed(reference.to_owned()))?;
     let tokens = crate::pointer::tokens(&decoded).ok_or_else(|| RefError::Malformed(reference.to_owned()))?;
-    Ok(tokens.into_iter().map(|t| t.into_owned()).collect())
+    Ok(tokens.into_iter().map(std::borrow::Cow::into_owned).collect())
 }
 
 /// The tokens of a fragment that needs no decoding (no `%`, no `~`), borrowed; `None` when it
@@ -159,7 +159,7 @@ mod tests {
                               "properties": {"~": 6, "/": 7, "a": {"0": 8}}, "items": [9]});
             let slow = reference.strip_prefix('#').and_then(|f| {
                 let decoded = percent_decode(f)?;
-                crate::pointer::tokens(&decoded).map(|t| t.into_iter().map(|t| t.into_owned()).collect::<Vec<_>>())
+                crate::pointer::tokens(&decoded).map(|t| t.into_iter().map(std::borrow::Cow::into_owned).collect::<Vec<_>>())
             });
             let fast = parse_local(&reference).ok();
             proptest::prop_assert_eq!(&fast, &slow);

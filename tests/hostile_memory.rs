@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Memory on hostile inputs, measured with a counting global allocator (`peak_alloc`): the peak
 //! number of bytes allocated while one case runs, above what was allocated before it started.
 //!

@@ -18,6 +18,7 @@ pub fn rounds() -> usize {
 }
 
 /// One comparison's result.
+#[allow(clippy::struct_field_names, reason = "`ratio` is the measure the type is named for")]
 pub struct Ratio {
     /// Median time per call of the baseline, in nanoseconds.
     pub base_ns: f64,

@@ -21,8 +21,7 @@ pub struct Item {
 /// The corpus folder, if present.
 pub fn corpus_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("TOOLSCHEMA_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"), PathBuf::from);
     if dir.is_dir() {
         Some(dir)
     } else {

@@ -77,6 +77,7 @@ const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
 ///   multiple of ten, so another integer: its digits are the shortest.
 /// - A value with at most six fraction digits and fifteen significant ones (`0.5`, `-1.25`,
 ///   `99.99`): [`write_short_decimal`].
+#[allow(clippy::float_cmp, reason = "an exact round trip is what is asked")]
 pub(super) fn write_f64(f: f64, out: &mut Vec<u8>) {
     if f.abs() < EXACT_INTEGERS {
         // Exact: |f| < 2^53, and `as` truncates toward zero.
@@ -120,6 +121,7 @@ const SHORT_FRACTION_DIGITS: i32 = 6;
 /// to itself, and `f` is none), and the first digit sits at 10^-6 or above, where ECMAScript writes
 /// no exponent.
 #[inline]
+#[allow(clippy::float_cmp, reason = "an exact round trip is what is asked")]
 fn write_short_decimal(f: f64, out: &mut Vec<u8>) -> bool {
     let scaled = (f * SHORT_SCALE).round();
     if scaled.abs() >= 1e15 {

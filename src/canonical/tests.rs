@@ -84,6 +84,7 @@ fn every_short_decimal_is_written_as_the_general_path_writes_it() {
 }
 
 #[test]
+#[allow(clippy::unreadable_literal, reason = "the digits are the text expected")]
 fn integers_beyond_2_pow_53_keep_their_digits() {
     assert_eq!(to_string(&json!(u64::MAX)), "18446744073709551615");
     assert_eq!(to_string(&json!(i64::MIN)), "-9223372036854775808");
@@ -314,7 +315,6 @@ fn tricky_value() -> impl Strategy<Value = Value> {
 
 #[test]
 fn a_large_value_reaches_a_sink_in_blocks_with_the_same_bytes() {
-    let big = json!({"s": "x".repeat(3 * FLUSH_AT), "list": (0..5000).collect::<Vec<_>>()});
     struct Pieces(Vec<usize>, Vec<u8>);
     impl Sink for Pieces {
         fn put(&mut self, bytes: &[u8]) {
@@ -322,6 +322,7 @@ fn a_large_value_reaches_a_sink_in_blocks_with_the_same_bytes() {
             self.1.extend_from_slice(bytes);
         }
     }
+    let big = json!({"s": "x".repeat(3 * FLUSH_AT), "list": (0..5000).collect::<Vec<_>>()});
     let mut sink = Pieces(Vec::new(), Vec::new());
     write(&big, &mut sink);
     assert_eq!(sink.1, to_vec(&big));

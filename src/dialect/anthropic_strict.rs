@@ -179,13 +179,13 @@ impl SchemaDialect for AnthropicStrict {
         // Past the limit of union properties, a second try that writes fewer (kept only where
         // the output may have that many properties at all: a copy otherwise costs every call).
         let again = (property_bound(&schema, cx.max_depth) > MAX_UNIONS).then(|| schema.clone());
-        match (self.adapt_with(&PROFILE, schema, cx), again) {
+        match (Self::adapt_with(&PROFILE, schema, cx), again) {
             (Err(errors), Some(again))
                 if errors.iter().any(
                     |e| matches!(e, CapabilityError::LimitExceeded { limit, .. } if limit == UNIONS),
                 ) =>
             {
-                self.adapt_with(&FEWER_UNIONS, again, cx)
+                Self::adapt_with(&FEWER_UNIONS, again, cx)
             }
             (done, _) => done,
         }
@@ -194,7 +194,6 @@ impl SchemaDialect for AnthropicStrict {
 
 impl AnthropicStrict {
     fn adapt_with(
-        &self,
         profile: &Profile,
         schema: Value,
         cx: &AdaptContext<'_>,

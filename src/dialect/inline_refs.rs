@@ -93,6 +93,10 @@ impl SchemaDialect for InlineRefs {
 }
 
 /// Inlines every `$ref` of `schema` for dialect `dialect` (see the module docs).
+#[allow(
+    clippy::needless_pass_by_value,
+    reason = "owned, the original is freed as the inlined copy replaces it"
+)]
 pub(crate) fn inline_all(
     dialect: &str,
     schema: Value,
@@ -162,7 +166,7 @@ impl Policy for Inlining<'_> {
                     self.type_name.unwrap_or("the root schema").to_owned()
                 } else {
                     crate::pointer::tokens(&target)
-                        .and_then(|t| t.last().map(|s| s.to_string()))
+                        .and_then(|t| t.last().map(ToString::to_string))
                         .unwrap_or(target)
                 };
                 CapabilityError::Recursive { dialect: dialect.to_owned(), type_name, pointer }

@@ -445,6 +445,6 @@ mod tests {
     fn identity_dialect_passes_schema_through() {
         let s = json!({"type": "object"});
         assert_eq!(apply(&JSON_SCHEMA, s.clone(), &AdaptContext::default()).unwrap(), s);
-        assert_eq!(by_name("json-schema").map(|d| d.name()), Some("json-schema"));
+        assert_eq!(by_name("json-schema").map(SchemaDialect::name), Some("json-schema"));
     }
 }

@@ -134,7 +134,7 @@ pub(crate) fn find_recursion(
             if let Some(r) = n.get("$ref").and_then(Value::as_str)
                 && let Ok(tokens) = crate::refs::parse_local(r)
             {
-                let key = tokens.iter().map(|t| format!("/{}", crate::pointer::escape_token(t))).collect();
+                let key = crate::pointer::Pointer::from_tokens(&tokens).to_string();
                 out.push((key, format!("{base}{}", ptr.as_str())));
             }
             true
@@ -143,7 +143,7 @@ pub(crate) fn find_recursion(
     }
     let name_of = |key: &str| -> String {
         crate::pointer::tokens(key)
-            .and_then(|t| t.last().map(|s| s.to_string()))
+            .and_then(|t| t.last().map(ToString::to_string))
             .unwrap_or_else(|| root_name.unwrap_or("the root schema").to_owned())
     };
     // Iterative DFS with colours; the root is key "".

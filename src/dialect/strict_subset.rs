@@ -252,7 +252,7 @@ impl Analysis<'_, '_> {
         let key = reference.as_str().and_then(|r| {
             let tokens = crate::refs::parse_local(r).ok()?;
             crate::refs::lookup(self.root, &tokens)?;
-            Some(tokens.iter().map(|t| format!("/{}", crate::pointer::escape_token(t))).collect::<String>())
+            Some(crate::pointer::Pointer::from_tokens(&tokens).to_string())
         });
         let Some(key) = key else {
             self.errors.push(unsupported(

@@ -275,7 +275,7 @@ fn list(values: &[&Value]) -> String {
     values.iter().map(|v| canon(v)).collect::<Vec<_>>().join(", ")
 }
 
-impl<'v> Differ<'v> {
+impl Differ<'_> {
     fn emit(&mut self, ptr: &Pointer, mode: Mode, kind: Raw, message: String) {
         self.out.push(Change { pointer: ptr.as_str().to_owned(), kind: mode.apply(kind), message });
     }
@@ -371,7 +371,7 @@ impl<'v> Differ<'v> {
                 }
                 "items" => self.items(o, n, ptr, depth, mode),
                 "prefixItems" => {
-                    self.tuple("prefixItems", o, n, o.get("items"), n.get("items"), ptr, depth, mode)
+                    self.tuple("prefixItems", o, n, o.get("items"), n.get("items"), ptr, depth, mode);
                 }
                 "if" => self.condition(a, b, ptr, depth, mode),
                 "not" => self.negation(a, b, ptr, depth, mode),
@@ -379,7 +379,7 @@ impl<'v> Differ<'v> {
                 "$defs" | "definitions" => self.definitions(key, a, b, ptr, depth, mode),
                 "$ref" => self.reference(a, b, ptr, mode),
                 "patternProperties" | "dependentSchemas" | "dependencies" | "dependentRequired" => {
-                    self.keyed(key, a, b, ptr, depth, mode)
+                    self.keyed(key, a, b, ptr, depth, mode);
                 }
                 "minimum" | "exclusiveMinimum" | "minLength" | "minItems" | "minProperties"
                 | "minContains" => self.bound(key, true, a, b, ptr, mode),
@@ -402,10 +402,10 @@ impl<'v> Differ<'v> {
                 other => Some([canon(other)].into()),
             }
         }
-        fn covered(t: &str, by: &Option<BTreeSet<String>>) -> bool {
-            by.as_ref().is_none_or(|s| s.contains(t) || (t == "integer" && s.contains("number")))
+        fn covered(t: &str, by: Option<&BTreeSet<String>>) -> bool {
+            by.is_none_or(|s| s.contains(t) || (t == "integer" && s.contains("number")))
         }
-        fn show(s: &Option<BTreeSet<String>>) -> String {
+        fn show(s: Option<&BTreeSet<String>>) -> String {
             match s {
                 None => "any type".into(),
                 Some(s) => s.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(" or "),
@@ -418,11 +418,11 @@ impl<'v> Differ<'v> {
         // Without `type`, every type is allowed; `number` also covers `integer`.
         let lost = match &x {
             None => y.is_some(),
-            Some(xs) => xs.iter().any(|t| !covered(t, &y)),
+            Some(xs) => xs.iter().any(|t| !covered(t, y.as_ref())),
         };
         let gained = match &y {
             None => x.is_some(),
-            Some(ys) => ys.iter().any(|t| !covered(t, &x)),
+            Some(ys) => ys.iter().any(|t| !covered(t, x.as_ref())),
         };
         let kind = match (lost, gained) {
             (true, true) => Raw::Unknown,
@@ -430,7 +430,13 @@ impl<'v> Differ<'v> {
             (false, true) => Raw::Widen,
             (false, false) => Raw::Annotation,
         };
-        self.at(ptr, "type", mode, kind, format!("type changed from {} to {}", show(&x), show(&y)));
+        self.at(
+            ptr,
+            "type",
+            mode,
+            kind,
+            format!("type changed from {} to {}", show(x.as_ref()), show(y.as_ref())),
+        );
     }
 
     fn values(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, ptr: &mut Pointer, mode: Mode) {

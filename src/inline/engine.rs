@@ -222,7 +222,7 @@ impl<'v, P: Policy> Engine<'v, P> {
         if self.by_address.is_empty() {
             self.targets.iter().position(|t| std::ptr::eq(t.node, node))
         } else {
-            self.by_address.get(&(node as *const Value)).copied()
+            self.by_address.get(&std::ptr::from_ref(node)).copied()
         }
     }
 
@@ -240,7 +240,7 @@ impl<'v, P: Policy> Engine<'v, P> {
             if self.by_address.is_empty() {
                 self.by_address.reserve(self.targets.capacity());
                 self.by_address
-                    .extend(self.targets.iter().enumerate().map(|(i, t)| (t.node as *const Value, i)));
+                    .extend(self.targets.iter().enumerate().map(|(i, t)| (std::ptr::from_ref(t.node), i)));
             } else {
                 self.by_address.insert(node, t);
             }

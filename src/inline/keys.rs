@@ -75,7 +75,7 @@ pub(crate) struct Around<'a, 'v> {
     pub(crate) unsure: bool,
 }
 
-impl<'a, 'v> Around<'a, 'v> {
+impl<'a> Around<'a, '_> {
     /// Nothing around: a property's value, an array's items, a value of its own.
     pub(crate) const NONE: Around<'static, 'static> = Around { names: &[], unsure: false };
 
@@ -207,9 +207,12 @@ impl<'v> Parts<'v> {
         let mut names: Vec<&'v str> = listed.iter().filter_map(Value::as_str).collect();
         names.extend_from_slice(around.names);
         let mut all_of_unread = (0, 0);
-        let members = |key: &str, present: bool| match present {
-            true => map.get(key).and_then(Value::as_array).map_or(&[][..], Vec::as_slice),
-            false => &[][..],
+        let members = |key: &str, present: bool| {
+            if present {
+                map.get(key).and_then(Value::as_array).map_or(&[][..], Vec::as_slice)
+            } else {
+                &[][..]
+            }
         };
         for (i, member) in members("allOf", keys.all_of).iter().enumerate() {
             if readable_member(member) {
@@ -399,7 +402,7 @@ pub(crate) fn rewrite_type_names(v: &mut Value) {
             && let Some(t) = JsonType::read(s)
             && t.as_str() != s
         {
-            *s = t.as_str().to_owned();
+            t.as_str().clone_into(s);
         }
     };
     match v {

@@ -241,7 +241,7 @@ pub(crate) fn collect_types<'v>(
     }
     if let Some(Value::String(r)) = m.get("$ref") {
         let target = refs::resolve(root, r)?;
-        if seen.contains(&(target as *const Value)) {
+        if seen.contains(&std::ptr::from_ref(target)) {
             return None;
         }
         seen.push(target);

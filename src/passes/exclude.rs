@@ -70,7 +70,7 @@ mod tests {
     use serde_json::json;
 
     fn run(s: &mut Value, names: &[&str]) -> Result<(), SchemaGenerationError> {
-        let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        let names: Vec<String> = names.iter().map(ToString::to_string).collect();
         let mut cx = PassContext::new(None);
         cx.exclude = &names;
         Exclude.run(s, &mut cx)

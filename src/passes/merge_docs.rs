@@ -293,8 +293,8 @@ pub(crate) fn parse(text: &str) -> Option<Parsed> {
                         break;
                     }
                     flush(&mut current, &mut out);
+                    // The line is read again, as prose.
                     state = State::Prose;
-                    continue;
                 }
             }
         }

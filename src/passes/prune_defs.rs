@@ -137,6 +137,7 @@ mod tests {
     use pretty_assertions::assert_eq;
     use serde_json::json;
 
+    #[allow(clippy::needless_pass_by_value, reason = "called with `json!` values")]
     fn check(mut before: Value, after: Value) {
         PruneDefs.run(&mut before, &mut PassContext::new(None)).unwrap();
         assert_eq!(before, after);

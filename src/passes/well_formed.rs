@@ -139,7 +139,7 @@ fn read_types(t: &mut Value, at: &Location<'_>) -> Result<(), SchemaGenerationEr
     let one = |name: &mut String, pointer: String| -> Result<(), SchemaGenerationError> {
         match JsonType::read(name) {
             Some(json) if JsonType::is_foreign_spelling(name) => {
-                *name = json.as_str().to_owned();
+                json.as_str().clone_into(name);
                 Ok(())
             }
             Some(_) => Ok(()),

@@ -288,11 +288,11 @@ fn int_of(n: &Number) -> Option<i128> {
 /// An integer against a float, by the float's exact value.
 fn cmp_int_float(x: i128, f: f64) -> std::cmp::Ordering {
     use std::cmp::Ordering;
+    // Every `i128` lies strictly within ±2^127; a float outside decides at once.
+    const LIMIT: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
     if f.is_nan() {
         return Ordering::Equal;
     }
-    // Every `i128` lies strictly within ±2^127; a float outside decides at once.
-    const LIMIT: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
     if f >= LIMIT {
         return Ordering::Less;
     }

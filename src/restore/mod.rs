@@ -842,6 +842,9 @@ pub(super) fn has_integral_float(value: &Value) -> bool {
 }
 
 fn integral(value: &mut Value) {
+    // Within ±2^53 every integer is exact in an f64; beyond it a float's digits are not the
+    // integer the model meant, so it stays a float (and serde refuses it, as it would anyway).
+    const EXACT: f64 = 9_007_199_254_740_992.0;
     let Value::Number(n) = value else { return };
     if !n.is_f64() {
         return;
@@ -850,9 +853,6 @@ fn integral(value: &mut Value) {
     if f.fract() != 0.0 || !f.is_finite() {
         return;
     }
-    // Within ±2^53 every integer is exact in an f64; beyond it a float's digits are not the
-    // integer the model meant, so it stays a float (and serde refuses it, as it would anyway).
-    const EXACT: f64 = 9_007_199_254_740_992.0;
     if f.abs() <= EXACT {
         *value = Value::from(f as i64);
     }

@@ -215,6 +215,7 @@ impl Keyword {
 
 /// The [`Keyword`] `key` spells, if any: the one length-first table.
 #[inline(always)]
+#[allow(clippy::enum_glob_use, reason = "a table of names and variants, one per line")]
 pub(crate) fn keyword(key: &str) -> Option<Keyword> {
     use Keyword::*;
     Some(match key.len() {

@@ -497,8 +497,11 @@ impl Depth {
 }
 
 /// Visits every schema under `root` (the root included) top-down with its pointer, within the
-/// depth budget. `visit` returns `false` to skip a node's children. Returns the pointer at which the
-/// budget ran out, if it did.
+/// depth budget. `visit` returns `false` to skip a node's children.
+///
+/// # Errors
+///
+/// The pointer at which the budget ran out, if it did.
 pub fn visit_all<'v>(
     root: &'v Value,
     max_depth: usize,
@@ -589,6 +592,7 @@ impl<'a> Location<'a> {
     }
 
     /// The location one step below this one.
+    #[must_use]
     pub fn child(&'a self, step: Step<'a>) -> Location<'a> {
         Location { parent: Some(self), step: Some(step), level: self.level + 1 }
     }
@@ -631,11 +635,14 @@ impl fmt::Display for Location<'_> {
 }
 
 /// Visits every schema object under `root` (the root included) top-down, with its [`Location`],
-/// within the depth budget (which counts boolean schemas, though they are not visited). Returns the pointer at which the budget
-/// ran out, if it did.
+/// within the depth budget (which counts boolean schemas, though they are not visited).
 ///
 /// The walk for visitors that need a pointer only when something is wrong: it builds none on the
 /// way (compare [`visit_all`], which keeps one up to date at every node).
+///
+/// # Errors
+///
+/// The pointer at which the budget ran out, if it did.
 pub fn visit_objects<'v>(
     root: &'v Value,
     max_depth: usize,
@@ -672,8 +679,12 @@ pub type ObjectVisitMut<'f, E> =
     dyn FnMut(&Location<'_>, &mut serde_json::Map<String, Value>) -> Result<(), E> + 'f;
 
 /// [`visit_objects`], mutably: `visit` may edit each object (its children are visited after it,
-/// as they are then). The first error stops the walk; `overflow` makes the error for the pointer
-/// at which the budget ran out.
+/// as they are then).
+///
+/// # Errors
+///
+/// The first error `visit` returns, which stops the walk; or the one `overflow` makes for the
+/// pointer at which the budget ran out.
 pub fn visit_objects_mut<E>(
     root: &mut Value,
     max_depth: usize,
@@ -720,6 +731,17 @@ pub fn nesting_limit(max_depth: usize) -> usize {
 /// only subschemas. Iterative, and stops at the first such place: memory stays within `limit`
 /// frames.
 pub(crate) fn nesting_exceeds(value: &Value, limit: usize) -> Option<String> {
+    enum Frame<'a> {
+        Array(std::iter::Enumerate<std::slice::Iter<'a, Value>>, usize),
+        Object(serde_json::map::Iter<'a>, &'a str),
+    }
+    fn frame(v: &Value) -> Option<Frame<'_>> {
+        match v {
+            Value::Array(items) => Some(Frame::Array(items.iter().enumerate(), 0)),
+            Value::Object(map) => Some(Frame::Object(map.iter(), "")),
+            _ => None,
+        }
+    }
     // Nearly every value fits: answer that with a plain recursion (bounded by `limit`, at most a
     // few hundred small frames), and search iteratively, with the pointer, only when it does not.
     fn fits(value: &Value, budget: usize) -> bool {
@@ -732,17 +754,6 @@ pub(crate) fn nesting_exceeds(value: &Value, limit: usize) -> Option<String> {
     }
     if limit <= MAX_NESTING && fits(value, limit) {
         return None;
-    }
-    enum Frame<'a> {
-        Array(std::iter::Enumerate<std::slice::Iter<'a, Value>>, usize),
-        Object(serde_json::map::Iter<'a>, &'a str),
-    }
-    fn frame(v: &Value) -> Option<Frame<'_>> {
-        match v {
-            Value::Array(items) => Some(Frame::Array(items.iter().enumerate(), 0)),
-            Value::Object(map) => Some(Frame::Object(map.iter(), "")),
-            _ => None,
-        }
     }
     let mut stack: Vec<Frame<'_>> = frame(value).into_iter().collect();
     if limit == 0 && !stack.is_empty() {

@@ -75,7 +75,7 @@ fn visits_every_schema_bearing_keyword_and_nothing_else() {
         "/unevaluatedProperties",
     ]
     .iter()
-    .map(|s| s.to_string())
+    .map(ToString::to_string)
     .collect();
     want.sort();
     assert_eq!(seen, want);

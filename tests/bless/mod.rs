@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Rewriting golden files: `BLESS=1` (exactly; `BLESS=0` or any other value checks as usual).
 //!
 //! [`Blessing::write`] writes a golden only when its text changed and records what changed;

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Where the shared corpus is: `$TOOLSCHEMA_CORPUS`, else `../shared/corpus` beside the crate.
 //!
 //! A test that needs it calls [`find`]. Absent, the test skips its corpus part with a notice, unless

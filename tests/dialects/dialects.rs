@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! The dialects over the shared type zoo and hostile inputs.
 //!
 //! - Golden outputs: `fixtures/dialects/<dialect>/<zoo type>.json` holds, for every built-in

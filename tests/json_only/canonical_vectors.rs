@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! RFC 8785 vectors made with an independent implementation (PyPI `rfc8785`, see
 //! `fixtures/canonical/make_vectors.py`): our canonical bytes and `schema_hash` must match them
 //! byte for byte.

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Loose-input coercion (`toolschema::coerce`) against a real validator: arguments a schema
 //! accepts (the `jsonschema` crate says so) are fixed points; every change is a reported string;
 //! a second pass changes nothing.

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Property tests of `toolschema::diff` against a real validator: a change the diff does not call
 //! narrowing must not make any value invalid.
 //!

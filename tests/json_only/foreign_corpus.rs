@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Conformance of `self_contained_input_schema` and `declared_type` over the foreign-schema corpus.
 //!
 //! The corpus (`../shared/corpus`, or `$TOOLSCHEMA_CORPUS`) holds real and hostile schemas and

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Property tests for the foreign-schema functions.
 //!
 //! The equivalence property validates generated instances against the input and the

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Regressions of `self_contained_input_schema` proved on instances: each row of
 //! `fixtures/foreign/regressions.json` gives a schema, the output (or the error) every variant
 //! must give, and instances that show what the schema means.

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Malformed and unsupported foreign schemas: each row of `fixtures/foreign/rejections.json`
 //! gives a schema, the error kind `self_contained_input_schema` must answer, the JSON pointer it
 //! must name and, for reference errors, the reference; optional `max_depth` / `max_bytes` set the

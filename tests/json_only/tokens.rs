@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! `toolschema::tokens` against OpenAI's own `tiktoken`: the counts in
 //! `fixtures/tokens/o200k_reference.json` were written by `fixtures/tokens/make_reference.py` with
 //! tiktoken 0.14.0 over OpenAI's `o200k_base` file (its SHA-256 checked by tiktoken), for test

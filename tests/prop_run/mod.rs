@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! How every property test runs: its case count, its seed, where its failures are kept, and how
 //! it proves that its law was reached.
 //!

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! What the providers' APIs refuse, as checks over a schema a dialect accepted: the oracle the
 //! provider dialects are held to beside the SDK suite (`scripts/provider_sdks.py`), which sees
 //! only what the SDKs check.

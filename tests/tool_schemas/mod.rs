@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Tool schemas as real tools write them, and values for any schema.
 //!
 //! [`arb_tool_schema`] generates input schemas whose vocabulary is what MCP servers, pydantic

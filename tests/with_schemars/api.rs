@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! The public API's promises: exact output for primitives, the cache, what the hash covers,
 //! `from_schemars`, doc warnings, and declaration order.
 

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! The `toolschema` binary, run as a user would: every command, every exit code, stdin, a
 //! `tools/list` document, JSON Lines, malformed input, and batches where one tool fails.
 //!

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! `toolschema mcp-proxy` run as a process, for what its Python SDK tests (`tests/mcp_proxy/`)
 //! cannot show cheaply: how it ends. Each lifecycle test runs a shell server that records the
 //! process ids of itself and a child it starts, ends the proxy one way (stdin closed, SIGTERM,

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! The decode law: `ToolSchema::decode::<T>`, which reads the model's arguments through the restore
 //! plan as serde asks for them, gives what `restore` followed by `serde_json::from_value::<T>`
 //! gives, for every zoo type under every built-in dialect in both modes: `Ok` with equal values,

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Replays the committed fuzz corpus (`fuzz/corpus/<target>/*`, seeds and every regression the
 //! fuzzer found) through the same law functions the fuzz targets call (`fuzz/laws.rs`), on stable
 //! Rust and without libFuzzer, so `cargo test` guards what the fuzzer established.

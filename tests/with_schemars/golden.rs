@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Golden fixtures: the normalised schema and hash of every zoo type under the default options.
 //!
 //! Each `fixtures/golden/<name>.json` is a pretty-printed object with sorted keys:

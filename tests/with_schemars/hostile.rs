@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Hostile inputs: every case of the shared corpus's `hostile/` folder, and our own generated ones
 //! (depth at every budget, huge enums, 10 MB schemas, escapes, cycles, fan-out, number edges).
 //!

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! The integration helpers: `ToolSchema::to_json_object` (rmcp's `inputSchema` map),
 //! `ToolSchema::excluded` with `decode_arguments`, `SchemaOptions::reject_any`, and the passes as
 //! schemars transforms in a user's own `SchemaSettings`.

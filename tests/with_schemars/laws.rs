@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Soundness laws across every built-in dialect, as property tests: idempotence, key-order
 //! invariance of the hash, inlining equivalence, and no panic on arbitrary schema-shaped JSON.
 //!

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Property tests: the laws of the canonical form, the hash and the pipeline.
 //!
 //! Case counts are modest by default (see [`cases`]);

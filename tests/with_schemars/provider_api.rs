@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! The provider APIs' own rules (`tests/provider_rules`) over every schema a provider dialect
 //! accepts: the zoo, the shared corpus, the fuzz corpus, generated schemas, and the tools users
 //! posted in public threads after a provider refused them (`fixtures/provider_rejections/`, each

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! The rejection table: every `SchemaGenerationError` the pipeline raises, with its pointer and
 //! Rust field path, as data in `fixtures/rejections.json`.
 //!

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Restore plans on schemas nobody on the project wrote: the MCP and pydantic schemas of the shared
 //! corpus (`../shared/corpus`, or `$TOOLSCHEMA_CORPUS`; skipped with a notice when absent) and
 //! generated ones, under every provider dialect.

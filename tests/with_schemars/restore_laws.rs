@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! The restore laws over generated tool schemas ([`tool_schemas::arb_tool_schema`]), for every built-in
 //! dialect in reversible and exact mode:
 //!

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! What a schema promises against what serde reads, on the shapes an independent run of unseen
 //! types found wrong, and the boundary of that promise: the values every schema here
 //! accepts and serde refuses, whatever the schema says (README, "Guarantees").

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Work a call does, counted rather than timed: the allocations it makes on the calling thread,
 //! and the most bytes it holds at once (`allocation-counter`, whose global allocator counts per
 //! thread, so tests running in parallel do not mix).

@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! The shared type zoo: Rust types covering every serde/schemars shape, each with a proptest
 //! strategy for realistic values, and a registry to iterate over all of them.
 //!

@@ -209,6 +209,7 @@ fn temporary(path: &Path) -> PathBuf {
 mod tests {
     use super::*;
 
+    #[allow(clippy::needless_pass_by_value, reason = "called with `json!` values")]
     fn tool(v: Value) -> Map<String, Value> {
         v.as_object().cloned().expect("an object")
     }

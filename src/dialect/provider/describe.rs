@@ -29,7 +29,7 @@ pub(super) fn with_null(v: Value, style: Style) -> Value {
     {
         match t {
             Value::String(s) if s != "null" => {
-                *t = Value::Array(vec![Value::String(s.clone()), "null".into()])
+                *t = Value::Array(vec![Value::String(s.clone()), "null".into()]);
             }
             Value::Array(names) if !names.contains(&Value::from("null")) => names.push("null".into()),
             _ => {}

@@ -242,7 +242,7 @@ impl Engine<'_> {
 
 /// What identifies a merge of the reference `r`'s target with the keywords `site` beside it.
 pub(super) fn merge_key(r: &str, site: &Map<String, Value>) -> String {
-    let tokens = crate::refs::parse_local(r).map(|t| t.join("/")).unwrap_or_else(|_| r.to_owned());
+    let tokens = crate::refs::parse_local(r).map_or_else(|_| r.to_owned(), |t| t.join("/"));
     format!("{tokens}\u{0}{}", crate::canonical::to_string(&Value::Object(site.clone())))
 }
 

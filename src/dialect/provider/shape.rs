@@ -39,9 +39,9 @@ pub(super) fn exact_form(branch: &Value) -> bool {
             "type" | "enum" | "const" | "nullable" | "required" | "propertyOrdering" => true,
             "additionalProperties" => v == &Value::Bool(false),
             // Gemini's closing: every property required, no more keys than they are.
-            "maxProperties" => v
-                .as_u64()
-                .is_some_and(|n| n as usize == required && props.is_some_and(|p| p.len() == required)),
+            "maxProperties" => v.as_u64().is_some_and(|n| {
+                usize::try_from(n) == Ok(required) && props.is_some_and(|p| p.len() == required)
+            }),
             "properties" => v.as_object().is_some_and(|p| p.values().all(|x| go(x, budget))),
             "items" => go(v, budget),
             k => is_annotation(k),
@@ -173,7 +173,9 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         })
         .unwrap_or_default();
     let closed = m.get("additionalProperties") == Some(&Value::Bool(false))
-        || m.get("maxProperties").and_then(Value::as_u64).is_some_and(|n| n as usize == required.len());
+        || m.get("maxProperties")
+            .and_then(Value::as_u64)
+            .is_some_and(|n| usize::try_from(n) == Ok(required.len()));
     let is_object = types.is_some_and(|t| t == TypeSet::of_type(&"object".into()));
     let keys = is_object.then(|| {
         let may =

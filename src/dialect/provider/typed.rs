@@ -11,6 +11,7 @@ use crate::pointer::Pointer;
 use crate::restore::{AdaptationKind, Check, Decode, Node, TypeSet};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 
 /// The order moved checks are stated in: bounds before lengths before the rest.
 fn check_rank(keyword: &str) -> usize {
@@ -301,10 +302,7 @@ impl Engine<'_> {
         };
         let mut text = format!("Written as a string holding the JSON text of {what}");
         if !checks.is_empty() {
-            text.push_str(&format!(
-                " ({})",
-                checks.iter().map(Check::describe).collect::<Vec<_>>().join("; ")
-            ));
+            let _ = write!(text, " ({})", checks.iter().map(Check::describe).collect::<Vec<_>>().join("; "));
         }
         text.push('.');
         self.write_type(&mut out, "string".into(), nullable);
@@ -490,6 +488,9 @@ fn applies(kw: &str, t: &str) -> bool {
 /// keywords it uses (`properties` reads as an object); `None` when nothing says.
 pub(super) fn declared_types(m: &Map<String, Value>) -> Option<BTreeSet<&'static str>> {
     const ALL: [&str; 7] = ["array", "boolean", "integer", "null", "number", "object", "string"];
+    const OBJECT: &[&str] =
+        &["properties", "additionalProperties", "patternProperties", "required", "propertyNames"];
+    const ARRAY: &[&str] = &["items", "prefixItems"];
     if let Some(t) = m.get("type") {
         let names = type_names(t);
         let mut set: BTreeSet<&'static str> = ALL.iter().copied().filter(|a| names.contains(a)).collect();
@@ -510,9 +511,6 @@ pub(super) fn declared_types(m: &Map<String, Value>) -> Option<BTreeSet<&'static
         }
         return Some(set);
     }
-    const OBJECT: &[&str] =
-        &["properties", "additionalProperties", "patternProperties", "required", "propertyNames"];
-    const ARRAY: &[&str] = &["items", "prefixItems"];
     if OBJECT.iter().any(|k| m.contains_key(*k)) {
         return Some(BTreeSet::from(["object"]));
     }

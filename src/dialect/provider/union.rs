@@ -309,12 +309,6 @@ fn is_null_only(branch: &Value) -> bool {
 
 /// Gemini: `anyOf: [X, {"type": "null"}]` is `X` with `nullable: true`.
 fn collapse_null_branch(branches: &mut Vec<Value>, out: &mut Map<String, Value>) {
-    let is_null =
-        |b: &Value| b.get("type") == Some(&Value::String("null".into())) && b.get("nullable").is_none();
-    if !branches.iter().any(is_null) {
-        return;
-    }
-    branches.retain(|b| !is_null(b));
     fn nullable(b: &mut Value) {
         let Value::Object(m) = b else { return };
         match m.get_mut("anyOf") {
@@ -326,6 +320,12 @@ fn collapse_null_branch(branches: &mut Vec<Value>, out: &mut Map<String, Value>)
             }
         }
     }
+    let is_null =
+        |b: &Value| b.get("type") == Some(&Value::String("null".into())) && b.get("nullable").is_none();
+    if !branches.iter().any(is_null) {
+        return;
+    }
+    branches.retain(|b| !is_null(b));
     branches.iter_mut().for_each(nullable);
     if let [only] = branches.as_slice()
         && let Ok(Value::Object(merged)) = merge_ref_site(out.clone(), only.clone())

@@ -202,7 +202,7 @@ impl<'a> Document<'a> {
     /// so never grows it (one allocation rather than one per doubling).
     fn entered_set(&self) -> AddressSet {
         let count = self.definitions.iter().map(Vec::len).sum();
-        AddressSet::with_capacity_and_hasher(count, Default::default())
+        AddressSet::with_capacity_and_hasher(count, std::hash::BuildHasherDefault::default())
     }
 
     /// The schema a local reference points to; a plain `#/$defs/Name` through the table.

@@ -81,6 +81,7 @@ impl RestorePlan {
     }
 }
 
+#[allow(clippy::needless_pass_by_value, reason = "written `map_err(serde_error)`")]
 fn serde_error(e: Error) -> ArgumentsError {
     crate::error::DecodeError::Deserialize { message: e.to_string() }.into()
 }

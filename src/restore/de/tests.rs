@@ -74,13 +74,13 @@ fn a_fault_gives_restores_error_with_its_pointer() {
 
 #[test]
 fn a_moved_check_runs_where_serde_reads_and_where_it_skips() {
-    let schema = json!({"type": "object", "properties": {
-        "n": {"type": "integer", "minimum": 1}, "skipped": {"type": "integer", "minimum": 1}}, "required": ["n", "skipped"]});
-    let p = plan(&dialect::ANTHROPIC_STRICT, schema);
     #[derive(Debug, Deserialize, PartialEq)]
     struct OnlyN {
         n: i64,
     }
+    let schema = json!({"type": "object", "properties": {
+        "n": {"type": "integer", "minimum": 1}, "skipped": {"type": "integer", "minimum": 1}}, "required": ["n", "skipped"]});
+    let p = plan(&dialect::ANTHROPIC_STRICT, schema);
     assert_eq!(fast::<OnlyN>(&p, &json!({"n": 2, "skipped": 5})), Some(OnlyN { n: 2 }));
     let args = json!({"n": 2, "skipped": 0});
     assert_eq!(fast::<OnlyN>(&p, &args), None);
@@ -100,13 +100,13 @@ impl<'de> Deserialize<'de> for Forgiving {
 
 #[test]
 fn a_type_that_swallows_an_error_cannot_hide_a_fault() {
-    let schema =
-        json!({"type": "object", "properties": {"n": {"type": "integer", "maximum": 3}}, "required": ["n"]});
-    let p = plan(&dialect::ANTHROPIC_STRICT, schema);
     #[derive(Debug, Deserialize, PartialEq)]
     struct Holder {
         n: Forgiving,
     }
+    let schema =
+        json!({"type": "object", "properties": {"n": {"type": "integer", "maximum": 3}}, "required": ["n"]});
+    let p = plan(&dialect::ANTHROPIC_STRICT, schema);
     let args = json!({"n": 9});
     assert_eq!(p.decode::<Holder>(args.clone()), slow::<Holder>(&p, &args));
     assert!(p.decode::<Holder>(args).is_err());
@@ -115,6 +115,16 @@ fn a_type_that_swallows_an_error_cannot_hide_a_fault() {
 
 #[test]
 fn a_wrapped_root_json_text_and_untagged_unions_read_as_restore_gives_them() {
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Any {
+        any: Value,
+    }
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(untagged)]
+    enum Num {
+        Int(u64),
+        Text(String),
+    }
     let p = plan(&dialect::OPENAI_STRICT, json!({"type": "array", "items": {"type": "integer"}}));
     assert_eq!(fast::<Vec<u8>>(&p, &json!({"value": [1.0, 2]})), Some(vec![1, 2]));
     // JSON text: the subtree is restored, the rest still read on the fly.
@@ -122,21 +132,11 @@ fn a_wrapped_root_json_text_and_untagged_unions_read_as_restore_gives_them() {
         &dialect::OPENAI_STRICT,
         json!({"type": "object", "properties": {"any": {}}, "required": ["any"]}),
     );
-    #[derive(Debug, Deserialize, PartialEq)]
-    struct Any {
-        any: Value,
-    }
     assert_eq!(
         fast::<Any>(&p, &json!({"any": "[1, {\"a\": null}]"})),
         Some(Any { any: json!([1, {"a": null}]) })
     );
     // serde buffers an untagged enum (`deserialize_any`): the integer fix is in what it sees.
-    #[derive(Debug, Deserialize, PartialEq)]
-    #[serde(untagged)]
-    enum Num {
-        Int(u64),
-        Text(String),
-    }
     let p = plan(
         &dialect::ANTHROPIC_STRICT,
         json!({"anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]}),

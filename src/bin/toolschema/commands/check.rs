@@ -7,6 +7,7 @@ use super::{count_name, find_dialect, options, read};
 use crate::input::Input;
 use crate::output::{Out, Progress, Status, render};
 use serde_json::{Map, Value, json};
+use std::fmt::Write as _;
 use toolschema::order::{KeyOrder, OrderRule, generation_order};
 use toolschema::request_limits::{RequestLimit, RequestTool, request_limits};
 use toolschema::tokens::ToolTokens;
@@ -54,6 +55,7 @@ struct Row {
 }
 
 /// `check`'s flags.
+#[derive(Clone, Copy)]
 pub struct CheckOptions {
     pub allow_any: bool,
     pub exact: bool,
@@ -266,7 +268,7 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
         dialects.len()
     );
     if !unreadable.is_empty() {
-        summary.push_str(&format!(", {} unreadable", unreadable.len()));
+        let _ = write!(summary, ", {} unreadable", unreadable.len());
     }
     out.line(&summary);
     status

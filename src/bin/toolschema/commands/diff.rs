@@ -72,9 +72,7 @@ pub fn diff(
                 .map(|change| ToolChange { tool: name.clone(), change, whole_tool: false })
                 .collect()
         };
-    if !old.is_batch() {
-        changes = compare(out, &mut status, None, (&old, &old.tools[0]), (&new, &new.tools[0]));
-    } else {
+    if old.is_batch() {
         let by_name = |i: &Input| -> BTreeMap<String, usize> {
             let mut m = BTreeMap::new();
             for (k, t) in i.tools.iter().enumerate() {
@@ -109,6 +107,8 @@ pub fn diff(
                 schema_of(out, input, tool, &mut status);
             }
         }
+    } else {
+        changes = compare(out, &mut status, None, (&old, &old.tools[0]), (&new, &new.tools[0]));
     }
     if changes.iter().any(|c| c.change.kind == ChangeKind::Narrowing) {
         status.raise(Status::REFUSED);
@@ -128,7 +128,7 @@ pub fn diff(
     for c in &changes {
         match &c.tool {
             Some(tool) if c.whole_tool => {
-                out.line(&format!("{tool}: {}: {}", c.change.kind, c.change.message))
+                out.line(&format!("{tool}: {}: {}", c.change.kind, c.change.message));
             }
             Some(tool) => out.line(&format!("{tool}: {}", c.change)),
             None => out.line(&c.change.to_string()),

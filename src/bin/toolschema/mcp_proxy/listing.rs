@@ -266,12 +266,14 @@ mod tests {
         r.on_server_line(&line_of(&answer, b"\n"))
     }
 
+    #[allow(clippy::needless_pass_by_value, reason = "called with `json!` values")]
     fn call(r: &Relay, name: &str, arguments: Value) -> super::super::FromClient {
         let request = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
             "params": {"name": name, "arguments": arguments, "requestState": "opaque"}});
         r.on_client_line(&line_of(&request, b"\n"))
     }
 
+    #[allow(clippy::needless_pass_by_value, reason = "called with `json!` values")]
     fn object(properties: Value) -> Value {
         let required: Vec<String> = properties.as_object().unwrap().keys().cloned().collect();
         json!({"type": "object", "properties": properties, "required": required})
@@ -323,7 +325,7 @@ mod tests {
         let r = relay("json-schema", false, None);
         let answer = line_of(&json!({"id": 1, "jsonrpc": "2.0", "result": {"tools": tools}}), b"\r\n");
         // Spacing the proxy would not write: kept, since nothing was rewritten.
-        let spaced = String::from_utf8(answer).unwrap().replace(",", ", ").into_bytes();
+        let spaced = String::from_utf8(answer).unwrap().replace(',', ", ").into_bytes();
         r.on_client_line(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n");
         assert_eq!(r.on_server_line(&spaced), spaced);
     }

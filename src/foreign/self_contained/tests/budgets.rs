@@ -19,7 +19,7 @@ fn an_output_over_the_budget_is_refused_with_its_exact_size() {
 #[test]
 fn json_bound_takes_the_longest_spelling_of_each_scalar() {
     // Each of these is the longest a value of its kind and length can be, so the bound is exact.
-    for v in [json!(u64::MAX), json!(i64::MIN), json!(-2.2250738585072014e-308), json!("\u{1}\u{2}")] {
+    for v in [json!(u64::MAX), json!(i64::MIN), json!(-f64::MIN_POSITIVE), json!("\u{1}\u{2}")] {
         assert_eq!(json_bound(&v), json_len(&v), "{v}");
     }
     for v in [json!(0), json!(-1), json!(1.5), json!("plain"), json!({"k": ["a\"", 1, null, {}]})] {

@@ -13,6 +13,7 @@ use proptest::prelude::*;
 use serde_json::json;
 use std::cell::Cell;
 
+#[allow(clippy::needless_pass_by_value, reason = "called with `json!` values")]
 fn run(schema: Value) -> Result<Value, Error> {
     self_contained_input_schema(&schema, "t")
 }
