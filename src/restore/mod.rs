@@ -526,16 +526,20 @@ impl Run<'_> {
     /// another branch's value; a value whose checks fail in one branch may pass another's.
     fn branch(&mut self, id: NodeId, value: &Value, depth: usize) -> Option<NodeId> {
         let nodes = self.nodes;
-        let fitting: Vec<NodeId> = nodes[id]
+        let mut fitting = nodes[id]
             .union
             .iter()
             .filter(|(shape, b)| shape.fits(value) && !self.leads_back(*b))
-            .map(|(_, b)| *b)
-            .collect();
-        let first = fitting.iter().copied().find(|b| !idle(&nodes[*b]));
-        if fitting.len() < 2 || !(nodes[id].try_branches || has_integral_float(value)) {
-            return first;
+            .map(|(_, b)| *b);
+        // The common case, one branch that fits (or none), needs no list.
+        let one = fitting.next()?;
+        let Some(two) = fitting.next() else { return (!idle(&nodes[one])).then_some(one) };
+        let mut fitting = [one, two].into_iter().chain(fitting);
+        if !(nodes[id].try_branches || has_integral_float(value)) {
+            return fitting.find(|b| !idle(&nodes[*b]));
         }
+        let fitting: Vec<NodeId> = fitting.collect();
+        let first = fitting.iter().copied().find(|b| !idle(&nodes[*b]));
         let mut clean = None;
         for &b in &fitting {
             if idle(&nodes[b]) {

@@ -274,18 +274,17 @@ impl<'a> Resolve<'a> {
                 }
                 true
             };
-            let fitting: Vec<NodeId> = node
-                .union
-                .iter()
-                .filter(|(shape, b)| shape.fits(v) && !leads_back(*b))
-                .map(|(_, b)| *b)
-                .collect();
+            let mut fitting =
+                node.union.iter().filter(|(shape, b)| shape.fits(v) && !leads_back(*b)).map(|(_, b)| *b);
+            let first = fitting.next();
             // Several branches, and checks that differ or an integral float: restore tries
             // them in turn.
-            if fitting.len() > 1 && (node.try_branches || super::has_integral_float(v)) {
+            let second = first.and_then(|_| fitting.next());
+            if second.is_some() && (node.try_branches || super::has_integral_float(v)) {
                 return Err(Stop::Subtree);
             }
-            if let Some(branch) = fitting.into_iter().find(|b| !super::idle(&nodes[*b])) {
+            let first = first.into_iter().chain(second).chain(fitting).find(|b| !super::idle(&nodes[*b]));
+            if let Some(branch) = first {
                 self.step(branch, depth + 1, Some(&here))?;
             }
         }
