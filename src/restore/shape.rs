@@ -1,6 +1,7 @@
 //! The shape of a union branch's values, by which restore tells which branch a value took, and
 //! the forward map which branch to write it in.
 
+use super::pattern::{Outcome, Pattern};
 use super::{TypeSet, check};
 use serde_json::Value;
 
@@ -31,6 +32,10 @@ pub(crate) struct Shape {
     /// For the forward map: the shapes of a tuple's members kept as an array (`prefixItems`),
     /// before `items`, which is then for the items past them.
     pub(crate) prefix: Vec<Shape>,
+    /// For the forward map: a `pattern` the provider's schema keeps on a string (a map's key
+    /// sent as an entry's `key`), which a string must match to fit: an object sent as a map's
+    /// entries fits that branch only where every key does.
+    pub(crate) pattern: Option<Pattern>,
     /// The shape says exactly which values the branch's provider schema accepts (a scalar's
     /// `type` and `enum`, an object's properties of such schemas and its required keys), and
     /// [`fits`](Self::fits) reads it all, `props` and `items` included: a branch of a union whose
@@ -113,6 +118,7 @@ impl Shape {
             props: Vec::new(),
             items: None,
             prefix: Vec::new(),
+            pattern: None,
             exact: false,
         }
     }
@@ -135,6 +141,8 @@ impl Shape {
             return false;
         }
         match v {
+            // A pattern that runs out of steps tells nothing: the provider decides.
+            Value::String(s) => self.pattern.as_ref().is_none_or(|p| p.run(s) != Outcome::NoMatch),
             // A null property is taken as absent: the encoding sends an optional property the
             // model may leave out as null, which the property's own shape need not admit.
             Value::Object(m) => {

@@ -718,3 +718,35 @@ fn a_value_no_tuple_member_takes_is_encoded_through_the_untyped_branch() {
         assert_eq!(adapted.restore(sent).map_err(|e| e.to_string()), Ok(value));
     }
 }
+
+// Regression (found by the restore laws under openai-strict): an object only the struct branch
+// takes (`{"d": 1}`) was encoded through the map branch beside it, as the entry
+// `{"key": "d", "value": 1}`. The map's key pattern is kept in the provider's schema, so restore
+// never checks it and the forward map did not either; the provider refused the key `d`.
+#[test]
+fn encode_takes_a_map_branch_only_where_every_key_matches_its_kept_key_pattern() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"a": {"type": "array", "items": {"anyOf": [
+            {"$ref": "#/$defs/M"}, {"type": "string"}, {"$ref": "#/$defs/S"}
+        ]}}},
+        "required": ["a"],
+        "$defs": {
+            "M": {"type": "object", "patternProperties": {"^x_": {"type": "integer"}}, "additionalProperties": false},
+            "S": {"type": "object", "properties": {"d": {"type": "integer"}}, "required": ["d"], "additionalProperties": false}
+        }
+    });
+    let mut checked = 0;
+    for name in ["openai-strict", "anthropic-strict", "gemini"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
+        let provider = provider_validator(d, adapted.as_value());
+        for value in [json!({"a": [{"d": 1}]}), json!({"a": [{"x_1": 2}, "s", {}]})] {
+            let sent = adapted.plan().encode(value.clone());
+            assert!(provider.is_valid(&sent), "{name}: {value} sent as {sent}");
+            assert_eq!(adapted.restore(sent).map_err(|e| e.to_string()), Ok(value), "{name}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 6);
+}

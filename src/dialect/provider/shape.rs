@@ -4,7 +4,7 @@
 
 use super::typed::listed_values;
 use crate::dialect::support::{MAX_HOPS, is_annotation, merge_ref_site};
-use crate::restore::{Shape, TypeSet};
+use crate::restore::{Pattern, Shape, TypeSet};
 use serde_json::{Map, Value};
 
 /// What only values of `branch` have, following a `$ref` into the provider's definitions.
@@ -63,6 +63,9 @@ fn deepen(shape: &mut Shape, branch: &Value, root: &Value, budget: &mut usize) {
             Some(t) => b = t,
             None => break,
         }
+    }
+    if let Some(p) = b.get("pattern").and_then(Value::as_str) {
+        shape.pattern = Pattern::new(p);
     }
     let child = |s: &Value, budget: &mut usize| {
         let mut c = shape_within(s, root, budget);
@@ -193,6 +196,7 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         props: Vec::new(),
         items: None,
         prefix: Vec::new(),
+        pattern: None,
         exact: false,
     }
 }
