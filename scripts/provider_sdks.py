@@ -19,14 +19,13 @@ Inputs:
   unreadable, and that is a failure.
 
 Checks of each accepted schema, by dialect:
-- `openai-strict`: openai-agents `ensure_strict_json_schema(copy)` must not raise and must
-  return the schema unchanged, except for `required: []` added to an object without `required`
-  (reported as information). The same for the conversion openai-agents applies to an MCP
-  server's tools (`agents.mcp.util` with `convert_schemas_to_strict`: `properties` added when
-  absent, then `_reject_open_objects=True`): the SDK serves a tool whose conversion raises as
-  non-strict, so a raise is a failure, but for a `$ref` openai-strict keeps (a recursive schema,
-  or one that inlining would grow past four times its size), which that path cannot take (it
-  refuses every `$ref`), reported apart by name.
+- `openai-strict`: openai-agents `ensure_strict_json_schema(copy)` (its `FunctionTool` path)
+  must not raise and must return the schema unchanged, except for `required: []` added to an
+  object without `required` (reported as information).
+- `openai-agents-mcp`: the same, and the conversion openai-agents applies to an MCP server's
+  tools (`agents.mcp.util` with `convert_schemas_to_strict`: `properties` added when absent, then
+  `_reject_open_objects=True`) must not raise and must change nothing but `required: []`: the SDK
+  serves a tool whose conversion raises as non-strict, silently, so a raise is a failure.
 - `anthropic-strict`: anthropic `transform_schema(copy)` must not raise. What it changes (the
   keywords it moves into descriptions, ...) is information: no client path raises on it.
 - `gemini`, `gemini-ordered`: google-genai `FunctionDeclaration.model_validate({"name",
@@ -47,7 +46,7 @@ Checks of each accepted schema, by dialect:
   result parsed by `mcp_types.methods.parse_server_result` for protocol 2025-11-25 and 2026-07-28
   (what a client does with a server's answer) must not raise.
 - every JSON-Schema dialect (`json-schema`, `strict-subset`, `inline-refs`, `openai-strict`,
-  `anthropic-strict`, `gemini-json-schema`, `mcp`, `mcp-self-contained`): jsonschema `Draft202012Validator.check_schema`
+  `openai-agents-mcp`, `anthropic-strict`, `gemini-json-schema`, `mcp`, `mcp-self-contained`): jsonschema `Draft202012Validator.check_schema`
   (every metaschema error is listed, not only the first), then every `$ref` at a schema position
   resolved with jsonschema's `referencing` (no network: a reference outside the document fails).
 
@@ -87,6 +86,7 @@ DIALECTS = [
     "strict-subset",
     "inline-refs",
     "openai-strict",
+    "openai-agents-mcp",
     "anthropic-strict",
     "gemini",
     "gemini-ordered",
@@ -103,6 +103,7 @@ SDKS_BY_DIALECT = {
     "strict-subset": ["jsonschema"],
     "inline-refs": ["jsonschema"],
     "openai-strict": ["openai-agents", "jsonschema"],
+    "openai-agents-mcp": ["openai-agents", "openai-agents-mcp", "jsonschema"],
     "anthropic-strict": ["anthropic", "jsonschema"],
     "gemini": ["google-genai"],
     "gemini-ordered": ["google-genai"],
@@ -256,59 +257,6 @@ def json_diff(a: Any, b: Any, at: str = "") -> Iterator[tuple[str, str, Any, Any
         yield at, "change", a, b
 
 
-# openai-agents' text when its MCP-tool conversion meets a `$ref` it cannot inline.
-UNVALIDATED_REF = "JSON schema contains a reference whose target was not validated for strict mode"
-
-
-def keeps_ref(schema: Any) -> bool:
-    """Whether `schema` holds a `$ref` anywhere (outside instance values)."""
-    stack = [schema]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, dict):
-            if isinstance(n.get("$ref"), str):
-                return True
-            stack.extend(v for k, v in n.items() if k not in ("const", "enum", "default", "examples"))
-        elif isinstance(n, list):
-            stack.extend(n)
-    return False
-
-
-def recursive(schema: Any) -> bool:
-    """Whether a definition of `schema` reaches itself through `#/$defs/...` or
-    `#/definitions/...` references."""
-    if not isinstance(schema, dict):
-        return False
-    defs: dict[str, Any] = {}
-    for key in ("$defs", "definitions"):
-        if isinstance(schema.get(key), dict):
-            defs.update({f"#/{key}/{name}": d for name, d in schema[key].items()})
-
-    def refs(node: Any) -> Iterator[str]:
-        stack = [node]
-        while stack:
-            n = stack.pop()
-            if isinstance(n, dict):
-                r = n.get("$ref")
-                if isinstance(r, str):
-                    yield next((d for d in defs if r == d or r.startswith(d + "/")), r)
-                stack.extend(v for k, v in n.items() if k not in ("const", "enum", "default", "examples"))
-            elif isinstance(n, list):
-                stack.extend(n)
-
-    for start in defs:
-        seen: set[str] = set()
-        todo = [r for r in refs(defs[start]) if r in defs]
-        while todo:
-            d = todo.pop()
-            if d == start:
-                return True
-            if d not in seen:
-                seen.add(d)
-                todo.extend(r for r in refs(defs[d]) if r in defs)
-    return False
-
-
 def same_set(a: Any, b: Any) -> bool:
     """Two lists of strings with the same members, in any order."""
     if not (isinstance(a, list) and isinstance(b, list)):
@@ -395,6 +343,7 @@ class Sdks:
         try:
             {
                 "openai-agents": self.openai,
+                "openai-agents-mcp": self.openai_mcp,
                 "anthropic": self.anthropic_check,
                 "google-genai": self.gemini,
                 "google-genai-json": self.gemini_json,
@@ -426,25 +375,23 @@ class Sdks:
         if others:
             kinds = sorted({f"{VERB[op]} `{last_key(p)}`" for p, op, *_ in others})
             c.fail("ensure_strict_json_schema changes the schema: " + ", ".join(kinds), describe_changes(others))
-        # The conversion openai-agents applies to an MCP server's tools (agents/mcp/util.py,
-        # `convert_schemas_to_strict=True`): `properties` added when absent, then the strict
-        # conversion refusing open objects unless the schema is `{}`. When it raises, the SDK
-        # logs at info level and serves the tool non-strict: the user silently loses strict mode,
-        # so a raise is a failure, and so is any change but `required: []`.
+
+    def openai_mcp(self, c: Check, schema: Any, name: str) -> None:
+        """The conversion openai-agents applies to an MCP server's tools (agents/mcp/util.py,
+        `convert_schemas_to_strict=True`): `properties` added when absent, then the strict
+        conversion refusing open objects unless the schema is `{}`. When it raises, the SDK logs
+        at info level and serves the tool non-strict: the user silently loses strict mode, so a
+        raise is a failure, and so is any change but `required: []`."""
+        ensure = self.strict_schema.ensure_strict_json_schema
+        if not isinstance(schema, dict):
+            c.fail("not an object", f"the schema is {short(schema)}, the MCP-tool conversion takes a dict")
+            return
         mcp_copy = copy.deepcopy(schema)
         empty = mcp_copy == {}
         mcp_copy.setdefault("properties", {})
         try:
             converted = ensure(copy.deepcopy(mcp_copy), _reject_open_objects=not empty)
         except Exception as e:  # noqa: BLE001 (any exception is the finding)
-            if first_line(str(e)).startswith(UNVALIDATED_REF) and keeps_ref(schema):
-                # That path refuses every `$ref`. openai-strict keeps one only where no form
-                # without it exists (a recursive schema) or inlining would grow the schema past
-                # four times its size; the OpenAI API itself takes both. The SDK serves such a
-                # tool non-strict: a boundary listed in docs/dialects.md, counted apart by name.
-                kind = "recursive" if recursive(schema) else "inlining past 4x its size"
-                c.note(f"MCP-tool conversion refuses a kept `$ref` ({kind}); served non-strict", name)
-                return
             c.fail(
                 f"MCP-tool conversion (_reject_open_objects) raises {type(e).__name__}: "
                 + generalize(first_line(str(e))),
@@ -732,6 +679,16 @@ SELF_TEST: dict[str, tuple[Any, Any]] = {
     "openai-agents": (
         {"additionalProperties": False, "properties": {"a": {"type": "string"}}, "required": ["a"], "type": "object"},
         {"additionalProperties": False, "properties": {"a": {"type": "object"}}, "required": ["a"], "type": "object"},
+    ),
+    "openai-agents-mcp": (
+        {"additionalProperties": False, "properties": {"a": {"type": "string"}}, "required": ["a"], "type": "object"},
+        {
+            "$defs": {"A": {"type": "string"}},
+            "additionalProperties": False,
+            "properties": {"a": {"$ref": "#/$defs/A"}},
+            "required": ["a"],
+            "type": "object",
+        },
     ),
     "anthropic": (
         {"additionalProperties": False, "properties": {"a": {"type": "string"}}, "type": "object"},

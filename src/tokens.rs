@@ -114,12 +114,12 @@ impl Provider {
         Provider::ALL.into_iter().find(|p| p.name() == name)
     }
 
-    /// The provider a built-in dialect is written for: `openai-strict` → OpenAI,
+    /// The provider a built-in dialect is written for: `openai-strict` and `openai-agents-mcp` → OpenAI,
     /// `anthropic-strict` → Anthropic, `gemini`, `gemini-ordered` and `gemini-json-schema` → Gemini;
     /// none for the provider-neutral dialects (`json-schema`, `mcp`, ...).
     pub fn for_dialect(dialect: &str) -> Option<Provider> {
         match dialect {
-            "openai-strict" => Some(Provider::OpenAi),
+            "openai-strict" | "openai-agents-mcp" => Some(Provider::OpenAi),
             "anthropic-strict" => Some(Provider::Anthropic),
             "gemini" | "gemini-ordered" | "gemini-json-schema" => Some(Provider::Gemini),
             _ => None,

@@ -5,7 +5,7 @@
 //!
 //! | rule | dialects | a name is |
 //! | --- | --- | --- |
-//! | [`NameRule::OpenAi`] | `openai-strict` | `^[a-zA-Z0-9_-]{1,64}$` |
+//! | [`NameRule::OpenAi`] | `openai-strict`, `openai-agents-mcp` | `^[a-zA-Z0-9_-]{1,64}$` |
 //! | [`NameRule::Anthropic`] | `anthropic-strict` | `^[a-zA-Z0-9_-]{1,128}$` |
 //! | [`NameRule::Gemini`] | `gemini`, `gemini-ordered`, `gemini-json-schema` | a letter or `_`, then letters, digits, `_ . : -`; at most 64 |
 //!
@@ -52,7 +52,7 @@ impl NameRule {
     /// that is no provider's (`json-schema`, `mcp`, ...).
     pub fn for_dialect(dialect: &str) -> Option<NameRule> {
         match dialect {
-            "openai-strict" => Some(NameRule::OpenAi),
+            "openai-strict" | "openai-agents-mcp" => Some(NameRule::OpenAi),
             "anthropic-strict" => Some(NameRule::Anthropic),
             "gemini" | "gemini-ordered" | "gemini-json-schema" => Some(NameRule::Gemini),
             _ => None,

@@ -33,6 +33,7 @@ pub mod gemini_json_schema;
 pub mod inline_refs;
 pub mod json_schema;
 pub mod mcp;
+pub mod openai_agents_mcp;
 pub mod openai_strict;
 pub(crate) mod provider;
 mod ref_sites;
@@ -45,6 +46,7 @@ pub use gemini_json_schema::{GEMINI_JSON_SCHEMA, GeminiJsonSchema};
 pub use inline_refs::{DEFAULT_MAX_INLINED_BYTES, INLINE_REFS, InlineRefs};
 pub use json_schema::{JSON_SCHEMA, JsonSchema};
 pub use mcp::{MCP, MCP_SELF_CONTAINED, Mcp};
+pub use openai_agents_mcp::{OPENAI_AGENTS_MCP, OpenAiAgentsMcp};
 pub use openai_strict::{OPENAI_STRICT, OpenAiStrict};
 pub use strict_subset::{STRICT_SUBSET, StrictSubset};
 
@@ -393,6 +395,7 @@ pub fn builtin() -> &'static [&'static dyn SchemaDialect] {
         &STRICT_SUBSET,
         &INLINE_REFS,
         &OPENAI_STRICT,
+        &OPENAI_AGENTS_MCP,
         &ANTHROPIC_STRICT,
         &GEMINI,
         &GEMINI_ORDERED,

@@ -103,7 +103,7 @@ const LARGE_ENUM: usize = 250;
 const MAX_LARGE_ENUM_CHARS: usize = 15_000;
 
 /// The engine's parameters for OpenAI strict mode ([OAI-SO] "Supported schemas").
-static PROFILE: Profile = Profile {
+pub(super) static PROFILE: Profile = Profile {
     name: NAME,
     refs: Refs::Keep { recursion: true },
     style: Style::NullType,
@@ -186,7 +186,7 @@ impl SchemaDialect for OpenAiStrict {
         let mut errors = Vec::new();
         let schema = match inline_acyclic(&out.schema, cx) {
             Some(inlined) => {
-                limits(&inlined, cx.max_depth, &mut errors);
+                limits(NAME, &inlined, cx.max_depth, &mut errors);
                 if errors.is_empty() {
                     inlined
                 } else {
@@ -198,7 +198,7 @@ impl SchemaDialect for OpenAiStrict {
             None => out.schema,
         };
         if errors.is_empty() {
-            limits(&schema, cx.max_depth, &mut errors);
+            limits(NAME, &schema, cx.max_depth, &mut errors);
         }
         if errors.is_empty() {
             Ok(Adapted { schema, plan: out.plan })
@@ -235,8 +235,8 @@ fn inline_acyclic(schema: &Value, cx: &AdaptContext<'_>) -> Option<Value> {
     super::inline_refs::inline_all(NAME, schema.clone(), &cx, depth).ok()
 }
 
-/// The [OAI-SO] size limits.
-fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
+/// The [OAI-SO] size limits, with `dialect` named in their errors.
+pub(super) fn limits(dialect: &str, schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
     let (mut props, mut chars, mut enum_values) = (0usize, 0usize, 0usize);
     let _ = crate::walk::visit_all(schema, max_depth, &mut |ptr, node| {
         let Value::Object(map) = node else { return true };
@@ -257,6 +257,7 @@ fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
             chars += total;
             if vs.len() > LARGE_ENUM && vs.iter().all(Value::is_string) && total > MAX_LARGE_ENUM_CHARS {
                 errors.push(limit(
+                    dialect,
                     "characters in one string enum of more than 250 values",
                     total,
                     MAX_LARGE_ENUM_CHARS,
@@ -272,7 +273,7 @@ fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
         ("enum values in total", enum_values, MAX_ENUM_VALUES),
     ] {
         if actual > max {
-            errors.push(limit(what, actual, max, ""));
+            errors.push(limit(dialect, what, actual, max, ""));
         }
     }
     let nesting = object_nesting_memo(
@@ -283,13 +284,110 @@ fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
         max_depth,
     );
     if nesting > MAX_OBJECT_NESTING {
-        errors.push(limit("levels of object nesting", nesting, MAX_OBJECT_NESTING, ""));
+        errors.push(limit(dialect, "levels of object nesting", nesting, MAX_OBJECT_NESTING, ""));
     }
 }
 
-fn limit(what: &str, actual: usize, max: usize, pointer: &str) -> CapabilityError {
+/// The [OAI-SO] totals (properties, characters, enum values) and nesting counted through the
+/// references, as the schema has them once every definition is inlined, without building it
+/// (memoised per reference target; the caller has refused recursion).
+pub(super) fn expanded_limits(
+    dialect: &str,
+    schema: &Value,
+    max_depth: usize,
+    errors: &mut Vec<CapabilityError>,
+) {
+    let totals =
+        expanded_totals(schema, schema, &mut Vec::new(), &mut std::collections::HashMap::new(), max_depth);
+    for ((what, max), actual) in [
+        ("object properties in total once every `$ref` is inlined", MAX_PROPERTIES),
+        (
+            "characters of property names, enum and const values once every `$ref` is inlined",
+            MAX_STRING_TOTAL,
+        ),
+        ("enum values in total once every `$ref` is inlined", MAX_ENUM_VALUES),
+    ]
+    .into_iter()
+    .zip(totals)
+    {
+        if actual > max {
+            errors.push(limit(dialect, what, actual, max, ""));
+        }
+    }
+    let nesting = object_nesting_memo(
+        schema,
+        schema,
+        &mut Vec::new(),
+        &mut std::collections::HashMap::new(),
+        max_depth,
+    );
+    if nesting > MAX_OBJECT_NESTING {
+        errors.push(limit(dialect, "levels of object nesting", nesting, MAX_OBJECT_NESTING, ""));
+    }
+}
+
+/// Properties, characters and enum values below `node` with every reference followed (not the
+/// definitions themselves), memoised per reference target; a reference back into one being
+/// counted adds nothing.
+fn expanded_totals<'v>(
+    node: &'v Value,
+    root: &'v Value,
+    visiting: &mut Vec<&'v str>,
+    memo: &mut std::collections::HashMap<&'v str, [usize; 3]>,
+    budget: usize,
+) -> [usize; 3] {
+    let Value::Object(map) = node else { return [0; 3] };
+    if budget == 0 {
+        return [usize::MAX / 2; 3];
+    }
+    let str_len = |v: &Value| v.as_str().map_or(0, |s| s.chars().count());
+    let mut t = [0usize; 3];
+    if let Some(Value::Object(p)) = map.get("properties") {
+        t[0] = p.len();
+        t[1] = p.keys().map(|k| k.chars().count()).sum::<usize>();
+    }
+    if let Some(c) = map.get("const") {
+        t[1] = t[1].saturating_add(str_len(c));
+    }
+    if let Some(Value::Array(vs)) = map.get("enum") {
+        t[2] = vs.len();
+        t[1] = t[1].saturating_add(vs.iter().map(str_len).sum::<usize>());
+    }
+    let add = |t: &mut [usize; 3], u: [usize; 3]| {
+        for (a, b) in t.iter_mut().zip(u) {
+            *a = a.saturating_add(b);
+        }
+    };
+    crate::walk::for_each_child(node, |step, child| {
+        if matches!(step.keyword(), "$defs" | "definitions") {
+            return;
+        }
+        add(&mut t, expanded_totals(child, root, visiting, memo, budget - 1));
+    });
+    if let Some(r) = map.get("$ref").and_then(Value::as_str)
+        && !visiting.contains(&r)
+    {
+        let below = match memo.get(r) {
+            Some(u) => *u,
+            None => match crate::refs::resolve(root, r) {
+                Some(target) => {
+                    visiting.push(r);
+                    let u = expanded_totals(target, root, visiting, memo, budget - 1);
+                    visiting.pop();
+                    memo.insert(r, u);
+                    u
+                }
+                None => [0; 3],
+            },
+        };
+        add(&mut t, below);
+    }
+    t
+}
+
+fn limit(dialect: &str, what: &str, actual: usize, max: usize, pointer: &str) -> CapabilityError {
     CapabilityError::LimitExceeded {
-        dialect: NAME.into(),
+        dialect: dialect.into(),
         limit: what.into(),
         actual,
         max,

@@ -110,6 +110,7 @@ fn provider_estimates_add_the_framing_to_the_scaled_content() {
 #[test]
 fn each_provider_dialect_maps_to_its_provider() {
     assert_eq!(Provider::for_dialect("openai-strict"), Some(Provider::OpenAi));
+    assert_eq!(Provider::for_dialect("openai-agents-mcp"), Some(Provider::OpenAi));
     assert_eq!(Provider::for_dialect("anthropic-strict"), Some(Provider::Anthropic));
     assert_eq!(Provider::for_dialect("gemini"), Some(Provider::Gemini));
     assert_eq!(Provider::for_dialect("gemini-ordered"), Some(Provider::Gemini));

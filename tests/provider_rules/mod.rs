@@ -27,7 +27,8 @@ pub struct Rule {
     pub check: fn(&Value) -> Vec<String>,
 }
 
-const OPENAI: &[&str] = &["openai-strict"];
+const OPENAI: &[&str] = &["openai-strict", "openai-agents-mcp"];
+const OPENAI_AGENTS_MCP: &[&str] = &["openai-agents-mcp"];
 const ANTHROPIC: &[&str] = &["anthropic-strict"];
 const GEMINI: &[&str] = &["gemini", "gemini-ordered"];
 const GEMINI_JSON: &[&str] = &["gemini-json-schema"];
@@ -108,12 +109,12 @@ pub const RULES: &[Rule] = &[
         check: no_lookaround,
     },
     Rule {
-        name: "openai-agents: no $ref in an MCP tool unless the schema is recursive",
-        dialects: OPENAI,
+        name: "openai-agents: no $ref in an MCP tool",
+        dialects: OPENAI_AGENTS_MCP,
         error: "JSON schema contains a reference whose target was not validated for strict mode.",
         source: "https://github.com/openai/openai-agents-python/blob/main/src/agents/strict_schema.py",
         refuses: r##"{"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}}"##,
-        check: refs_only_for_recursion,
+        check: no_refs,
     },
     Rule {
         name: "openai: size limits",
@@ -721,13 +722,8 @@ fn recursive(schema: &Value) -> bool {
     false
 }
 
-fn refs_only_for_recursion(schema: &Value) -> Vec<String> {
-    let refs = refs_in(schema);
-    if refs.is_empty() || recursive(schema) {
-        Vec::new()
-    } else {
-        vec![format!("`$ref` {:?} in a schema that is not recursive", refs.first())]
-    }
+fn no_refs(schema: &Value) -> Vec<String> {
+    refs_in(schema).into_iter().map(|r| format!("`$ref` {r:?}")).collect()
 }
 
 fn no_recursion(schema: &Value) -> Vec<String> {

@@ -17,6 +17,7 @@ use toolschema::{Origin, SchemaOptions, dialect};
 /// The dialects a provider receives the output of.
 const DIALECTS: &[&str] = &[
     "openai-strict",
+    "openai-agents-mcp",
     "anthropic-strict",
     "gemini",
     "gemini-ordered",

@@ -50,7 +50,7 @@ fn corpus_schemas() -> Vec<(String, Value)> {
 }
 
 fn providers() -> Vec<&'static dyn SchemaDialect> {
-    ["openai-strict", "anthropic-strict", "gemini", "gemini-json-schema", "mcp"]
+    ["openai-strict", "openai-agents-mcp", "anthropic-strict", "gemini", "gemini-json-schema", "mcp"]
         .iter()
         .filter_map(|n| dialect::by_name(n))
         .collect()

@@ -55,11 +55,12 @@ fn json_schema_dialects() -> impl Iterator<Item = &'static dyn SchemaDialect> {
 }
 
 /// What [`json_schema_dialects`] yields: a test that checked each of them says so against this.
-const JSON_SCHEMA_OUTPUT: [&str; 8] = [
+const JSON_SCHEMA_OUTPUT: [&str; 9] = [
     "json-schema",
     "strict-subset",
     "inline-refs",
     "openai-strict",
+    "openai-agents-mcp",
     "anthropic-strict",
     "gemini-json-schema",
     "mcp",
@@ -715,6 +716,7 @@ fn keys_whose_type_schemars_does_not_write_pass_and_serde_refuses_them() {
         "strict-subset",
         "inline-refs",
         "openai-strict",
+        "openai-agents-mcp",
         "anthropic-strict",
         "gemini",
         "gemini-ordered",

@@ -38,6 +38,7 @@ pub fn inlines_output(dialect: &str) -> bool {
         "mcp-self-contained"
             | "inline-refs"
             | "openai-strict"
+            | "openai-agents-mcp"
             | "anthropic-strict"
             | "gemini"
             | "gemini-ordered"

@@ -1,0 +1,202 @@
+//! `OPENAI_AGENTS_MCP`: OpenAI strict mode as openai-agents serves an MCP server's tools.
+//!
+//! The OpenAI Agents SDK converts each tool an MCP server lists to a strict schema
+//! (`agents/mcp/util.py`, `convert_schemas_to_strict=True`) with `ensure_strict_json_schema(...,
+//! _reject_open_objects=True)` (`agents/strict_schema.py`). On that path:
+//! - every `$ref` left standing raises "JSON schema contains a reference whose target was not
+//!   validated for strict mode" (a `$ref` with a sibling is inlined by the SDK, one level at a
+//!   time, which a recursive schema never ends);
+//! - an object that admits undeclared keys raises "JSON schema contains an object that permits
+//!   undeclared properties ...";
+//! - nesting past 100 levels raises "JSON schema is too deeply nested to process safely".
+//!
+//! When it raises, the SDK logs at info level and serves the tool with `strict: false`: the model
+//! is no longer held to the schema, and nothing tells the user. This dialect writes what that
+//! path takes unchanged, or refuses at start-up, naming the `$ref`:
+//! - everything [`OPENAI_STRICT`](super::OPENAI_STRICT) does (the same rules, encodings and
+//!   limits, with their sources there);
+//! - **inlined**: every definition, whatever the expansion's size within the byte budget
+//!   (`AdaptContext::max_bytes`), then OpenAI's limits counted on the inlined schema;
+//! - **refused**: a recursive schema. Strict mode says recursion only with `$ref`, which this
+//!   path refuses, and unrolling it to a fixed depth would take away the deeper values the code
+//!   reads. Serve such a tool through `openai-strict` (the OpenAI API follows references, and so
+//!   does openai-agents' `FunctionTool` path), or non-strict.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolschema::dialect::{self, AdaptContext, OPENAI_AGENTS_MCP, OPENAI_STRICT};
+//! let point = json!({"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"]});
+//! let schema = json!({
+//!     "type": "object",
+//!     "properties": {"from": {"$ref": "#/$defs/P"}, "to": {"$ref": "#/$defs/P"}},
+//!     "required": ["from", "to"],
+//!     "$defs": {"P": point}
+//! });
+//! let adapted = dialect::adapt(&OPENAI_AGENTS_MCP, schema, &AdaptContext::default()).unwrap();
+//! assert_eq!(adapted.schema["properties"]["to"]["properties"]["x"], json!({"type": "number"}));
+//! assert!(adapted.schema.get("$defs").is_none());
+//!
+//! let tree = json!({"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#"}}}});
+//! assert!(dialect::adapt(&OPENAI_STRICT, tree.clone(), &AdaptContext::default()).is_ok());
+//! let refused = dialect::adapt(&OPENAI_AGENTS_MCP, tree, &AdaptContext::default()).unwrap_err();
+//! let refused = &refused.as_slice()[0];
+//! assert_eq!((refused.keyword(), refused.pointer()), (Some("$ref"), "/properties/kids/items"));
+//! ```
+
+use super::openai_strict::{PROFILE as STRICT, expanded_limits, limits};
+use super::provider::{self, Profile};
+use super::support::sort_errors;
+use super::{AdaptContext, Adapted, SchemaDialect};
+use crate::error::CapabilityError;
+use serde_json::Value;
+
+/// OpenAI strict mode for openai-agents' MCP tools (see the module docs). Its name is
+/// `openai-agents-mcp`.
+#[derive(Debug, Clone, Copy, Default)]
+#[non_exhaustive]
+pub struct OpenAiAgentsMcp;
+
+/// The [`OpenAiAgentsMcp`] dialect.
+pub static OPENAI_AGENTS_MCP: OpenAiAgentsMcp = OpenAiAgentsMcp;
+
+const NAME: &str = "openai-agents-mcp";
+
+/// OpenAI strict mode's profile under this dialect's name: the engine writes the same schema and
+/// plan, which `adapt_reversible` then inlines.
+static PROFILE: Profile = Profile { name: NAME, ..STRICT };
+
+impl SchemaDialect for OpenAiAgentsMcp {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    /// What the engine never emits for openai-agents' MCP path: OpenAI strict mode's list, and
+    /// every reference; the scan after `adapt` makes sure of it.
+    fn forbidden_keywords(&self) -> &[&str] {
+        &[
+            "$defs",
+            "$dynamicRef",
+            "$ref",
+            "allOf",
+            "contains",
+            "default",
+            "definitions",
+            "dependentRequired",
+            "dependentSchemas",
+            "else",
+            "if",
+            "maxContains",
+            "maxLength",
+            "maxProperties",
+            "minContains",
+            "minLength",
+            "minProperties",
+            "not",
+            "oneOf",
+            "patternProperties",
+            "prefixItems",
+            "propertyNames",
+            "then",
+            "unevaluatedItems",
+            "unevaluatedProperties",
+            "uniqueItems",
+        ]
+    }
+
+    fn hint(&self, keyword: &str) -> Option<String> {
+        super::support::strict_hint(keyword)
+    }
+
+    fn hint_for(&self, keyword: &str, origin: crate::hint::Origin) -> Option<String> {
+        crate::hint::for_keyword(keyword, origin)
+    }
+
+    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
+        self.adapt_reversible(schema, cx).map(|a| a.schema)
+    }
+
+    fn adapt_reversible(
+        &self,
+        schema: Value,
+        cx: &AdaptContext<'_>,
+    ) -> Result<Adapted, Vec<CapabilityError>> {
+        let out = provider::adapt(&PROFILE, schema, cx)?;
+        if let Some((type_name, pointer)) =
+            super::ref_sites::find_recursion(&out.schema, cx.max_depth, cx.type_name)
+        {
+            return Err(vec![CapabilityError::Recursive { dialect: NAME.into(), type_name, pointer }]);
+        }
+        // OpenAI's limits, counted through the references as the inlined schema will have them,
+        // before it is built: a definition graph that doubles at each level is refused at the
+        // cost of its size, not its expansion's.
+        let mut errors = Vec::new();
+        expanded_limits(NAME, &out.schema, cx.max_depth, &mut errors);
+        if errors.is_empty() {
+            let depth = super::InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth);
+            let schema = super::inline_refs::inline_all(NAME, out.schema, cx, depth)?;
+            limits(NAME, &schema, cx.max_depth, &mut errors);
+            if errors.is_empty() {
+                // The plan follows definitions by node, not by the schema's spelling: an inlined
+                // definition means what the reference did.
+                return Ok(Adapted { schema, plan: out.plan });
+            }
+        }
+        sort_errors(&mut errors);
+        Err(errors)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn adapt(schema: Value) -> Result<Value, Vec<CapabilityError>> {
+        OPENAI_AGENTS_MCP.adapt(schema, &AdaptContext::default())
+    }
+
+    #[test]
+    fn a_definition_shared_many_times_is_inlined_past_what_openai_strict_inlines() {
+        // Eight properties of a definition of eight: openai-strict keeps it (past four times the
+        // size), this path cannot take a `$ref` at all.
+        let leaf: serde_json::Map<String, Value> = (0..8)
+            .map(|i| (format!("field_{i}"), json!({"type": "string", "description": "a field"})))
+            .collect();
+        let props: serde_json::Map<String, Value> =
+            (0..8).map(|i| (format!("p{i}"), json!({"$ref": "#/$defs/Leaf"}))).collect();
+        let schema = json!({"type": "object", "properties": props,
+            "$defs": {"Leaf": {"type": "object", "properties": leaf}}});
+        let strict = crate::dialect::OPENAI_STRICT.adapt(schema.clone(), &AdaptContext::default()).unwrap();
+        assert!(strict.get("$defs").is_some(), "{strict}");
+        let out = adapt(schema).unwrap();
+        let text = out.to_string();
+        assert!(!text.contains("$ref") && !text.contains("$defs"), "{text}");
+        assert_eq!(
+            out["properties"]["p7"]["anyOf"][0]["properties"]["field_7"]["type"],
+            json!(["string", "null"])
+        );
+    }
+
+    #[test]
+    fn a_recursive_schema_is_refused_naming_the_reference() {
+        let schema = json!({"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}},
+            "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}}});
+        let errors = adapt(schema).unwrap_err();
+        let text = errors[0].to_string();
+        assert!(text.contains("/$defs/Node") || text.contains("Node"), "{text}");
+        assert!(text.contains(NAME), "{text}");
+    }
+
+    #[test]
+    fn the_size_limits_are_openai_strict_ones_counted_after_inlining() {
+        // 100 properties of a definition of 60: 6,000 properties once inlined, past 5,000.
+        let leaf: serde_json::Map<String, Value> =
+            (0..60).map(|i| (format!("f{i}"), json!({"type": "integer"}))).collect();
+        let props: serde_json::Map<String, Value> =
+            (0..100).map(|i| (format!("p{i}"), json!({"$ref": "#/$defs/Leaf"}))).collect();
+        let schema = json!({"type": "object", "properties": props,
+            "$defs": {"Leaf": {"type": "object", "properties": leaf}}});
+        let errors = adapt(schema).unwrap_err();
+        assert!(errors.iter().any(|e| e.to_string().contains("object properties in total")), "{errors:?}");
+    }
+}
