@@ -235,30 +235,23 @@ fn arb_schema() -> impl Strategy<Value = Value> {
     })
 }
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(64)
-}
+/// The generated-schema law's cases unless `PROPTEST_CASES` says otherwise.
+const CASES: u32 = 64;
 
 #[test]
 fn no_generated_schema_output_breaks_a_provider_rule() {
-    let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
-        cases: cases(),
-        failure_persistence: None,
-        ..Default::default()
-    });
     let accepted = std::cell::Cell::new(0usize);
-    let result = runner.run(&arb_schema(), |schema| {
+    let runs = std::cell::Cell::new(0usize);
+    crate::prop_run::check(file!(), CASES, arb_schema(), |schema| {
         let (mut n, mut broken) = (0, Vec::new());
         judge("generated", &schema, &mut n, &mut broken);
         accepted.set(accepted.get() + n);
+        runs.set(runs.get() + 1);
         prop_assert!(broken.is_empty(), "{schema}\n{}", broken.join("\n"));
         Ok(())
     });
-    if let Err(e) = result {
-        panic!("{e}");
-    }
     // Most generated schemas reach a provider's output: the law is not vacuous.
-    assert!(accepted.get() >= cases() as usize * 3, "only {} outputs of {} cases", accepted.get(), cases());
+    assert!(accepted.get() >= runs.get() * 3, "only {} outputs of {} cases", accepted.get(), runs.get());
 }
 
 /// What a schema's errors say under every built-in dialect, in both modes, for `origin`.
