@@ -979,46 +979,105 @@ fn merge(branch: &Value, parent: &Map<String, Value>, used: &str) -> Value {
     Value::Object(out)
 }
 
+/// What [`same_up_to_defaults`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Same {
+    /// `back` is `v`, or `v` with keys it leaves out held at their declared defaults.
+    Yes,
+    /// `back` differs from `v` where no default explains it.
+    No,
+    /// `back` differs from `v`, and the schemas that say what a place may default to were more
+    /// than [`ALTERNATIVES_BUDGET`] to read: the comparison did not judge the pair.
+    Undecided,
+}
+
+/// How many schemas one [`same_up_to_defaults`] may reach through `$ref`s and union branches, over
+/// every place of the value together. Each place reads each schema once, so a generated schema
+/// of a few hundred subschemas under a value of a few hundred places stays far below it. Read
+/// once per path instead, a definition that is an `anyOf` of references to itself multiplies the
+/// schemas at each level of the value (past 7 GB five objects deep); the budget bounds the
+/// comparison whatever the schema.
+pub const ALTERNATIVES_BUDGET: usize = 1_000_000;
+
 /// Whether `back` is `v` but for keys `v` leaves out that `back` holds with the value the schema
 /// declares as their default (what absent means, sent explicitly), null and absent alike.
-pub fn same_up_to_defaults(back: &Value, v: &Value, schema: &Value, root: &Value) -> bool {
+/// [`Same::Undecided`] when the schemas to read took more than [`ALTERNATIVES_BUDGET`]: never
+/// [`Same::Yes`] for a pair that was not compared to the end.
+pub fn same_up_to_defaults(back: &Value, v: &Value, schema: &Value, root: &Value) -> Same {
+    same_up_to_defaults_within(back, v, schema, root, ALTERNATIVES_BUDGET)
+}
+
+/// [`same_up_to_defaults`] with `budget` schemas to reach.
+pub fn same_up_to_defaults_within(
+    back: &Value,
+    v: &Value,
+    schema: &Value,
+    root: &Value,
+    budget: usize,
+) -> Same {
     let (back, v) = (without_null_keys(back), without_null_keys(v));
-    fn go(back: &Value, v: &Value, schemas: &[&Value], root: &Value) -> bool {
-        let resolved: Vec<&Value> = schemas.iter().flat_map(|s| alternatives(s, root, 0)).collect();
+    if back == v {
+        return Same::Yes;
+    }
+    fn go<'v>(
+        back: &Value,
+        v: &Value,
+        schemas: &[&'v Value],
+        reach: &mut Alternatives<'v>,
+    ) -> Result<bool, OutOfBudget> {
+        if back == v {
+            return Ok(true);
+        }
+        let resolved = reach.of(schemas.iter().copied())?;
         match (back, v) {
             (Value::Object(b), Value::Object(o)) => {
-                let prop = |k: &str| -> Vec<&Value> {
+                let prop = |k: &str| -> Vec<&'v Value> {
                     resolved.iter().filter_map(|s| s.get("properties").and_then(|p| p.get(k))).collect()
                 };
-                b.iter().all(|(k, bv)| match o.get(k) {
-                    Some(ov) => go(bv, ov, &prop(k), root),
-                    None => prop(k)
-                        .iter()
-                        .flat_map(|s| alternatives(s, root, 0))
-                        .any(|s| s.get("default").map(without_null_keys).as_ref() == Some(bv)),
-                }) && o.keys().all(|k| b.contains_key(k))
+                for (k, bv) in b {
+                    let same = match o.get(k) {
+                        Some(ov) => go(bv, ov, &prop(k), reach)?,
+                        None => reach
+                            .of(prop(k).into_iter())?
+                            .iter()
+                            .any(|s| s.get("default").map(without_null_keys).as_ref() == Some(bv)),
+                    };
+                    if !same {
+                        return Ok(false);
+                    }
+                }
+                Ok(o.keys().all(|k| b.contains_key(k)))
             }
             (Value::Array(b), Value::Array(o)) => {
-                let items: Vec<&Value> = resolved
-                    .iter()
-                    .flat_map(|s| {
-                        let mut out: Vec<&Value> = Vec::new();
-                        for k in ["items", "prefixItems", "additionalItems"] {
-                            match s.get(k) {
-                                Some(Value::Array(members)) => out.extend(members),
-                                Some(other) => out.push(other),
-                                None => {}
-                            }
+                if b.len() != o.len() {
+                    return Ok(false);
+                }
+                let mut items: Vec<&'v Value> = Vec::new();
+                for s in &resolved {
+                    for k in ["items", "prefixItems", "additionalItems"] {
+                        match s.get(k) {
+                            Some(Value::Array(members)) => items.extend(members),
+                            Some(other) => items.push(other),
+                            None => {}
                         }
-                        out
-                    })
-                    .collect();
-                b.len() == o.len() && b.iter().zip(o).all(|(x, y)| go(x, y, &items, root))
+                    }
+                }
+                for (x, y) in b.iter().zip(o) {
+                    if !go(x, y, &items, reach)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
             }
-            _ => back == v,
+            _ => Ok(false),
         }
     }
-    go(&back, &v, &[schema], root)
+    let mut reach = Alternatives { root, left: budget };
+    match go(&back, &v, &[schema], &mut reach) {
+        Ok(true) => Same::Yes,
+        Ok(false) => Same::No,
+        Err(OutOfBudget) => Same::Undecided,
+    }
 }
 
 /// `v` with the integral floats restore rightly made integers: where `back` holds the integer of
@@ -1077,19 +1136,41 @@ pub fn with_needed_integer_fixes(v: &Value, back: &Value, accepts: &dyn Fn(&Valu
     out
 }
 
-/// A schema and every schema it may stand for: through `$ref`, and each branch of a union.
-fn alternatives<'v>(s: &'v Value, root: &'v Value, depth: usize) -> Vec<&'v Value> {
-    if depth > 16 {
-        return vec![s];
-    }
-    let mut out = vec![s];
-    if let Some(t) = s.get("$ref").and_then(Value::as_str).and_then(|r| toolschema::refs::resolve(root, r)) {
-        out.extend(alternatives(t, root, depth + 1));
-    }
-    for k in ["anyOf", "oneOf", "allOf"] {
-        for b in s.get(k).and_then(Value::as_array).into_iter().flatten() {
-            out.extend(alternatives(b, root, depth + 1));
+/// The schemas reached from some: each, and every schema it may stand for (through `$ref`, and
+/// each branch of a union), counted against a budget shared by one comparison.
+struct Alternatives<'v> {
+    root: &'v Value,
+    left: usize,
+}
+
+/// The budget of a comparison ran out.
+struct OutOfBudget;
+
+impl<'v> Alternatives<'v> {
+    /// `schemas` and every schema they may stand for, each once (by address: the same subschema
+    /// reached through two references, or a reference cycle, is read once).
+    fn of(&mut self, schemas: impl Iterator<Item = &'v Value>) -> Result<Vec<&'v Value>, OutOfBudget> {
+        let mut seen: std::collections::HashSet<*const Value> = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        let mut stack: Vec<&'v Value> = schemas.collect();
+        stack.reverse();
+        while let Some(s) = stack.pop() {
+            if !seen.insert(s as *const Value) {
+                continue;
+            }
+            self.left = self.left.checked_sub(1).ok_or(OutOfBudget)?;
+            out.push(s);
+            let mut next: Vec<&'v Value> = Vec::new();
+            if let Some(t) =
+                s.get("$ref").and_then(Value::as_str).and_then(|r| toolschema::refs::resolve(self.root, r))
+            {
+                next.push(t);
+            }
+            for k in ["anyOf", "oneOf", "allOf"] {
+                next.extend(s.get(k).and_then(Value::as_array).into_iter().flatten());
+            }
+            stack.extend(next.into_iter().rev());
         }
+        Ok(out)
     }
-    out
 }

@@ -218,6 +218,38 @@ fn every_dialect_is_idempotent_on_generated_schemas() {
 /// The share of generated schemas each dialect must accept for the idempotence law to count.
 const IDEMPOTENCE_FLOOR: f64 = 0.25;
 
+// Regression (the idempotence law on generated tool schemas): `Item`, a union with an untyped
+// member, is named only from the items of `Pair`'s second tuple member, and the root refers only
+// into `Pair`'s first, so neither is entered from the root. The reject-any check judged such
+// definitions in the map's order, `Item` where it stands (as a place that must hold a value) when
+// it came first. Removing `A`, PruneDefs moved `Pair` first under `preserve_order`: the first run
+// accepted, and the second, on sorted maps, refused `/$defs/Item/anyOf/0` (the sorted build
+// refused in the first run). Every dialect that accepts the schema gives its output back again.
+#[test]
+fn pruning_definitions_leaves_the_reject_any_verdict_on_the_others_unchanged() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/Pair/prefixItems/0"}},
+        "$defs": {
+            "A": {"type": "string"},
+            "Item": {"anyOf": [{}, {"type": "string"}]},
+            "Pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "array", "items": {"$ref": "#/$defs/Item"}}]}
+        }
+    });
+    for &d in dialect::builtin() {
+        let options = SchemaOptions::new().dialect(d);
+        let once = match options.normalize(schema.clone()) {
+            Ok(once) => once,
+            Err(e) if d.name() == "json-schema" => panic!("json-schema refused: {e}"),
+            Err(_) => continue,
+        };
+        let twice = options
+            .normalize(once.as_value().clone())
+            .unwrap_or_else(|e| panic!("{}: second run refused: {e}\n{}", d.name(), once.as_value()));
+        assert_eq!(once.as_value(), twice.as_value(), "{}", d.name());
+    }
+}
+
 // Law: the pipeline (node passes sharing one walk, PruneDefs left to RejectAny) gives what running
 // each pass of `PASSES` on its own, in order, gives: the same schema, or the same error.
 #[test]

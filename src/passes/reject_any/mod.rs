@@ -30,7 +30,9 @@ use std::cell::Cell;
 /// a place that must hold a value, if the first need not), so an error inside a definition
 /// carries the definition's pointer and the field path of the way there
 /// (`Itinerary.stops[].extra`); the depth budget counts levels along that way. Definitions no
-/// reference reaches are judged where they stand, as places that must hold a value.
+/// reference from the root reaches are judged where they stand, as places that must hold a
+/// value, but for those a reference from another of them names: the walk enters those through
+/// that reference, whatever the order of the definitions.
 ///
 /// An untyped *optional* property is written in one canonical spelling: `{}` with the property's
 /// annotations (`description`, `default`, ...) kept and nothing else.
@@ -324,29 +326,78 @@ fn judge<'a>(
     cx: &'a PassContext<'_>,
     fast: bool,
 ) -> Result<Walk<'a, 'a>, SchemaGenerationError> {
-    let schema = doc.root;
     let mut walk = judge_root(doc, cx, fast)?;
-    // Definitions no reference from the root reached (kept because some `$ref` was not local, or
-    // handed in that way): judged where they stand.
-    for map_name in DEF_MAPS {
-        let Some(Value::Object(defs)) = schema.get(map_name) else { continue };
-        for (name, def) in defs {
-            if walk.entered.contains(&address(def)) {
-                continue;
-            }
-            let mut ptr = Pointer::root();
-            if !fast {
-                ptr.push(map_name);
-                ptr.push(name);
-            }
-            let Some(depth) = Depth::new(cx.max_depth).descend() else {
-                return Err(cx.too_deep(ptr.as_str().to_owned()));
-            };
-            // Where it stands, its position is unknown: judged as one that must hold a value.
-            walk.check(def, &mut ptr.clone(), &mut ptr, depth, true)?;
+    // Definitions no reference from the root reached (kept because some `$ref` points inside a
+    // definition or was not local, or handed in that way). Those no reference from another of them
+    // names are judged where they stand, and enter the others through their references, as the
+    // root does; what is still not entered after them (what only a cycle among them names) is
+    // judged where it stands, in name order. So the verdict does not follow the order of the
+    // definition maps, which PruneDefs changes under `preserve_order`: judged in map order, a
+    // definition met before the one whose reference reaches it from an optional place was judged
+    // as a place that must hold a value, and a second run of the pipeline, on sorted maps,
+    // refused what the first had accepted.
+    let unentered = unentered_definitions(doc.root, &walk.entered);
+    if unentered.is_empty() {
+        return Ok(walk);
+    }
+    let named = named_by_others(doc, &unentered, cx.max_depth);
+    let (first, mut rest): (Vec<_>, Vec<_>) =
+        unentered.into_iter().partition(|(_, _, def)| !named.contains(&address(def)));
+    rest.sort_by(|a, b| (map_index(a.0), a.1).cmp(&(map_index(b.0), b.1)));
+    for (map_name, name, def) in first.into_iter().chain(rest) {
+        if walk.entered.contains(&address(def)) {
+            continue;
         }
+        let mut ptr = Pointer::root();
+        if !fast {
+            ptr.push(map_name);
+            ptr.push(name);
+        }
+        let Some(depth) = Depth::new(cx.max_depth).descend() else {
+            return Err(cx.too_deep(ptr.as_str().to_owned()));
+        };
+        // Where it stands, its position is unknown: judged as one that must hold a value.
+        walk.check(def, &mut ptr.clone(), &mut ptr, depth, true)?;
     }
     Ok(walk)
+}
+
+/// A root definition: its map (one of [`DEF_MAPS`]), its name, its schema.
+type RootDefinition<'a> = (&'static str, &'a str, &'a Value);
+
+/// The root definitions not in `entered`, in map order.
+fn unentered_definitions<'a>(schema: &'a Value, entered: &AddressSet) -> Vec<RootDefinition<'a>> {
+    let mut out = Vec::new();
+    for map_name in DEF_MAPS {
+        let Some(Value::Object(defs)) = schema.get(map_name) else { continue };
+        out.extend(
+            defs.iter()
+                .filter(|(_, def)| !entered.contains(&address(def)))
+                .map(|(name, def)| (map_name, name.as_str(), def)),
+        );
+    }
+    out
+}
+
+/// The addresses of the root definitions that a `$ref` inside another of `definitions` names
+/// exactly (one that names the definition it is in does not count). A definition deeper than
+/// `max_depth` is read down to the budget: the walk that judges it reports the depth.
+fn named_by_others(doc: &Document<'_>, definitions: &[RootDefinition<'_>], max_depth: usize) -> AddressSet {
+    let mut named = AddressSet::default();
+    for &(_, _, def) in definitions {
+        let mut note = |_: &crate::walk::Location<'_>, node: &Map<String, Value>| {
+            if let Some(Value::String(reference)) = node.get("$ref")
+                && let Some((map, name)) = definition(reference)
+                && let Some((_, target)) = doc.named(reference, map, name.as_ref())
+                && !std::ptr::eq(target, def)
+            {
+                named.insert(address(target));
+            }
+        };
+        // Past the budget: the judgement of `def` reports it.
+        let _ = crate::walk::visit_objects(def, max_depth, &mut note);
+    }
+    named
 }
 
 /// The names of the root definitions not in `entered`, per map in `DEF_MAPS`.

@@ -134,6 +134,42 @@ fn a_definition_no_reference_reaches_is_still_judged_under_its_own_name() {
     assert_eq!((e.pointer(), e.field()), (Some("/$defs/Lost/properties/x"), Some("Lost.x")));
 }
 
+// `Item` is named only from the items of `Pair`'s second tuple member, and the root refers only
+// into `Pair`'s first: neither definition is entered from the root. `Pair` is judged where it
+// stands and enters `Item` through its reference, from a place where nothing must be sent, in
+// either order of the map; judged where it stands when it came first, `Item`'s untyped member
+// was refused (and with `preserve_order`, PruneDefs decides which comes first).
+#[test]
+fn a_definition_another_unreached_one_names_is_judged_through_that_reference_in_any_order() {
+    // The schema with `$defs` holding `Item` and `Pair` in this order (kept with `preserve_order`).
+    let schema = |item_first: bool, items: Value| -> Value {
+        let item = json!({"anyOf": [{}, {"type": "string"}]});
+        let pair = json!({"type": "array", "prefixItems": [{"type": "string"}, items]});
+        let mut defs = Map::new();
+        for (name, def) in
+            if item_first { [("Item", item), ("Pair", pair)] } else { [("Pair", pair), ("Item", item)] }
+        {
+            defs.insert(name.to_owned(), def);
+        }
+        json!({
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/Pair/prefixItems/0"}},
+            "required": ["a"],
+            "$defs": defs
+        })
+    };
+    for item_first in [true, false] {
+        let mut s = schema(item_first, json!({"type": "array", "items": {"$ref": "#/$defs/Item"}}));
+        let before = s.clone();
+        RejectAny.run(&mut s, &mut PassContext::new(Some("T"))).unwrap();
+        assert_eq!(s, before);
+        // Where the items must hold a value, the member is refused.
+        let s =
+            schema(item_first, json!({"type": "array", "items": {"$ref": "#/$defs/Item"}, "minItems": 1}));
+        assert_eq!(err_at(s).0, "/$defs/Item/anyOf/0");
+    }
+}
+
 #[test]
 fn mutually_recursive_definitions_terminate_and_report_the_path_through_both() {
     let s = json!({
