@@ -250,6 +250,65 @@ fn pruning_definitions_leaves_the_reject_any_verdict_on_the_others_unchanged() {
     }
 }
 
+/// The dialects whose engine merges `allOf` and writes every schema in the provider's terms.
+const PROVIDERS: &[&str] = &[
+    "openai-strict",
+    "openai-agents-mcp",
+    "anthropic-strict",
+    "gemini",
+    "gemini-ordered",
+    "gemini-json-schema",
+];
+
+// Regression (the idempotence law on generated tool schemas): an `enum` beside a `type` (here
+// merged from `allOf`) listed values that type refuses. Gemini wrote `["a", "1", "null"]` as text
+// with the integer bounds beside a string type, and dropped the bounds on the second run;
+// gemini-json-schema wrote `{"type": "null", "enum": ["a", 1]}`, which admits nothing, and refused
+// it on the second run. Only the values the type and its numeric bounds admit are listed.
+#[test]
+fn an_enum_lists_only_the_values_its_type_and_bounds_admit_in_every_run() {
+    let integer = json!({"type": "object", "properties": {"a": {"allOf": [
+        {"type": "integer", "minimum": 0, "maximum": 18446744073709551615u64}, {"enum": ["a", 1, null]}
+    ]}}, "required": []});
+    let null = json!({"type": "object", "properties": {"a": {"allOf": [{"type": "null"}, {"enum": ["a", 1, null]}]}}, "required": ["a"]});
+    for (schema, admitted) in [(integer, json!(1)), (null, json!(null))] {
+        let mut accepted = 0;
+        for &d in dialect::builtin() {
+            let options = SchemaOptions::new().dialect(d);
+            let Ok(once) = options.normalize(schema.clone()) else { continue };
+            accepted += 1;
+            let twice = options
+                .normalize(once.as_value().clone())
+                .unwrap_or_else(|e| panic!("{}: second run refused: {e}\n{}", d.name(), once.as_value()));
+            assert_eq!(once.as_value(), twice.as_value(), "{}", d.name());
+            // The provider dialects (which merge `allOf`): the admitted value goes through, and no
+            // `enum` of the output lists the string `a`, nor its text.
+            if !PROVIDERS.contains(&d.name()) {
+                continue;
+            }
+            let value = json!({"a": admitted});
+            assert_eq!(once.restore(once.plan().encode(value.clone())).map_err(|e| e.to_string()), Ok(value));
+            let mut stack = vec![once.as_value()];
+            while let Some(node) = stack.pop() {
+                if let Some(values) = node.get("enum").and_then(Value::as_array) {
+                    assert!(
+                        !values.iter().any(|v| v == "a" || v == "\"a\""),
+                        "{}: {}",
+                        d.name(),
+                        once.as_value()
+                    );
+                }
+                match node {
+                    Value::Object(m) => stack.extend(m.values()),
+                    Value::Array(xs) => stack.extend(xs),
+                    _ => {}
+                }
+            }
+        }
+        assert!(accepted >= 8, "{accepted}");
+    }
+}
+
 // Law: the pipeline (node passes sharing one walk, PruneDefs left to RejectAny) gives what running
 // each pass of `PASSES` on its own, in order, gives: the same schema, or the same error.
 #[test]

@@ -154,10 +154,24 @@ impl Engine<'_> {
                 _ => self.move_check(kw, value, ptr, &mut checks),
             }
         }
-        // Values: `const` and `enum`.
-        if let Some(values) = listed_values(m)
+        // Values: `const` and `enum`, those of this type and within the numeric bounds beside
+        // them (a listed value the type or a bound refuses is never valid, so leaving it out is
+        // exact, and the bounds can go where numbers are written as text).
+        let values = listed_values(m).map(|vs| admitted(m, vs, t, nullable));
+        if values.as_ref().is_some_and(Vec::is_empty) {
+            self.refuse(
+                if m.contains_key("const") { "const" } else { "enum" },
+                ptr.as_str(),
+                "no listed value has this type within its bounds: this schema accepts no value, which the provider cannot say",
+                Some("remove the position, or list a value it accepts"),
+            );
+        }
+        if let Some(values) = values
             && let Some(decode) = self.enum_values(m, &values, nullable, &mut out, &mut out_type, ptr)
         {
+            for kw in NUMERIC_BOUNDS {
+                out.remove(*kw);
+            }
             node.decode = decode;
             node.integer = false;
             node.integer_format = false;
@@ -525,6 +539,23 @@ pub(super) fn case_distinct_strings(values: &[Value]) -> Option<Vec<String>> {
     let members: Vec<String> = values.iter().filter_map(Value::as_str).map(str::to_owned).collect();
     let folded: BTreeSet<String> = members.iter().map(|m| m.to_lowercase()).collect();
     (!members.is_empty() && folded.len() == members.len()).then_some(members)
+}
+
+/// The keywords that judge only numbers.
+const NUMERIC_BOUNDS: &[&str] = &["exclusiveMaximum", "exclusiveMinimum", "maximum", "minimum", "multipleOf"];
+
+/// The listed `values` a schema of type `t` (with null when `nullable`) and its numeric bounds
+/// admit.
+fn admitted(m: &Map<String, Value>, mut values: Vec<Value>, t: &str, nullable: bool) -> Vec<Value> {
+    let bounds: Vec<Check> = NUMERIC_BOUNDS
+        .iter()
+        .filter_map(|kw| m.get(*kw).and_then(|v| Check::from_keyword(kw, v)))
+        .flatten()
+        .collect();
+    values.retain(|v| {
+        (has_type(v, t) || v.is_null() && (nullable || t == "null")) && bounds.iter().all(|c| c.passes(v))
+    });
+    values
 }
 
 pub(super) fn listed_values(m: &Map<String, Value>) -> Option<Vec<Value>> {
