@@ -43,7 +43,7 @@
 //! assert_eq!((refused.keyword(), refused.pointer()), (Some("$ref"), "/properties/kids/items"));
 //! ```
 
-use super::openai_strict::{PROFILE as STRICT, expanded_limits, limits};
+use super::openai_strict::{FORBIDDEN, PROFILE as STRICT, expanded_limits, limits};
 use super::provider::{self, Profile};
 use super::support::sort_errors;
 use super::{AdaptContext, Adapted, SchemaDialect};
@@ -73,34 +73,7 @@ impl SchemaDialect for OpenAiAgentsMcp {
     /// What the engine never emits for openai-agents' MCP path: OpenAI strict mode's list, and
     /// every reference; the scan after `adapt` makes sure of it.
     fn forbidden_keywords(&self) -> &[&str] {
-        &[
-            "$defs",
-            "$dynamicRef",
-            "$ref",
-            "allOf",
-            "contains",
-            "default",
-            "definitions",
-            "dependentRequired",
-            "dependentSchemas",
-            "else",
-            "if",
-            "maxContains",
-            "maxLength",
-            "maxProperties",
-            "minContains",
-            "minLength",
-            "minProperties",
-            "not",
-            "oneOf",
-            "patternProperties",
-            "prefixItems",
-            "propertyNames",
-            "then",
-            "unevaluatedItems",
-            "unevaluatedProperties",
-            "uniqueItems",
-        ]
+        FORBIDDEN
     }
 
     fn hint(&self, keyword: &str) -> Option<String> {

@@ -94,6 +94,37 @@ const NAME: &str = "openai-strict";
 pub(crate) const FORMATS: &[&str] =
     &["date", "date-time", "duration", "email", "hostname", "ipv4", "ipv6", "time", "uuid"];
 
+/// What the engine never emits for OpenAI (from the third on; the scan after `adapt` makes sure of
+/// it), and first the references, which `openai-agents-mcp` forbids too.
+pub(super) const FORBIDDEN: &[&str] = &[
+    "$defs",
+    "$ref",
+    "$dynamicRef",
+    "allOf",
+    "contains",
+    "default",
+    "definitions",
+    "dependentRequired",
+    "dependentSchemas",
+    "else",
+    "if",
+    "maxContains",
+    "maxLength",
+    "maxProperties",
+    "minContains",
+    "minLength",
+    "minProperties",
+    "not",
+    "oneOf",
+    "patternProperties",
+    "prefixItems",
+    "propertyNames",
+    "then",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "uniqueItems",
+];
+
 /// The limits of [OAI-SO].
 const MAX_PROPERTIES: usize = 5_000;
 const MAX_OBJECT_NESTING: usize = 10;
@@ -137,32 +168,7 @@ impl SchemaDialect for OpenAiStrict {
 
     /// What the engine never emits for OpenAI; the scan after `adapt` makes sure of it.
     fn forbidden_keywords(&self) -> &[&str] {
-        &[
-            "$dynamicRef",
-            "allOf",
-            "contains",
-            "default",
-            "definitions",
-            "dependentRequired",
-            "dependentSchemas",
-            "else",
-            "if",
-            "maxContains",
-            "maxLength",
-            "maxProperties",
-            "minContains",
-            "minLength",
-            "minProperties",
-            "not",
-            "oneOf",
-            "patternProperties",
-            "prefixItems",
-            "propertyNames",
-            "then",
-            "unevaluatedItems",
-            "unevaluatedProperties",
-            "uniqueItems",
-        ]
+        &FORBIDDEN[2..]
     }
 
     fn hint(&self, keyword: &str) -> Option<String> {
@@ -267,11 +273,24 @@ pub(super) fn limits(dialect: &str, schema: &Value, max_depth: usize, errors: &m
         }
         true
     });
-    for (what, actual, max) in [
+    let totals = [
         ("object properties in total", props, MAX_PROPERTIES),
         ("characters of property names, definition names, enum and const values", chars, MAX_STRING_TOTAL),
         ("enum values in total", enum_values, MAX_ENUM_VALUES),
-    ] {
+    ];
+    over_limits(dialect, totals, schema, max_depth, errors);
+}
+
+/// The errors for the `totals` past their limits (what, actual, limit), and for the object
+/// nesting of `schema`, counted through its references.
+fn over_limits(
+    dialect: &str,
+    totals: [(&str, usize, usize); 3],
+    schema: &Value,
+    max_depth: usize,
+    errors: &mut Vec<CapabilityError>,
+) {
+    for (what, actual, max) in totals {
         if actual > max {
             errors.push(limit(dialect, what, actual, max, ""));
         }
@@ -297,33 +316,18 @@ pub(super) fn expanded_limits(
     max_depth: usize,
     errors: &mut Vec<CapabilityError>,
 ) {
-    let totals =
+    let [props, chars, enum_values] =
         expanded_totals(schema, schema, &mut Vec::new(), &mut std::collections::HashMap::new(), max_depth);
-    for ((what, max), actual) in [
-        ("object properties in total once every `$ref` is inlined", MAX_PROPERTIES),
+    let totals = [
+        ("object properties in total once every `$ref` is inlined", props, MAX_PROPERTIES),
         (
             "characters of property names, enum and const values once every `$ref` is inlined",
+            chars,
             MAX_STRING_TOTAL,
         ),
-        ("enum values in total once every `$ref` is inlined", MAX_ENUM_VALUES),
-    ]
-    .into_iter()
-    .zip(totals)
-    {
-        if actual > max {
-            errors.push(limit(dialect, what, actual, max, ""));
-        }
-    }
-    let nesting = object_nesting_memo(
-        schema,
-        schema,
-        &mut Vec::new(),
-        &mut std::collections::HashMap::new(),
-        max_depth,
-    );
-    if nesting > MAX_OBJECT_NESTING {
-        errors.push(limit(dialect, "levels of object nesting", nesting, MAX_OBJECT_NESTING, ""));
-    }
+        ("enum values in total once every `$ref` is inlined", enum_values, MAX_ENUM_VALUES),
+    ];
+    over_limits(dialect, totals, schema, max_depth, errors);
 }
 
 /// Properties, characters and enum values below `node` with every reference followed (not the

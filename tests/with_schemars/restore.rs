@@ -754,3 +754,30 @@ fn encode_takes_a_map_branch_only_where_every_key_matches_its_kept_key_pattern()
     }
     assert_eq!(checked, 6);
 }
+
+// Regression (found by the repeated runs of the restore laws): under gemini a required property
+// `enum: [null, "a"]` is written `{"enum": ["a"], "nullable": true}`, which Gemini reads as
+// admitting null. The forward map read the branch's shape as listing `"a"` only, found that no
+// branch of the tagged union fitted `{"a": null, ...}`, and sent the item unencoded (an untyped
+// value beside it as an array, not as its JSON text), which the provider refused.
+#[test]
+fn a_nullable_enum_admits_null_when_the_forward_map_picks_a_branch() {
+    let t = json!({"type": "object", "properties": {"a": {"enum": [null, "a"]}, "d": {}}, "required": ["a"]});
+    let schema = json!({"type": "object", "properties": {"c": {"type": "array", "items": {"oneOf": [
+        {"type": "object", "properties": {"kind": {"type": "string", "const": "k0"}, "v": {"type": "string"}}, "required": ["kind"]},
+        {"type": "object", "properties": {"kind": {"type": "string", "const": "k2"}, "v": {"$ref": "#/definitions/~0t"}}, "required": ["kind"]}
+    ], "discriminator": {"propertyName": "kind"}}}}, "required": ["c"], "definitions": {"~t": t}});
+    for name in ["gemini", "gemini-ordered"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema.clone()).unwrap();
+        let provider = provider_validator(d, adapted.as_value());
+        for value in [
+            json!({"c": [{"kind": "k2", "v": {"a": null, "d": [1, "a"]}}]}),
+            json!({"c": [{"kind": "k2", "v": {"a": "a", "d": [1, "a"]}}, {"kind": "k0", "v": "x"}]}),
+        ] {
+            let sent = adapted.plan().encode(value.clone());
+            assert!(provider.is_valid(&sent), "{name}: {value} sent as {sent}");
+            assert_eq!(adapted.restore(sent).map_err(|e| e.to_string()), Ok(value), "{name}");
+        }
+    }
+}

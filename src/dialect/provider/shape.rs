@@ -158,7 +158,7 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
     if m.get("nullable") == Some(&Value::Bool(true)) {
         types = types.map(|t| t.union(TypeSet::of_type(&"null".into())));
     }
-    let values = listed_values(m);
+    let values = values_of(m);
     let required: Vec<String> = m
         .get("required")
         .and_then(Value::as_array)
@@ -170,7 +170,7 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
             required
                 .iter()
                 .filter_map(|n| {
-                    p.get(n).and_then(Value::as_object).and_then(listed_values).map(|v| (n.clone(), v))
+                    p.get(n).and_then(Value::as_object).and_then(values_of).map(|v| (n.clone(), v))
                 })
                 .collect()
         })
@@ -199,6 +199,16 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         pattern: None,
         exact: false,
     }
+}
+
+/// The values a schema lists (`const`, `enum`), and null beside them where Gemini's
+/// `nullable: true` admits it although the `enum` does not list it.
+fn values_of(m: &Map<String, Value>) -> Option<Vec<Value>> {
+    let mut values = listed_values(m)?;
+    if m.get("nullable") == Some(&Value::Bool(true)) && !values.contains(&Value::Null) {
+        values.push(Value::Null);
+    }
+    Some(values)
 }
 
 /// The shape of branch `i`, a branch whose restore only turns integral floats into integers,
