@@ -32,6 +32,9 @@ pub(crate) struct Shape {
     /// For the forward map: the shapes of a tuple's members kept as an array (`prefixItems`),
     /// before `items`, which is then for the items past them.
     pub(crate) prefix: Vec<Shape>,
+    /// For the forward map: the shape of an object's further keys' values
+    /// (`additionalProperties`), which every value of a key outside `props` must fit.
+    pub(crate) rest: Option<Box<Shape>>,
     /// For the forward map: a `pattern` the provider's schema keeps on a string (a map's key
     /// sent as an entry's `key`), which a string must match to fit: an object sent as a map's
     /// entries fits that branch only where every key does.
@@ -118,6 +121,7 @@ impl Shape {
             props: Vec::new(),
             items: None,
             prefix: Vec::new(),
+            rest: None,
             pattern: None,
             exact: false,
         }
@@ -147,6 +151,9 @@ impl Shape {
             // model may leave out as null, which the property's own shape need not admit.
             Value::Object(m) => {
                 self.props.iter().all(|(k, s)| m.get(k).is_none_or(|x| x.is_null() || s.fits_deep(x)))
+                    && self.rest.as_ref().is_none_or(|r| {
+                        m.iter().all(|(k, x)| self.props.iter().any(|(p, _)| p == k) || r.fits_deep(x))
+                    })
             }
             Value::Array(xs) => {
                 xs.iter().enumerate().all(|(i, x)| self.item(i).is_none_or(|s| s.fits_deep(x)))

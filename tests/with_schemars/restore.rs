@@ -781,3 +781,23 @@ fn a_nullable_enum_admits_null_when_the_forward_map_picks_a_branch() {
         }
     }
 }
+
+// Regression (found by the repeated runs of the restore laws): under gemini-json-schema, which
+// keeps a map as an object, an object only the free-form branch takes (`{"k": [1, "a"]}`, whose
+// value the map branch's `enum: [true]` refuses) went through the map branch, whose values the
+// forward map did not read; the provider refused it.
+#[test]
+fn encode_takes_a_kept_map_branch_only_where_every_value_fits_the_map_values() {
+    let schema = json!({"type": "object", "properties": {"a": {"anyOf": [
+        {"type": "object", "properties": {}, "additionalProperties": {"enum": [true]}},
+        {"type": "object", "properties": {}, "additionalProperties": true}
+    ]}}});
+    let d = dialect::by_name("gemini-json-schema").expect("built in");
+    let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema).unwrap();
+    let provider = provider_validator(d, adapted.as_value());
+    for value in [json!({"a": {"k": [1, "a"]}}), json!({"a": {"k": true}}), json!({"a": {}})] {
+        let sent = adapted.plan().encode(value.clone());
+        assert!(provider.is_valid(&sent), "{value} sent as {sent}");
+        assert_eq!(adapted.restore(sent).map_err(|e| e.to_string()), Ok(value));
+    }
+}

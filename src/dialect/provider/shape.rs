@@ -94,6 +94,12 @@ fn deepen(shape: &mut Shape, branch: &Value, root: &Value, budget: &mut usize) {
     if let Some(items) = b.get("items").filter(|i| i.is_object()) {
         shape.items = Some(Box::new(child(items, budget)));
     }
+    // A map kept as an object (gemini-json-schema): the shape of its values.
+    if *budget > 0
+        && let Some(rest) = b.get("additionalProperties").filter(|r| r.is_object())
+    {
+        shape.rest = Some(Box::new(child(rest, budget)));
+    }
 }
 
 /// How many shapes one branch's shape may be built from: a union whose branches refer back to
@@ -196,6 +202,7 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         props: Vec::new(),
         items: None,
         prefix: Vec::new(),
+        rest: None,
         pattern: None,
         exact: false,
     }
