@@ -44,7 +44,7 @@
 //! ```
 
 use super::openai_strict::{FORBIDDEN, PROFILE as STRICT, expanded_limits, limits};
-use super::provider::{self, Profile};
+use super::provider::{self, Profile, Refs};
 use super::support::sort_errors;
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
@@ -61,9 +61,10 @@ pub static OPENAI_AGENTS_MCP: OpenAiAgentsMcp = OpenAiAgentsMcp;
 
 const NAME: &str = "openai-agents-mcp";
 
-/// OpenAI strict mode's profile under this dialect's name: the engine writes the same schema and
-/// plan, which `adapt_reversible` then inlines.
-static PROFILE: Profile = Profile { name: NAME, ..STRICT };
+/// OpenAI strict mode's profile under this dialect's name, recursion refused (on the input, so the
+/// error points where the cycle closes there): the engine writes the same schema and plan, which
+/// `adapt_reversible` then inlines.
+static PROFILE: Profile = Profile { name: NAME, refs: Refs::Keep { recursion: false }, ..STRICT };
 
 impl SchemaDialect for OpenAiAgentsMcp {
     fn name(&self) -> &str {
@@ -94,11 +95,6 @@ impl SchemaDialect for OpenAiAgentsMcp {
         cx: &AdaptContext<'_>,
     ) -> Result<Adapted, Vec<CapabilityError>> {
         let out = provider::adapt(&PROFILE, schema, cx)?;
-        if let Some((type_name, pointer)) =
-            super::ref_sites::find_recursion(&out.schema, cx.max_depth, cx.type_name)
-        {
-            return Err(vec![CapabilityError::Recursive { dialect: NAME.into(), type_name, pointer }]);
-        }
         // OpenAI's limits, counted through the references as the inlined schema will have them,
         // before it is built: a definition graph that doubles at each level is refused at the
         // cost of its size, not its expansion's.
@@ -155,9 +151,12 @@ mod tests {
         let schema = json!({"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}},
             "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}}});
         let errors = adapt(schema).unwrap_err();
-        let text = errors[0].to_string();
-        assert!(text.contains("/$defs/Node") || text.contains("Node"), "{text}");
-        assert!(text.contains(NAME), "{text}");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        let e = &errors[0];
+        assert_eq!(
+            (e.dialect(), e.keyword(), e.pointer()),
+            (NAME, Some("$ref"), "/$defs/Node/properties/next")
+        );
     }
 
     #[test]

@@ -278,16 +278,15 @@ pub(super) fn limits(dialect: &str, schema: &Value, max_depth: usize, errors: &m
         ("characters of property names, definition names, enum and const values", chars, MAX_STRING_TOTAL),
         ("enum values in total", enum_values, MAX_ENUM_VALUES),
     ];
-    over_limits(dialect, totals, schema, max_depth, errors);
+    over_limits(dialect, totals, expanded(schema, max_depth).nesting, errors);
 }
 
-/// The errors for the `totals` past their limits (what, actual, limit), and for the object
-/// nesting of `schema`, counted through its references.
+/// The errors for the `totals` past their limits (what, actual, limit), and for `nesting` levels
+/// of objects.
 fn over_limits(
     dialect: &str,
     totals: [(&str, usize, usize); 3],
-    schema: &Value,
-    max_depth: usize,
+    nesting: usize,
     errors: &mut Vec<CapabilityError>,
 ) {
     for (what, actual, max) in totals {
@@ -295,13 +294,6 @@ fn over_limits(
             errors.push(limit(dialect, what, actual, max, ""));
         }
     }
-    let nesting = object_nesting_memo(
-        schema,
-        schema,
-        &mut Vec::new(),
-        &mut std::collections::HashMap::new(),
-        max_depth,
-    );
     if nesting > MAX_OBJECT_NESTING {
         errors.push(limit(dialect, "levels of object nesting", nesting, MAX_OBJECT_NESTING, ""));
     }
@@ -316,77 +308,104 @@ pub(super) fn expanded_limits(
     max_depth: usize,
     errors: &mut Vec<CapabilityError>,
 ) {
-    let [props, chars, enum_values] =
-        expanded_totals(schema, schema, &mut Vec::new(), &mut std::collections::HashMap::new(), max_depth);
+    let e = expanded(schema, max_depth);
     let totals = [
-        ("object properties in total once every `$ref` is inlined", props, MAX_PROPERTIES),
+        ("object properties in total once every `$ref` is inlined", e.properties, MAX_PROPERTIES),
         (
             "characters of property names, enum and const values once every `$ref` is inlined",
-            chars,
+            e.chars,
             MAX_STRING_TOTAL,
         ),
-        ("enum values in total once every `$ref` is inlined", enum_values, MAX_ENUM_VALUES),
+        ("enum values in total once every `$ref` is inlined", e.enum_values, MAX_ENUM_VALUES),
     ];
-    over_limits(dialect, totals, schema, max_depth, errors);
+    over_limits(dialect, totals, e.nesting, errors);
 }
 
-/// Properties, characters and enum values below `node` with every reference followed (not the
-/// definitions themselves), memoised per reference target; a reference back into one being
-/// counted adds nothing.
-fn expanded_totals<'v>(
+/// What [OAI-SO] counts of a schema with every reference followed (the definitions themselves
+/// only through them): totals summed, object nesting the deepest way down.
+#[derive(Debug, Clone, Copy, Default)]
+struct Expanded {
+    properties: usize,
+    chars: usize,
+    enum_values: usize,
+    nesting: usize,
+}
+
+impl Expanded {
+    /// `self` with `below` under it: totals added, nesting the deeper.
+    fn with(self, below: Expanded) -> Expanded {
+        Expanded {
+            properties: self.properties.saturating_add(below.properties),
+            chars: self.chars.saturating_add(below.chars),
+            enum_values: self.enum_values.saturating_add(below.enum_values),
+            nesting: self.nesting.max(below.nesting),
+        }
+    }
+}
+
+/// [`Expanded`] of `schema`, within `max_depth` levels (past them every count is past any limit).
+fn expanded(schema: &Value, max_depth: usize) -> Expanded {
+    expanded_memo(schema, schema, &mut Vec::new(), &mut std::collections::HashMap::new(), max_depth)
+}
+
+/// [`Expanded`] below `node`, memoised per reference target (by its text, borrowed from the
+/// schema), so a definition graph that doubles at every level costs time in proportion to its
+/// size, not its expansion's; a reference back into a target being counted adds nothing (a
+/// recursive one adds no more nesting).
+fn expanded_memo<'v>(
     node: &'v Value,
     root: &'v Value,
     visiting: &mut Vec<&'v str>,
-    memo: &mut std::collections::HashMap<&'v str, [usize; 3]>,
+    memo: &mut std::collections::HashMap<&'v str, Expanded>,
     budget: usize,
-) -> [usize; 3] {
-    let Value::Object(map) = node else { return [0; 3] };
+) -> Expanded {
+    let Value::Object(map) = node else { return Expanded::default() };
     if budget == 0 {
-        return [usize::MAX / 2; 3];
+        let past = usize::MAX / 2;
+        return Expanded { properties: past, chars: past, enum_values: past, nesting: past };
     }
     let str_len = |v: &Value| v.as_str().map_or(0, |s| s.chars().count());
-    let mut t = [0usize; 3];
+    let mut own = Expanded::default();
     if let Some(Value::Object(p)) = map.get("properties") {
-        t[0] = p.len();
-        t[1] = p.keys().map(|k| k.chars().count()).sum::<usize>();
+        own.properties = p.len();
+        own.chars = p.keys().map(|k| k.chars().count()).sum::<usize>();
     }
     if let Some(c) = map.get("const") {
-        t[1] = t[1].saturating_add(str_len(c));
+        own.chars = own.chars.saturating_add(str_len(c));
     }
     if let Some(Value::Array(vs)) = map.get("enum") {
-        t[2] = vs.len();
-        t[1] = t[1].saturating_add(vs.iter().map(str_len).sum::<usize>());
+        own.enum_values = vs.len();
+        own.chars = own.chars.saturating_add(vs.iter().map(str_len).sum::<usize>());
     }
-    let add = |t: &mut [usize; 3], u: [usize; 3]| {
-        for (a, b) in t.iter_mut().zip(u) {
-            *a = a.saturating_add(b);
-        }
-    };
+    let is_object = map.get("type").is_some_and(|t| type_names(t).contains("object"));
+    let mut below = Expanded::default();
     crate::walk::for_each_child(node, |step, child| {
         if matches!(step.keyword(), "$defs" | "definitions") {
             return;
         }
-        add(&mut t, expanded_totals(child, root, visiting, memo, budget - 1));
+        below = below.with(expanded_memo(child, root, visiting, memo, budget - 1));
     });
     if let Some(r) = map.get("$ref").and_then(Value::as_str)
         && !visiting.contains(&r)
     {
-        let below = match memo.get(r) {
-            Some(u) => *u,
+        let target = match memo.get(r) {
+            Some(e) => *e,
             None => match crate::refs::resolve(root, r) {
                 Some(target) => {
                     visiting.push(r);
-                    let u = expanded_totals(target, root, visiting, memo, budget - 1);
+                    let e = expanded_memo(target, root, visiting, memo, budget - 1);
                     visiting.pop();
-                    memo.insert(r, u);
-                    u
+                    memo.insert(r, e);
+                    e
                 }
-                None => [0; 3],
+                None => Expanded::default(),
             },
         };
-        add(&mut t, below);
+        below = below.with(target);
     }
-    t
+    let mut out = own.with(below);
+    out.nesting = below.nesting.saturating_add(usize::from(is_object));
+    out
 }
 
 fn limit(dialect: &str, what: &str, actual: usize, max: usize, pointer: &str) -> CapabilityError {
@@ -397,49 +416,6 @@ fn limit(dialect: &str, what: &str, actual: usize, max: usize, pointer: &str) ->
         max,
         pointer: pointer.into(),
     }
-}
-
-/// Levels of nested object schemas, following references (a recursive one adds nothing more).
-/// Memoised per reference target (by its text, borrowed from the schema), so a definition graph
-/// that doubles at every level costs time in proportion to its size, not its expansion.
-fn object_nesting_memo<'v>(
-    node: &'v Value,
-    root: &'v Value,
-    visiting: &mut Vec<&'v str>,
-    memo: &mut std::collections::HashMap<&'v str, usize>,
-    budget: usize,
-) -> usize {
-    let Value::Object(map) = node else { return 0 };
-    if budget == 0 {
-        return usize::MAX / 2;
-    }
-    let own = usize::from(map.get("type").is_some_and(|t| type_names(t).contains("object")));
-    let mut deepest = 0;
-    crate::walk::for_each_child(node, |step, child| {
-        if matches!(step.keyword(), "$defs" | "definitions") {
-            return;
-        }
-        deepest = deepest.max(object_nesting_memo(child, root, visiting, memo, budget - 1));
-    });
-    if let Some(r) = map.get("$ref").and_then(Value::as_str)
-        && !visiting.contains(&r)
-    {
-        let below = match memo.get(r) {
-            Some(d) => *d,
-            None => match crate::refs::resolve(root, r) {
-                Some(target) => {
-                    visiting.push(r);
-                    let d = object_nesting_memo(target, root, visiting, memo, budget - 1);
-                    visiting.pop();
-                    memo.insert(r, d);
-                    d
-                }
-                None => 0,
-            },
-        };
-        deepest = deepest.max(below);
-    }
-    own.saturating_add(deepest)
 }
 
 #[cfg(test)]
