@@ -94,15 +94,31 @@ impl Encode<'_> {
             }
             _ => {}
         }
+        // The branch the provider's schema takes the value in, and whose restore checks (an
+        // `enum` of objects sent as JSON text, a moved bound) pass: another branch may take it in
+        // the same written shape and check what this one cannot. Among those, the first whose
+        // restore gives the value back: a null sent where it stands for absent fits a branch
+        // whose property is optional, and comes back absent, where a later branch declares that
+        // null. Failing that, the first that takes it.
+        let mut fallback = None;
         for (shape, branch) in &node.union {
             let encoded = self.node(*branch, value.clone(), depth + 1);
-            // The branch the provider's schema takes the value in, and whose restore checks
-            // (an `enum` of objects sent as JSON text, a moved bound) pass: another branch may
-            // take it in the same written shape and check what this one cannot.
-            if shape.fits_deep(&encoded) && self.restores(*branch, &encoded, depth + 1) {
-                value = encoded;
+            if !shape.fits_deep(&encoded) {
+                continue;
+            }
+            let Some(back) = self.restored(*branch, &encoded, depth + 1) else { continue };
+            let same = check::json_equal(&back, &value);
+            crate::walk::drop_any_depth(back);
+            if same {
+                fallback = Some(encoded);
                 break;
             }
+            if fallback.is_none() {
+                fallback = Some(encoded);
+            }
+        }
+        if let Some(encoded) = fallback {
+            value = encoded;
         }
         if let Some(t) = node.target {
             value = self.node(t, value, depth + 1);
@@ -160,12 +176,16 @@ impl Encode<'_> {
         false
     }
 
-    /// Whether restore takes `sent` through the node `id` without a fault.
-    fn restores(&self, id: NodeId, sent: &Value, depth: usize) -> bool {
+    /// What restore makes of `sent` through the node `id`, where it finds no fault.
+    fn restored(&self, id: NodeId, sent: &Value, depth: usize) -> Option<Value> {
         let mut run = Run::new(self.nodes);
         let out = run.node(id, sent.clone(), depth);
-        crate::walk::drop_any_depth(out);
-        run.faults.is_empty()
+        if run.faults.is_empty() {
+            Some(out)
+        } else {
+            crate::walk::drop_any_depth(out);
+            None
+        }
     }
 }
 

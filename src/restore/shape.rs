@@ -147,10 +147,10 @@ impl Shape {
         match v {
             // A pattern that runs out of steps tells nothing: the provider decides.
             Value::String(s) => self.pattern.as_ref().is_none_or(|p| p.run(s) != Outcome::NoMatch),
-            // A null property is taken as absent: the encoding sends an optional property the
-            // model may leave out as null, which the property's own shape need not admit.
+            // A null is read as any other value: where it stands for absent, the provider's
+            // schema of that property takes it, and so does its shape.
             Value::Object(m) => {
-                self.props.iter().all(|(k, s)| m.get(k).is_none_or(|x| x.is_null() || s.fits_deep(x)))
+                self.props.iter().all(|(k, s)| m.get(k).is_none_or(|x| s.fits_deep(x)))
                     && self.rest.as_ref().is_none_or(|r| {
                         m.iter().all(|(k, x)| self.props.iter().any(|(p, _)| p == k) || r.fits_deep(x))
                     })

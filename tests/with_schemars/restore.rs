@@ -801,3 +801,29 @@ fn encode_takes_a_kept_map_branch_only_where_every_value_fits_the_map_values() {
         assert_eq!(adapted.restore(sent).map_err(|e| e.to_string()), Ok(value));
     }
 }
+
+/// A null the value holds is sent as null through a branch only where that branch's provider
+/// schema takes it: anthropic-strict keeps an optional property optional (its null is no stand-in
+/// for absent), so `{"a": null}` belongs to the branch that declares `a: null`, not to the one
+/// whose `a` is a string.
+#[test]
+fn encode_reads_a_null_as_absent_only_where_the_provider_schema_takes_that_null() {
+    let schema = json!({"type": "object", "properties": {"c": {"anyOf": [
+        {"type": "object", "properties": {"a": {"type": "string", "minLength": 1, "maxLength": 12}},
+         "additionalProperties": {"type": "number"}},
+        {"type": "object", "properties": {"a": {"type": "null"}}, "required": ["a"]},
+        {"type": "integer"}
+    ]}}, "required": ["c"]});
+    for name in ["anthropic-strict", "openai-strict", "json-schema", "mcp"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema.clone()).unwrap();
+        let provider = provider_validator(d, adapted.as_value());
+        for value in
+            [json!({"c": {"a": null}}), json!({"c": {"a": "x", "n": 1.5}}), json!({"c": {}}), json!({"c": 3})]
+        {
+            let sent = adapted.plan().encode(value.clone());
+            assert!(provider.is_valid(&sent), "{name}: {value} sent as {sent}");
+            assert_eq!(adapted.restore(sent).map_err(|e| e.to_string()), Ok(value), "{name}");
+        }
+    }
+}
