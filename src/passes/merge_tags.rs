@@ -185,8 +185,9 @@ enum Plan<'r> {
 }
 
 /// Whether `node` is schemars' spelling of an internally tagged newtype variant: a `$ref` beside
-/// `properties` that are all tags (`const`), with nothing else but `type`, `required` and
-/// annotations.
+/// `properties` that are all tags (`const`), with nothing else but `type`, `required`,
+/// annotations and definitions (which judge no value: a root with definitions nothing names is
+/// the same site once they are pruned, and gets the same verdict).
 pub(super) fn is_tag_site(node: &Map<String, Value>) -> bool {
     let (Some(Value::String(_)), Some(Value::Object(props))) =
         (super::member(node, "$ref"), super::member(node, "properties"))
@@ -196,7 +197,8 @@ pub(super) fn is_tag_site(node: &Map<String, Value>) -> bool {
     !props.is_empty()
         && props.values().all(|p| p.get("const").is_some_and(Value::is_string))
         && node.keys().all(|k| {
-            matches!(k.as_str(), "$ref" | "properties" | "type" | "required") || crate::walk::is_meta_data(k)
+            matches!(k.as_str(), "$ref" | "properties" | "type" | "required" | "$defs" | "definitions")
+                || crate::walk::is_meta_data(k)
         })
 }
 
@@ -349,9 +351,10 @@ fn merge(
         required.dedup();
         out.insert("required".into(), Value::Array(required));
     }
-    // The variant's own annotations win over the content's.
+    // The variant's own annotations win over the content's, and its definitions stay where the
+    // references in the document resolve them.
     for (k, v) in site {
-        if crate::walk::is_meta_data(k) {
+        if crate::walk::is_meta_data(k) || matches!(k.as_str(), "$defs" | "definitions") {
             out.insert(k.clone(), v.clone());
         }
     }
@@ -394,6 +397,30 @@ mod tests {
             json!({"type": "object", "additionalProperties": {"type": "integer"}, "required": ["t"],
                    "properties": {"t": {"type": "string", "const": "V"}}})
         );
+    }
+
+    #[test]
+    fn a_site_beside_definitions_is_a_site_and_keeps_them() {
+        // At the root, with the definitions the merged copy still refers to.
+        let mut s = site("M");
+        s["$defs"] = json!({"M": {"type": "object", "additionalProperties": {"$ref": "#/$defs/N"}},
+                            "N": {"type": "integer"}});
+        let out = run(s).unwrap();
+        assert_eq!(out["properties"]["t"], json!({"type": "string", "const": "V"}));
+        assert_eq!(out["additionalProperties"], json!({"$ref": "#/$defs/N"}));
+        assert_eq!(out["$defs"]["N"], json!({"type": "integer"}));
+        // A root that is its own content: refused whether or not unused definitions stand beside it.
+        let mut own = site("M");
+        own["$ref"] = json!("#");
+        let with_defs = {
+            let mut s = own.clone();
+            s["$defs"] = json!({"U": {"type": "string"}});
+            s
+        };
+        for s in [own, with_defs] {
+            let err = run(s.clone()).unwrap_err();
+            assert_eq!(err.pointer(), Some(""), "{s}");
+        }
     }
 
     #[test]
