@@ -309,6 +309,36 @@ fn an_enum_lists_only_the_values_its_type_and_bounds_admit_in_every_run() {
     }
 }
 
+// Regression (read from the engine): an integer `enum` written as text (Gemini lists only
+// strings) kept the `format` beside it, which then named a format of the text (`int32` or
+// `date-time` on `"1"`). Written as text, the listed values say all: no numeric bound and no
+// `format` stands beside them, and every listed value goes through.
+#[test]
+fn an_enum_written_as_text_keeps_no_keyword_that_would_judge_the_text() {
+    for format in ["int32", "date-time"] {
+        let schema = json!({"type": "object", "required": ["a"], "properties": {"a": {
+            "type": "integer", "enum": [1, 2], "format": format, "minimum": 0}}});
+        let mut as_text = 0;
+        for &d in dialect::builtin() {
+            let Ok(once) = SchemaOptions::new().dialect(d).normalize(schema.clone()) else { continue };
+            let a = &once.as_value()["properties"]["a"];
+            if a["type"] == "string" {
+                as_text += 1;
+                for kw in ["format", "minimum"] {
+                    assert!(a.get(kw).is_none(), "{}: {a}", d.name());
+                }
+            }
+            for value in [json!({"a": 1}), json!({"a": 2})] {
+                assert_eq!(
+                    once.restore(once.plan().encode(value.clone())).map_err(|e| e.to_string()),
+                    Ok(value)
+                );
+            }
+        }
+        assert!(as_text >= 2, "gemini and gemini-ordered write the enum as text");
+    }
+}
+
 // Law: the pipeline (node passes sharing one walk, PruneDefs left to RejectAny) gives what running
 // each pass of `PASSES` on its own, in order, gives: the same schema, or the same error.
 #[test]

@@ -169,7 +169,9 @@ impl Engine<'_> {
         if let Some(values) = values
             && let Some(decode) = self.enum_values(m, &values, nullable, &mut out, &mut out_type, ptr)
         {
-            for kw in NUMERIC_BOUNDS {
+            // Written as text: the listed values say all, and a keyword that judges numbers or
+            // names a string `format` would judge the text instead.
+            for kw in NUMERIC_BOUNDS.iter().chain(&["format"]) {
                 out.remove(*kw);
             }
             node.decode = decode;
