@@ -190,22 +190,20 @@ impl SchemaDialect for OpenAiStrict {
     ) -> Result<Adapted, Vec<CapabilityError>> {
         let out = provider::adapt(&PROFILE, schema, cx)?;
         let mut errors = Vec::new();
-        let schema = match inline_acyclic(&out.schema, cx) {
-            Some(inlined) => {
-                limits(NAME, &inlined, cx.max_depth, &mut errors);
-                if errors.is_empty() {
-                    inlined
-                } else {
-                    // Within the limits only with its definitions shared: kept as it was.
-                    errors.clear();
-                    out.schema
-                }
+        let inlined = inline_acyclic(&out.schema, cx).filter(|inlined| {
+            limits(NAME, inlined, cx.max_depth, &mut errors);
+            // Within the limits only with its definitions shared: kept as it was.
+            let within = errors.is_empty();
+            errors.clear();
+            within
+        });
+        let schema = match inlined {
+            Some(inlined) => inlined,
+            None => {
+                limits(NAME, &out.schema, cx.max_depth, &mut errors);
+                out.schema
             }
-            None => out.schema,
         };
-        if errors.is_empty() {
-            limits(NAME, &schema, cx.max_depth, &mut errors);
-        }
         if errors.is_empty() {
             Ok(Adapted { schema, plan: out.plan })
         } else {
