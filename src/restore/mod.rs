@@ -216,6 +216,7 @@ pub(crate) struct TypeSet(u8);
 
 impl TypeSet {
     pub(crate) const ALL: TypeSet = TypeSet(0x7f);
+    pub(crate) const OBJECT: TypeSet = TypeSet(4);
 
     fn bit(name: &str) -> u8 {
         match name {

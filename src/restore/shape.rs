@@ -71,6 +71,12 @@ impl Shape {
         {
             return true;
         }
+        // Tags and key sets tell objects apart: not values of another type both admit.
+        if let (Some(a), Some(b)) = (self.types, other.types)
+            && a.intersection(b).0 & !TypeSet::OBJECT.0 != 0
+        {
+            return false;
+        }
         let tag_apart = self.tags.iter().any(|(name, a)| {
             other
                 .tags
@@ -203,7 +209,10 @@ impl Shape {
             return false;
         }
         if !self.tags.is_empty() || self.keys.is_some() {
-            let Value::Object(m) = v else { return false };
+            // Tags and keys judge objects; a value of another type the `type` admits fits (an
+            // optional object sent as null where null stands for absent). Without a `type`,
+            // only an object has them.
+            let Value::Object(m) = v else { return self.types.is_some() };
             for (name, allowed) in &self.tags {
                 match m.get(name) {
                     Some(x) if allowed.iter().any(|a| check::json_equal(a, x)) => {}

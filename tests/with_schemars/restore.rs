@@ -827,3 +827,33 @@ fn encode_reads_a_null_as_absent_only_where_the_provider_schema_takes_that_null(
         }
     }
 }
+
+/// An optional object property sent as null where null stands for absent (openai-strict), whose
+/// object has a required property of listed values (a tag to a shape): the null fits the branch
+/// (tags and keys judge objects only, where the type admits null too), so encode takes the branch
+/// and restore reads it back.
+#[test]
+fn a_nullable_object_with_a_tag_of_its_own_takes_null_in_a_union_branch() {
+    let schema = json!({"type": "object", "required": ["a"], "properties": {"a": {"oneOf": [
+        {"type": "object", "required": ["kind"], "properties": {
+            "kind": {"type": "string", "const": "k0"}, "v": {"type": ["string", "null"]}}},
+        {"type": "object", "required": ["kind"], "properties": {
+            "kind": {"type": "string", "const": "k1"},
+            "v": {"type": "object", "properties": {"a": {"const": ""}}, "required": []}}}
+    ], "discriminator": {"propertyName": "kind"}}}});
+    for name in ["openai-strict", "anthropic-strict", "gemini-json-schema", "json-schema"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
+        let provider = provider_validator(d, adapted.as_value());
+        for value in [
+            json!({"a": {"kind": "k1"}}),
+            json!({"a": {"kind": "k1", "v": {}}}),
+            json!({"a": {"kind": "k1", "v": {"a": ""}}}),
+            json!({"a": {"kind": "k0"}}),
+        ] {
+            let sent = adapted.plan().encode(value.clone());
+            assert!(provider.is_valid(&sent), "{name}: {value} sent as {sent}");
+            assert_eq!(adapted.restore(sent).map_err(|e| e.to_string()), Ok(value), "{name}");
+        }
+    }
+}
