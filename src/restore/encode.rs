@@ -94,31 +94,20 @@ impl Encode<'_> {
             }
             _ => {}
         }
-        // The branch the provider's schema takes the value in, and whose restore checks (an
-        // `enum` of objects sent as JSON text, a moved bound) pass: another branch may take it in
-        // the same written shape and check what this one cannot. Among those, the first whose
-        // restore gives the value back: a null sent where it stands for absent fits a branch
-        // whose property is optional, and comes back absent, where a later branch declares that
-        // null. Failing that, the first that takes it.
-        let mut fallback = None;
         for (shape, branch) in &node.union {
-            let encoded = self.node(*branch, value.clone(), depth + 1);
-            if !shape.fits_deep(&encoded) {
+            // A null the branch's original refuses, where the branch sends null for absent: the
+            // value is another branch's (which declares that null), though the encoding fits.
+            if self.refuses_null_of(*branch, &value) {
                 continue;
             }
-            let Some(back) = self.restored(*branch, &encoded, depth + 1) else { continue };
-            let same = check::json_equal(&back, &value);
-            crate::walk::drop_any_depth(back);
-            if same {
-                fallback = Some(encoded);
+            let encoded = self.node(*branch, value.clone(), depth + 1);
+            // The branch the provider's schema takes the value in, and whose restore checks
+            // (an `enum` of objects sent as JSON text, a moved bound) pass: another branch may
+            // take it in the same written shape and check what this one cannot.
+            if shape.fits_deep(&encoded) && self.restores(*branch, &encoded, depth + 1) {
+                value = encoded;
                 break;
             }
-            if fallback.is_none() {
-                fallback = Some(encoded);
-            }
-        }
-        if let Some(encoded) = fallback {
-            value = encoded;
         }
         if let Some(t) = node.target {
             value = self.node(t, value, depth + 1);
@@ -176,16 +165,27 @@ impl Encode<'_> {
         false
     }
 
-    /// What restore makes of `sent` through the node `id`, where it finds no fault.
-    fn restored(&self, id: NodeId, sent: &Value, depth: usize) -> Option<Value> {
+    /// Whether restore takes `sent` through the node `id` without a fault.
+    fn restores(&self, id: NodeId, sent: &Value, depth: usize) -> bool {
         let mut run = Run::new(self.nodes);
         let out = run.node(id, sent.clone(), depth);
-        if run.faults.is_empty() {
-            Some(out)
-        } else {
-            crate::walk::drop_any_depth(out);
-            None
+        crate::walk::drop_any_depth(out);
+        run.faults.is_empty()
+    }
+
+    /// Whether `value` is an object holding a null for a property the node `id` (through its
+    /// references) sends as null for absent, and whose original refuses null.
+    fn refuses_null_of(&self, id: NodeId, value: &Value) -> bool {
+        let Value::Object(m) = value else { return false };
+        let mut at = Some(id);
+        for _ in 0..=MAX_DEPTH {
+            let Some(node) = at.map(|i| &self.nodes[i]) else { return false };
+            if node.props.iter().any(|p| p.null_refused && m.get(&p.name).is_some_and(Value::is_null)) {
+                return true;
+            }
+            at = node.target;
         }
+        false
     }
 }
 

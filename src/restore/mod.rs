@@ -181,6 +181,10 @@ pub(crate) struct Prop {
     /// For the forward map: the value that says "absent" where the provider demands the property
     /// and `null` is a value of its own (a declared default).
     pub(crate) default: Option<Value>,
+    /// For the forward map: with `null_is_absent`, the original refuses `null` here (the null
+    /// stands for absent only), so a value that holds a null there is not this object's: a union
+    /// branch whose property it is does not take it.
+    pub(crate) null_refused: bool,
 }
 
 /// How a provider encoded a value.

@@ -22,6 +22,7 @@ fn null_for_absent_drops_the_key_and_keeps_other_values() {
             null_is_absent: true,
             null_dropped: false,
             default: None,
+            null_refused: false,
         }],
         ..Node::default()
     }]);
@@ -85,6 +86,7 @@ fn every_failed_check_is_reported_with_its_pointer() {
                     null_is_absent: false,
                     null_dropped: false,
                     default: None,
+                    null_refused: false,
                 },
                 Prop {
                     name: "b".into(),
@@ -92,6 +94,7 @@ fn every_failed_check_is_reported_with_its_pointer() {
                     null_is_absent: false,
                     null_dropped: false,
                     default: None,
+                    null_refused: false,
                 },
             ],
             ..Node::default()

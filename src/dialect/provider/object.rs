@@ -149,6 +149,7 @@ impl Engine<'_> {
             let (mut child, plan) = self.schema(schema, ptr, depth + 1);
             let mut null_is_absent = false;
             let mut null_dropped = false;
+            let mut null_refused = false;
             if required.contains(name.as_str()) || !self.p.require_all {
                 if required.contains(name.as_str()) {
                     out_required.push(Value::String(name.clone()));
@@ -206,6 +207,7 @@ impl Engine<'_> {
                 child = with_null(child, self.p.style);
                 out_required.push(Value::String(name.clone()));
                 null_is_absent = true;
+                null_refused = true;
             }
             ptr.truncate(mark);
             out_props.insert(name.clone(), child);
@@ -226,6 +228,7 @@ impl Engine<'_> {
                     null_is_absent,
                     null_dropped,
                     default,
+                    null_refused,
                 });
             }
         }

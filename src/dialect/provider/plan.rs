@@ -154,6 +154,7 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                             null_is_absent: false,
                             null_dropped: false,
                             default: None,
+                            null_refused: false,
                         });
                     }
                 }
@@ -182,6 +183,7 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                             null_is_absent: false,
                             null_dropped: false,
                             default: None,
+                            null_refused: false,
                         });
                     }
                 }
