@@ -36,7 +36,8 @@
 //! `unevaluatedProperties: false` instead (draft 2020-12): it sees every key any part evaluated,
 //! so the combination is closed exactly. A definition takes the strictest class of all its
 //! references; a whole reference to a definition that is a part elsewhere is closed at the
-//! reference with `unevaluatedProperties: false`.
+//! reference with `unevaluatedProperties: false` (one frozen elsewhere stays open everywhere:
+//! closed at a reference, it would refuse the keys an untyped branch of it takes).
 
 use super::support::unsupported;
 use super::{AdaptContext, SchemaDialect};
@@ -198,7 +199,7 @@ impl Analysis<'_, '_> {
             if let Some(reference) = map.get("$ref") {
                 let site = in_place_class(map, class, "$ref");
                 match self.note_ref(reference, site, &ptr) {
-                    Some(target_class) => combination |= target_class > Class::Whole,
+                    Some(target_class) => combination |= target_class == Class::Part,
                     None => continue,
                 }
             }
@@ -422,6 +423,23 @@ mod tests {
         assert!(out["$defs"]["Inner"].get("additionalProperties").is_none());
         assert_eq!(out["properties"]["tagged"]["unevaluatedProperties"], false);
         assert_eq!(out["properties"]["plain"]["unevaluatedProperties"], false);
+    }
+
+    #[test]
+    fn a_whole_reference_to_a_frozen_definition_stays_open() {
+        // `T` is frozen (its `oneOf` overlaps: a number is also anything), and so is `S` below
+        // it. Closed at the reference, `b` refused `{"k": [null]}`, which the untyped branch
+        // takes: a frozen schema keeps its meaning wherever it is referenced.
+        let out = run(json!({
+            "type": "object", "properties": {"b": {"$ref": "#/$defs/T"}}, "required": ["b"],
+            "$defs": {
+                "T": {"oneOf": [{"type": "number"}, {"anyOf": [{}, {"$ref": "#/$defs/S"}]}]},
+                "S": {"type": "object", "properties": {"a": {"type": "integer"}, "d": {"$ref": "#/$defs/T"}}, "required": ["a"]}
+            }
+        }));
+        assert!(out["properties"]["b"].get("unevaluatedProperties").is_none(), "{out}");
+        assert!(out["$defs"]["S"].get("additionalProperties").is_none(), "{out}");
+        assert_eq!(out["additionalProperties"], false);
     }
 
     #[test]
