@@ -44,10 +44,11 @@ const CLOSES_OPEN_OBJECTS: [&str; 5] =
     ["strict-subset", "openai-strict", "openai-agents-mcp", "anthropic-strict", "gemini-json-schema"];
 
 /// The share of generated schemas every dialect, in each mode, must accept for the laws to count.
-/// Gemini in exact mode, the lowest, accepts 20% to 47% of a run's 51 schemas (measured over
-/// seeds): the floor sits below that spread, so it fails a law that went vacuous, not an unlucky
-/// seed.
-const SCHEMA_FLOOR: f64 = 0.1;
+/// Gemini in exact mode, the lowest, accepts 32% of 5,011 schemas, and from 8% to 47% of a run's
+/// 59 (the committed regressions, replayed first, count among them, and it refuses nearly all:
+/// 5 of 59 in one run of 200): the floor sits below that spread, so it fails a law that went
+/// vacuous (2 of 59 or fewer), not an unlucky seed.
+const SCHEMA_FLOOR: f64 = 0.05;
 
 /// The share of restored values whose comparison with the original value must be judged within
 /// its budget (`tool_schemas::ALTERNATIVES_BUDGET`); one left undecided is not counted as
