@@ -46,7 +46,7 @@ const CLOSES_OPEN_OBJECTS: [&str; 5] =
 /// The share of generated schemas every dialect, in each mode, must accept for the laws to count.
 /// Gemini in exact mode, the lowest, accepts 32% of 5,011 schemas, and from 8% to 47% of a run's
 /// 59 (the committed regressions, replayed first, count among them, and it refuses nearly all:
-/// 5 of 59 in one run of 200): the floor sits below that spread, so it fails a law that went
+/// 5 of 59 once in 119 runs): the floor sits below that spread, so it fails a law that went
 /// vacuous (2 of 59 or fewer), not an unlucky seed.
 const SCHEMA_FLOOR: f64 = 0.05;
 
