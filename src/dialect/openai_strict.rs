@@ -190,12 +190,11 @@ impl SchemaDialect for OpenAiStrict {
     ) -> Result<Adapted, Vec<CapabilityError>> {
         let out = provider::adapt(&PROFILE, schema, cx)?;
         let mut errors = Vec::new();
+        // Within the limits only with its definitions shared: kept as it was.
         let inlined = inline_acyclic(&out.schema, cx).filter(|inlined| {
-            limits(NAME, inlined, cx.max_depth, &mut errors);
-            // Within the limits only with its definitions shared: kept as it was.
-            let within = errors.is_empty();
-            errors.clear();
-            within
+            let mut over = Vec::new();
+            limits(NAME, inlined, cx.max_depth, &mut over);
+            over.is_empty()
         });
         let schema = match inlined {
             Some(inlined) => inlined,

@@ -86,7 +86,7 @@ impl Shape {
         if tag_apart {
             return true;
         }
-        let object_only = |s: &Shape| s.types == Some(TypeSet(4));
+        let object_only = |s: &Shape| s.types == Some(TypeSet::OBJECT);
         let keys_apart = |closed: &Shape, open: &Shape| {
             matches!(&closed.keys, Some((may, _)) if closed.closed && object_only(closed) && object_only(open)
                 && open.keys.as_ref().is_some_and(|(_, must)| must.iter().any(|k| !may.contains(k))))

@@ -185,7 +185,7 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         || m.get("maxProperties")
             .and_then(Value::as_u64)
             .is_some_and(|n| usize::try_from(n) == Ok(required.len()));
-    let is_object = types.is_some_and(|t| t == TypeSet::of_type(&"object".into()));
+    let is_object = types == Some(TypeSet::OBJECT);
     let keys = is_object.then(|| {
         let may =
             if closed { props.map(|p| p.keys().cloned().collect()).unwrap_or_default() } else { Vec::new() };
