@@ -581,20 +581,27 @@ fn inlined_generated_schemas_accept_what_the_referencing_schema_accepts() {
 // Regression (the idempotence law, as a Rust type's schema): a root that refers to itself (`"$ref":
 // "#"`) beside a tag, as schemars writes an internally tagged variant, and a definition nothing
 // names. The first run pruned the definition and accepted; the second refused the same schema
-// in merge-tags.
+// in merge-tags. With or without the unused definition, every dialect gives one verdict: merge-tags
+// refuses the site (its content judges keys through a reference that never ends), at the root.
 #[test]
 fn a_root_that_refers_to_itself_beside_a_tag_gives_the_same_verdict_in_every_run() {
-    let schema = json!({
+    let pruned = json!({
         "$ref": "#", "type": "object", "required": ["t"],
-        "properties": {"t": {"const": "V", "type": "string"}},
-        "$defs": {"U": {"type": "string"}}
+        "properties": {"t": {"const": "V", "type": "string"}}
     });
+    let mut schema = pruned.clone();
+    schema["$defs"] = json!({"U": {"type": "string"}});
     for &d in dialect::builtin() {
         let options = SchemaOptions::new().dialect(d);
-        let Ok(once) = as_rust(&options, &schema).expect("a schemars schema") else { continue };
-        let twice = as_rust(&options, once.as_value()).expect("a schemars schema");
-        let twice =
-            twice.unwrap_or_else(|e| panic!("{}: second run refused: {e}\n{}", d.name(), once.as_value()));
-        assert_eq!(once.as_value(), twice.as_value(), "{}", d.name());
+        for s in [&schema, &pruned] {
+            let err =
+                as_rust(&options, s).expect("a schemars schema").map(|t| t.as_value().clone()).unwrap_err();
+            let text = err.to_string();
+            assert!(
+                text.starts_with("schema at `` ") && text.contains("internally tagged variant"),
+                "{}: {text}",
+                d.name()
+            );
+        }
     }
 }
