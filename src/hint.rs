@@ -55,6 +55,8 @@ pub(crate) enum Advice {
     OpenObject,
     /// A map where none can be written.
     Map,
+    /// A reference that comes back to itself with no value consumed on the way.
+    SelfInPlace,
     /// An untyped position the model must fill (reject-any), by position.
     Untyped(Untyped),
 }
@@ -92,6 +94,18 @@ impl Advice {
             (Advice::RootUnionOfObjects, P) => {
                 "the root is a union of models: put the union in a named field of a model \
                  (`class Args(BaseModel): action: Cat | Dog`)"
+            }
+            (Advice::SelfInPlace, R) => {
+                "serde cannot read a type that holds itself in the same value either (an untagged variant or a \
+                 flattened field of its own type): put it under a named field, a tagged variant or a collection"
+            }
+            (Advice::SelfInPlace, J) => {
+                "give a schema on the loop a `type` or `properties` of its own, or put the reference under \
+                 `properties` or `items`"
+            }
+            (Advice::SelfInPlace, P) => {
+                "pydantic cannot validate a model that is itself in the same value either (a union or a type \
+                 alias of itself): put it under a field or in a `list`"
             }
             (Advice::PlainShape, R) => "use a plain struct or a tagged enum",
             (Advice::PlainShape, J) => {
@@ -282,6 +296,7 @@ mod tests {
         Advice::OptionalField,
         Advice::OpenObject,
         Advice::Map,
+        Advice::SelfInPlace,
         Advice::Untyped(Untyped::RequiredProperty),
         Advice::Untyped(Untyped::UnionMember),
         Advice::Untyped(Untyped::Other),

@@ -69,7 +69,8 @@ pub const PASSES: &[&dyn Pass] = &[
     // above, so that a schema nested past `max_depth` keeps its own depth error.
     &CheckNesting,
     // Before anything follows a reference (MergeTags, PruneDefs, RejectAny, the dialects): a `$ref` that
-    // points at nothing would pass every dialect that keeps references. Walks only when
+    // points at nothing would pass every dialect that keeps references, and one that loops back in
+    // place would send every later step that follows it around the loop. Walks only when
     // WellFormed saw a `$ref`.
     &CheckRefs,
     // After CheckNesting, because it copies (a variant's content, to merge the tag into it);

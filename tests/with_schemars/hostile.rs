@@ -623,8 +623,9 @@ fn thousand_way_shared_references_stay_within_the_size_budget() {
 // Cycles.
 
 // Law: references that loop without making progress (a definition that is only a reference to
-// itself, two that refer to each other, the root referring to itself, a union of itself) give a result or a typed
-// error in every dialect, and never hang.
+// itself, two that refer to each other, the root referring to itself, a union of itself, a union
+// of a union of itself) are refused by every dialect, at a `$ref` on the loop, with the loop
+// named; they never hang, and the foreign functions give a result or a typed error.
 #[test]
 fn reference_cycles_without_progress_end_in_a_result_or_an_error() {
     let cases = [
@@ -641,9 +642,30 @@ fn reference_cycles_without_progress_end_in_a_result_or_an_error() {
         json!({"$defs": {"A": {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}, {"type": "null"}]},
                          "B": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "object", "properties": {"x": {"$ref": "#/$defs/B"}}}]}},
                "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "required": ["a"]}),
+        // Found by the restore laws: a union of itself and a union of a union of itself; and a
+        // definition that is only a reference to itself, under a map's values and an "at least
+        // one of", where an explicit null could not be told from absent.
+        json!({"type": "object", "properties": {"b": {"$ref": "#/$defs/U"}}, "required": ["b"],
+               "$defs": {"U": {"anyOf": [{"$ref": "#/$defs/U"}, {"type": "integer"}]}}}),
+        json!({"type": "object", "properties": {"b": {"$ref": "#/$defs/U"}}, "required": ["b"],
+               "$defs": {"U": {"anyOf": [{"anyOf": [{"$ref": "#/$defs/U"}, {"type": "integer"}]}, {"type": ["string", "null"]}]}}}),
+        json!({"type": "object", "additionalProperties": {"type": "object",
+               "properties": {"a": {"$ref": "#/$defs/~0t"}, "b": {"type": "string"}},
+               "anyOf": [{"required": ["a"]}, {"required": ["b"]}]},
+               "$defs": {"~t": {"$ref": "#/$defs/~0t"}}}),
     ];
     for (i, schema) in cases.iter().enumerate() {
-        through_every_dialect(&format!("cycle {i}"), schema, &SchemaOptions::new());
+        for (name, result) in
+            through_every_dialect(&format!("cycle {i}"), schema, &SchemaOptions::new().reject_any(false))
+        {
+            let err = result.err().unwrap_or_else(|| panic!("cycle {i}, {name}: accepted"));
+            let text = err.to_string();
+            assert!(
+                matches!(&err, Error::Generation(SchemaGenerationError::Malformed { pointer, .. }) if pointer.ends_with("/$ref"))
+                    && text.contains("comes back to the schema it stands in"),
+                "cycle {i}, {name}: {text}"
+            );
+        }
         walk::drop_any_depth(foreign_functions_survive(&format!("cycle {i}"), schema.clone()));
     }
 }
