@@ -26,11 +26,11 @@
 //! ```
 
 use super::inline_refs::{InlineRefs, inline_all};
-use super::provider::WRAPPED;
 use super::support::unsupported;
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
 use crate::restore::RestorePlan;
+use crate::restore::rewrite::{Style, wrap};
 use serde_json::{Map, Value};
 
 /// A tool `inputSchema` for MCP; with `self_contained`, also free of `$ref`. Names: `mcp`,
@@ -86,18 +86,16 @@ impl SchemaDialect for Mcp {
 /// the plan that unwraps it.
 fn wrap(schema: Value, max_depth: usize) -> Adapted {
     let mut inner = schema;
-    let mut outer = Map::new();
-    outer.insert("type".into(), "object".into());
+    let mut defs = Vec::new();
     if let Value::Object(m) = &mut inner {
         for k in ["$defs", "definitions"] {
-            if let Some(defs) = m.remove(k) {
-                outer.insert(k.into(), defs);
+            if let Some(d) = m.remove(k) {
+                defs.push((k.to_owned(), d));
             }
         }
     }
-    outer.insert("properties".into(), Value::Object(Map::from_iter([(WRAPPED.to_owned(), inner)])));
-    outer.insert("required".into(), serde_json::json!([WRAPPED]));
-    outer.insert("additionalProperties".into(), Value::Bool(false));
+    let mut outer = wrap::write(inner, Style::NullType);
+    outer.extend(defs);
     let adaptations = vec![crate::restore::Adaptation {
         pointer: String::new(),
         kind: crate::restore::AdaptationKind::WrappedRoot,
@@ -106,7 +104,7 @@ fn wrap(schema: Value, max_depth: usize) -> Adapted {
     let outer = Value::Object(outer);
     // Unwrap, then turn integral floats into integers below, as for an object root (built from
     // the wrapped schema, whose references resolve from its root).
-    let plan = super::provider::integer_plan(&outer, max_depth).unwrapping(WRAPPED, adaptations);
+    let plan = super::provider::integer_plan(&outer, max_depth).unwrapping(wrap::KEY, adaptations);
     Adapted { schema: outer, plan }
 }
 

@@ -262,7 +262,11 @@ fn list(out: &mut String, names: &[String]) {
 /// A value for an error message: itself when short, else its kind.
 pub(crate) fn short(value: &Value) -> String {
     let text = value.to_string();
-    if text.chars().count() <= 40 { text } else { format!("{} of {} bytes", super::kind(value), text.len()) }
+    if text.chars().count() <= 40 {
+        text
+    } else {
+        format!("{} of {} bytes", crate::vocab::json_type::kind(value), text.len())
+    }
 }
 
 /// Compares two JSON numbers by value, exactly: integers as integers, a float against an integer

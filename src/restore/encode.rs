@@ -2,8 +2,8 @@
 //! provider's schema takes them, each encoding of the plan done forwards, so that restore maps
 //! them back. Beside restore, which undoes the same nodes.
 
-use super::{Decode, MAX_DEPTH, Node, NodeId, RestorePlan, Run, TypeSet, check, declared};
-use serde_json::{Map, Value};
+use super::{Decode, MAX_DEPTH, Node, NodeId, RestorePlan, Run, TypeSet};
+use serde_json::Value;
 
 impl RestorePlan {
     /// The forward map: for arguments the original schema accepts, arguments the provider's
@@ -70,7 +70,7 @@ impl Encode<'_> {
                         .map(|i| &node.props[i]);
                     let child = match prop {
                         Some(p) => p.node,
-                        None if declared(&node.decode).binary_search(&key).is_ok() => None,
+                        None if node.decode.declared().binary_search(&key).is_ok() => None,
                         None => node.rest,
                     };
                     // A null that is there stays null (it reads as absent), unless the property
@@ -112,30 +112,7 @@ impl Encode<'_> {
         if let Some(t) = node.target {
             value = self.node(t, value, depth + 1);
         }
-        match (&node.decode, value) {
-            (Decode::None, v) => v,
-            (Decode::Unwrap(key), v) => Value::Object(Map::from_iter([(key.clone(), v)])),
-            (Decode::Entries(_), Value::Object(m)) => Value::Array(entries_of(m)),
-            (Decode::ExtraEntries(key, declared, _), Value::Object(m)) => {
-                let (mut own, extra): (Map<String, Value>, Map<String, Value>) =
-                    m.into_iter().partition(|(k, _)| declared.contains(k));
-                own.insert(key.clone(), Value::Array(entries_of(extra)));
-                Value::Object(own)
-            }
-            (Decode::JsonText(types), v)
-                if types.contains(&v) && !(v.is_null() && *types != TypeSet::ALL) =>
-            {
-                Value::String(v.to_string())
-            }
-            (Decode::EnumText(table), v) => match table.iter().find(|(_, x)| check::json_equal(x, &v)) {
-                Some((text, _)) => Value::String(text.clone()),
-                None => v,
-            },
-            (Decode::Tuple(_), Value::Array(items)) => {
-                Value::Object(items.into_iter().enumerate().map(|(i, v)| (i.to_string(), v)).collect())
-            }
-            (_, v) => v,
-        }
+        node.decode.encode(value)
     }
 }
 
@@ -187,12 +164,4 @@ impl Encode<'_> {
         }
         false
     }
-}
-
-fn entries_of(m: Map<String, Value>) -> Vec<Value> {
-    m.into_iter()
-        .map(|(k, v)| {
-            Value::Object(Map::from_iter([("key".to_owned(), Value::String(k)), ("value".to_owned(), v)]))
-        })
-        .collect()
 }

@@ -51,15 +51,19 @@ mod check;
 mod de;
 mod encode;
 mod pattern;
+pub(crate) mod rewrite;
 mod shape;
+mod types;
 
+pub(crate) use rewrite::Decode;
+use rewrite::{Faults, Place, Seg};
 pub(crate) use shape::Shape;
+pub(crate) use types::TypeSet;
 
 pub use check::Check;
 pub use pattern::{Pattern, STEP_BOUND};
 
 use crate::pointer::Pointer;
-pub(crate) use crate::vocab::json_type::kind;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -187,114 +191,6 @@ pub(crate) struct Prop {
     pub(crate) null_refused: bool,
 }
 
-/// How a provider encoded a value.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) enum Decode {
-    /// Not at all.
-    #[default]
-    None,
-    /// `{"<key>": x}` stands for `x`.
-    Unwrap(String),
-    /// `[{"key": k, "value": v}, ...]` stands for `{k: v, ...}`; each key must pass the checks
-    /// (the map's key constraints the provider could not enforce).
-    Entries(Vec<Check>),
-    /// An object whose property `<key>` holds entries to merge into it; the names are the
-    /// object's declared properties, sorted (the keys that stay outside the entries: the node's
-    /// `rest` is never theirs, and an entry may not name one).
-    ExtraEntries(String, Vec<String>, Vec<Check>),
-    /// A string of JSON text (only strings are decoded; `null` beside it stays).
-    JsonText(TypeSet),
-    /// Strings that stand for other JSON values.
-    EnumText(Vec<(String, Value)>),
-    /// `{"0": a, "1": b}` stands for `[a, b]`.
-    Tuple(usize),
-    /// A string enum whose members the provider may send back in another capitalisation
-    /// (Anthropic documents it): a string that is no member but equals exactly one of them
-    /// ignoring case is that member. Members that differ only by case are never listed here.
-    CaseFold(Vec<String>),
-}
-
-/// A set of JSON types, `integer` within `number`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct TypeSet(u8);
-
-impl TypeSet {
-    pub(crate) const ALL: TypeSet = TypeSet(0x7f);
-    pub(crate) const OBJECT: TypeSet = TypeSet(4);
-
-    fn bit(name: &str) -> u8 {
-        match name {
-            "null" => 1,
-            "boolean" => 2,
-            "object" => 4,
-            "array" => 8,
-            "number" => 16 | 32,
-            "integer" => 32,
-            "string" => 64,
-            _ => 0,
-        }
-    }
-
-    /// The set a `type` keyword names.
-    pub(crate) fn of_type(t: &Value) -> TypeSet {
-        match t {
-            Value::String(s) => TypeSet(Self::bit(s)),
-            Value::Array(names) => {
-                TypeSet(names.iter().filter_map(Value::as_str).fold(0, |m, n| m | Self::bit(n)))
-            }
-            _ => TypeSet::ALL,
-        }
-    }
-
-    /// The set holding one value's type.
-    pub(crate) fn of_value(v: &Value) -> TypeSet {
-        TypeSet(match v {
-            Value::Null => 1,
-            Value::Bool(_) => 2,
-            Value::Object(_) => 4,
-            Value::Array(_) => 8,
-            Value::Number(n) if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() != 0.0) => 16,
-            Value::Number(_) => 32,
-            Value::String(_) => 64,
-        })
-    }
-
-    pub(crate) fn contains(self, v: &Value) -> bool {
-        self.0 & TypeSet::of_value(v).0 != 0
-    }
-
-    pub(crate) fn union(self, other: TypeSet) -> TypeSet {
-        TypeSet(self.0 | other.0)
-    }
-
-    pub(crate) fn intersection(self, other: TypeSet) -> TypeSet {
-        TypeSet(self.0 & other.0)
-    }
-
-    /// The names, for a description: `an object`, `an array or null`.
-    pub(crate) fn describe(self) -> String {
-        let names: Vec<&str> = [
-            (4, "an object"),
-            (8, "an array"),
-            (64, "a string"),
-            (16, "a number"),
-            (32, "an integer"),
-            (2, "a boolean"),
-            (1, "null"),
-        ]
-        .into_iter()
-        .filter(|(b, _)| self.0 & b != 0 && !(*b == 32 && self.0 & 16 != 0))
-        .map(|(_, n)| n)
-        .collect();
-        match names.as_slice() {
-            [] => "nothing".into(),
-            _ if self == TypeSet::ALL => "any JSON value".into(),
-            [one] => (*one).to_owned(),
-            [init @ .., last] => format!("{} or {last}", init.join(", ")),
-        }
-    }
-}
-
 /// One thing wrong with a model's arguments, found by [`RestorePlan::restore`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -410,29 +306,6 @@ impl RestorePlan {
     }
 }
 
-/// The declared properties of an object that also holds a map of further keys (sorted).
-fn declared(decode: &Decode) -> &[String] {
-    match decode {
-        Decode::ExtraEntries(_, names, _) => names,
-        _ => &[],
-    }
-}
-
-/// A step from a node to a child, kept only for a fault's pointer.
-#[derive(Debug, Clone)]
-enum Seg {
-    Key(String),
-    Index(usize),
-}
-
-/// Where a key of a map rebuilt from entries was sent: the entry's index, and the property the
-/// entries were under (a flattened map's further keys).
-#[derive(Debug, Clone)]
-struct Place {
-    index: usize,
-    under: Option<String>,
-}
-
 /// A fault on its way up: the message, and the steps from where it was found, innermost first.
 struct Pending {
     message: String,
@@ -463,18 +336,23 @@ impl<'p> Run<'p> {
     }
 }
 
-impl Run<'_> {
+impl Faults for Run<'_> {
     fn fault(&mut self, message: String) {
         self.faults.push(Pending { message, path: Vec::new() });
     }
 
-    /// Adds a step to every fault found since `before` (they lie below that step).
+    fn count(&self) -> usize {
+        self.faults.len()
+    }
+
     fn below(&mut self, before: usize, seg: impl Fn() -> Seg) {
         for f in &mut self.faults[before..] {
             f.path.push(seg());
         }
     }
+}
 
+impl Run<'_> {
     fn into_faults(self) -> Vec<Fault> {
         self.faults
             .into_iter()
@@ -585,7 +463,7 @@ impl Run<'_> {
     fn node_once(&mut self, id: NodeId, value: Value, depth: usize) -> Value {
         let node = &self.nodes[id];
         let mut places = Vec::new();
-        let mut value = self.decode(&node.decode, value, &mut places);
+        let mut value = node.decode.restore(value, self, &mut places);
         if let Some(t) = node.target {
             let before = self.faults.len();
             value = self.node(t, value, depth + 1);
@@ -642,7 +520,7 @@ impl Run<'_> {
         // The properties that need work, looked up one by one (a handful), then every other key
         // for a map's values: no copy of the key list. A declared property beside a map of
         // further keys is never one of them, whether or not it needs work.
-        let declared = declared(&node.decode);
+        let declared = node.decode.declared();
         for p in &node.props {
             if p.null_is_absent && map.get(&p.name) == Some(&Value::Null) {
                 map.remove(&p.name);
@@ -678,142 +556,6 @@ impl Run<'_> {
                 }
             }
         }
-    }
-
-    fn decode(&mut self, decode: &Decode, value: Value, places: &mut Vec<(String, Place)>) -> Value {
-        match (decode, value) {
-            (Decode::None, v) => v,
-            (Decode::Unwrap(key), Value::Object(m)) if m.len() == 1 && m.contains_key(key) => {
-                m.into_iter().next().map_or(Value::Null, |(_, v)| v)
-            }
-            (Decode::Unwrap(key), v) => {
-                self.fault(format!("must be an object with the one key `{key}`, got {}", check::short(&v)));
-                v
-            }
-            (Decode::Entries(keys), Value::Array(entries)) => {
-                Value::Object(self.entries(entries, Map::new(), keys, None, &[], places))
-            }
-            (Decode::ExtraEntries(key, declared, keys), Value::Object(mut m)) => {
-                // Further keys belong in the entries: one sent beside them (an object the
-                // provider could not close, Gemini's) is refused, not read as a map key.
-                if let Some(stray) = m.keys().find(|k| *k != key && !declared.contains(k)) {
-                    let stray = stray.clone();
-                    self.fault(format!(
-                        "must have no key `{stray}`: further keys go in `{key}` as {{\"key\", \"value\"}} entries"
-                    ));
-                    return Value::Object(m);
-                }
-                let Some(extra) = m.remove(key) else { return Value::Object(m) };
-                let Value::Array(entries) = extra else {
-                    self.fault(format!("`{key}` must be a list of {{\"key\", \"value\"}} entries"));
-                    return Value::Object(m);
-                };
-                let before = self.faults.len();
-                let out = self.entries(entries, m, keys, Some(key), declared, places);
-                self.below(before, || Seg::Key(key.clone()));
-                Value::Object(out)
-            }
-            (Decode::JsonText(types), Value::String(text)) => match serde_json::from_str::<Value>(&text) {
-                Ok(v) if types.contains(&v) => v,
-                Ok(v) => {
-                    self.fault(format!("must be JSON text of {}, got {}", types.describe(), kind(&v)));
-                    Value::String(text)
-                }
-                Err(e) => {
-                    self.fault(format!(
-                        "must be JSON text of {}, and it does not parse: {e}",
-                        types.describe()
-                    ));
-                    Value::String(text)
-                }
-            },
-            (Decode::CaseFold(members), Value::String(text)) if !members.contains(&text) => {
-                let folded = text.to_lowercase();
-                let mut matching = members.iter().filter(|m| m.to_lowercase() == folded);
-                match (matching.next(), matching.next()) {
-                    (Some(one), None) => Value::String(one.clone()),
-                    _ => Value::String(text),
-                }
-            }
-            (Decode::EnumText(table), Value::String(text)) => match table.iter().find(|(t, _)| *t == text) {
-                Some((_, v)) => v.clone(),
-                None => Value::String(text),
-            },
-            (Decode::Tuple(n), Value::Object(mut m)) => {
-                let mut items = Vec::with_capacity(*n);
-                for i in 0..*n {
-                    match m.remove(&i.to_string()) {
-                        Some(v) => items.push(v),
-                        None => {
-                            self.fault(format!("must have the key `{i}` (the tuple's item {i})"));
-                            return Value::Object(m);
-                        }
-                    }
-                }
-                if let Some(k) = m.keys().next() {
-                    let k = k.clone();
-                    self.fault(format!(
-                        "must have only the keys `0` to `{}`, got `{k}`",
-                        n.saturating_sub(1)
-                    ));
-                }
-                Value::Array(items)
-            }
-            (_, v) => v,
-        }
-    }
-
-    /// Rebuilds an object from `{"key", "value"}` entries, added to `into`, each key checked;
-    /// `declared` (sorted) are the object's own properties, which no entry may name.
-    fn entries(
-        &mut self,
-        entries: Vec<Value>,
-        mut into: Map<String, Value>,
-        checks: &[Check],
-        under: Option<&String>,
-        declared: &[String],
-        places: &mut Vec<(String, Place)>,
-    ) -> Map<String, Value> {
-        for (i, entry) in entries.into_iter().enumerate() {
-            let before = self.faults.len();
-            match entry {
-                Value::Object(e) if e.len() == 2 && matches!(e.get("key"), Some(Value::String(_))) => {
-                    // Both taken by moving out of the entry, not looked up and removed.
-                    let (mut key, mut value) = (String::new(), Value::Null);
-                    for (k, v) in e {
-                        match (k.as_str(), v) {
-                            ("key", Value::String(s)) => key = s,
-                            (_, v) => value = v,
-                        }
-                    }
-                    let key_value = Value::String(key);
-                    let before_key = self.faults.len();
-                    for check in checks.iter().filter(|c| !c.passes(&key_value)) {
-                        let message = check.failure(&key_value);
-                        self.fault(message);
-                    }
-                    self.below(before_key, || Seg::Key("key".into()));
-                    let Value::String(key) = key_value else { unreachable!("made a string above") };
-                    if declared.binary_search(&key).is_ok() {
-                        self.fault(format!(
-                            "names `{key}`, a property of its own: send it as that property, not as an entry"
-                        ));
-                    } else if into.contains_key(&key) {
-                        self.fault(format!("repeats the key `{key}`; each key may appear once"));
-                    } else {
-                        places.push((key.clone(), Place { index: i, under: under.cloned() }));
-                        into.insert(key, value);
-                    }
-                }
-                other => self.fault(format!(
-                    "must be an entry `{{\"key\": <string>, \"value\": ...}}`, got {}",
-                    check::short(&other)
-                )),
-            }
-            self.below(before, || Seg::Index(i));
-        }
-        places.sort_by(|a, b| a.0.cmp(&b.0));
-        into
     }
 }
 

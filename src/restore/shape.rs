@@ -1,8 +1,9 @@
 //! The shape of a union branch's values, by which restore tells which branch a value took, and
 //! the forward map which branch to write it in.
 
+use super::check;
 use super::pattern::{Outcome, Pattern};
-use super::{TypeSet, check};
+use super::types::TypeSet;
 use serde_json::Value;
 
 /// What only the values of one union branch have: restore picks the branch whose shape a value

@@ -1,9 +1,10 @@
 //! Arrays: `items` as they are, and a tuple of fixed length as an object with keys `"0"`, `"1"`,
 //! and so on. Apart because a tuple is the one array the engine re-shapes.
 
-use super::{Engine, Style};
+use super::Engine;
 use crate::hint::Advice;
 use crate::pointer::Pointer;
+use crate::restore::rewrite::tuple;
 use crate::restore::{AdaptationKind, Check, Decode, Node};
 use serde_json::{Map, Value};
 
@@ -135,14 +136,14 @@ impl Engine<'_> {
         ) {
             return false;
         }
-        let mut props = Map::new();
+        let mut written = Vec::with_capacity(members.len());
         let mut prefix = Vec::new();
         for (i, member) in members.iter().enumerate() {
             let mark = ptr.push(keyword);
             ptr.push_index(i);
             let (child, plan) = self.schema(member, ptr, depth + 1);
             ptr.truncate(mark);
-            props.insert(i.to_string(), child);
+            written.push(child);
             prefix.push(plan);
         }
         for kw in ["minItems", "maxItems", "items", "prefixItems", "additionalItems", "uniqueItems"] {
@@ -151,21 +152,7 @@ impl Engine<'_> {
         if m.get("uniqueItems") == Some(&Value::Bool(true)) {
             node.checks.push(Check::UniqueItems);
         }
-        let required: Vec<Value> = (0..members.len()).map(|i| Value::String(i.to_string())).collect();
-        out.insert("properties".into(), Value::Object(props));
-        out.insert("required".into(), Value::Array(required));
-        match self.p.style {
-            Style::NullType => {
-                out.insert("additionalProperties".into(), Value::Bool(false));
-            }
-            Style::NullableFlag => {
-                out.insert("maxProperties".into(), n.into());
-            }
-        }
-        notes.push(format!(
-            "A list of {n} items, written as an object with keys \"0\" to \"{}\".",
-            n.saturating_sub(1)
-        ));
+        notes.push(tuple::write(written, out, self.p.style));
         node.decode = Decode::Tuple(members.len());
         node.prefix = prefix;
         true

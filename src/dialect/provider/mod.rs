@@ -64,6 +64,7 @@ use super::{AdaptContext, Adapted};
 use crate::error::CapabilityError;
 use crate::hint::{Advice, Origin, for_keyword};
 use crate::pointer::{Pointer, fragment_token};
+use crate::restore::rewrite::wrap;
 use crate::restore::{Adaptation, AdaptationKind, Decode, Node, NodeId, RestorePlan, TypeSet};
 use object::required_alternatives;
 pub(crate) use plan::integer_plan;
@@ -83,17 +84,7 @@ pub(crate) enum Refs {
     Inline,
 }
 
-/// How a provider writes null and closes an object.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Style {
-    /// Null is a type (`type: [T, "null"]`) and every object is closed by
-    /// `additionalProperties: false`: JSON Schema's own terms.
-    NullType,
-    /// Null is `nullable: true` beside one `type`, and there is no `additionalProperties` (an
-    /// object is closed only through `maxProperties` where every property is required): Gemini's
-    /// OpenAPI proto.
-    NullableFlag,
-}
+pub(crate) use crate::restore::rewrite::Style;
 
 /// Which `enum` and `const` values a provider can list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,11 +136,6 @@ pub(crate) struct Profile {
     /// them (Anthropic's 16). The forward map leaves such a `null` out; restore has nothing to do.
     pub(crate) absent_for_null: bool,
 }
-
-/// The name restore reads a flattened map's entries from, beside an object's own properties.
-pub(crate) const EXTRA: &str = "additional_properties";
-/// The name a wrapped root holds its value under.
-pub(crate) const WRAPPED: &str = "value";
 
 /// Adapts `schema` (normalised by the pipeline) to `profile`.
 pub(crate) fn adapt(
@@ -326,9 +312,9 @@ impl Engine<'_> {
                 )]));
                 self.defs.push((name, std::mem::replace(&mut out, reference)));
             }
-            out = self.wrap(out);
+            out = Value::Object(wrap::write(out, self.p.style));
             let outer = self.alloc();
-            self.nodes[outer].decode = Decode::Unwrap(WRAPPED.into());
+            self.nodes[outer].decode = Decode::Unwrap(wrap::KEY.into());
             self.nodes[outer].target = Some(root_id);
             plan_root = Some(outer);
         }
@@ -497,19 +483,6 @@ impl Engine<'_> {
                 }
             }
         }
-    }
-
-    fn wrap(&mut self, inner: Value) -> Value {
-        let mut out = Map::new();
-        out.insert("type".into(), "object".into());
-        out.insert("properties".into(), Value::Object(Map::from_iter([(WRAPPED.to_owned(), inner)])));
-        out.insert("required".into(), serde_json::json!([WRAPPED]));
-        if self.p.style == Style::NullType {
-            out.insert("additionalProperties".into(), Value::Bool(false));
-        } else {
-            out.insert("maxProperties".into(), 1.into());
-        }
-        Value::Object(out)
     }
 }
 

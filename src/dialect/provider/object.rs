@@ -4,10 +4,11 @@
 //! as a list of entries. Together because all of them decide what an object's keys become.
 
 use super::describe::{finish_description, names_list, note_default, with_null, without_null};
-use super::{Built, DROPPED, EXTRA, Engine, MAP_MARK, Style};
+use super::{Built, DROPPED, Engine, MAP_MARK, Style};
 use crate::dialect::support::{admits_null, is_annotation};
 use crate::hint::Advice;
 use crate::pointer::Pointer;
+use crate::restore::rewrite::entries::{self, EXTRA};
 use crate::restore::{AdaptationKind, Check, Decode, Node, NodeId, Prop};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -258,15 +259,7 @@ impl Engine<'_> {
             ) {
                 let mut entries = entries;
                 if let Value::Object(e) = &mut entries {
-                    finish_description(
-                        e,
-                        &[],
-                        &[format!(
-                            "The object's further keys, as a list of {{\"key\", \"value\"}} entries; each key at most \
-                             once, and none of {}.",
-                            names_list(props)
-                        )],
-                    );
+                    finish_description(e, &[], &[entries::note_extra(&names_list(props))]);
                 }
                 out_props.insert(EXTRA.into(), entries);
                 // Always required (an empty list for none): the object stays closable in every
@@ -416,7 +409,7 @@ impl Engine<'_> {
                 out.insert(k, v);
             }
         }
-        notes.push("A map, written as a list of {\"key\", \"value\"} entries; each key at most once.".into());
+        notes.push(entries::NOTE.into());
         for kw in ["minProperties", "maxProperties"] {
             if let Some(v) = m.get(kw)
                 && let Some(found) = Check::from_keyword(kw, v)
@@ -448,20 +441,7 @@ impl Engine<'_> {
         let mark = ptr.push(keyword);
         let (value_out, plan) = self.schema(value, ptr, depth + 1);
         ptr.truncate(mark);
-        let mut entry = Map::new();
-        entry.insert("type".into(), "object".into());
-        entry.insert("properties".into(), serde_json::json!({"key": key_out, "value": value_out}));
-        entry.insert("required".into(), serde_json::json!(["key", "value"]));
-        match self.p.style {
-            Style::NullType => {
-                entry.insert("additionalProperties".into(), Value::Bool(false));
-            }
-            Style::NullableFlag => {
-                entry.insert("maxProperties".into(), 2.into());
-            }
-        }
-        let out = serde_json::json!({"type": "array", "items": entry});
-        (out, plan, key_checks)
+        (entries::write(key_out, value_out, self.p.style), plan, key_checks)
     }
 }
 

@@ -8,10 +8,11 @@ use super::{Built, Engine, Enums, MAP_MARK, Style};
 use crate::dialect::support::{format_as_bounds, type_names};
 use crate::hint::{Advice, for_keyword};
 use crate::pointer::Pointer;
+use crate::restore::rewrite::enum_text::{self, Listed};
+use crate::restore::rewrite::{case_fold, json_text};
 use crate::restore::{AdaptationKind, Check, Decode, Node, TypeSet};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
-use std::fmt::Write as _;
 
 /// The order moved checks are stated in: bounds before lengths before the rest.
 fn check_rank(keyword: &str) -> usize {
@@ -179,7 +180,7 @@ impl Engine<'_> {
             node.integer_format = false;
         } else if self.p.case_insensitive_enums
             && !self.exact
-            && let Some(members) = listed_values(m).and_then(|v| case_distinct_strings(&v))
+            && let Some(members) = listed_values(m).and_then(|v| case_fold::write(&v))
         {
             node.decode = Decode::CaseFold(members);
         }
@@ -209,10 +210,12 @@ impl Engine<'_> {
         {
             // Gemini has no null type: the one value as its JSON text, as other values it cannot
             // list are written.
-            out.remove("const");
-            out.insert("type".into(), Value::String("string".into()));
-            out.insert("enum".into(), Value::Array(vec![Value::String("null".into())]));
-            node.decode = Decode::EnumText(vec![("null".into(), Value::Null)]);
+            if let Some(written) = enum_text::write(&[Value::Null], |_| Listed::Text) {
+                out.remove("const");
+                out.insert("type".into(), Value::String("string".into()));
+                out.insert("enum".into(), Value::Array(written.strings));
+                node.decode = Decode::EnumText(written.table);
+            }
         }
         if node.decode != Decode::None {
             // A default in the original's terms would contradict the encoded schema.
@@ -311,16 +314,7 @@ impl Engine<'_> {
             }
         }
         checks.sort_by_key(|c| check_rank(c.keyword()));
-        let what = if types == TypeSet::ALL {
-            "any JSON value".to_owned()
-        } else {
-            TypeSet::of_type(&"object".into()).describe()
-        };
-        let mut text = format!("Written as a string holding the JSON text of {what}");
-        if !checks.is_empty() {
-            let _ = write!(text, " ({})", checks.iter().map(Check::describe).collect::<Vec<_>>().join("; "));
-        }
-        text.push('.');
+        let text = json_text::write(types, &checks);
         self.write_type(&mut out, "string".into(), nullable);
         let existing = out.get("description").and_then(Value::as_str).map(str::to_owned);
         out.insert("description".into(), Value::String(join_description(existing.as_deref(), &[text])));
@@ -367,21 +361,12 @@ impl Engine<'_> {
             return None;
         }
         // Write every value the provider cannot list as its JSON text; strings stay themselves.
-        let mut table = Vec::new();
-        let mut texts = Vec::new();
-        for v in values {
-            match v {
-                Value::String(s) if !s.is_empty() || self.p.enums != Enums::Strings => texts.push(s.clone()),
-                Value::Null if self.p.style == Style::NullableFlag && nullable => {}
-                other => {
-                    let text = other.to_string();
-                    table.push((text.clone(), other.clone()));
-                    texts.push(text);
-                }
-            }
-        }
-        let unique: BTreeSet<&String> = texts.iter().collect();
-        if unique.len() != texts.len() {
+        let written = enum_text::write(values, |v| match v {
+            Value::String(s) if !s.is_empty() || self.p.enums != Enums::Strings => Listed::Itself,
+            Value::Null if self.p.style == Style::NullableFlag && nullable => Listed::Omitted,
+            _ => Listed::Text,
+        });
+        let Some(written) = written else {
             self.refuse(
                 "enum",
                 ptr.as_str(),
@@ -389,7 +374,7 @@ impl Engine<'_> {
                 Some("use a string-valued enum (unit variants)"),
             );
             return None;
-        }
+        };
         if !self.encode(
             ptr.as_str(),
             AdaptationKind::EnumAsText,
@@ -400,9 +385,9 @@ impl Engine<'_> {
             return None;
         }
         out.remove("const");
-        out.insert("enum".into(), Value::Array(texts.into_iter().map(Value::String).collect()));
+        out.insert("enum".into(), Value::Array(written.strings));
         *out_type = Value::String("string".into());
-        Some(Decode::EnumText(table))
+        Some(Decode::EnumText(written.table))
     }
 }
 
@@ -534,13 +519,6 @@ pub(super) fn declared_types(m: &Map<String, Value>) -> Option<BTreeSet<&'static
         return Some(BTreeSet::from(["array"]));
     }
     None
-}
-
-/// The string members of an enum, when no two of them are equal ignoring case (and there is one).
-pub(super) fn case_distinct_strings(values: &[Value]) -> Option<Vec<String>> {
-    let members: Vec<String> = values.iter().filter_map(Value::as_str).map(str::to_owned).collect();
-    let folded: BTreeSet<String> = members.iter().map(|m| m.to_lowercase()).collect();
-    (!members.is_empty() && folded.len() == members.len()).then_some(members)
 }
 
 /// The keywords that judge only numbers.

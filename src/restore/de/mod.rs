@@ -34,6 +34,7 @@
 //! Recursion follows plan steps only and stops at [`MAX_DEPTH`], as restore does; below the
 //! plan, serde_json's deserializer goes as deep as `from_value` would.
 
+use super::rewrite::{Cur, Stop};
 use super::{Decode, MAX_DEPTH, Node, NodeId, Prop, RestorePlan, Run, check};
 use crate::restore::ArgumentsError;
 use serde::de::value::StrDeserializer;
@@ -143,20 +144,6 @@ fn child<'a, S: DeserializeSeed<'a>>(
     }
 }
 
-/// The value at hand while a node's chain (decode, reference, union branch) is followed.
-enum Cur<'a> {
-    Ref(&'a Value),
-    /// A string made by decoding (a member recovered from another capitalisation).
-    Own(Value),
-    /// A map sent as entries: keys and values, in the order the restored map holds them.
-    Entries(Vec<(&'a str, &'a Value)>),
-    /// An object whose further keys were sent as entries under one property, merged: every key
-    /// and value in the restored object's order.
-    Merged(Vec<(&'a str, &'a Value)>),
-    /// A tuple sent as an object: its items.
-    Tuple(Vec<&'a Value>),
-}
-
 /// The nodes entered for the value at hand, innermost first (restore's `same`).
 struct Chain<'c> {
     id: NodeId,
@@ -174,14 +161,6 @@ impl Chain<'_> {
         }
         false
     }
-}
-
-/// Why the chain was not followed on the fly.
-enum Stop {
-    /// A fault: restore reports one here.
-    Fault,
-    /// Something this walk does not follow: restore the subtree instead.
-    Subtree,
 }
 
 struct Resolve<'a> {
@@ -298,66 +277,13 @@ impl<'a> Resolve<'a> {
     }
 
     fn decode(&mut self, decode: &'a Decode) -> Result<(), Stop> {
-        let v = match &self.cur {
-            Cur::Ref(v) => *v,
-            Cur::Own(own) => {
-                // Only a capitalisation fix makes an owned value, and it is a string.
-                let next = match (decode, own) {
-                    (Decode::Unwrap(_), _) => return Err(Stop::Fault),
-                    (Decode::JsonText(_), Value::String(_)) => return Err(Stop::Subtree),
-                    (Decode::EnumText(table), Value::String(text)) => {
-                        table.iter().find(|(t, _)| t == text).map(|(_, v)| Cur::Ref(v))
-                    }
-                    (Decode::CaseFold(members), Value::String(text)) => case_fold(members, text),
-                    _ => None,
-                };
-                if let Some(next) = next {
-                    self.cur = next;
-                }
-                return Ok(());
-            }
+        let next = match &self.cur {
+            Cur::Ref(v) => decode.read(v)?,
+            Cur::Own(own) => decode.read_own(own)?,
             Cur::Entries(_) | Cur::Merged(_) | Cur::Tuple(_) => return Err(Stop::Subtree),
         };
-        match (decode, v) {
-            (Decode::None, _) => {}
-            (Decode::Unwrap(key), Value::Object(m)) if m.len() == 1 => match m.get(key) {
-                Some(inner) => self.cur = Cur::Ref(inner),
-                None => return Err(Stop::Fault),
-            },
-            (Decode::Unwrap(_), _) => return Err(Stop::Fault),
-            (Decode::Entries(checks), Value::Array(entries)) => {
-                self.cur = Cur::Entries(entries_of(entries, checks)?);
-            }
-            (Decode::ExtraEntries(key, declared, checks), Value::Object(m)) => {
-                if let Some(list) = merged(m, key, declared, checks)? {
-                    self.cur = Cur::Merged(list);
-                }
-            }
-            (Decode::JsonText(_), Value::String(_)) => return Err(Stop::Subtree),
-            (Decode::CaseFold(members), Value::String(text)) => {
-                if let Some(next) = case_fold(members, text) {
-                    self.cur = next;
-                }
-            }
-            (Decode::EnumText(table), Value::String(text)) => {
-                if let Some((_, v)) = table.iter().find(|(t, _)| t == text) {
-                    self.cur = Cur::Ref(v);
-                }
-            }
-            (Decode::Tuple(n), Value::Object(m)) => {
-                let mut items = Vec::with_capacity(*n);
-                let mut name = String::new();
-                for i in 0..*n {
-                    name.clear();
-                    std::fmt::Write::write_fmt(&mut name, format_args!("{i}")).map_err(|_| Stop::Subtree)?;
-                    items.push(m.get(&name).ok_or(Stop::Fault)?);
-                }
-                if m.len() != *n {
-                    return Err(Stop::Fault);
-                }
-                self.cur = Cur::Tuple(items);
-            }
-            _ => {}
+        if let Some(next) = next {
+            self.cur = next;
         }
         Ok(())
     }
@@ -404,7 +330,7 @@ impl<'a> Resolve<'a> {
                     }
                 }
                 let mut view = MapView::list(ctx, list, &node.props, node.rest, depth);
-                view.declared = super::declared(&node.decode);
+                view.declared = node.decode.declared();
                 return Ok(View::Map(view));
             }
             Cur::Tuple(items) => {
@@ -441,7 +367,7 @@ impl<'a> Resolve<'a> {
                         }
                     }
                     let mut view = MapView::list(ctx, list, &node.props, node.rest, depth);
-                    view.declared = super::declared(&node.decode);
+                    view.declared = node.decode.declared();
                     return Ok(View::Map(view));
                 }
                 Ok(View::Map(MapView {
@@ -449,7 +375,7 @@ impl<'a> Resolve<'a> {
                     source: Source::Map(m.iter()),
                     props: &node.props,
                     rest: node.rest,
-                    declared: super::declared(&node.decode),
+                    declared: node.decode.declared(),
                     depth,
                     sorted: !preserves,
                     cursor: 0,
@@ -480,19 +406,6 @@ impl<'a> Resolve<'a> {
     }
 }
 
-/// A string that is no member but equals exactly one ignoring case: that member.
-fn case_fold<'a>(members: &[String], text: &str) -> Option<Cur<'a>> {
-    if members.iter().any(|m| m == text) {
-        return None;
-    }
-    let folded = text.to_lowercase();
-    let mut matching = members.iter().filter(|m| m.to_lowercase() == folded);
-    match (matching.next(), matching.next()) {
-        (Some(one), None) => Some(Cur::Own(Value::String(one.clone()))),
-        _ => None,
-    }
-}
-
 /// A scalar's integer fix and checks, as restore runs them.
 fn finish_scalar(node: &Node, mut value: Value) -> Result<Value, Stop> {
     if node.integer {
@@ -502,72 +415,6 @@ fn finish_scalar(node: &Node, mut value: Value) -> Result<Value, Stop> {
         }
     }
     if node.checks.iter().all(|c| c.passes(&value)) { Ok(value) } else { Err(Stop::Fault) }
-}
-
-/// A map sent as entries: each entry `{"key": <string>, <any name>: value}`, each key passing
-/// the checks and sent once; in the restored map's order.
-fn entries_of<'a>(entries: &'a [Value], checks: &[check::Check]) -> Result<Vec<(&'a str, &'a Value)>, Stop> {
-    let mut list = Vec::with_capacity(entries.len());
-    for entry in entries {
-        let Value::Object(e) = entry else { return Err(Stop::Fault) };
-        let (Some(Value::String(key)), 2) = (e.get("key"), e.len()) else { return Err(Stop::Fault) };
-        let Some((_, value)) = e.iter().find(|(k, _)| *k != "key") else { return Err(Stop::Fault) };
-        if !checks.is_empty() {
-            let key_value = Value::String(key.clone());
-            if !checks.iter().all(|c| c.passes(&key_value)) {
-                return Err(Stop::Fault);
-            }
-        }
-        list.push((key.as_str(), value));
-    }
-    let repeats = |sorted: &[(&str, &Value)]| sorted.windows(2).any(|w| w[0].0 == w[1].0);
-    if crate::vocab::map_order::map_preserves_order() {
-        // Shown in the order sent; sorted apart to find a repeated key.
-        let mut sorted = list.clone();
-        sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        if repeats(&sorted) {
-            return Err(Stop::Fault);
-        }
-    } else {
-        list.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        if repeats(&list) {
-            return Err(Stop::Fault);
-        }
-    }
-    Ok(list)
-}
-
-/// An object whose further keys were sent as entries under `key`, merged as restore merges them:
-/// `None` where there are no entries (the object stays as it is).
-fn merged<'a>(
-    m: &'a serde_json::Map<String, Value>,
-    key: &str,
-    declared: &[String],
-    checks: &[check::Check],
-) -> Result<Option<Vec<(&'a str, &'a Value)>>, Stop> {
-    if m.keys().any(|k| k != key && declared.binary_search(k).is_err()) {
-        return Err(Stop::Fault);
-    }
-    let Some(extra) = m.get(key) else { return Ok(None) };
-    let Value::Array(entries) = extra else { return Err(Stop::Fault) };
-    let entries = entries_of(entries, checks)?;
-    if entries.iter().any(|(k, _)| declared.binary_search_by(|d| d.as_str().cmp(k)).is_ok()) {
-        return Err(Stop::Fault);
-    }
-    let mut list: Vec<(&str, &Value)> = m.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    if crate::vocab::map_order::map_preserves_order() {
-        // Restore's `remove` of the entries' key is `swap_remove` there; the entries follow in
-        // the order they were sent.
-        if let Some(i) = list.iter().position(|(k, _)| *k == key) {
-            list.swap_remove(i);
-        }
-        list.extend(entries);
-    } else {
-        list.retain(|(k, _)| *k != key);
-        list.extend(entries);
-        list.sort_by(|a, b| a.0.cmp(b.0));
-    }
-    Ok(Some(list))
 }
 
 /// What serde is shown for a place.

@@ -1,0 +1,252 @@
+//! The rewrites: one module for each encoding a provider dialect writes where its schema language
+//! cannot say what the original says, holding the rule that writes it beside every step that
+//! undoes it.
+//!
+//! | module | the original says | the provider is told | plan node |
+//! | --- | --- | --- | --- |
+//! | [`wrap`] | a root that is not an object | `{"value": <root>}` | [`Decode::Unwrap`] |
+//! | [`entries`] | a map (`additionalProperties: S`) | an array of `{"key", "value"}` entries | [`Decode::Entries`], [`Decode::ExtraEntries`] |
+//! | [`json_text`] | any JSON value, a free-form object | a string of JSON text | [`Decode::JsonText`] |
+//! | [`enum_text`] | values the provider cannot list (numbers for Gemini, `null` without a null type) | their JSON text as strings | [`Decode::EnumText`] |
+//! | [`case_fold`] | a string enum | the same enum; the model may answer in another capitalisation (Anthropic) | [`Decode::CaseFold`] |
+//! | [`tuple`] | a tuple (`prefixItems`) | an object with keys `"0"`, `"1"`, ... | [`Decode::Tuple`] |
+//!
+//! Each module holds, in this order:
+//!
+//! - `write`: the forward rule, what the provider's schema says there. The engine
+//!   (`dialect/provider/`) decides where a rewrite applies, from the provider's profile, and
+//!   calls it;
+//! - `restore`: the inverse over the owned arguments, for [`RestorePlan::restore`](super::RestorePlan::restore),
+//!   reporting each fault through [`Faults`];
+//! - `read`: the same inverse over borrowed arguments, for decode (`de/`), which does not word a
+//!   fault but stops ([`Stop`]) and lets restore find it;
+//! - `encode`: the forward map of a value, for [`RestorePlan::encode`](super::RestorePlan::encode);
+//! - its unit tests.
+//!
+//! The other inverses a plan holds are not encodings: an assertion the provider cannot enforce is
+//! a [`Check`](super::Check) (`check.rs`, `pattern.rs`), a `null` sent for an absent property is a
+//! mark on the plan's property, and an integral float is turned into an integer at any node that
+//! says so (`mod.rs`).
+
+pub(crate) mod case_fold;
+pub(crate) mod entries;
+pub(crate) mod enum_text;
+pub(crate) mod json_text;
+pub(crate) mod tuple;
+pub(crate) mod wrap;
+
+use super::check::Check;
+use super::types::TypeSet;
+use serde_json::Value;
+
+/// How a provider encoded a value: the plan node of each rewrite.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) enum Decode {
+    /// Not at all.
+    #[default]
+    None,
+    /// `{"<key>": x}` stands for `x` ([`wrap`]).
+    Unwrap(String),
+    /// `[{"key": k, "value": v}, ...]` stands for `{k: v, ...}`; each key must pass the checks
+    /// (the map's key constraints the provider could not enforce) ([`entries`]).
+    Entries(Vec<Check>),
+    /// An object whose property `<key>` holds entries to merge into it; the names are the
+    /// object's declared properties, sorted (the keys that stay outside the entries: the node's
+    /// `rest` is never theirs, and an entry may not name one) ([`entries`]).
+    ExtraEntries(String, Vec<String>, Vec<Check>),
+    /// A string of JSON text (only strings are decoded; `null` beside it stays) ([`json_text`]).
+    JsonText(TypeSet),
+    /// Strings that stand for other JSON values ([`enum_text`]).
+    EnumText(Vec<(String, Value)>),
+    /// `{"0": a, "1": b}` stands for `[a, b]` ([`tuple`]).
+    Tuple(usize),
+    /// A string enum whose members the provider may send back in another capitalisation
+    /// (Anthropic documents it): a string that is no member but equals exactly one of them
+    /// ignoring case is that member. Members that differ only by case are never listed here
+    /// ([`case_fold`]).
+    CaseFold(Vec<String>),
+}
+
+/// How a provider writes null and closes an object: what a rewrite that writes an object (a
+/// wrapped root, a tuple) closes it with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Style {
+    /// Null is a type (`type: [T, "null"]`) and every object is closed by
+    /// `additionalProperties: false`: JSON Schema's own terms.
+    NullType,
+    /// Null is `nullable: true` beside one `type`, and there is no `additionalProperties` (an
+    /// object is closed only through `maxProperties` where every property is required): Gemini's
+    /// OpenAPI proto.
+    NullableFlag,
+}
+
+impl Style {
+    /// Closes `out`, an object whose `n` properties are all required.
+    pub(crate) fn close(self, out: &mut serde_json::Map<String, Value>, n: usize) {
+        match self {
+            Style::NullType => out.insert("additionalProperties".into(), Value::Bool(false)),
+            Style::NullableFlag => out.insert("maxProperties".into(), n.into()),
+        };
+    }
+}
+
+/// A step from a value to a part of it, kept only for a fault's pointer.
+#[derive(Debug, Clone)]
+pub(crate) enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+/// Where a key of a map rebuilt from entries was sent: the entry's index, and the property the
+/// entries were under (a flattened map's further keys).
+#[derive(Debug, Clone)]
+pub(crate) struct Place {
+    pub(crate) index: usize,
+    pub(crate) under: Option<String>,
+}
+
+/// Where an inverse reports what is wrong with the value it undoes: restore's run, which builds
+/// each fault's pointer on the way back up.
+pub(crate) trait Faults {
+    /// A fault at the value at hand.
+    fn fault(&mut self, message: String);
+    /// How many faults so far: pass it to [`below`](Self::below) after a step down.
+    fn count(&self) -> usize;
+    /// Puts the step `seg` above every fault found since `before` (they lie below it).
+    fn below(&mut self, before: usize, seg: impl Fn() -> Seg);
+}
+
+/// The value at hand while decode follows a node's chain (decode, reference, union branch).
+pub(crate) enum Cur<'a> {
+    Ref(&'a Value),
+    /// A string made by decoding (a member recovered from another capitalisation).
+    Own(Value),
+    /// A map sent as entries: keys and values, in the order the restored map holds them.
+    Entries(Vec<(&'a str, &'a Value)>),
+    /// An object whose further keys were sent as entries under one property, merged: every key
+    /// and value in the restored object's order.
+    Merged(Vec<(&'a str, &'a Value)>),
+    /// A tuple sent as an object: its items.
+    Tuple(Vec<&'a Value>),
+}
+
+/// Why decode does not follow a value on the fly.
+pub(crate) enum Stop {
+    /// A fault: restore reports one here.
+    Fault,
+    /// Something decode does not follow: restore the subtree instead.
+    Subtree,
+}
+
+impl Decode {
+    /// The declared properties of an object that also holds a map of further keys (sorted).
+    pub(crate) fn declared(&self) -> &[String] {
+        match self {
+            Decode::ExtraEntries(_, names, _) => names,
+            _ => &[],
+        }
+    }
+
+    /// Undoes the encoding of `value`. `places` receives where each key of a map rebuilt from
+    /// entries was sent (sorted by key), for the pointers of faults found below it.
+    pub(crate) fn restore(
+        &self,
+        value: Value,
+        faults: &mut impl Faults,
+        places: &mut Vec<(String, Place)>,
+    ) -> Value {
+        match (self, value) {
+            (Decode::None, v) => v,
+            (Decode::Unwrap(key), v) => wrap::restore(key, v, faults),
+            (Decode::Entries(checks), Value::Array(list)) => entries::restore(list, checks, faults, places),
+            (Decode::ExtraEntries(key, declared, checks), Value::Object(m)) => {
+                entries::restore_extra(key, declared, checks, m, faults, places)
+            }
+            (Decode::JsonText(types), Value::String(text)) => json_text::restore(*types, text, faults),
+            (Decode::CaseFold(members), Value::String(text)) => case_fold::restore(members, text),
+            (Decode::EnumText(table), Value::String(text)) => enum_text::restore(table, text),
+            (Decode::Tuple(n), Value::Object(m)) => tuple::restore(*n, m, faults),
+            (_, v) => v,
+        }
+    }
+
+    /// [`restore`](Self::restore) over a borrowed value, for decode: the value to follow next,
+    /// `None` where it stays as it is.
+    pub(crate) fn read<'a>(&'a self, value: &'a Value) -> Result<Option<Cur<'a>>, Stop> {
+        match (self, value) {
+            (Decode::Unwrap(key), v) => wrap::read(key, v).map(|v| Some(Cur::Ref(v))),
+            (Decode::Entries(checks), Value::Array(list)) => {
+                entries::read(list, checks).map(|l| Some(Cur::Entries(l)))
+            }
+            (Decode::ExtraEntries(key, declared, checks), Value::Object(m)) => {
+                Ok(entries::read_extra(m, key, declared, checks)?.map(Cur::Merged))
+            }
+            (Decode::JsonText(_), Value::String(_)) => Err(Stop::Subtree),
+            (Decode::CaseFold(members), Value::String(text)) => {
+                Ok(case_fold::read(members, text).map(Cur::Own))
+            }
+            (Decode::EnumText(table), Value::String(text)) => Ok(enum_text::read(table, text).map(Cur::Ref)),
+            (Decode::Tuple(n), Value::Object(m)) => tuple::read(*n, m).map(|items| Some(Cur::Tuple(items))),
+            _ => Ok(None),
+        }
+    }
+
+    /// [`read`](Self::read) of a value decode made itself (a member recovered from another
+    /// capitalisation: a string).
+    pub(crate) fn read_own<'a>(&'a self, own: &Value) -> Result<Option<Cur<'a>>, Stop> {
+        match (self, own) {
+            (Decode::Unwrap(_), _) => Err(Stop::Fault),
+            (Decode::JsonText(_), Value::String(_)) => Err(Stop::Subtree),
+            (Decode::EnumText(table), Value::String(text)) => Ok(enum_text::read(table, text).map(Cur::Ref)),
+            (Decode::CaseFold(members), Value::String(text)) => {
+                Ok(case_fold::read(members, text).map(Cur::Own))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The forward map: `value`, in the original's terms, as the provider's schema takes it.
+    pub(crate) fn encode(&self, value: Value) -> Value {
+        match (self, value) {
+            (Decode::None | Decode::CaseFold(_), v) => v,
+            (Decode::Unwrap(key), v) => wrap::encode(key, v),
+            (Decode::Entries(_), Value::Object(m)) => entries::encode(m),
+            (Decode::ExtraEntries(key, declared, _), Value::Object(m)) => {
+                entries::encode_extra(key, declared, m)
+            }
+            (Decode::JsonText(types), v) => json_text::encode(*types, v),
+            (Decode::EnumText(table), v) => enum_text::encode(table, v),
+            (Decode::Tuple(_), Value::Array(items)) => tuple::encode(items),
+            (_, v) => v,
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::{Faults, Seg};
+
+    /// Faults as text, `/pointer: message` (the message alone at the value at hand).
+    #[derive(Default)]
+    pub(crate) struct Collect(pub(crate) Vec<String>);
+
+    impl Faults for Collect {
+        fn fault(&mut self, message: String) {
+            self.0.push(message);
+        }
+
+        fn count(&self) -> usize {
+            self.0.len()
+        }
+
+        fn below(&mut self, before: usize, seg: impl Fn() -> Seg) {
+            for f in &mut self.0[before..] {
+                let step = match seg() {
+                    Seg::Key(k) => format!("/{k}"),
+                    Seg::Index(i) => format!("/{i}"),
+                };
+                *f = if f.starts_with('/') { format!("{step}{f}") } else { format!("{step}: {f}") };
+            }
+        }
+    }
+}
