@@ -522,7 +522,7 @@ impl Run<'_> {
         // further keys is never one of them, whether or not it needs work.
         let declared = node.decode.declared();
         for p in &node.props {
-            if p.null_is_absent && map.get(&p.name) == Some(&Value::Null) {
+            if rewrite::absent::stands_for_absent(p.null_is_absent, map.get(&p.name)) {
                 map.remove(&p.name);
                 continue;
             }

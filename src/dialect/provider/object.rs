@@ -3,11 +3,12 @@
 //! and a map (`additionalProperties: S`, one key pattern, or further keys beside named properties)
 //! as a list of entries. Together because all of them decide what an object's keys become.
 
-use super::describe::{finish_description, names_list, note_default, with_null, without_null};
+use super::describe::{finish_description, names_list, note_default};
 use super::{Built, DROPPED, Engine, MAP_MARK, Style};
 use crate::dialect::support::{admits_null, is_annotation};
 use crate::hint::Advice;
 use crate::pointer::Pointer;
+use crate::restore::rewrite::absent::{with_null, without_null};
 use crate::restore::rewrite::entries::{self, EXTRA};
 use crate::restore::{AdaptationKind, Check, Decode, Node, NodeId, Prop};
 use serde_json::{Map, Value};

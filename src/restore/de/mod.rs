@@ -34,6 +34,7 @@
 //! Recursion follows plan steps only and stops at [`MAX_DEPTH`], as restore does; below the
 //! plan, serde_json's deserializer goes as deep as `from_value` would.
 
+use super::rewrite::absent::stands_for_absent;
 use super::rewrite::{Cur, Stop};
 use super::{Decode, MAX_DEPTH, Node, NodeId, Prop, RestorePlan, Run, check};
 use crate::restore::ArgumentsError;
@@ -344,8 +345,7 @@ impl<'a> Resolve<'a> {
         match v {
             Value::Object(m) if !node.props.is_empty() || node.rest.is_some() => {
                 // Keys restore drops (a null standing for absent), in props order.
-                let drops =
-                    node.props.iter().filter(|p| p.null_is_absent && m.get(&p.name) == Some(&Value::Null));
+                let drops = node.props.iter().filter(|p| stands_for_absent(p.null_is_absent, m.get(&p.name)));
                 // Looked up only where it matters: checks on the keys, or a map that keeps order.
                 let preserves = crate::vocab::map_order::map_preserves_order();
                 let dropping = (preserves || !node.checks.is_empty()) && drops.clone().next().is_some();

@@ -4,6 +4,7 @@
 //!
 //! | module | the original says | the provider is told | plan node |
 //! | --- | --- | --- | --- |
+//! | [`absent`] | an optional property | required, `null` added; or, where `null` reads as absent, absent for it | marks on the property (`null_is_absent`, `null_dropped`, `null_refused`) |
 //! | [`wrap`] | a root that is not an object | `{"value": <root>}` | [`Decode::Unwrap`] |
 //! | [`entries`] | a map (`additionalProperties: S`) | an array of `{"key", "value"}` entries | [`Decode::Entries`], [`Decode::ExtraEntries`] |
 //! | [`json_text`] | any JSON value, a free-form object | a string of JSON text | [`Decode::JsonText`] |
@@ -23,11 +24,14 @@
 //! - `encode`: the forward map of a value, for [`RestorePlan::encode`](super::RestorePlan::encode);
 //! - its unit tests.
 //!
-//! The other inverses a plan holds are not encodings: an assertion the provider cannot enforce is
-//! a [`Check`](super::Check) (`check.rs`, `pattern.rs`), a `null` sent for an absent property is a
-//! mark on the plan's property, and an integral float is turned into an integer at any node that
-//! says so (`mod.rs`).
+//! [`absent`] has no decode: its inverse is a mark on the plan's property that restore, decode
+//! and the forward map read where they walk an object's properties. The other inverses a plan
+//! holds are not encodings: an assertion the provider cannot enforce is a
+//! [`Check`](super::Check) (`check.rs`, with `pattern.rs` for `pattern`: the forward rule that
+//! states it in the description, its check, its failure's words), and an integral float is
+//! turned into an integer at any node that says so (`mod.rs`).
 
+pub(crate) mod absent;
 pub(crate) mod case_fold;
 pub(crate) mod entries;
 pub(crate) mod enum_text;
