@@ -15,6 +15,9 @@
 //! | an assertion the provider does not enforce (`minimum` for Anthropic) | nothing, said in the description | checks it, listing every failure with its pointer |
 //! | an `integer` | `integer` | turns an integral float (`1.0`, which JSON Schema accepts and serde refuses) into the integer, but where another branch of its union takes fractions there (at its top or inside it); refuses one past ±2^53 where an integer format is named |
 //!
+//! Each encoding's forward rule and its inverse sit together in one module of `rewrite/`; the
+//! checks in `check.rs`.
+//!
 //! A plan is derived from the schema alone: rebuilding it from the same schema and dialect gives
 //! the same plan, so a gateway can keep the original schema and make the plan at call time.
 //! [`ToolSchema::restore`](crate::ToolSchema::restore) runs the plan of a schema built by
