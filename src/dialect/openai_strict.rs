@@ -212,6 +212,9 @@ impl SchemaDialect for OpenAiStrict {
     }
 }
 
+/// How many times its size with shared definitions an inlined schema may be.
+const INLINE_GROWTH: u64 = 4;
+
 /// The provider's schema with every definition inlined, when none refers back to itself and the
 /// expansion fits the size budget (measured before it is built); `None` otherwise, and then the
 /// definitions stay in `$defs` (OpenAI follows references, recursion included).
@@ -221,9 +224,6 @@ impl SchemaDialect for OpenAiStrict {
 /// whose target was not validated for strict mode"). The plan is unchanged: it follows
 /// definitions by node, not by the schema's spelling, and an inlined definition means what the
 /// reference did.
-/// How many times its size with shared definitions an inlined schema may be.
-const INLINE_GROWTH: u64 = 4;
-
 fn inline_acyclic(schema: &Value, cx: &AdaptContext<'_>) -> Option<Value> {
     let defs = schema.get("$defs").and_then(Value::as_object)?;
     if defs.is_empty() || super::ref_sites::find_recursion(schema, cx.max_depth, None).is_some() {
