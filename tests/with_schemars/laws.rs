@@ -180,7 +180,11 @@ fn every_dialect_is_idempotent_on_every_zoo_type() {
 #[test]
 fn every_dialect_is_idempotent_on_generated_schemas() {
     let reach = prop_run::Reach::new();
-    let schemas = prop_oneof![arb_schema_like(), tool_schemas::arb_tool_schema().prop_map(|(_, s)| s)];
+    // Two tool schemas to one schema-like value: the provider dialects refuse most schema-like
+    // values, and at even odds the share that reaches the law under openai-strict (about 40%)
+    // fell to its floor in 1 of 200 runs.
+    let schemas =
+        prop_oneof![1 => arb_schema_like(), 2 => tool_schemas::arb_tool_schema().prop_map(|(_, s)| s)];
     check(96, schemas, |schema| {
         for &d in dialect::builtin() {
             let options = SchemaOptions::new().dialect(d);
