@@ -55,11 +55,14 @@ impl Pass for CheckRefs {
         let root: &Value = schema;
         let mut bad = None;
         let mut moved = Vec::new();
+        // The `$ref` sites, in document order, for the loop search.
+        let mut sites = Vec::new();
         crate::walk::visit_objects(root, cx.max_depth, &mut |at, node| {
             if bad.is_some() {
                 return;
             }
             let Some(reference) = node.get("$ref") else { return };
+            sites.push(node);
             let why = match reference.as_str().map(|r| (r, crate::refs::resolve(root, r))) {
                 Some((_, Some(target))) if crate::walk::is_schema(target) => return,
                 Some((r, None)) if into_rewritten_tuple(root, r).is_some() => {
@@ -73,6 +76,9 @@ impl Pass for CheckRefs {
             bad = Some((format!("{at}/$ref"), why));
         })
         .map_err(|p| cx.too_deep(p))?;
+        // Searched here while the sites are at hand, unless a reference is about to be rewritten.
+        let found = if bad.is_none() && moved.is_empty() { search(root, &sites, cx.max_depth) } else { None };
+        let rewritten = !moved.is_empty();
         for (at, r) in moved {
             if let Some(Value::Object(node)) = schema.pointer_mut(&at) {
                 node.insert("$ref".into(), Value::String(r));
@@ -84,9 +90,11 @@ impl Pass for CheckRefs {
                 message: format!("{why}; add the definition it names, or fix the reference"),
             });
         }
-        let Some(found) = loop_without_progress(schema, cx.max_depth).map_err(|p| cx.too_deep(p))? else {
-            return Ok(());
+        let found = match found {
+            None if rewritten => loop_without_progress(schema, cx.max_depth).map_err(|p| cx.too_deep(p))?,
+            found => found,
         };
+        let Some(found) = found else { return Ok(()) };
         let origin = if cx.from_rust { crate::hint::Origin::Rust } else { cx.origin };
         let fix = crate::hint::Advice::SelfInPlace.text(origin);
         Err(SchemaGenerationError::Malformed {
@@ -151,10 +159,15 @@ fn loop_without_progress(root: &Value, max_depth: usize) -> Result<Option<Loop>,
             sites.push(node);
         }
     })?;
+    Ok(search(root, &sites, max_depth))
+}
+
+/// [`loop_without_progress`] from the `$ref` sites already found, in document order.
+fn search(root: &Value, sites: &[&Map<String, Value>], max_depth: usize) -> Option<Loop> {
     let mut done = AddressSet::default();
     let mut on_path = AddressSet::default();
     let mut path: Vec<Step<'_>> = Vec::new();
-    for &site in &sites {
+    for &site in sites {
         if done.contains(&at(site)) {
             continue;
         }
@@ -171,7 +184,7 @@ fn loop_without_progress(root: &Value, max_depth: usize) -> Result<Option<Loop>,
             if on_path.contains(&at(child)) {
                 let from = path.iter().position(|(n, ..)| at(n) == at(child)).unwrap_or(0);
                 let ring: Vec<&Map<String, Value>> = path[from..].iter().map(|(n, ..)| *n).collect();
-                return Ok(Some(describe(&ring, root, max_depth)));
+                return Some(describe(&ring, root, max_depth));
             }
             if !done.contains(&at(child)) {
                 on_path.insert(at(child));
@@ -179,7 +192,7 @@ fn loop_without_progress(root: &Value, max_depth: usize) -> Result<Option<Loop>,
             }
         }
     }
-    Ok(None)
+    None
 }
 
 /// Names a loop: the `$ref` on it that comes first in document order, and its references in loop
@@ -265,6 +278,11 @@ mod tests {
         CheckRefs.run(&mut s, &mut PassContext::new(None)).unwrap();
         assert_eq!(s["properties"]["q"]["items"]["$ref"], "#/properties/q/prefixItems/0");
         assert_eq!(s["properties"]["r"]["$ref"], "#/properties/q/items");
+        // Rewritten, a reference is searched for loops as it now reads.
+        let looping = json!({"properties": {"q": {"prefixItems": [{"$ref": "#/properties/q/items/0"}]}}});
+        let err = run(looping).unwrap_err();
+        assert_eq!(err.pointer(), Some("/properties/q/prefixItems/0/$ref"), "{err}");
+        assert!(err.to_string().contains("comes back to the schema it stands in"), "{err}");
         // Where the tuple is not there, the reference still points at nothing.
         assert!(run(json!({"properties": {"q": {"items": {"$ref": "#/properties/q/items/0"}}}})).is_err());
     }
