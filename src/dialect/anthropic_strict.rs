@@ -249,18 +249,15 @@ const UNIONS: &str = "properties using `anyOf` or a type array per request";
 /// (its entries' `key` and `value`), one for each tuple member, and a wrapped root's `value`.
 fn property_bound(schema: &Value, max_depth: usize) -> usize {
     let mut n = 1;
-    let _ = crate::walk::visit_all(schema, max_depth, &mut |_, node| {
-        if let Value::Object(m) = node {
-            n += m.get("properties").and_then(Value::as_object).map_or(0, Map::len);
-            n += 2 * ["additionalProperties", "patternProperties", "items"]
-                .iter()
-                .filter(|k| m.contains_key(**k))
-                .count();
-            for tuple in ["prefixItems", "items"] {
-                n += m.get(tuple).and_then(Value::as_array).map_or(0, Vec::len);
-            }
+    let _ = crate::walk::visit_objects(schema, max_depth, &mut |_, m| {
+        n += m.get("properties").and_then(Value::as_object).map_or(0, Map::len);
+        n += 2 * ["additionalProperties", "patternProperties", "items"]
+            .iter()
+            .filter(|k| m.contains_key(**k))
+            .count();
+        for tuple in ["prefixItems", "items"] {
+            n += m.get(tuple).and_then(Value::as_array).map_or(0, Vec::len);
         }
-        true
     });
     n
 }
@@ -289,7 +286,7 @@ fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
 /// ([`request_limits`](crate::request_limits)).
 pub(crate) fn parameter_counts(schema: &Value, max_depth: usize) -> (usize, usize) {
     let (mut optional, mut unions) = (0usize, 0usize);
-    let _ = crate::walk::visit_all(schema, max_depth, &mut |_, node| {
+    let _ = crate::walk::visit_objects(schema, max_depth, &mut |_, node| {
         if let Some(Value::Object(props)) = node.get("properties") {
             let required = node.get("required").and_then(Value::as_array);
             let is_required = |n: &str| required.is_some_and(|r| r.iter().any(|v| v == n));
@@ -299,7 +296,6 @@ pub(crate) fn parameter_counts(schema: &Value, max_depth: usize) -> (usize, usiz
                 .filter(|p| p.get("anyOf").is_some() || p.get("type").is_some_and(Value::is_array))
                 .count();
         }
-        true
     });
     (optional, unions)
 }

@@ -207,19 +207,16 @@ impl SchemaDialect for Gemini {
             &|_| (),
         );
         // What the proto does not know, named key by key (the engine should never leave any).
-        let _ = crate::walk::visit_all(&schema, cx.max_depth, &mut |ptr, node| {
-            if let Value::Object(map) = node {
-                for key in map.keys().filter(|k| !FIELDS.contains(&k.as_str())) {
-                    errors.push(CapabilityError::ForbiddenKeyword {
-                        dialect: name.to_owned(),
-                        keyword: key.clone(),
-                        pointer: ptr.as_str().to_owned(),
-                        field: None,
-                        hint: self.hint_for(key, cx.origin),
-                    });
-                }
+        let _ = crate::walk::visit_objects(&schema, cx.max_depth, &mut |at, map| {
+            for key in map.keys().filter(|k| !FIELDS.contains(&k.as_str())) {
+                errors.push(CapabilityError::ForbiddenKeyword {
+                    dialect: name.to_owned(),
+                    keyword: key.clone(),
+                    pointer: at.pointer().as_str().to_owned(),
+                    field: None,
+                    hint: self.hint_for(key, cx.origin),
+                });
             }
-            true
         });
         sort_errors(&mut errors);
         if errors.is_empty() { Ok(Adapted { schema, plan }) } else { Err(errors) }

@@ -214,19 +214,16 @@ impl SchemaDialect for GeminiJsonSchema {
         let mut errors = Vec::new();
         required_cycles(&schema, cx, &mut errors);
         // What Gemini does not read, named key by key (the engine should never leave any).
-        let _ = crate::walk::visit_all(&schema, cx.max_depth, &mut |ptr, node| {
-            if let Value::Object(map) = node {
-                for key in map.keys().filter(|k| !FIELDS.contains(&k.as_str())) {
-                    errors.push(CapabilityError::ForbiddenKeyword {
-                        dialect: NAME.to_owned(),
-                        keyword: key.clone(),
-                        pointer: ptr.as_str().to_owned(),
-                        field: None,
-                        hint: self.hint_for(key, cx.origin),
-                    });
-                }
+        let _ = crate::walk::visit_objects(&schema, cx.max_depth, &mut |at, map| {
+            for key in map.keys().filter(|k| !FIELDS.contains(&k.as_str())) {
+                errors.push(CapabilityError::ForbiddenKeyword {
+                    dialect: NAME.to_owned(),
+                    keyword: key.clone(),
+                    pointer: at.pointer().as_str().to_owned(),
+                    field: None,
+                    hint: self.hint_for(key, cx.origin),
+                });
             }
-            true
         });
         if errors.is_empty() {
             Ok(Adapted { schema, plan })

@@ -241,8 +241,8 @@ fn inline_acyclic(schema: &Value, cx: &AdaptContext<'_>) -> Option<Value> {
 /// The [OAI-SO] size limits, with `dialect` named in their errors.
 pub(super) fn limits(dialect: &str, schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
     let (mut props, mut chars, mut enum_values) = (0usize, 0usize, 0usize);
-    let _ = crate::walk::visit_all(schema, max_depth, &mut |ptr, node| {
-        let Value::Object(map) = node else { return true };
+    // The walk that spells a pointer only for an error: limits are counted over every object.
+    let _ = crate::walk::visit_objects(schema, max_depth, &mut |at, map| {
         if let Some(Value::Object(p)) = map.get("properties") {
             props += p.len();
             chars += p.keys().map(|k| k.chars().count()).sum::<usize>();
@@ -264,11 +264,10 @@ pub(super) fn limits(dialect: &str, schema: &Value, max_depth: usize, errors: &m
                     "characters in one string enum of more than 250 values",
                     total,
                     MAX_LARGE_ENUM_CHARS,
-                    ptr.as_str(),
+                    at.pointer().as_str(),
                 ));
             }
         }
-        true
     });
     let totals = [
         ("object properties in total", props, MAX_PROPERTIES),
