@@ -833,3 +833,29 @@ fn a_nullable_object_with_a_tag_of_its_own_takes_null_in_a_union_branch() {
         }
     }
 }
+
+// Regression (found by the restore laws, gemini-json-schema): a union's branch that is itself a
+// union, one of whose branches is an object with a tagged union below it. The forward map read
+// the inner union's branches by their top level only, so it sent an object that fits the object
+// branch there but not the union below it (no tag), which the provider's schema refuses; the
+// original took the value through the branch that accepts anything, written as JSON text.
+#[test]
+fn encode_reads_the_branches_of_a_union_within_a_union_below_their_top_level() {
+    let schema = json!({"type": "object", "required": ["b"], "properties": {
+        "b": {"anyOf": [{"anyOf": [{"type": "number"}, {"$ref": "#/$defs/A"}]}, true]}},
+        "$defs": {"A": {"type": "object", "required": ["z"], "properties": {"z": {"oneOf": [
+            {"type": "object", "properties": {"kind": {"const": "k0"}, "v": {"type": "string"}}, "required": ["kind"]},
+            {"type": "object", "properties": {"kind": {"const": "k1"}}, "required": ["kind"]}]}}}}});
+    for name in ["gemini-json-schema", "openai-strict", "anthropic-strict", "json-schema"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema.clone()).unwrap();
+        let provider = provider_validator(d, adapted.as_value());
+        for value in
+            [json!({"b": {"z": {"v": false}}}), json!({"b": {"z": {"kind": "k1"}}}), json!({"b": 2.5})]
+        {
+            let sent = adapted.plan().encode(value.clone());
+            assert!(provider.is_valid(&sent), "{name}: {value} sent as {sent}");
+            assert_eq!(adapted.restore(sent).map_err(|e| e.to_string()), Ok(value), "{name}");
+        }
+    }
+}

@@ -54,7 +54,23 @@ pub(super) fn exact_form(branch: &Value) -> bool {
 const DEEP_BUDGET: usize = 64;
 
 fn deepen(shape: &mut Shape, branch: &Value, root: &Value, budget: &mut usize) {
-    if *budget == 0 || shape.any.is_some() {
+    if *budget == 0 {
+        return;
+    }
+    if let Some(any) = &mut shape.any {
+        // A union within the branch: each of its branches deepened by its own schema (a value
+        // has the union's shape when it has one of them, below the top level too).
+        if let Some(members) = union_members(branch, root)
+            && members.len() == any.len()
+        {
+            for (s, m) in any.iter_mut().zip(members) {
+                if *budget == 0 {
+                    return;
+                }
+                *budget -= 1;
+                deepen(s, m, root, budget);
+            }
+        }
         return;
     }
     let mut b = branch;
@@ -99,6 +115,27 @@ fn deepen(shape: &mut Shape, branch: &Value, root: &Value, budget: &mut usize) {
         && let Some(rest) = b.get("additionalProperties").filter(|r| r.is_object())
     {
         shape.rest = Some(Box::new(child(rest, budget)));
+    }
+}
+
+/// The branches of the union `branch` is, through references and one-branch unions, as
+/// [`shape_within`] reads them into [`Shape::any`] (in the same order).
+fn union_members<'v>(branch: &'v Value, root: &'v Value) -> Option<&'v Vec<Value>> {
+    let mut b = branch;
+    for _ in 0..32 {
+        match b.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r)) {
+            Some(t) => b = t,
+            None => break,
+        }
+        if let Some(Value::Array(inner)) = b.get("anyOf")
+            && inner.len() == 1
+        {
+            b = &inner[0];
+        }
+    }
+    match b.get("anyOf") {
+        Some(Value::Array(inner)) if inner.len() > 1 => Some(inner),
+        _ => None,
     }
 }
 
