@@ -207,17 +207,8 @@ impl SchemaDialect for Gemini {
             &|_| (),
         );
         // What the proto does not know, named key by key (the engine should never leave any).
-        let _ = crate::walk::visit_objects(&schema, cx.max_depth, &mut |at, map| {
-            for key in map.keys().filter(|k| !FIELDS.contains(&k.as_str())) {
-                errors.push(CapabilityError::ForbiddenKeyword {
-                    dialect: name.to_owned(),
-                    keyword: key.clone(),
-                    pointer: at.pointer().as_str().to_owned(),
-                    field: None,
-                    hint: self.hint_for(key, cx.origin),
-                });
-            }
-        });
+        let hint = |key: &str| self.hint_for(key, cx.origin);
+        super::support::unknown_fields(name, &schema, FIELDS, cx.max_depth, &hint, &mut errors);
         sort_errors(&mut errors);
         if errors.is_empty() { Ok(Adapted { schema, plan }) } else { Err(errors) }
     }

@@ -214,17 +214,8 @@ impl SchemaDialect for GeminiJsonSchema {
         let mut errors = Vec::new();
         required_cycles(&schema, cx, &mut errors);
         // What Gemini does not read, named key by key (the engine should never leave any).
-        let _ = crate::walk::visit_objects(&schema, cx.max_depth, &mut |at, map| {
-            for key in map.keys().filter(|k| !FIELDS.contains(&k.as_str())) {
-                errors.push(CapabilityError::ForbiddenKeyword {
-                    dialect: NAME.to_owned(),
-                    keyword: key.clone(),
-                    pointer: at.pointer().as_str().to_owned(),
-                    field: None,
-                    hint: self.hint_for(key, cx.origin),
-                });
-            }
-        });
+        let hint = |key: &str| self.hint_for(key, cx.origin);
+        super::support::unknown_fields(NAME, &schema, FIELDS, cx.max_depth, &hint, &mut errors);
         if errors.is_empty() {
             Ok(Adapted { schema, plan })
         } else {

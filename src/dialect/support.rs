@@ -486,6 +486,30 @@ pub(crate) fn repeat_bounds(pattern: &str) -> impl Iterator<Item = u64> + '_ {
     found.into_iter()
 }
 
+/// A [`CapabilityError::ForbiddenKeyword`] for every key of every schema object in `schema` that
+/// `fields` does not list (a provider's proto reads no other), each with `hint`'s advice; the walk
+/// spells a pointer only for such a key.
+pub(crate) fn unknown_fields(
+    dialect: &str,
+    schema: &Value,
+    fields: &[&str],
+    max_depth: usize,
+    hint: &dyn Fn(&str) -> Option<String>,
+    errors: &mut Vec<CapabilityError>,
+) {
+    let _ = crate::walk::visit_objects(schema, max_depth, &mut |at, map| {
+        for key in map.keys().filter(|k| !fields.contains(&k.as_str())) {
+            errors.push(CapabilityError::ForbiddenKeyword {
+                dialect: dialect.to_owned(),
+                keyword: key.clone(),
+                pointer: at.pointer().as_str().to_owned(),
+                field: None,
+                hint: hint(key),
+            });
+        }
+    });
+}
+
 /// The hint for a keyword strict dialects refuse, naming the Rust shape to use instead.
 pub(crate) fn strict_hint(keyword: &str) -> Option<String> {
     crate::hint::for_keyword(keyword, crate::hint::Origin::Rust)

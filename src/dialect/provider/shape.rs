@@ -118,9 +118,9 @@ fn deepen(shape: &mut Shape, branch: &Value, root: &Value, budget: &mut usize) {
     }
 }
 
-/// The branches of the union `branch` is, through references and one-branch unions, as
-/// [`shape_within`] reads them into [`Shape::any`] (in the same order).
-fn union_members<'v>(branch: &'v Value, root: &'v Value) -> Option<&'v Vec<Value>> {
+/// The schema a branch stands for, as its shape is read: through references (at most 32) and
+/// unions of one branch.
+fn through_refs<'v>(branch: &'v Value, root: &'v Value) -> &'v Value {
     let mut b = branch;
     for _ in 0..32 {
         match b.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r)) {
@@ -133,6 +133,13 @@ fn union_members<'v>(branch: &'v Value, root: &'v Value) -> Option<&'v Vec<Value
             b = &inner[0];
         }
     }
+    b
+}
+
+/// The branches of the union `branch` is, through references and one-branch unions, as
+/// [`shape_within`] reads them into [`Shape::any`] (in the same order).
+fn union_members<'v>(branch: &'v Value, root: &'v Value) -> Option<&'v Vec<Value>> {
+    let b = through_refs(branch, root);
     match b.get("anyOf") {
         Some(Value::Array(inner)) if inner.len() > 1 => Some(inner),
         _ => None,
@@ -163,18 +170,7 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         let target = Value::Object(Map::from_iter([("$ref".to_owned(), r.clone())]));
         return own.both(shape_within(&target, root, budget));
     }
-    let mut b = branch;
-    for _ in 0..32 {
-        match b.get("$ref").and_then(Value::as_str).and_then(|r| crate::refs::resolve(root, r)) {
-            Some(t) => b = t,
-            None => break,
-        }
-        if let Some(Value::Array(inner)) = b.get("anyOf")
-            && inner.len() == 1
-        {
-            b = &inner[0];
-        }
-    }
+    let b = through_refs(branch, root);
     if let Some(Value::Array(inner)) = b.get("anyOf") {
         if let Some(site) = b.as_object().filter(|m| m.keys().any(|k| k != "anyOf" && !is_annotation(k))) {
             // Keywords beside the union (a tag beside an inlined variant): they hold too.
