@@ -97,7 +97,7 @@ impl Encode<'_> {
         for (shape, branch) in &node.union {
             // A null the branch's original refuses, where the branch sends null for absent: the
             // value is another branch's (which declares that null), though the encoding fits.
-            if self.refuses_null_of(*branch, &value) {
+            if self.refuses_null_of(*branch, &value) || !self.encodes(*branch, &value) {
                 continue;
             }
             let encoded = self.node(*branch, value.clone(), depth + 1);
@@ -148,6 +148,21 @@ impl Encode<'_> {
         let out = run.node(id, sent.clone(), depth);
         crate::walk::drop_any_depth(out);
         run.faults.is_empty()
+    }
+
+    /// Whether the encodings of the node `id` (through its references) apply to `value`: a map's
+    /// entries to an object, a tuple's keys to an array. A value of another type is another
+    /// branch's, although it may look like an encoding of this one (`[]`, an empty map's entries).
+    fn encodes(&self, id: NodeId, value: &Value) -> bool {
+        let mut at = Some(id);
+        for _ in 0..=MAX_DEPTH {
+            let Some(node) = at.map(|i| &self.nodes[i]) else { return true };
+            if !node.decode.applies_to(value) {
+                return false;
+            }
+            at = node.target;
+        }
+        true
     }
 
     /// Whether `value` is an object holding a null for a property the node `id` (through its

@@ -859,3 +859,24 @@ fn encode_reads_the_branches_of_a_union_within_a_union_below_their_top_level() {
         }
     }
 }
+
+// Regression (found by the restore laws, anthropic-strict): a union of a map and an `enum` listing
+// `[]`. The map is sent as entries, and `[]` is also the entries of the empty map: the forward map
+// sent the listed `[]` through the map branch, and restore gave `{}` back. A map's encoding
+// applies to objects only, so `[]` goes through the enum's branch, as text.
+#[test]
+fn encode_sends_an_array_through_a_map_branch_only_as_its_entries() {
+    let schema = json!({"type": "object", "properties": {"a": {"anyOf": [
+        {"type": "object", "properties": {}, "additionalProperties": {"type": "integer"}},
+        {"enum": ["", []]}]}}});
+    for name in ["anthropic-strict", "gemini-json-schema", "mcp", "json-schema"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
+        let provider = provider_validator(d, adapted.as_value());
+        for value in [json!({"a": []}), json!({"a": {}}), json!({"a": {"k": 1}}), json!({"a": ""})] {
+            let sent = adapted.plan().encode(value.clone());
+            assert!(provider.is_valid(&sent), "{name}: {value} sent as {sent}");
+            assert_eq!(adapted.restore(sent).map_err(|e| e.to_string()), Ok(value), "{name}");
+        }
+    }
+}

@@ -209,6 +209,16 @@ impl Decode {
         }
     }
 
+    /// Whether the encoding applies to `value` in the original's terms: a map's entries to an
+    /// object, a tuple's keys to an array (every other encoding takes any value, or leaves it).
+    pub(crate) fn applies_to(&self, value: &Value) -> bool {
+        match self {
+            Decode::Entries(_) | Decode::ExtraEntries(..) => value.is_object(),
+            Decode::Tuple(_) => value.is_array(),
+            _ => true,
+        }
+    }
+
     /// The forward map: `value`, in the original's terms, as the provider's schema takes it.
     pub(crate) fn encode(&self, value: Value) -> Value {
         match (self, value) {
