@@ -154,29 +154,22 @@ impl Encode<'_> {
     /// entries to an object, a tuple's keys to an array. A value of another type is another
     /// branch's, although it may look like an encoding of this one (`[]`, an empty map's entries).
     fn encodes(&self, id: NodeId, value: &Value) -> bool {
-        let mut at = Some(id);
-        for _ in 0..=MAX_DEPTH {
-            let Some(node) = at.map(|i| &self.nodes[i]) else { return true };
-            if !node.decode.applies_to(value) {
-                return false;
-            }
-            at = node.target;
-        }
-        true
+        self.through_targets(id).all(|node| node.decode.applies_to(value))
     }
 
     /// Whether `value` is an object holding a null for a property the node `id` (through its
     /// references) sends as null for absent, and whose original refuses null.
     fn refuses_null_of(&self, id: NodeId, value: &Value) -> bool {
         let Value::Object(m) = value else { return false };
-        let mut at = Some(id);
-        for _ in 0..=MAX_DEPTH {
-            let Some(node) = at.map(|i| &self.nodes[i]) else { return false };
-            if node.props.iter().any(|p| p.null_refused && m.get(&p.name).is_some_and(Value::is_null)) {
-                return true;
-            }
-            at = node.target;
-        }
-        false
+        self.through_targets(id).any(|node| {
+            node.props.iter().any(|p| p.null_refused && m.get(&p.name).is_some_and(Value::is_null))
+        })
+    }
+
+    /// The node `id` and the nodes its references lead to, which work on the same value (at most
+    /// [`MAX_DEPTH`] of them).
+    fn through_targets(&self, id: NodeId) -> impl Iterator<Item = &Node> {
+        std::iter::successors(Some(&self.nodes[id]), |node| node.target.map(|t| &self.nodes[t]))
+            .take(MAX_DEPTH + 1)
     }
 }
