@@ -44,7 +44,11 @@ Checks of each accepted schema, by dialect:
   describe an object where the properties are the parameters").
 - `mcp`, `mcp-self-contained`: `mcp.types.Tool(name=..., inputSchema=schema)` and a `tools/list`
   result parsed by `mcp_types.methods.parse_server_result` for protocol 2025-11-25 and 2026-07-28
-  (what a client does with a server's answer) must not raise.
+  (what a client does with a server's answer) must not raise; and the two checks VS Code's Copilot
+  Chat runs on an MCP tool before it offers it (`normalizeToolSchema` in
+  `src/extension/tools/common/toolSchemaNormalizer.ts` of `microsoft/vscode-copilot-chat`, which
+  throws and drops the tool): the schema valid against the draft-07 metaschema, and no node it
+  walks with `type: "array"` and a falsy `items`.
 - every JSON-Schema dialect (`json-schema`, `strict-subset`, `inline-refs`, `openai-strict`,
   `openai-agents-mcp`, `anthropic-strict`, `gemini-json-schema`, `mcp`, `mcp-self-contained`): jsonschema `Draft202012Validator.check_schema`
   (every metaschema error is listed, not only the first), then every `$ref` at a schema position
@@ -108,8 +112,8 @@ SDKS_BY_DIALECT = {
     "gemini": ["google-genai"],
     "gemini-ordered": ["google-genai"],
     "gemini-json-schema": ["google-genai-json", "jsonschema"],
-    "mcp": ["mcp", "jsonschema"],
-    "mcp-self-contained": ["mcp", "jsonschema"],
+    "mcp": ["mcp", "vscode", "jsonschema"],
+    "mcp-self-contained": ["mcp", "vscode", "jsonschema"],
 }
 
 # Protocol versions a client parses a `tools/list` result for, each with the result's other
@@ -348,6 +352,7 @@ class Sdks:
                 "google-genai": self.gemini,
                 "google-genai-json": self.gemini_json,
                 "mcp": self.mcp,
+                "vscode": self.vscode,
                 "jsonschema": self.json_schema,
             }[sdk](c, schema, name)
         except RecursionError:
@@ -599,6 +604,36 @@ class Sdks:
             except Exception as e:  # noqa: BLE001
                 c.fail(f"{what}: raises {type(e).__name__}: {generalize(first_line(str(e)))}", first_line(str(e), 400))
 
+    def vscode(self, c: Check, schema: Any, name: str) -> None:
+        """VS Code's two throwing rules for a tool's parameters: Ajv with the draft-07 metaschema
+        (formats not checked: VS Code registers only `uri` and `regex`), then `forEachSchemaNode`
+        over the keywords it walks, refusing `type: "array"` without a truthy `items`."""
+        validator = self.jsonschema.Draft7Validator
+        for e in validator(validator.META_SCHEMA).iter_errors(schema):
+            key = next((str(p) for p in reversed(e.absolute_path) if not isinstance(p, int)), "")
+            c.fail(f"draft-07 metaschema: `{key or '/'}` fails `{e.validator}`", f"{pointer(e.absolute_path) or '/'}: {short(e.message, 300)}")
+
+        def walk(node: Any, at: str) -> None:
+            if not isinstance(node, dict):
+                return
+            # JavaScript's falsy values: `{}` and `[]` are truthy there.
+            items = node.get("items")
+            if node.get("type") == "array" and (items is None or items is False or items in (0, "")):
+                c.fail("array type must have items", f"{at or '/'}: `items` is {short(node.get('items'), 40)}")
+            for k in ("properties", "dependencies", "patternProperties"):
+                for key, sub in (node.get(k) or {}).items() if isinstance(node.get(k), dict) else ():
+                    walk(sub, f"{at}/{k}/{pointer([key])[1:]}")
+            if isinstance(node.get("items"), list):
+                for i, sub in enumerate(node["items"]):
+                    walk(sub, f"{at}/items/{i}")
+            for k in ("items", "additionalProperties", "not", "if", "then", "else", "contains"):
+                walk(node.get(k), f"{at}/{k}")
+            for k in ("anyOf", "allOf", "oneOf"):
+                for i, sub in enumerate(node.get(k) or []):
+                    walk(sub, f"{at}/{k}/{i}")
+
+        walk(schema, "")
+
     # -- jsonschema ------------------------------------------------------------------------------
 
     def json_schema(self, c: Check, schema: Any, name: str) -> None:
@@ -705,6 +740,10 @@ SELF_TEST: dict[str, tuple[Any, Any]] = {
     "mcp": (
         {"properties": {"a": {"type": "string"}}, "type": "object"},
         {"type": "string"},
+    ),
+    "vscode": (
+        {"properties": {"a": {"type": "array", "prefixItems": [{"type": "string"}], "items": {"not": {}}}}, "type": "object"},
+        {"properties": {"a": {"type": "array", "prefixItems": [{"type": "string"}], "items": False}}, "type": "object"},
     ),
     "jsonschema": (
         {"$defs": {"A": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/A"}}, "type": "object"},

@@ -7,7 +7,11 @@
 //! - in practice many clients cannot resolve `$defs`/`$ref` (GitHub Copilot CLI #1876, Gemini CLI
 //!   #13326, Cursor, Kiro, opencode, Codex). [`MCP_SELF_CONTAINED`]
 //!   inlines every reference for them (as [`INLINE_REFS`](super::INLINE_REFS) does: recursion is an
-//!   error, the expansion is size-checked before it is built).
+//!   error, the expansion is size-checked before it is built);
+//! - the clients' own checks, met by spelling the same schema another way: the MCP TypeScript SDK
+//!   types a property's schema as an object (a boolean one is written as the object that means
+//!   the same), and VS Code's Copilot Chat refuses a tool whose array schema has no truthy
+//!   `items` (`{}` is written where `items` is absent, `{"not": {}}` for `items: false`).
 //!
 //! A root that is not an object (a bare `enum`, `Vec<T>`, a newtype over a scalar, an enum that
 //! serialises as a `oneOf`) is wrapped as `{"value": <root>}`, and the restore plan unwraps the
@@ -78,6 +82,7 @@ impl SchemaDialect for Mcp {
             Err(_) => wrap(schema, cx.max_depth),
         };
         no_boolean_properties(&mut adapted.schema, cx.max_depth);
+        arrays_say_items(&mut adapted.schema, cx.max_depth);
         Ok(adapted)
     }
 }
@@ -130,6 +135,39 @@ fn no_boolean_properties(schema: &mut Value, max_depth: usize) {
                     if let Value::Bool(b) = v {
                         *v = object_for(*b);
                     }
+                }
+            }
+            Ok(())
+        },
+        &|_| (),
+    );
+}
+
+/// Every array schema with an `items` an MCP client reads as present: `{}` where `items` is absent
+/// (a tuple's `prefixItems` alone, an array of anything), `{"not": {}}` for `items: false` (a
+/// closed tuple). Both say what the schema said. VS Code's Copilot Chat refuses a tool whose
+/// schema has `type: "array"` without a truthy `items` ("tool parameters array type must have
+/// items"), and with it the whole server's tool list.
+fn arrays_say_items(schema: &mut Value, max_depth: usize) {
+    // The depth was bounded by the pipeline; past the budget nothing is rewritten.
+    let _ = crate::walk::visit_objects_mut::<()>(
+        schema,
+        max_depth,
+        &mut |_, m| {
+            let array = match m.get("type") {
+                Some(Value::String(t)) => t == "array",
+                Some(Value::Array(ts)) => ts.iter().any(|t| t == "array"),
+                _ => false,
+            };
+            if array {
+                match m.get("items") {
+                    None => {
+                        m.insert("items".into(), Value::Object(Map::new()));
+                    }
+                    Some(Value::Bool(false)) => {
+                        m.insert("items".into(), serde_json::json!({"not": {}}));
+                    }
+                    Some(_) => {}
                 }
             }
             Ok(())
@@ -229,6 +267,35 @@ mod tests {
         let out = MCP.adapt(nested, &cx).unwrap();
         assert_eq!(out["properties"]["a"], json!({}));
         assert_eq!(out["properties"]["b"]["properties"]["c"], json!({"not": {}}));
+    }
+
+    #[test]
+    fn every_array_has_an_items_a_client_reads_as_present() {
+        let cx = AdaptContext::default();
+        let schema = json!({"type": "object", "properties": {
+            "any": {"type": "array"},
+            "nullable": {"type": ["array", "null"]},
+            "tuple": {"type": "array", "prefixItems": [{"type": "string"}], "maxItems": 1},
+            "closed": {"type": "array", "prefixItems": [{"type": "string"}], "items": false},
+            "listed": {"type": "array", "items": {"type": "string"}},
+            "open": {"type": "array", "items": true},
+            "untyped": {"prefixItems": [{"type": "string"}]}
+        }});
+        for dialect in [&MCP, &MCP_SELF_CONTAINED] {
+            let out = dialect.adapt(schema.clone(), &cx).unwrap();
+            let items = |k: &str| out["properties"][k].get("items").cloned();
+            assert_eq!(items("any"), Some(json!({})));
+            assert_eq!(items("nullable"), Some(json!({})));
+            assert_eq!(items("tuple"), Some(json!({})));
+            assert_eq!(items("closed"), Some(json!({"not": {}})));
+            assert_eq!(items("listed"), Some(json!({"type": "string"})));
+            assert_eq!(items("open"), Some(json!(true)));
+            // Only a schema that says `array` is read by the client's check.
+            assert_eq!(items("untyped"), None);
+        }
+        // In definitions too, where a client that inlines references reads them.
+        let defs = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "array"}}});
+        assert_eq!(MCP.adapt(defs, &cx).unwrap()["$defs"]["A"]["items"], json!({}));
     }
 
     #[test]

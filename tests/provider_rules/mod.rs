@@ -308,6 +308,22 @@ pub const RULES: &[Rule] = &[
         refuses: r#"{"type": "object", "properties": {"value": true}}"#,
         check: no_boolean_properties,
     },
+    Rule {
+        name: "mcp: every array has a truthy items (VS Code Copilot Chat)",
+        dialects: MCP,
+        error: "Failed to validate tool ...: Error: tool parameters array type must have items.",
+        source: "https://github.com/confluentinc/mcp-confluent/issues/581",
+        refuses: r#"{"type": "object", "properties": {"pair": {"type": "array", "prefixItems": [{"type": "string"}], "items": false}}}"#,
+        check: truthy_items,
+    },
+    Rule {
+        name: "gemini: every required name is a declared property",
+        dialects: GEMINI,
+        error: "Unable to submit request because required fields ['model'] are not defined in the schema properties.",
+        source: "https://github.com/google-gemini/gemini-cli/issues/1458",
+        refuses: r#"{"type": "object", "properties": {}, "required": ["model"]}"#,
+        check: required_declared,
+    },
 ];
 
 /// Every rule of `dialect` that `schema` breaks, with where.
@@ -558,6 +574,33 @@ fn array_has_items(schema: &Value) -> Vec<String> {
         .filter(|(_, m)| m.get("type") == Some(&Value::String("array".into())) && !m.contains_key("items"))
         .map(|(p, _)| format!("`{p}` is an array without `items`"))
         .collect()
+}
+
+/// VS Code's check (`src/extension/tools/common/toolSchemaNormalizer.ts` in
+/// `microsoft/vscode-copilot-chat`): `type === 'array' && !items`, so `items: false` fails too.
+fn truthy_items(schema: &Value) -> Vec<String> {
+    objects(schema)
+        .into_iter()
+        .filter(|(_, m)| {
+            m.get("type") == Some(&Value::String("array".into()))
+                && matches!(m.get("items"), None | Some(Value::Bool(false) | Value::Null))
+        })
+        .map(|(p, m)| format!("`{p}` is an array with `items` {:?}", m.get("items")))
+        .collect()
+}
+
+fn required_declared(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for (p, m) in objects(schema) {
+        let declared = m.get("properties").and_then(Value::as_object);
+        for name in m.get("required").and_then(Value::as_array).into_iter().flatten() {
+            let name = name.as_str().unwrap_or_default();
+            if !declared.is_some_and(|d| d.contains_key(name)) {
+                out.push(format!("`{p}/required` names `{name}`, which `properties` does not declare"));
+            }
+        }
+    }
+    out
 }
 
 fn lookaround(pattern: &str) -> bool {
