@@ -18,6 +18,10 @@ use serde_json::{Map, Value};
 ///   `float` and `tuple` (the Python spellings the Berkeley Function Calling Leaderboard writes)
 ///   are rewritten to `object`, `number` and `array` (the one rule, [`JsonType::read`]); any other
 ///   name (`any`, `String`, `long`) is an error, since reading it as some type would be a guess.
+///   A list that names every JSON type (`integer` is within `number`) says nothing and is
+///   removed: the schema is then read as the untyped schema it is (a provider gets such a value
+///   as JSON text, where without this the list became a union of every type, which no provider
+///   encoding can tell apart).
 /// - Every keyword that holds subschemas holds schemas (objects or booleans) in its shape: one
 ///   schema, an array of them, or a map of them (`$defs` that is a list is refused).
 /// - A `$ref` is a string naming a place in this document (`#`, `#/$defs/Name`, any JSON pointer,
@@ -59,6 +63,9 @@ impl NodePass for WellFormed {
         }
         if let Some(t) = super::member_mut(node, "type") {
             read_types(t, at)?;
+            if names_every_type(t) {
+                node.remove("type");
+            }
         }
         if matches!(super::member(node, "items"), Some(Value::Array(_))) {
             tuple_as_prefix_items(node);
@@ -132,6 +139,15 @@ fn tuple_as_prefix_items(node: &mut Map<String, Value>) {
     if let Some(rest) = node.remove("additionalItems") {
         node.insert("items".into(), rest);
     }
+}
+
+/// Whether a `type` list admits every JSON value: it names `null`, `boolean`, `object`, `array`,
+/// `string` and `number`.
+fn names_every_type(t: &Value) -> bool {
+    let Value::Array(names) = t else { return false };
+    ["null", "boolean", "object", "array", "string", "number"]
+        .iter()
+        .all(|want| names.iter().any(|n| n.as_str() == Some(*want)))
 }
 
 /// Rewrites a `type` keyword to JSON type names, or says which name is not one.
@@ -218,6 +234,24 @@ mod tests {
             run(s).unwrap(),
             json!({"type": "object", "properties": {"a": {"type": ["number", "null"]}, "b": {"type": "array", "items": {"type": "integer"}}}})
         );
+    }
+
+    #[test]
+    fn a_type_list_that_names_every_json_type_is_removed() {
+        let every = json!(["array", "boolean", "null", "number", "object", "string"]);
+        let s = json!({"type": "object", "properties": {"a": {"type": every, "description": "any"}}});
+        assert_eq!(run(s).unwrap(), json!({"type": "object", "properties": {"a": {"description": "any"}}}));
+        // In the Python spellings, and with `integer` beside `number`.
+        let s = json!({"type": ["dict", "tuple", "float", "integer", "string", "boolean", "null"]});
+        assert_eq!(run(s).unwrap(), json!({}));
+        // A list that leaves one type out says something; `integer` is not `number`.
+        for kept in [
+            json!(["array", "boolean", "null", "number", "object"]),
+            json!(["array", "boolean", "null", "integer", "object", "string"]),
+        ] {
+            let s = json!({"type": kept});
+            assert_eq!(run(s.clone()).unwrap(), s);
+        }
     }
 
     #[test]
