@@ -5,12 +5,14 @@ Run it with `scripts/provider_sdks.sh` (which makes the virtual environment from
 `scripts/requirements-sdk.txt` and builds the CLI), or, inside that environment:
 
     python scripts/provider_sdks.py [--bin target/debug/toolschema] [--dialect D,D...]
-        [--source zoo,mcp,pydantic,bfcl,hostile] [--json results.json] [--list N] [--jobs N]
+        [--source zoo,rejections,mcp,pydantic,bfcl,hostile] [--json results.json] [--list N] [--jobs N]
         [--reject-any]
 
 Inputs:
 - `zoo`: the zoo goldens, `fixtures/dialects/<dialect>/*.json` (`fixtures/golden/*.json` for
   `json-schema`). Each holds the dialect's output (`schema`) or its refusal (`errors`).
+- `rejections`: the tool schemas users posted after a provider or an MCP client refused them
+  (`fixtures/provider_rejections/schemas.json`), run through the CLI as the corpus is.
 - `mcp`, `pydantic`, `bfcl`, `hostile`: the shared corpus (`../shared/corpus`, or
   `$TOOLSCHEMA_CORPUS`), run through `toolschema canon --dialect D --allow-any --jsonl`, one call
   per dialect over all the corpus tools at once. A tool the dialect refuses is counted as refused,
@@ -98,8 +100,10 @@ DIALECTS = [
     "mcp",
     "mcp-self-contained",
 ]
-SOURCES = ["zoo", "mcp", "pydantic", "bfcl", "hostile"]
-CORPUS_SOURCES = SOURCES[1:]
+SOURCES = ["zoo", "rejections", "mcp", "pydantic", "bfcl", "hostile"]
+# Sources run through the CLI; of them, the ones read from the shared corpus.
+CLI_SOURCES = SOURCES[1:]
+CORPUS_SOURCES = SOURCES[2:]
 
 # Which SDKs check which dialect's output, in table order.
 SDKS_BY_DIALECT = {
@@ -786,14 +790,20 @@ def zoo_results(dialect: str) -> list[Result]:
     return results
 
 
-def corpus_tools(corpus: Path, sources: list[str]) -> list[tuple[Tool, str]]:
-    """Every corpus tool of the sources, with its schema as JSON text (read as is, so that input the
-    CLI cannot read stays input the CLI cannot read)."""
+def corpus_tools(corpus: Path | None, sources: list[str]) -> list[tuple[Tool, str]]:
+    """Every tool of the sources the CLI runs, with its schema as JSON text (a corpus file read as
+    is, so that input the CLI cannot read stays input the CLI cannot read)."""
     tools: list[tuple[Tool, str]] = []
 
     def one_line(text: str) -> str:
         # JSON strings hold no raw line breaks, so outside them a line break is whitespace.
         return text.replace("\r", " ").replace("\n", " ")
+
+    if "rejections" in sources:
+        for entry in json.loads((REPO / "fixtures" / "provider_rejections" / "schemas.json").read_text()):
+            tools.append((Tool("rejections", f"rejections/{entry['name']}", entry["name"]), json.dumps(entry["schema"])))
+    if corpus is None:
+        return tools
 
     if "mcp" in sources:
         for path in sorted(corpus.glob("mcp/*/*.json")):
@@ -1056,8 +1066,8 @@ def main() -> int:
     if corpus_wanted and corpus is None and os.environ.get("TOOLSCHEMA_REQUIRE_CORPUS") == "1":
         die("the shared corpus is required (TOOLSCHEMA_REQUIRE_CORPUS=1) and is not at ../shared/corpus; set TOOLSCHEMA_CORPUS")
     if corpus_wanted and corpus is None:
-        print("notice: no corpus at ../shared/corpus (set TOOLSCHEMA_CORPUS); checking the zoo only", file=sys.stderr)
-        sources = [s for s in sources if s == "zoo"]
+        print("notice: no corpus at ../shared/corpus (set TOOLSCHEMA_CORPUS); checking the zoo and the rejected public tools only", file=sys.stderr)
+        sources = [s for s in sources if s not in CORPUS_SOURCES]
         corpus_wanted = []
 
     phases: list[str] = []
@@ -1070,9 +1080,10 @@ def main() -> int:
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="provider-sdks-") as tmp, concurrent.futures.ThreadPoolExecutor(2) as pool:
         futures = []
-        if corpus_wanted:
+        cli_wanted = [s for s in sources if s in CLI_SOURCES]
+        if cli_wanted:
             binary = args.bin or build_cli()
-            tools = corpus_tools(corpus, corpus_wanted)
+            tools = corpus_tools(corpus, cli_wanted)
             jsonl = Path(tmp) / "corpus.jsonl"
             with open(jsonl, "w", encoding="utf-8") as f:
                 f.writelines(f'{{"name":"k{i:05d}","schema":{text}}}\n' for i, (_, text) in enumerate(tools))
