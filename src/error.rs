@@ -276,7 +276,10 @@ pub enum CapabilityError {
         pointer: String,
     },
     /// A provider limit (number of properties, enum values, total string length, ...) is exceeded.
-    #[error("dialect `{dialect}` allows at most {max} {limit}; the schema has {actual} (at `{pointer}`)")]
+    #[error(
+        "dialect `{dialect}` allows at most {max} {limit}; the schema has {actual} (at `{pointer}`){}",
+        Hint(hint)
+    )]
     LimitExceeded {
         /// The dialect's name.
         dialect: String,
@@ -288,6 +291,8 @@ pub enum CapabilityError {
         max: usize,
         /// Where (the root for totals).
         pointer: String,
+        /// How to come within the limit, where known.
+        hint: Option<String>,
     },
 }
 

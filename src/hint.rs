@@ -59,6 +59,14 @@ pub(crate) enum Advice {
     SelfInPlace,
     /// An untyped position the model must fill (reject-any), by position.
     Untyped(Untyped),
+    /// Past a provider's count of properties, enum values or characters.
+    Smaller,
+    /// Past a provider's levels of object nesting.
+    Flatter,
+    /// Past a provider's count of optional properties.
+    FewerOptional,
+    /// Past a provider's count of union properties.
+    FewerUnions,
 }
 
 /// Where an untyped position is, for [`Advice::Untyped`].
@@ -106,6 +114,47 @@ impl Advice {
             (Advice::SelfInPlace, P) => {
                 "pydantic cannot validate a model that is itself in the same value either (a union or a type \
                  alias of itself): put it under a field or in a `list`"
+            }
+            (Advice::Smaller, R) => {
+                "split the arguments over several tools, or take a long enum as a `String` the code checks"
+            }
+            (Advice::Smaller, J) => {
+                "split the tool into several, or take a long `enum` as a string the tool checks"
+            }
+            (Advice::Smaller, P) => {
+                "split the arguments over several tools, or take a long `Literal` or `Enum` as a `str` the code checks"
+            }
+            (Advice::Flatter, R) => {
+                "nest fewer structs (a field of a struct type can often be `#[serde(flatten)]`), or split the tool"
+            }
+            (Advice::Flatter, J) => {
+                "nest fewer objects (merge an object's properties into its parent), or split the tool"
+            }
+            (Advice::Flatter, P) => {
+                "nest fewer models (move a sub-model's fields into its parent), or split the tool"
+            }
+            (Advice::FewerOptional, R) => {
+                "make more fields required (no `Option`, no `#[serde(default)]`), split the tool, or send fewer \
+                 tools in strict mode in one request"
+            }
+            (Advice::FewerOptional, J) => {
+                "list more properties in `required`, split the tool, or send fewer tools in strict mode in one request"
+            }
+            (Advice::FewerOptional, P) => {
+                "give fewer fields a default (a field without one is required), split the tool, or send fewer \
+                 tools in strict mode in one request"
+            }
+            (Advice::FewerUnions, R) => {
+                "use fewer fields of an enum or `Option` type (a unit-only enum is no union), split the tool, or \
+                 send fewer tools in strict mode in one request"
+            }
+            (Advice::FewerUnions, J) => {
+                "use fewer properties with `anyOf` or a `type` list (an `enum` of strings is no union), split the \
+                 tool, or send fewer tools in strict mode in one request"
+            }
+            (Advice::FewerUnions, P) => {
+                "use fewer fields of a union or `Optional` type (a `Literal` is no union), split the tool, or send \
+                 fewer tools in strict mode in one request"
             }
             (Advice::PlainShape, R) => "use a plain struct or a tagged enum",
             (Advice::PlainShape, J) => {

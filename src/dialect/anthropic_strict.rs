@@ -209,7 +209,7 @@ impl AnthropicStrict {
             &|_| (),
         );
         let mut errors = Vec::new();
-        limits(&schema, cx.max_depth, &mut errors);
+        limits(&schema, cx.max_depth, cx.origin, &mut errors);
         if errors.is_empty() {
             Ok(Adapted { schema, plan })
         } else {
@@ -263,11 +263,17 @@ fn property_bound(schema: &Value, max_depth: usize) -> usize {
 }
 
 /// The per-schema part of [ANT-SO]'s request limits: optional properties and union properties.
-fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
+fn limits(schema: &Value, max_depth: usize, origin: crate::hint::Origin, errors: &mut Vec<CapabilityError>) {
+    use crate::hint::Advice;
     let (optional, unions) = parameter_counts(schema, max_depth);
-    for (what, actual, max) in [
-        ("optional properties (not in `required`) per request", optional, MAX_OPTIONAL),
-        (UNIONS, unions, MAX_UNIONS),
+    for (what, actual, max, advice) in [
+        (
+            "optional properties (not in `required`) per request",
+            optional,
+            MAX_OPTIONAL,
+            Advice::FewerOptional,
+        ),
+        (UNIONS, unions, MAX_UNIONS, Advice::FewerUnions),
     ] {
         if actual > max {
             errors.push(CapabilityError::LimitExceeded {
@@ -276,6 +282,7 @@ fn limits(schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
                 actual,
                 max,
                 pointer: String::new(),
+                hint: Some(advice.text(origin).into()),
             });
         }
     }
@@ -342,6 +349,23 @@ mod tests {
             json!({"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}}});
         let errs = run(s).unwrap_err();
         assert!(errs.iter().any(|e| matches!(e, CapabilityError::Recursive { .. })), "{errs:?}");
+    }
+
+    #[test]
+    fn past_the_optional_limit_the_error_says_how_to_come_within_it_in_the_inputs_terms() {
+        let props: Map<String, Value> =
+            (0..25).map(|i| (format!("f{i:02}"), json!({"type": "string"}))).collect();
+        let s = json!({"type": "object", "properties": props});
+        for (origin, advice) in [
+            (crate::hint::Origin::Rust, "no `Option`, no `#[serde(default)]`"),
+            (crate::hint::Origin::JsonSchema, "list more properties in `required`"),
+            (crate::hint::Origin::Python, "give fewer fields a default"),
+        ] {
+            let cx = AdaptContext::new(128, Some("T")).with_origin(origin);
+            let errs = ANTHROPIC_STRICT.adapt_reversible(s.clone(), &cx).unwrap_err();
+            let text = errs[0].to_string();
+            assert!(text.contains("at most 24 optional properties") && text.contains(advice), "{text}");
+        }
     }
 
     #[test]

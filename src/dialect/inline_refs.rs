@@ -104,18 +104,17 @@ pub(crate) fn inline_all(
     max_depth: usize,
 ) -> Result<Value, Vec<CapabilityError>> {
     let max_bytes = cx.max_bytes.unwrap_or(DEFAULT_MAX_INLINED_BYTES);
-    let policy = Inlining { dialect, type_name: cx.type_name, max_depth };
+    let policy = Inlining { dialect, type_name: cx.type_name, max_depth, max_bytes };
     let mut engine = Engine::with_policy(&schema, policy, max_depth, max_bytes);
     let size = engine.measure_expansion().map_err(|e| vec![*e])?.size;
     if size > max_bytes as u64 {
         return Err(vec![CapabilityError::LimitExceeded {
             dialect: dialect.to_owned(),
-            limit:
-                "bytes of canonical JSON once every `$ref` is inlined (set `max_bytes` to change the budget)"
-                    .into(),
+            limit: INLINED_BYTES.into(),
             actual: usize::try_from(size).unwrap_or(usize::MAX),
             max: max_bytes,
             pointer: String::new(),
+            hint: None,
         }]);
     }
     // With `preserve_order`, each map keeps the input's order (`PropertyOrder::Declaration`).
@@ -130,7 +129,12 @@ struct Inlining<'c> {
     dialect: &'c str,
     type_name: Option<&'c str>,
     max_depth: usize,
+    max_bytes: usize,
 }
+
+/// What an inlining past `max_bytes` is past.
+const INLINED_BYTES: &str =
+    "bytes of canonical JSON once every `$ref` is inlined (set `max_bytes` to change the budget)";
 
 impl Policy for Inlining<'_> {
     type Error = Box<CapabilityError>;
@@ -179,10 +183,11 @@ impl Policy for Inlining<'_> {
             },
             Fault::TooLarge { size } => CapabilityError::LimitExceeded {
                 dialect: dialect.to_owned(),
-                limit: "bytes of canonical JSON once every `$ref` is inlined".into(),
+                limit: INLINED_BYTES.into(),
                 actual: usize::try_from(size).unwrap_or(usize::MAX),
-                max: 0,
+                max: self.max_bytes,
                 pointer: String::new(),
+                hint: None,
             },
             Fault::RefNotString { site, .. } => {
                 unsupported(dialect, "$ref", &site, "`$ref` is not a string", None)

@@ -99,11 +99,11 @@ impl SchemaDialect for OpenAiAgentsMcp {
         // before it is built: a definition graph that doubles at each level is refused at the
         // cost of its size, not its expansion's.
         let mut errors = Vec::new();
-        expanded_limits(NAME, &out.schema, cx.max_depth, &mut errors);
+        expanded_limits(NAME, &out.schema, cx.max_depth, cx.origin, &mut errors);
         if errors.is_empty() {
             let depth = super::InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth);
             let schema = super::inline_refs::inline_all(NAME, out.schema, cx, depth)?;
-            limits(NAME, &schema, cx.max_depth, &mut errors);
+            limits(NAME, &schema, cx.max_depth, cx.origin, &mut errors);
             if errors.is_empty() {
                 // The plan follows definitions by node, not by the schema's spelling: an inlined
                 // definition means what the reference did.

@@ -78,6 +78,7 @@ use super::provider::{self, Enums, Profile, Refs, Style};
 use super::support::{sort_errors, type_names};
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
+use crate::hint::{Advice, Origin};
 use serde_json::Value;
 
 /// OpenAI strict mode (see the module docs). Its name is `openai-strict`.
@@ -193,13 +194,13 @@ impl SchemaDialect for OpenAiStrict {
         // Within the limits only with its definitions shared: kept as it was.
         let inlined = inline_acyclic(&out.schema, cx).filter(|inlined| {
             let mut over = Vec::new();
-            limits(NAME, inlined, cx.max_depth, &mut over);
+            limits(NAME, inlined, cx.max_depth, cx.origin, &mut over);
             over.is_empty()
         });
         let schema = match inlined {
             Some(inlined) => inlined,
             None => {
-                limits(NAME, &out.schema, cx.max_depth, &mut errors);
+                limits(NAME, &out.schema, cx.max_depth, cx.origin, &mut errors);
                 out.schema
             }
         };
@@ -239,7 +240,13 @@ fn inline_acyclic(schema: &Value, cx: &AdaptContext<'_>) -> Option<Value> {
 }
 
 /// The [OAI-SO] size limits, with `dialect` named in their errors.
-pub(super) fn limits(dialect: &str, schema: &Value, max_depth: usize, errors: &mut Vec<CapabilityError>) {
+pub(super) fn limits(
+    dialect: &str,
+    schema: &Value,
+    max_depth: usize,
+    origin: Origin,
+    errors: &mut Vec<CapabilityError>,
+) {
     let (mut props, mut chars, mut enum_values) = (0usize, 0usize, 0usize);
     // The walk that spells a pointer only for an error: limits are counted over every object.
     let _ = crate::walk::visit_objects(schema, max_depth, &mut |at, map| {
@@ -262,9 +269,9 @@ pub(super) fn limits(dialect: &str, schema: &Value, max_depth: usize, errors: &m
                 errors.push(limit(
                     dialect,
                     "characters in one string enum of more than 250 values",
-                    total,
-                    MAX_LARGE_ENUM_CHARS,
+                    (total, MAX_LARGE_ENUM_CHARS),
                     at.pointer().as_str(),
+                    Advice::Smaller.text(origin),
                 ));
             }
         }
@@ -274,7 +281,7 @@ pub(super) fn limits(dialect: &str, schema: &Value, max_depth: usize, errors: &m
         ("characters of property names, definition names, enum and const values", chars, MAX_STRING_TOTAL),
         ("enum values in total", enum_values, MAX_ENUM_VALUES),
     ];
-    over_limits(dialect, totals, expanded(schema, max_depth).nesting, errors);
+    over_limits(dialect, totals, expanded(schema, max_depth).nesting, origin, errors);
 }
 
 /// The errors for the `totals` past their limits (what, actual, limit), and for `nesting` levels
@@ -283,15 +290,17 @@ fn over_limits(
     dialect: &str,
     totals: [(&str, usize, usize); 3],
     nesting: usize,
+    origin: Origin,
     errors: &mut Vec<CapabilityError>,
 ) {
     for (what, actual, max) in totals {
         if actual > max {
-            errors.push(limit(dialect, what, actual, max, ""));
+            errors.push(limit(dialect, what, (actual, max), "", Advice::Smaller.text(origin)));
         }
     }
     if nesting > MAX_OBJECT_NESTING {
-        errors.push(limit(dialect, "levels of object nesting", nesting, MAX_OBJECT_NESTING, ""));
+        let count = (nesting, MAX_OBJECT_NESTING);
+        errors.push(limit(dialect, "levels of object nesting", count, "", Advice::Flatter.text(origin)));
     }
 }
 
@@ -302,6 +311,7 @@ pub(super) fn expanded_limits(
     dialect: &str,
     schema: &Value,
     max_depth: usize,
+    origin: Origin,
     errors: &mut Vec<CapabilityError>,
 ) {
     let e = expanded(schema, max_depth);
@@ -314,7 +324,7 @@ pub(super) fn expanded_limits(
         ),
         ("enum values in total once every `$ref` is inlined", e.enum_values, MAX_ENUM_VALUES),
     ];
-    over_limits(dialect, totals, e.nesting, errors);
+    over_limits(dialect, totals, e.nesting, origin, errors);
 }
 
 /// What [OAI-SO] counts of a schema with every reference followed (the definitions themselves
@@ -404,13 +414,15 @@ fn expanded_memo<'v>(
     out
 }
 
-fn limit(dialect: &str, what: &str, actual: usize, max: usize, pointer: &str) -> CapabilityError {
+/// A limit past which the schema is, `count` as (actual, max), with the advice for it.
+fn limit(dialect: &str, what: &str, count: (usize, usize), pointer: &str, hint: &str) -> CapabilityError {
     CapabilityError::LimitExceeded {
         dialect: dialect.into(),
         limit: what.into(),
-        actual,
-        max,
+        actual: count.0,
+        max: count.1,
         pointer: pointer.into(),
+        hint: Some(hint.into()),
     }
 }
 
@@ -528,8 +540,30 @@ mod tests {
         for _ in 0..11 {
             s = json!({"type": "object", "properties": {"x": s}, "required": ["x"]});
         }
-        let errs = run(s).unwrap_err();
+        let errs = run(s.clone()).unwrap_err();
         assert!(matches!(&errs[0], CapabilityError::LimitExceeded { actual: 12, max: 10, .. }), "{errs:?}");
+        // The advice is in the input's terms.
+        assert!(errs[0].to_string().contains("#[serde(flatten)]"), "{}", errs[0]);
+        let foreign = AdaptContext::new(128, None);
+        let errs = OPENAI_STRICT.adapt_reversible(s, &foreign).unwrap_err();
+        assert!(errs[0].to_string().contains("nest fewer objects"), "{}", errs[0]);
+    }
+
+    #[test]
+    fn past_a_total_the_error_says_how_to_come_within_it() {
+        let values: Vec<String> = (0..1001).map(|i| format!("v{i}")).collect();
+        let s = json!({"type": "object", "properties": {"e": {"type": "string", "enum": values}}, "required": ["e"]});
+        let errs = run(s.clone()).unwrap_err();
+        let text = errs[0].to_string();
+        assert!(
+            text.contains("enum values in total") && text.contains("as a `String` the code checks"),
+            "{text}"
+        );
+        let errs = OPENAI_STRICT.adapt_reversible(s.clone(), &AdaptContext::new(128, None)).unwrap_err();
+        assert!(errs[0].to_string().contains("a long `enum` as a string the tool checks"), "{}", errs[0]);
+        let python = AdaptContext::new(128, Some("T")).with_origin(Origin::Python);
+        let errs = OPENAI_STRICT.adapt_reversible(s, &python).unwrap_err();
+        assert!(errs[0].to_string().contains("`Literal`"), "{}", errs[0]);
     }
 
     #[test]
