@@ -36,6 +36,10 @@ pub(crate) struct Shape {
     /// For the forward map: the shape of an object's further keys' values
     /// (`additionalProperties`), which every value of a key outside `props` must fit.
     pub(crate) rest: Option<Box<Shape>>,
+    /// For the forward map: how many items the provider's schema takes (`minItems`; `maxItems`,
+    /// or a tuple closed by `items: false`), which an array must have to fit: `[1, "a"]` is not
+    /// a tuple of one's, although its first item fits.
+    pub(crate) len: (usize, Option<usize>),
     /// For the forward map: a `pattern` the provider's schema keeps on a string (a map's key
     /// sent as an entry's `key`), which a string must match to fit: an object sent as a map's
     /// entries fits that branch only where every key does.
@@ -129,6 +133,7 @@ impl Shape {
             items: None,
             prefix: Vec::new(),
             rest: None,
+            len: (0, None),
             pattern: None,
             exact: false,
         }
@@ -163,7 +168,9 @@ impl Shape {
                     })
             }
             Value::Array(xs) => {
-                xs.iter().enumerate().all(|(i, x)| self.item(i).is_none_or(|s| s.fits_deep(x)))
+                xs.len() >= self.len.0
+                    && self.len.1.is_none_or(|max| xs.len() <= max)
+                    && xs.iter().enumerate().all(|(i, x)| self.item(i).is_none_or(|s| s.fits_deep(x)))
             }
             _ => true,
         }

@@ -865,6 +865,30 @@ fn encode_reads_the_branches_of_a_union_within_a_union_below_their_top_level() {
 // sent the listed `[]` through the map branch, and restore gave `{}` back. A map's encoding
 // applies to objects only, so `[]` goes through the enum's branch, as text.
 #[test]
+fn encode_sends_an_array_through_a_tuple_branch_only_when_the_tuple_takes_its_length() {
+    // A closed tuple of one beside an untyped branch: `[1, "a"]` is the untyped branch's.
+    let schema = json!({"type": "object", "properties": {"a": {"anyOf": [
+        {"type": "array", "prefixItems": [{}], "items": false}, {}]}}});
+    // Found under gemini-json-schema, which keeps the tuple as an array; the dialects that
+    // cannot write a tuple of no fixed length refuse it.
+    let mut sent_through = Vec::new();
+    for name in ["gemini-json-schema", "anthropic-strict", "openai-strict", "gemini", "mcp", "json-schema"] {
+        let d = dialect::by_name(name).expect("built in");
+        let Ok(adapted) = SchemaOptions::new().dialect(d).reject_any(false).normalize(schema.clone()) else {
+            continue;
+        };
+        sent_through.push(name);
+        let provider = provider_validator(d, adapted.as_value());
+        for value in [json!({"a": [1, "a"]}), json!({"a": [1]}), json!({"a": []}), json!({"a": "x"})] {
+            let sent = adapted.plan().encode(value.clone());
+            assert!(provider.is_valid(&sent), "{name}: {value} sent as {sent}");
+            assert_eq!(adapted.restore(sent).map_err(|e| e.to_string()), Ok(value), "{name}");
+        }
+    }
+    assert!(sent_through.starts_with(&["gemini-json-schema"]) && sent_through.len() >= 3, "{sent_through:?}");
+}
+
+#[test]
 fn encode_sends_an_array_through_a_map_branch_only_as_its_entries() {
     let schema = json!({"type": "object", "properties": {"a": {"anyOf": [
         {"type": "object", "properties": {}, "additionalProperties": {"type": "integer"}},

@@ -110,6 +110,11 @@ fn deepen(shape: &mut Shape, branch: &Value, root: &Value, budget: &mut usize) {
     if let Some(items) = b.get("items").filter(|i| i.is_object()) {
         shape.items = Some(Box::new(child(items, budget)));
     }
+    // How many items the provider takes: a bound it keeps, or a tuple it closes.
+    let count = |k: &str| b.get(k).and_then(Value::as_u64).map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    let closed = (b.get("items") == Some(&Value::Bool(false)))
+        .then(|| b.get("prefixItems").and_then(Value::as_array).map_or(0, Vec::len));
+    shape.len = (count("minItems").unwrap_or(0), count("maxItems").into_iter().chain(closed).min());
     // A map kept as an object (gemini-json-schema): the shape of its values.
     if *budget > 0
         && let Some(rest) = b.get("additionalProperties").filter(|r| r.is_object())
@@ -236,6 +241,7 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         items: None,
         prefix: Vec::new(),
         rest: None,
+        len: (0, None),
         pattern: None,
         exact: false,
     }
