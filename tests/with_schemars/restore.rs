@@ -904,3 +904,20 @@ fn encode_sends_an_array_through_a_map_branch_only_as_its_entries() {
         }
     }
 }
+
+#[test]
+fn an_object_branch_closed_but_for_a_key_pattern_takes_the_keys_the_pattern_admits() {
+    // Branch 0 is closed to `a`, `b` and the keys `^x_` names; branch 1 reads every further key as
+    // an integer. `{"a": -4.0, "b": "a", "x_0": -1.25}` is branch 0's (its `b` is no number), where
+    // `a` takes fractions: the integral float stays a float.
+    let schema = json!({"type": "object", "properties": {"x": {"anyOf": [
+        {"type": "object", "properties": {"a": {"type": ["integer", "number"]}, "b": {"enum": ["a"]}},
+         "required": ["b"], "patternProperties": {"^x_": {"type": "number"}}, "additionalProperties": false},
+        {"type": "object", "properties": {"b": {"type": "number"}}, "required": ["b"],
+         "additionalProperties": {"type": "integer"}}]}}});
+    let adapted = SchemaOptions::new().reject_any(false).normalize(schema).unwrap();
+    let v = json!({"x": {"a": -4.0, "b": "a", "x_0": -1.25}});
+    let back = adapted.restore(v.clone()).unwrap();
+    assert!(back["x"]["a"].is_f64(), "{back}");
+    assert_eq!(back, v);
+}

@@ -219,7 +219,9 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
                 .collect()
         })
         .unwrap_or_default();
-    let closed = m.get("additionalProperties") == Some(&Value::Bool(false))
+    // Closed to the declared names only: a key pattern (`patternProperties`) admits more.
+    let patterns = m.get("patternProperties").and_then(Value::as_object).is_some_and(|p| !p.is_empty());
+    let closed = m.get("additionalProperties") == Some(&Value::Bool(false)) && !patterns
         || m.get("maxProperties")
             .and_then(Value::as_u64)
             .is_some_and(|n| usize::try_from(n) == Ok(required.len()));
