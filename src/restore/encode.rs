@@ -104,10 +104,19 @@ impl Encode<'_> {
             // The branch the provider's schema takes the value in, and whose restore checks
             // (an `enum` of objects sent as JSON text, a moved bound) pass: another branch may
             // take it in the same written shape and check what this one cannot.
-            if shape.fits_deep(&encoded) && self.restores(*branch, &encoded, depth + 1) {
-                value = encoded;
-                break;
+            if !shape.fits_deep(&encoded) {
+                continue;
             }
+            let Some(back) = self.restored(*branch, &encoded, depth + 1) else { continue };
+            // One whose restore changes the value (the listed `0` for `0.0`) gives way to a
+            // branch that needs nothing and takes the value as it is (a `number` beside it).
+            // (A value restore takes has at most its depth budget of levels: `==` stays shallow.)
+            let as_is = !node.idle.is_empty() && back != value && node.idle.iter().any(|s| s.fits(&value));
+            crate::walk::drop_any_depth(back);
+            if !as_is {
+                value = encoded;
+            }
+            break;
         }
         if let Some(t) = node.target {
             value = self.node(t, value, depth + 1);
@@ -142,12 +151,16 @@ impl Encode<'_> {
         false
     }
 
-    /// Whether restore takes `sent` through the node `id` without a fault.
-    fn restores(&self, id: NodeId, sent: &Value, depth: usize) -> bool {
+    /// What restore gives for `sent` through the node `id`, where it finds no fault.
+    fn restored(&self, id: NodeId, sent: &Value, depth: usize) -> Option<Value> {
         let mut run = Run::new(self.nodes);
         let out = run.node(id, sent.clone(), depth);
-        crate::walk::drop_any_depth(out);
-        run.faults.is_empty()
+        if run.faults.is_empty() {
+            Some(out)
+        } else {
+            crate::walk::drop_any_depth(out);
+            None
+        }
     }
 
     /// Whether the encodings of the node `id` (through its references) apply to `value`: a map's

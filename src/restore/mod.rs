@@ -154,6 +154,11 @@ pub(crate) struct Node {
     pub(crate) target: Option<NodeId>,
     /// Branches that need work, each with the shape only its values have.
     pub(crate) union: Vec<(Shape, NodeId)>,
+    /// For the forward map only: the shapes of the union's branches that need nothing and are
+    /// not in `union` (no branch beside them is tried), which take a value as it is. A value
+    /// the branch of `union` that takes it would not give back exactly (the listed `0` of an
+    /// `enum` for `0.0`) goes as it is where one of them fits it (a `number` beside that `enum`).
+    pub(crate) idle: Vec<Shape>,
     /// Whether several of `union`'s branches may fit one value and differ in their checks:
     /// restore then tries them in turn (see `Run::branch`).
     pub(crate) try_branches: bool,

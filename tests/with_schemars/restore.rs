@@ -921,3 +921,32 @@ fn an_object_branch_closed_but_for_a_key_pattern_takes_the_keys_the_pattern_admi
     assert!(back["x"]["a"].is_f64(), "{back}");
     assert_eq!(back, v);
 }
+
+#[test]
+fn encode_sends_an_integral_float_as_it_is_where_a_branch_that_needs_nothing_takes_it() {
+    // `0.0` is listed by the first branch (`enum: [0]`, which Gemini gets as the string "0" and
+    // restore gives back as the listed `0`) and taken by the second (`number`, where fractions
+    // go): sent through the second, it comes back a float.
+    let schema = json!({"type": "object", "properties": {"a": {"anyOf": [
+        {"oneOf": [{"type": "array", "items": {"type": "number"}}, {"enum": [0]}]},
+        {"type": "number"}]}}, "required": ["a"]});
+    let mut sent_through = 0;
+    for name in
+        ["gemini", "gemini-ordered", "openai-strict", "anthropic-strict", "gemini-json-schema", "json-schema"]
+    {
+        let d = dialect::by_name(name).expect("built in");
+        let Ok(adapted) = SchemaOptions::new().dialect(d).reject_any(false).normalize(schema.clone()) else {
+            continue;
+        };
+        sent_through += 1;
+        let provider = provider_validator(d, adapted.as_value());
+        for value in [json!({"a": 0.0}), json!({"a": 0}), json!({"a": 1.0}), json!({"a": [0.0, 1]})] {
+            let sent = adapted.plan().encode(value.clone());
+            assert!(provider.is_valid(&sent), "{name}: {value} sent as {sent}");
+            let back = adapted.restore(sent.clone()).unwrap();
+            assert_eq!(back, value, "{name}: {value} sent as {sent}");
+            assert_eq!(back["a"].is_f64(), value["a"].is_f64(), "{name}: {value} came back {back}");
+        }
+    }
+    assert!(sent_through >= 4, "{sent_through}");
+}

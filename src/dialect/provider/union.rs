@@ -276,6 +276,13 @@ impl Engine<'_> {
                     shape.exact = checked.is_some();
                     union.push((shape, plan));
                 }
+            } else {
+                // The branches that need nothing are in no list restore reads; encode reads them.
+                self.nodes[id].idle = tried
+                    .iter()
+                    .filter(|(_, plan)| plan.is_none())
+                    .map(|(i, _)| shapes[*i].clone())
+                    .collect();
             }
             let checked = checked.is_some();
             self.nodes[id].try_branches = checked;
