@@ -22,7 +22,7 @@ pub(super) type PendingUnion = (NodeId, Vec<PendingShape>, Vec<Option<NodeId>>, 
 /// A union branch's shape: known already, or (a branch that is a reference) once the definitions
 /// are written.
 pub(super) enum PendingShape {
-    Now(Shape),
+    Now(Box<Shape>),
     Later(Value),
 }
 
@@ -45,13 +45,13 @@ impl PendingShape {
             // Marked exact where it can be; `Engine::shapes` keeps the mark only where it counts.
             let mut shape = deep_shape_of(branch, &Value::Null);
             shape.exact = exact_form(branch);
-            PendingShape::Now(shape)
+            PendingShape::Now(Box::new(shape))
         }
     }
 
     fn shape(self, root: &Value) -> Shape {
         match self {
-            PendingShape::Now(shape) => shape,
+            PendingShape::Now(shape) => *shape,
             PendingShape::Later(branch) => deep_shape_of(&branch, root),
         }
     }
