@@ -81,8 +81,7 @@ impl SchemaDialect for Mcp {
             Err(errors) if cx.exact || refers_to_root(&schema, cx.max_depth) => return Err(errors),
             Err(_) => wrap(schema, cx.max_depth),
         };
-        no_boolean_properties(&mut adapted.schema, cx.max_depth);
-        arrays_say_items(&mut adapted.schema, cx.max_depth);
+        client_spellings(&mut adapted.schema, cx.max_depth);
         Ok(adapted)
     }
 }
@@ -113,13 +112,9 @@ fn wrap(schema: Value, max_depth: usize) -> Adapted {
     Adapted { schema: outer, plan }
 }
 
-/// Every boolean subschema under `properties` as the object that means the same (`true` as `{}`,
-/// `false` as `{"not": {}}`): the MCP TypeScript SDK, the client of most MCP hosts, types a
-/// property's schema as an object and refuses the tool list otherwise.
-fn no_boolean_properties(schema: &mut Value, max_depth: usize) {
-    fn object_for(b: bool) -> Value {
-        if b { Value::Object(Map::new()) } else { serde_json::json!({"not": {}}) }
-    }
+/// The schema spelled as MCP clients check it, in one walk: [`no_boolean_properties`] and
+/// [`array_says_items`] at every schema object. Both write what means the same.
+fn client_spellings(schema: &mut Value, max_depth: usize) {
     if let Value::Bool(b) = schema {
         // A bare boolean root has no `properties`, but the wrap put it under one.
         *schema = object_for(*b);
@@ -130,50 +125,55 @@ fn no_boolean_properties(schema: &mut Value, max_depth: usize) {
         schema,
         max_depth,
         &mut |_, m| {
-            if let Some(Value::Object(props)) = m.get_mut("properties") {
-                for v in props.values_mut() {
-                    if let Value::Bool(b) = v {
-                        *v = object_for(*b);
-                    }
-                }
-            }
+            no_boolean_properties(m);
+            array_says_items(m);
             Ok(())
         },
         &|_| (),
     );
 }
 
-/// Every array schema with an `items` an MCP client reads as present: `{}` where `items` is absent
-/// (a tuple's `prefixItems` alone, an array of anything), `{"not": {}}` for `items: false` (a
-/// closed tuple). Both say what the schema said. VS Code's Copilot Chat refuses a tool whose
-/// schema has `type: "array"` without a truthy `items` ("tool parameters array type must have
-/// items"), and with it the whole server's tool list.
-fn arrays_say_items(schema: &mut Value, max_depth: usize) {
-    // The depth was bounded by the pipeline; past the budget nothing is rewritten.
-    let _ = crate::walk::visit_objects_mut::<()>(
-        schema,
-        max_depth,
-        &mut |_, m| {
-            let array = match m.get("type") {
-                Some(Value::String(t)) => t == "array",
-                Some(Value::Array(ts)) => ts.iter().any(|t| t == "array"),
-                _ => false,
-            };
-            if array {
-                match m.get("items") {
-                    None => {
-                        m.insert("items".into(), Value::Object(Map::new()));
-                    }
-                    Some(Value::Bool(false)) => {
-                        m.insert("items".into(), serde_json::json!({"not": {}}));
-                    }
-                    Some(_) => {}
-                }
+/// The object that means what a boolean schema does: `true` as `{}`, `false` as `{"not": {}}`.
+fn object_for(b: bool) -> Value {
+    if b { Value::Object(Map::new()) } else { serde_json::json!({"not": {}}) }
+}
+
+/// Every boolean subschema under `properties` as the object that means the same: the MCP
+/// TypeScript SDK, the client of most MCP hosts, types a property's schema as an object and
+/// refuses the tool list otherwise.
+fn no_boolean_properties(m: &mut Map<String, Value>) {
+    if let Some(Value::Object(props)) = m.get_mut("properties") {
+        for v in props.values_mut() {
+            if let Value::Bool(b) = v {
+                *v = object_for(*b);
             }
-            Ok(())
-        },
-        &|_| (),
-    );
+        }
+    }
+}
+
+/// An array schema with an `items` an MCP client reads as present: `{}` where `items` is absent
+/// (a tuple's `prefixItems` alone, an array of anything), `{"not": {}}` for `items: false` (a
+/// closed tuple). VS Code's Copilot Chat refuses a tool whose schema has `type: "array"` without
+/// a truthy `items` ("tool parameters array type must have items"), and with it the whole
+/// server's tool list.
+fn array_says_items(m: &mut Map<String, Value>) {
+    let array = match m.get("type") {
+        Some(Value::String(t)) => t == "array",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "array"),
+        _ => false,
+    };
+    if !array {
+        return;
+    }
+    match m.get("items") {
+        None => {
+            m.insert("items".into(), object_for(true));
+        }
+        Some(Value::Bool(false)) => {
+            m.insert("items".into(), object_for(false));
+        }
+        Some(_) => {}
+    }
 }
 
 /// Whether anything in the schema refers to its root (`#`), which a wrapper would move.
