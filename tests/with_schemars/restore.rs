@@ -948,3 +948,24 @@ fn encode_sends_an_integral_float_as_it_is_where_a_branch_that_needs_nothing_tak
     let accepted = sent_and_restored(&schema, &dialects, &values);
     assert!(accepted.starts_with(&["gemini", "gemini-ordered"]) && accepted.len() >= 4, "{accepted:?}");
 }
+
+// Regression (found by the restore laws, openai-strict): an optional property of a recursive
+// definition, whose union holds an untyped branch and a reference back to the definition being
+// written. The untyped branch admits null, so null stands for absent; the written union (JSON text,
+// and the reference, not written yet) was read as unsure and written without null, and arguments
+// that leave the property out could not be sent.
+#[test]
+fn an_optional_union_referring_to_its_own_definition_can_be_left_out() {
+    let schema = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/N"}}, "required": ["a"],
+        "$defs": {"N": {"type": "object", "properties": {"v": {"anyOf": [true, {"$ref": "#/$defs/N"}]}}}}});
+    let dialects = ["openai-strict", "anthropic-strict", "gemini-json-schema", "mcp", "json-schema"];
+    let values = [
+        json!({"a": {}}),
+        json!({"a": {"v": null}}),
+        json!({"a": {"v": {}}}),
+        json!({"a": {"v": {"v": "x"}}}),
+        json!({"a": {"v": [1, {"v": 2}]}}),
+    ];
+    let accepted = sent_and_restored(&schema, &dialects, &values);
+    assert!(accepted.starts_with(&["openai-strict"]), "{accepted:?}");
+}

@@ -187,8 +187,10 @@ impl Engine<'_> {
                 }
                 // Any value as JSON text (the whole schema or one branch of a union, where the
                 // original admitted null): a JSON `null` is the text "null", and null itself
-                // stands for absent. The written schema is read alone: a `$ref` in it is unsure.
-                if accepts_anything(schema, self.root) || self.written_refuses_null(&child) {
+                // stands for absent. Null is written unless the written schema surely admits it:
+                // a reference into a definition still being written (a cycle) is unsure, and a
+                // second null branch costs nothing where absent must be sendable.
+                if accepts_anything(schema, self.root) || self.written_null(&child) != Some(true) {
                     child = with_null(child, self.p.style);
                     null_is_absent = true;
                 }

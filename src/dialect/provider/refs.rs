@@ -46,20 +46,22 @@ impl Engine<'_> {
         self.defs.push((name, value));
     }
 
-    /// Whether the written schema `out` certainly refuses `null`, reading the definitions its
-    /// references name as written: one still waiting is written now (the order in which
-    /// definitions are written changes no output byte: `$defs` is sorted at the end). `false`
-    /// when unsure, as for a definition being written around this place (a cycle).
-    pub(super) fn written_refuses_null(&mut self, out: &Value) -> bool {
+    /// Whether the written schema `out` admits `null` (`Some(true)`) or refuses it
+    /// (`Some(false)`), reading the definitions its references name as written: one still waiting
+    /// is written now (the order in which definitions are written changes no output byte: `$defs`
+    /// is sorted at the end). `None` when unsure, as for a definition being written around this
+    /// place (a cycle): its written form is not known yet, and the original's verdict does not
+    /// carry over (an untyped original admits null, its JSON-text encoding refuses it).
+    pub(super) fn written_null(&mut self, out: &Value) -> Option<bool> {
         let mut doc = Value::Object(Map::from_iter([("$defs".to_owned(), Value::Object(Map::new()))]));
         for _ in 0..MAX_HOPS {
             if refuses_null(out, &doc) {
-                return true;
+                return Some(false);
             }
             if admits_null(out, &doc) {
-                return false;
+                return Some(true);
             }
-            let Some(Value::Object(defs)) = doc.get_mut("$defs") else { return false };
+            let Some(Value::Object(defs)) = doc.get_mut("$defs") else { return None };
             let mut wanted = BTreeSet::new();
             union_refs(out, &mut wanted, 0);
             defs.values().for_each(|d| union_refs(d, &mut wanted, 0));
@@ -73,10 +75,10 @@ impl Engine<'_> {
                 }
             }
             if !added {
-                return false;
+                return None;
             }
         }
-        false
+        None
     }
 
     /// The definition `name` as written, writing it now if it is still waiting; `None` for one
