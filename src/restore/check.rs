@@ -44,11 +44,112 @@ pub enum Check {
     DependentRequired(String, Vec<String>),
     /// `pattern`: a string with a match (run with a step bound, see [`Pattern`]).
     Pattern(Pattern),
-    /// `anyOf` of `required` lists beside the properties: at least one list all present.
-    RequiredOneOf(Vec<Vec<String>>),
+    /// `anyOf` or `oneOf` beside the properties whose branches only say which keys are present
+    /// (`required`, and `not` of `required`): at least one branch holds, or exactly one.
+    Presence(Presence),
     /// `enum` (or `const`, one value) where the provider gets the value as JSON text: one of
     /// these values (as JSON Schema compares: `1` equals `1.0`).
     OneOf(Vec<Value>),
+}
+
+/// Which keys an object holds, as a union of branches that say only that: "at least one of
+/// `a`, `b`" (`"anyOf": [{"required": ["a"]}, {"required": ["b"]}]`) or "exactly one of" (the
+/// same as `oneOf`, or with `not` of `required` in each branch).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Presence {
+    /// `oneOf`: exactly one branch holds; `anyOf`: at least one.
+    pub exactly_one: bool,
+    /// The branches, in the schema's order.
+    pub branches: Vec<KeysPresent>,
+}
+
+/// One branch of a [`Presence`]: every key of `all` present (`required`), and, for each list of
+/// `not_all`, not every key of it (`"not": {"required": [..]}`; `"not": {"anyOf": [{"required":
+/// ["x"]}, {"required": ["y"]}]}` is the lists `[x]` and `[y]`: neither present).
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeysPresent {
+    /// Keys that must all be present.
+    pub all: Vec<String>,
+    /// Lists of keys that must not all be present.
+    pub not_all: Vec<Vec<String>>,
+}
+
+impl KeysPresent {
+    /// Whether the keys of `m` satisfy this branch.
+    fn holds(&self, m: &Map<String, Value>) -> bool {
+        let all_in = |names: &[String]| names.iter().all(|n| m.contains_key(n));
+        all_in(&self.all) && self.not_all.iter().all(|names| !all_in(names))
+    }
+
+    /// `` `a` `` or `` all of (`a`, `b`) ``, then what must not be there: `` without `x` or `y` ``
+    /// (neither), `` without both `x` and `y` ``, `` without all of (`x`, `y`, `z`) ``, joined
+    /// by "and".
+    fn describe(&self, out: &mut String) {
+        if self.all.len() > 1 {
+            out.push_str("all of (");
+            list(out, &self.all);
+            out.push(')');
+        } else if !self.all.is_empty() || self.not_all.is_empty() {
+            list(out, &self.all);
+        }
+        let singles: Vec<&String> =
+            self.not_all.iter().filter_map(|n| n.first().filter(|_| n.len() == 1)).collect();
+        let mut clauses = Vec::new();
+        if !singles.is_empty() {
+            let mut c = "without ".to_owned();
+            for (i, n) in singles.iter().enumerate() {
+                if i > 0 {
+                    c.push_str(if i + 1 == singles.len() { " or " } else { ", " });
+                }
+                let _ = write!(c, "`{n}`");
+            }
+            clauses.push(c);
+        }
+        for names in self.not_all.iter().filter(|n| n.len() != 1) {
+            clauses.push(match names.as_slice() {
+                [a, b] => format!("without both `{a}` and `{b}`"),
+                _ => {
+                    let mut c = "without all of (".to_owned();
+                    list(&mut c, names);
+                    c.push(')');
+                    c
+                }
+            });
+        }
+        for (i, c) in clauses.iter().enumerate() {
+            if i > 0 {
+                out.push_str(" and");
+            }
+            if i > 0 || !out.ends_with(' ') {
+                out.push(' ');
+            }
+            out.push_str(c);
+        }
+    }
+}
+
+impl Presence {
+    fn holds(&self, m: &Map<String, Value>) -> bool {
+        let mut holding = self.branches.iter().filter(|b| b.holds(m));
+        if self.exactly_one {
+            holding.next().is_some() && holding.next().is_none()
+        } else {
+            holding.next().is_some()
+        }
+    }
+
+    /// Every key a branch names, each once, in order of first mention.
+    pub fn names(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for b in &self.branches {
+            for n in b.all.iter().chain(b.not_all.iter().flatten()) {
+                if !out.contains(n) {
+                    out.push(n.clone());
+                }
+            }
+        }
+        out
+    }
 }
 
 impl Check {
@@ -111,7 +212,13 @@ impl Check {
             Check::OnlyKeys(_) => "additionalProperties",
             Check::DependentRequired(..) => "dependentRequired",
             Check::Pattern(_) => "pattern",
-            Check::RequiredOneOf(_) => "anyOf",
+            Check::Presence(p) => {
+                if p.exactly_one {
+                    "oneOf"
+                } else {
+                    "anyOf"
+                }
+            }
             Check::OneOf(_) => "enum",
         }
     }
@@ -152,19 +259,13 @@ impl Check {
                 }
                 s
             }
-            Check::RequiredOneOf(lists) => {
-                let mut s = "at least one of ".to_owned();
-                for (i, names) in lists.iter().enumerate() {
+            Check::Presence(p) => {
+                let mut s = if p.exactly_one { "exactly one of " } else { "at least one of " }.to_owned();
+                for (i, branch) in p.branches.iter().enumerate() {
                     if i > 0 {
                         s.push_str(", ");
                     }
-                    if names.len() > 1 {
-                        s.push_str("all of (");
-                        list(&mut s, names);
-                        s.push(')');
-                    } else {
-                        list(&mut s, names);
-                    }
+                    branch.describe(&mut s);
                 }
                 s
             }
@@ -192,9 +293,7 @@ impl Check {
                 !m.contains_key(key) || names.iter().all(|n| m.contains_key(n))
             }
             (Check::Pattern(p), Value::String(s)) => p.run(s) == Outcome::Match,
-            (Check::RequiredOneOf(lists), Value::Object(m)) => {
-                lists.iter().any(|names| names.iter().all(|n| m.contains_key(n)))
-            }
+            (Check::Presence(p), Value::Object(m)) => p.holds(m),
             (Check::OneOf(values), v) => values.iter().any(|x| json_equal(x, v)),
             _ => true,
         }
@@ -220,13 +319,17 @@ impl Check {
                     p.source()
                 );
             }
-            (Check::RequiredOneOf(_), Value::Object(m)) => {
+            (Check::Presence(_), Value::Object(m)) => {
+                // Sorted: the same words whatever order the map keeps (`preserve_order`).
+                let mut keys: Vec<String> = m.keys().cloned().collect();
+                keys.sort();
                 let mut s = "keys ".to_owned();
-                list(&mut s, &m.keys().cloned().collect::<Vec<_>>());
+                list(&mut s, &keys);
                 s
             }
             (Check::OnlyKeys(keys), Value::Object(m)) => {
-                let extra: Vec<String> = m.keys().filter(|k| !keys.contains(k)).cloned().collect();
+                let mut extra: Vec<String> = m.keys().filter(|k| !keys.contains(k)).cloned().collect();
+                extra.sort();
                 let mut s = String::new();
                 list(&mut s, &extra);
                 s

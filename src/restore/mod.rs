@@ -63,7 +63,7 @@ use rewrite::{Faults, Place, Seg};
 pub(crate) use shape::Shape;
 pub(crate) use types::TypeSet;
 
-pub use check::Check;
+pub use check::{Check, KeysPresent, Presence};
 pub use pattern::{Pattern, STEP_BOUND};
 
 use crate::pointer::Pointer;

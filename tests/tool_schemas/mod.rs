@@ -295,12 +295,22 @@ pub fn arb_node() -> BoxedStrategy<Value> {
                     let (first, second) = if bits & 4 == 0 { ("integer", "number") } else { ("number", "integer") };
                     json!({"anyOf": [with(first), with(second)]})
                 }),
-                // Members that only carry `required`.
-                1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| json!({
-                    "type": "object",
-                    "properties": {"a": a, "b": b},
-                    "anyOf": [{"required": ["a"]}, {"required": ["b"]}],
-                })),
+                // Members that only say which keys are present: "at least one of" (`anyOf`),
+                // "exactly one of" (`oneOf`), and a branch that also says which must be absent
+                // (`not` of `required`, or of an `anyOf` of them), as MCP servers write them.
+                1 => (inner.clone(), inner.clone(), inner.clone(), 0..6u8).prop_map(|(a, b, c, form)| {
+                    let branches = match form {
+                        0 | 1 => json!([{"required": ["a"]}, {"required": ["b"]}]),
+                        2 => json!([{"required": ["a"], "not": {"required": ["b", "c"]}},
+                                    {"required": ["b"], "not": {"anyOf": [{"required": ["a"]}, {"required": ["c"]}]}},
+                                    {"required": ["c"]}]),
+                        3 => json!([{"required": ["a", "b"]}, {"required": ["c"], "not": {"required": ["a"]}}]),
+                        4 => json!([{"required": ["a"]}, {"not": {"required": ["b"]}}]),
+                        _ => json!([{"required": ["a"]}, {"required": ["b"]}, {"required": ["c"]}]),
+                    };
+                    let key = if form == 0 || form == 3 { "anyOf" } else { "oneOf" };
+                    json!({"type": "object", "properties": {"a": a, "b": b, "c": c}, key: branches})
+                }),
                 // A tagged union with an OpenAPI discriminator; half the time each tag has a
                 // default and is not required (pydantic's `kind: Literal["k0"] = "k0"`), which
                 // the discriminator still requires of every value (see `Draft::validator`).
@@ -564,6 +574,16 @@ pub const COVERAGE: &[Coverage] = &[
                             s.as_object().is_some_and(|s| s.len() == 1 && s.contains_key("required"))
                         })
                     })
+                })
+            })
+        },
+    },
+    Coverage {
+        name: "a oneOf member that says which keys are absent (not of required)",
+        holds: |v| {
+            anywhere(v, &|m| {
+                m.get("oneOf").and_then(Value::as_array).is_some_and(|b| {
+                    b.iter().any(|s| s.get("not").is_some_and(|n| n.get("required").is_some()))
                 })
             })
         },

@@ -969,3 +969,43 @@ fn an_optional_union_referring_to_its_own_definition_can_be_left_out() {
     let accepted = sent_and_restored(&schema, &dialects, &values);
     assert!(accepted.starts_with(&["openai-strict"]), "{accepted:?}");
 }
+
+// cecli's insert tool (https://github.com/cecli-dev/cecli/issues/281, which OpenAI refused for its
+// root `oneOf`): exactly one anchor of `after_pattern`, `before_pattern` and `position`, each
+// branch requiring one and not both others. Every provider gets the object with the rule in its
+// description, and restore checks it.
+#[test]
+fn exactly_one_anchor_of_a_public_tool_is_sent_and_checked_on_restore() {
+    let schema = json!({"type": "object", "required": ["file_path", "content"],
+        "properties": {"file_path": {"type": "string"}, "content": {"type": "string"},
+            "after_pattern": {"type": "string"}, "before_pattern": {"type": "string"},
+            "position": {"type": "string", "enum": ["top", "bottom", ""]},
+            "dry_run": {"type": "boolean", "default": false}},
+        "oneOf": [
+            {"required": ["after_pattern"], "not": {"required": ["before_pattern", "position"]}},
+            {"required": ["before_pattern"], "not": {"required": ["after_pattern", "position"]}},
+            {"required": ["position"], "not": {"required": ["after_pattern", "before_pattern"]}}]});
+    let dialects =
+        ["openai-strict", "anthropic-strict", "gemini", "gemini-json-schema", "mcp", "json-schema"];
+    let values = [
+        json!({"file_path": "f", "content": "c", "after_pattern": "x"}),
+        json!({"file_path": "f", "content": "c", "position": "", "dry_run": true}),
+        json!({"file_path": "f", "content": "c", "before_pattern": "y"}),
+    ];
+    assert_eq!(sent_and_restored(&schema, &dialects, &values), dialects);
+    for name in ["openai-strict", "anthropic-strict", "gemini"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
+        for bad in [
+            json!({"file_path": "f", "content": "c"}),
+            json!({"file_path": "f", "content": "c", "after_pattern": "x", "position": "top"}),
+        ] {
+            let err = adapted.restore(adapted.plan().encode(bad.clone())).unwrap_err();
+            let fault = &err.faults()[0];
+            assert!(
+                fault.pointer.is_empty() && fault.message.starts_with("must be exactly one of "),
+                "{name}: {bad}: {err}"
+            );
+        }
+    }
+}

@@ -66,7 +66,7 @@ use crate::hint::{Advice, Origin, for_keyword};
 use crate::pointer::{Pointer, fragment_token};
 use crate::restore::rewrite::wrap;
 use crate::restore::{Adaptation, AdaptationKind, Decode, Node, NodeId, RestorePlan, TypeSet};
-use object::required_alternatives;
+use object::moved_presence;
 pub(crate) use plan::integer_plan;
 use plan::prune;
 use refs::{MergedDef, merge_key};
@@ -212,7 +212,7 @@ pub(crate) fn adapt(
 /// Whether the root is not a plain object schema, so that it must be wrapped as `{"value": ...}`.
 fn needs_wrap(root: &Value, style: Style) -> bool {
     let Value::Object(m) = root else { return true };
-    if style == Style::NullType && required_alternatives(m).is_some() {
+    if moved_presence(m, style).is_some() {
         // Its `anyOf` becomes a restore check: an object stays.
         return false;
     }
@@ -441,10 +441,8 @@ impl Engine<'_> {
         if let Some(Value::Array(members)) = m.get("allOf") {
             return self.all_of(m, members, ptr, depth);
         }
-        if self.p.style == Style::NullType
-            && let Some(lists) = required_alternatives(m)
-        {
-            return self.required_alternatives(m, lists, ptr, depth);
+        if let Some(presence) = moved_presence(m, self.p.style) {
+            return self.required_alternatives(m, presence, ptr, depth);
         }
         if m.contains_key("anyOf") || m.contains_key("oneOf") {
             return self.union(m, ptr, depth);

@@ -137,6 +137,75 @@ fn required_alternatives_become_a_restore_check_stated_in_the_description() {
 }
 
 #[test]
+fn exactly_one_of_with_not_required_becomes_a_restore_check_in_every_provider() {
+    // The "exactly one of" of cecli's insert tool: each branch requires one key and not both others.
+    let s = serde_json::json!({"type": "object", "required": ["f"],
+        "properties": {"f": {"type": "string"}, "a": {"type": "string"}, "b": {"type": "string"}, "c": {"type": "string"}},
+        "oneOf": [
+            {"required": ["a"], "not": {"required": ["b", "c"]}},
+            {"required": ["b"], "not": {"anyOf": [{"required": ["a"]}, {"required": ["c"]}]}},
+            {"required": ["c"]}]});
+    for d in [
+        &crate::dialect::OPENAI_STRICT as &dyn crate::dialect::SchemaDialect,
+        &crate::dialect::ANTHROPIC_STRICT,
+        &crate::dialect::GEMINI,
+    ] {
+        let out = adapt_with(d, s.clone());
+        assert!(
+            out.schema.get("oneOf").is_none() && out.schema["properties"].get("f").is_some(),
+            "{}: {}",
+            d.name(),
+            out.schema
+        );
+        assert_eq!(
+            out.schema["description"],
+            "Constraints: exactly one of `a` without both `b` and `c`, `b` without `a` or `c`, `c`.",
+            "{}",
+            d.name()
+        );
+        let sent = |v: Value| out.plan.encode(v);
+        let restored = |v: Value| out.plan.restore(sent(v)).map_err(|e| e.faults()[0].message.clone());
+        for ok in [
+            serde_json::json!({"f": "x", "a": "1"}),
+            serde_json::json!({"f": "x", "b": "1"}),
+            serde_json::json!({"f": "x", "a": "1", "b": "2"}),
+        ] {
+            // `{a, b}`: the first branch holds (not both `b` and `c`), the second does not.
+            assert_eq!(restored(ok.clone()), Ok(ok), "{}", d.name());
+        }
+        for (bad, keys) in [
+            (serde_json::json!({"f": "x"}), "`f`"),
+            // `{a, c}`: the first and the third branch hold.
+            (serde_json::json!({"f": "x", "a": "1", "c": "3"}), "`a`, `c`, `f`"),
+        ] {
+            let want = format!(
+                "must be exactly one of `a` without both `b` and `c`, `b` without `a` or `c`, `c`, got keys {keys}"
+            );
+            assert_eq!(restored(bad), Err(want), "{}", d.name());
+        }
+        let exact = crate::dialect::adapt(d, s.clone(), &AdaptContext::default().with_exact(true));
+        assert!(exact.is_err(), "{}", d.name());
+    }
+}
+
+#[test]
+fn exactly_one_of_a_property_that_admits_null_is_refused_where_every_property_is_required() {
+    // Under OpenAI every property is sent, null standing for absent: a null `a` could not be told
+    // from an absent one, and "exactly one of" counts it.
+    let s = serde_json::json!({"type": "object",
+        "properties": {"a": {"type": ["string", "null"]}, "b": {"type": "string"}},
+        "oneOf": [{"required": ["a"]}, {"required": ["b"]}]});
+    let err = crate::dialect::adapt(&crate::dialect::OPENAI_STRICT, s.clone(), &AdaptContext::default())
+        .unwrap_err();
+    let text = format!("{err:?}");
+    assert!(text.contains("oneOf") && text.contains("`a` is named by exactly one of"), "{text}");
+    // Anthropic sends absent as absent: the check counts exactly what was sent.
+    let out = adapt_with(&crate::dialect::ANTHROPIC_STRICT, s);
+    assert_eq!(out.plan.restore(serde_json::json!({"a": null})).unwrap(), serde_json::json!({"a": null}));
+    assert!(out.plan.restore(serde_json::json!({"a": null, "b": "x"})).is_err());
+}
+
+#[test]
 fn gemini_takes_named_properties_beside_further_keys_with_or_without_required() {
     for required in [serde_json::json!([]), serde_json::json!(["a"])] {
         let s = serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
