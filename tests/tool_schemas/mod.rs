@@ -688,7 +688,14 @@ pub struct Instances<'r> {
     undeclared: bool,
     /// For a pattern not in [`PATTERNS`]: the strings of the pool that match it.
     matches: std::collections::HashMap<String, Vec<String>>,
+    /// Schemas this value may still be built from: an object with several properties that lead
+    /// back to it grows without end within the depth bound (three optional properties, each
+    /// present half the time, already do), so past it every position is `null`.
+    budget: usize,
 }
+
+/// How many schemas one value is built from at most.
+const VALUE_BUDGET: usize = 4_000;
 
 /// Strings tried against a pattern [`PATTERNS`] does not know (every example there, and shapes
 /// common in tool schemas: identifiers, codes, slugs, addresses, dates, numbers).
@@ -729,7 +736,13 @@ const POOL: &[&str] = &[
 impl<'r> Instances<'r> {
     /// Values for subschemas of `root` (the document `$ref`s resolve in), from `seed`.
     pub fn new(root: &'r Value, seed: u64) -> Self {
-        Instances { root, rng: SplitMix(seed), undeclared: true, matches: std::collections::HashMap::new() }
+        Instances {
+            root,
+            rng: SplitMix(seed),
+            undeclared: true,
+            matches: std::collections::HashMap::new(),
+            budget: VALUE_BUDGET,
+        }
     }
 
     /// Whether an object that says nothing of further keys gets some (it accepts them; a
@@ -750,6 +763,7 @@ impl<'r> Instances<'r> {
     /// A value for the whole document.
     pub fn value(&mut self) -> Value {
         let root = self.root;
+        self.budget = VALUE_BUDGET;
         self.of(root, 0)
     }
 
@@ -758,9 +772,10 @@ impl<'r> Instances<'r> {
         let Value::Object(m) = schema else {
             return if schema == &Value::Bool(false) { Value::Null } else { self.any(depth) };
         };
-        if depth > 48 {
+        if depth > 48 || self.budget == 0 {
             return Value::Null;
         }
+        self.budget -= 1;
         if let Some(r) = m.get("$ref").and_then(Value::as_str) {
             let target = toolschema::refs::resolve(self.root, r).cloned().unwrap_or(Value::Bool(true));
             // A `$ref` with siblings: the siblings (2020-12) narrow what the target says.
