@@ -57,7 +57,22 @@ impl Draft {
     /// original accepts only through an object that leaves its keys unread (`{"a": 1}` through
     /// `{"type": "object", "properties": {}}`) is one the closing dialects rightly refuse.
     pub fn every_object_closed(self, schema: &Value) -> Value {
-        fn go(v: &mut Value, key: &'static str, depth: usize) {
+        self.closed(schema, &[])
+    }
+
+    /// [`Draft::every_object_closed`] but for what lies under `oneOf`, `not` and `if`, which stays
+    /// as it is: strict-subset leaves a `oneOf` whose branches overlap open (closed, it would
+    /// accept a value two open branches matched and it refused), and with it every object below.
+    /// A value the original with every object closed accepts only through such a `oneOf`'s
+    /// closed branch is one the original refuses there (both open branches take it) and takes
+    /// elsewhere only through an object that leaves its keys unread: one strict-subset rightly
+    /// refuses. Read as every `oneOf` overlapping (the law tests the values both readings take).
+    pub fn every_object_closed_but_under_one_of(self, schema: &Value) -> Value {
+        self.closed(schema, &["oneOf", "not", "if"])
+    }
+
+    fn closed(self, schema: &Value, untouched: &[&str]) -> Value {
+        fn go(v: &mut Value, key: &'static str, untouched: &[&str], depth: usize) {
             if depth > 64 {
                 return;
             }
@@ -68,12 +83,13 @@ impl Draft {
                         m.insert(key.into(), Value::Bool(false));
                     }
                     for (k, child) in m.iter_mut() {
-                        if !["const", "enum", "default", "examples"].contains(&k.as_str()) {
-                            go(child, key, depth + 1);
+                        let data = ["const", "enum", "default", "examples"].contains(&k.as_str());
+                        if !data && !untouched.contains(&k.as_str()) {
+                            go(child, key, untouched, depth + 1);
                         }
                     }
                 }
-                Value::Array(items) => items.iter_mut().for_each(|x| go(x, key, depth + 1)),
+                Value::Array(items) => items.iter_mut().for_each(|x| go(x, key, untouched, depth + 1)),
                 _ => {}
             }
         }
@@ -82,7 +98,7 @@ impl Draft {
             Draft::Draft2020 => "unevaluatedProperties",
         };
         let mut closed = schema.clone();
-        go(&mut closed, key, 0);
+        go(&mut closed, key, untouched, 0);
         closed
     }
 

@@ -1009,3 +1009,33 @@ fn exactly_one_anchor_of_a_public_tool_is_sent_and_checked_on_restore() {
         }
     }
 }
+
+// Found by the restore laws (strict-subset), and kept as the law's reading: `X` is a `oneOf` whose
+// branches overlap (an object with an optional `e`, and one tagged `kind`), which strict-subset
+// leaves open; the value below matches both of its branches, so the original refuses it there too,
+// and takes it only through the second branch of `a`, whose reader drops `kind` and `v`.
+// strict-subset closes that branch and refuses the value, as it refuses every key the code would
+// drop; with `X`'s branches closed the value would pass, but so would values `X` refused.
+#[test]
+fn strict_subset_refuses_a_value_taken_only_by_an_object_that_drops_its_keys_or_an_overlapping_one_of() {
+    let schema = json!({"type": "object", "required": ["a"], "properties": {"a": {"anyOf": [
+            {"$ref": "#/$defs/X"}, {"type": "object", "properties": {"n": {"type": "number"}}}]}},
+        "$defs": {"X": {"oneOf": [
+            {"type": "object", "properties": {"e": {"type": "string"}}},
+            {"type": "object", "properties": {"kind": {"const": "k0"}, "v": {"type": "number"}}, "required": ["kind"]}]}}});
+    let d = dialect::by_name("strict-subset").expect("built in");
+    let adapted = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
+    let output = provider_validator(d, adapted.as_value());
+    let original = jsonschema::draft202012::new(&schema).unwrap();
+    let v = json!({"a": {"kind": "k0", "v": -2.25}});
+    assert!(original.is_valid(&v));
+    // `X` alone refuses it: both of its branches match.
+    let x_alone =
+        jsonschema::draft202012::new(&json!({"$ref": "#/$defs/X", "$defs": schema["$defs"]})).unwrap();
+    assert!(!x_alone.is_valid(&v["a"]));
+    assert!(!output.is_valid(&v), "{}", adapted.as_value());
+    // What the code reads stays: each branch's own keys.
+    for ok in [json!({"a": {"n": 1.5}}), json!({"a": {"e": "x"}}), json!({"a": {}})] {
+        assert!(original.is_valid(&ok) && output.is_valid(&ok), "{ok}");
+    }
+}
