@@ -8,6 +8,7 @@
 #   LAW_TESTS="laws restore_laws" scripts/law_runs.sh 50
 #   PROPTEST_CASES=2000 scripts/law_runs.sh 1   # one long run
 #   LAW_PROFILE=release scripts/law_runs.sh     # the same case counts, built optimised (faster runs)
+#   LAW_RUN_TIMEOUT=120 scripts/law_runs.sh     # seconds a test binary may take in one run (600)
 #
 # Prints one line per run and, at the end, "N runs, F failed". Exit 1 if any run failed.
 set -uo pipefail
@@ -55,7 +56,12 @@ for i in $(seq 1 "$n"); do
     : > "$log"
     for bin in "${bins[@]}"; do
         mapfile -t names < "target/law-runs/$(basename "$bin").tests"
-        "$bin" --exact --nocapture "${names[@]}" >> "$log" 2>&1 || ok=0
+        # A run that hangs is a failure too: each binary gets LAW_RUN_TIMEOUT seconds (default 600,
+        # some 50 times a normal run's).
+        timeout --kill-after=10 "${LAW_RUN_TIMEOUT:-600}" "$bin" --exact --nocapture "${names[@]}" >> "$log" 2>&1 || {
+            [ $? -ge 124 ] && echo "timed out after ${LAW_RUN_TIMEOUT:-600} s: $(basename "$bin")" >> "$log"
+            ok=0
+        }
     done
     if [ "$ok" -eq 1 ]; then
         echo "run $i: ok ($((SECONDS - start)) s)"
@@ -64,7 +70,7 @@ for i in $(seq 1 "$n"); do
         failed=$((failed + 1))
         echo "run $i: FAILED ($((SECONDS - start)) s): $log"
         # Each failing test, and the first line of each failure (the log has the seeds).
-        grep -a -E '^test .* \.\.\. FAILED$' "$log" | sed 's/^/    /'
+        grep -a -E '^test .* \.\.\. FAILED$|^timed out after' "$log" | sed 's/^/    /'
         grep -a -A1 -E "panicked at (tests|src)/" "$log" | grep -a -v -E 'panicked at|^--$' | cut -c1-200 |
             head -n 6 | sed 's/^/      /'
     fi
