@@ -85,50 +85,49 @@ impl KeysPresent {
     /// (neither), `` without both `x` and `y` ``, `` without all of (`x`, `y`, `z`) ``, joined
     /// by "and".
     fn describe(&self, out: &mut String) {
-        if self.all.len() > 1 {
-            out.push_str("all of (");
-            list(out, &self.all);
-            out.push(')');
-        } else if !self.all.is_empty() || self.not_all.is_empty() {
-            list(out, &self.all);
-        }
-        let singles: Vec<&String> =
-            self.not_all.iter().filter_map(|n| n.first().filter(|_| n.len() == 1)).collect();
-        let mut clauses = Vec::new();
-        if !singles.is_empty() {
-            let mut c = "without ".to_owned();
-            for (i, n) in singles.iter().enumerate() {
-                if i > 0 {
-                    c.push_str(if i + 1 == singles.len() { " or " } else { ", " });
-                }
-                let _ = write!(c, "`{n}`");
+        let group = |names: &[String]| {
+            let mut s = String::new();
+            if names.len() > 1 {
+                s.push_str("all of (");
+                list(&mut s, names);
+                s.push(')');
+            } else {
+                list(&mut s, names);
             }
-            clauses.push(c);
+            s
+        };
+        let mut clauses = Vec::new();
+        let singles: Vec<String> =
+            self.not_all.iter().filter(|n| n.len() == 1).map(|n| format!("`{}`", n[0])).collect();
+        if let [rest @ .., last] = singles.as_slice() {
+            clauses.push(match rest {
+                [] => format!("without {last}"),
+                _ => format!("without {} or {last}", rest.join(", ")),
+            });
         }
         for names in self.not_all.iter().filter(|n| n.len() != 1) {
             clauses.push(match names.as_slice() {
                 [a, b] => format!("without both `{a}` and `{b}`"),
-                _ => {
-                    let mut c = "without all of (".to_owned();
-                    list(&mut c, names);
-                    c.push(')');
-                    c
-                }
+                _ => format!("without {}", group(names)),
             });
         }
-        for (i, c) in clauses.iter().enumerate() {
-            if i > 0 {
-                out.push_str(" and");
-            }
-            if i > 0 || !out.ends_with(' ') {
-                out.push(' ');
-            }
-            out.push_str(c);
+        let mut parts = Vec::new();
+        if !self.all.is_empty() || clauses.is_empty() {
+            parts.push(group(&self.all));
         }
+        if !clauses.is_empty() {
+            parts.push(clauses.join(" and "));
+        }
+        out.push_str(&parts.join(" "));
     }
 }
 
 impl Presence {
+    /// The keyword the rule was written with: `oneOf` for "exactly one of", `anyOf` otherwise.
+    pub fn keyword(&self) -> &'static str {
+        if self.exactly_one { "oneOf" } else { "anyOf" }
+    }
+
     fn holds(&self, m: &Map<String, Value>) -> bool {
         let mut holding = self.branches.iter().filter(|b| b.holds(m));
         if self.exactly_one {
@@ -212,13 +211,7 @@ impl Check {
             Check::OnlyKeys(_) => "additionalProperties",
             Check::DependentRequired(..) => "dependentRequired",
             Check::Pattern(_) => "pattern",
-            Check::Presence(p) => {
-                if p.exactly_one {
-                    "oneOf"
-                } else {
-                    "anyOf"
-                }
-            }
+            Check::Presence(p) => p.keyword(),
             Check::OneOf(_) => "enum",
         }
     }
@@ -493,5 +486,45 @@ mod tests {
         );
         assert_eq!(Check::from_keyword("uniqueItems", &json!(false)), Some(vec![]));
         assert_eq!(Check::from_keyword("minimum", &json!("x")), None);
+    }
+
+    #[test]
+    fn presence_rules_count_the_branches_that_hold_and_say_each_in_words() {
+        let names = |n: &[&str]| n.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let branch = |all: &[&str], not_all: &[&[&str]]| KeysPresent {
+            all: names(all),
+            not_all: not_all.iter().map(|n| names(n)).collect(),
+        };
+        let rule = |exactly_one| {
+            Check::Presence(Presence {
+                exactly_one,
+                branches: vec![
+                    branch(&["a", "b"], &[]),
+                    branch(&["c"], &[&["x"], &["y"], &["z"], &["p", "q"], &["u", "v", "w"]]),
+                    branch(&[], &[&["a"]]),
+                ],
+            })
+        };
+        let (any, one) = (rule(false), rule(true));
+        assert_eq!(
+            one.describe(),
+            "exactly one of all of (`a`, `b`), `c` without `x`, `y` or `z` and without both `p` and `q` \
+             and without all of (`u`, `v`, `w`), without `a`"
+        );
+        assert_eq!((any.keyword(), one.keyword()), ("anyOf", "oneOf"));
+        // `{a, b}` holds the first branch only; `{c}` the second and the third; `{c, x}` the third.
+        for (v, at_least, exactly) in [
+            (json!({"a": 1, "b": 2}), true, true),
+            (json!({"c": 1}), true, false),
+            (json!({"c": 1, "x": 2}), true, true),
+            (json!({"a": 1}), false, false),
+            (json!("not an object"), true, true),
+        ] {
+            assert_eq!((any.passes(&v), one.passes(&v)), (at_least, exactly), "{v}");
+        }
+        assert_eq!(
+            one.failure(&json!({"a": 1, "z": 0})),
+            format!("must be {}, got keys `a`, `z`", one.describe())
+        );
     }
 }

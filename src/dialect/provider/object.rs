@@ -25,7 +25,7 @@ impl Engine<'_> {
         ptr: &mut Pointer,
         depth: usize,
     ) -> Built {
-        let keyword = if presence.exactly_one { "oneOf" } else { "anyOf" };
+        let keyword = presence.keyword();
         let how_many = if presence.exactly_one { "exactly one" } else { "at least one" };
         if !self.encode(
             ptr.as_str(),

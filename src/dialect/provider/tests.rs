@@ -134,6 +134,10 @@ fn required_alternatives_become_a_restore_check_stated_in_the_description() {
         let exact = crate::dialect::adapt(d, s.clone(), &AdaptContext::default().with_exact(true));
         assert!(exact.is_err(), "{}", d.name());
     }
+    // Gemini writes "at least one of" as a union it enforces itself: no check to move.
+    let gemini = adapt_with(&crate::dialect::GEMINI, s);
+    assert!(gemini.schema.get("description").is_none(), "{}", gemini.schema);
+    assert!(gemini.schema["properties"]["value"]["anyOf"].is_array(), "{}", gemini.schema);
 }
 
 #[test]
