@@ -354,3 +354,26 @@ fn the_proxy_reports_the_request_limits_of_each_listing_on_stderr() {
         "{err}"
     );
 }
+
+/// The listing's token line reaches stderr even when the server ends right after answering and
+/// the client closes stdin at once: the proxy waits for the count before it exits.
+#[test]
+fn the_token_line_is_written_when_the_session_ends_right_after_the_listing() {
+    let tools = [
+        serde_json::json!({"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}),
+    ];
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}}).to_string();
+    // Answers the first line and exits.
+    let script = format!("read -r line; printf '%s\\n' '{answer}'");
+    let request = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n";
+    for dialect in ["mcp", "openai-strict"] {
+        let (code, out, err) =
+            toolschema(&["mcp-proxy", "--dialect", dialect, "--", "sh", "-c", &script], request);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("\"echo\""), "{out}");
+        assert!(
+            err.contains(&format!("tokens of the 1 listed tools under `{dialect}`: ")),
+            "{dialect}: {err}"
+        );
+    }
+}

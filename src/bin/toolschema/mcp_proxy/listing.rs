@@ -178,8 +178,13 @@ impl Relay {
         // Counted off the relay's path: the client gets the listing without waiting for the
         // encoding's first load or a count linear in a large listing.
         let (dialect, listed) = (self.dialect.clone(), kept.clone());
-        // A thread that cannot be started costs only the report.
-        let _ = std::thread::Builder::new().spawn(move || log(&token_report(&dialect, &listed)));
+        // A thread that cannot be started costs only the report; one that is started is waited
+        // for before the proxy exits (`Relay::finish_reports`).
+        if let Ok(report) = std::thread::Builder::new().spawn(move || log(&token_report(&dialect, &listed))) {
+            let mut reports = self.reports.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            reports.retain(|r| !r.is_finished());
+            reports.push(report);
+        }
         *tools = kept;
         changed
     }

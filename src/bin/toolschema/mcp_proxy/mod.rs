@@ -78,6 +78,10 @@ pub struct Relay {
     /// Whether `outputSchema` references are inlined (see [`listing`]).
     inline_output: bool,
     state: Mutex<State>,
+    /// The stderr reports still being counted off the relay's path (a listing's tokens): the
+    /// proxy waits for them before it exits, so a client that closes stdin right after a
+    /// listing still gets its line.
+    reports: Mutex<Vec<std::thread::JoinHandle<()>>>,
 }
 
 #[derive(Default)]
@@ -193,7 +197,15 @@ impl Relay {
             pin: options.pin.clone(),
             inline_output: listing::inlines_output(options.dialect.name()),
             state: Mutex::new(State::default()),
+            reports: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Whether a report (see [`Relay::reports`]) is still being counted.
+    pub fn reports_pending(&self) -> bool {
+        let mut reports = self.reports.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        reports.retain(|r| !r.is_finished());
+        !reports.is_empty()
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
