@@ -351,7 +351,7 @@ def test_numpy_and_rest_docstrings_give_the_schema_of_their_google_twin() -> Non
     google = schema_for(double_google)
     assert google.schema["description"] == "Double x."
     assert google.schema["properties"]["x"]["description"] == "The number."
-    assert google.schema["properties"]["y"]["description"] == "Added after,\non two lines."
+    assert google.schema["properties"]["y"]["description"] == "Added after, on two lines."
     for twin in (double_numpy, double_rest):
         built = schema_for(twin)
         assert built.schema == google.schema, twin.__name__
