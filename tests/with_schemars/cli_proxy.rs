@@ -377,3 +377,62 @@ fn the_token_line_is_written_when_the_session_ends_right_after_the_listing() {
         );
     }
 }
+
+/// A pinned tool the server renames is left out until the rename is accepted; the pin records the
+/// server's name from its `initialize` answer.
+#[test]
+fn a_renamed_pinned_tool_is_left_out_until_accepted() {
+    let dir = TempDir::new("pin-rename");
+    let file = dir.0.join("pins.json");
+    let path = file.to_str().expect("a UTF-8 path");
+    let init = serde_json::json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-06-18",
+        "capabilities": {"tools": {}}, "serverInfo": {"name": "files", "version": "1"}}})
+    .to_string();
+    let requests = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{}}\n\
+                    {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n";
+    let serve = |name: &str| {
+        let tools = [serde_json::json!({"name": name, "description": "Reads a file.",
+            "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}})];
+        let list = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}}).to_string();
+        let script = format!(
+            "read -r a; printf '%s\\n' '{init}'; read -r b; printf '%s\\n' '{list}'; cat > /dev/null"
+        );
+        let (code, out, err) = toolschema(
+            &["mcp-proxy", "--dialect", "mcp", "--pin", path, "--", "sh", "-c", &script],
+            requests,
+        );
+        assert_eq!(code, 0, "{err}");
+        let listed: Vec<String> = out
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|m| m["id"] == 1)
+            .flat_map(|m| m["result"]["tools"].as_array().cloned().unwrap_or_default())
+            .filter_map(|t| t["name"].as_str().map(str::to_owned))
+            .collect();
+        (listed, err)
+    };
+    let (listed, err) = serve("read");
+    assert_eq!(listed, ["read"], "{err}");
+    let (listed, err) = serve("read_file");
+    assert!(listed.is_empty(), "a rename is held: {listed:?}");
+    assert!(
+        err.contains(
+            "tool `read_file` left out of tools/list: it is the pinned tool `read` under a new name"
+        ),
+        "{err}"
+    );
+    let (code, out, _) = toolschema(&["pin", path], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("  read  (server `files`)\n"), "{out}");
+    assert!(out.contains("pending: read_file (") && out.contains("  - renamed from `read`"), "{out}");
+    let (code, _, err) = toolschema(&["pin", "--accept", path, "read_file"], "");
+    assert_eq!(code, 0, "{err}");
+    let (listed, err) = serve("read_file");
+    assert_eq!(listed, ["read_file"], "{err}");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("JSON");
+    assert_eq!(
+        written["tools"].as_object().map(|t| t.keys().cloned().collect::<Vec<_>>()),
+        Some(vec!["read_file".to_owned()])
+    );
+}

@@ -2,7 +2,8 @@
 //!
 //! 1. with `--pin FILE`, the tool's listing (name, description, input and output schema) is
 //!    compared with the pinned one ([`crate::pin`]): a tool seen for the first time is pinned, a
-//!    tool whose listing differs is left out (a stderr line names it and each change) and its
+//!    tool whose listing differs, a pinned tool under a new name (renamed or copied) and a name
+//!    pinned for another server are left out (a stderr line names it and each change) and its
 //!    calls are refused until the change is accepted;
 //! 2. `inputSchema` is made self-contained and adapted to the dialect, the restore plan kept
 //!    (a tool the dialect refuses is left out, or kept unchanged with `--keep-refused`);
@@ -72,6 +73,10 @@ impl Relay {
         let mut kept = Vec::with_capacity(tools.len());
         let mut adapted = Vec::new();
         let mut left = Vec::new();
+        // What the pins compare a new name with: the listing's other names, the server's name.
+        let listing: std::collections::BTreeSet<String> =
+            tools.iter().filter_map(|t| t.get("name").and_then(Value::as_str)).map(str::to_owned).collect();
+        let server = self.state().server.clone();
         for mut tool in std::mem::take(tools) {
             let (Some(name), Some(schema)) =
                 (tool.get("name").and_then(Value::as_str), tool.get("inputSchema"))
@@ -84,7 +89,7 @@ impl Relay {
                 let path = path.display();
                 let verdict = match pins {
                     Ok(pins) => {
-                        let (verdict, dirty) = pins.judge(&name, fields);
+                        let (verdict, dirty) = pins.judge(&name, fields, server.as_deref(), &listing);
                         pins_changed |= dirty;
                         verdict
                     }
@@ -98,6 +103,28 @@ impl Relay {
                             "tool `{name}` left out of tools/list: its listing differs from the one pinned in \
                              {path} (accept it with `toolschema pin --accept {path} {name}`):\n- {}",
                             found.join("\n- ")
+                        ));
+                        left.push((name, Left::Changed));
+                        changed = true;
+                        continue;
+                    }
+                    held @ (Verdict::Renamed { .. } | Verdict::Copied { .. } | Verdict::Shadows { .. }) => {
+                        let what = match held {
+                            Verdict::Renamed { from, changes } => {
+                                let mut what = format!("it is the pinned tool `{from}` under a new name");
+                                for change in changes {
+                                    what.push_str("\n- ");
+                                    what.push_str(&change);
+                                }
+                                what
+                            }
+                            Verdict::Copied { of } => format!("it has the content of the pinned tool `{of}`"),
+                            Verdict::Shadows { by } => format!("`{name}` is pinned for the server `{by}`"),
+                            _ => String::new(),
+                        };
+                        log(&format!(
+                            "tool `{name}` left out of tools/list: {what} (accept it with `toolschema pin \
+                             --accept {path} {name}`)"
                         ));
                         left.push((name, Left::Changed));
                         changed = true;

@@ -96,6 +96,8 @@ struct State {
     sequence: u64,
     /// The names listed to the client, where they differ from the server's.
     names: Option<ToolNames>,
+    /// The server's `serverInfo.name`, from its `initialize` answer (what pins record).
+    server: Option<String>,
     /// Tools left out because their listing differs from the pinned one: their calls are
     /// refused.
     blocked: BTreeSet<String>,
@@ -106,6 +108,8 @@ struct Pending {
     sequence: u64,
     /// A `tools/list` request: its response is rewritten.
     list: bool,
+    /// An `initialize` request: its response names the server.
+    initialize: bool,
 }
 
 struct Batch {
@@ -201,6 +205,14 @@ impl Relay {
         }
     }
 
+    /// Keeps the server's name from its `initialize` answer (`result.serverInfo.name`).
+    fn learn_server(&self, text: &[u8]) {
+        let Ok(answer) = serde_json::from_slice::<Value>(text) else { return };
+        if let Some(name) = answer.pointer("/result/serverInfo/name").and_then(Value::as_str) {
+            self.state().server = Some(name.to_owned());
+        }
+    }
+
     /// Whether a report (see [`Relay::reports`]) is still being counted.
     pub fn reports_pending(&self) -> bool {
         let mut reports = self.reports.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -290,8 +302,8 @@ impl Relay {
             let mut state = self.state();
             state.sequence += 1;
             let sequence = state.sequence;
-            let list = method == "tools/list";
-            state.pending.insert(id_key(id), Pending { id: id.clone(), sequence, list });
+            let (list, initialize) = (method == "tools/list", method == "initialize");
+            state.pending.insert(id_key(id), Pending { id: id.clone(), sequence, list, initialize });
         }
         outcome
     }
@@ -370,6 +382,9 @@ impl Relay {
                 let Ok(probe) = serde_json::from_slice::<Probe>(text) else { return line.to_vec() };
                 let (Some(id), None) = (probe.id, probe.method) else { return line.to_vec() };
                 let Some(pending) = self.state().pending.remove(&id_key(&id)) else { return line.to_vec() };
+                if pending.initialize {
+                    self.learn_server(text);
+                }
                 if !pending.list {
                     return line.to_vec();
                 }
