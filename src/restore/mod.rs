@@ -57,6 +57,7 @@ mod pattern;
 pub(crate) mod rewrite;
 mod shape;
 mod types;
+mod validate;
 
 pub(crate) use rewrite::Decode;
 use rewrite::{Faults, Place, Seg};
@@ -65,6 +66,7 @@ pub(crate) use types::TypeSet;
 
 pub use check::{Check, KeysPresent, Presence};
 pub use pattern::{Pattern, STEP_BOUND};
+pub use validate::{MAX_DEPTH as VALIDATE_MAX_DEPTH, MAX_STEPS as VALIDATE_MAX_STEPS, validate};
 
 use crate::pointer::Pointer;
 use serde_json::{Map, Value};

@@ -26,3 +26,4 @@ mod foreign_regressions;
 mod foreign_rejections;
 #[cfg(feature = "tokens")]
 mod tokens;
+mod validate;
