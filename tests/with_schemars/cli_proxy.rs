@@ -436,3 +436,56 @@ fn a_renamed_pinned_tool_is_left_out_until_accepted() {
         Some(vec!["read_file".to_owned()])
     );
 }
+
+/// `--check-output`: a result whose `structuredContent` does not fit the tool's `outputSchema`
+/// becomes an `isError` result naming the fault (`report`: a stderr line, the result unchanged);
+/// without the flag it passes as it is.
+#[test]
+fn check_output_catches_a_structured_result_that_does_not_fit_its_output_schema() {
+    let tools = [serde_json::json!({"name": "count", "inputSchema": {"type": "object"},
+        "outputSchema": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+            "properties": {"n": {"$ref": "#/definitions/count"}}, "required": ["n"],
+            "definitions": {"count": {"type": "integer", "minimum": 0}}}})];
+    let list = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}}).to_string();
+    let call = |n: i64| {
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": n.to_string()}],
+            "structuredContent": {"n": n}}})
+        .to_string()
+    };
+    let requests = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n\
+                    {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"count\",\"arguments\":{}}}\n";
+    let run = |flag: &[&str], n: i64| {
+        let script = format!(
+            "read -r a; printf '%s\\n' '{list}'; read -r b; printf '%s\\n' '{}'; cat > /dev/null",
+            call(n)
+        );
+        let mut args = vec!["mcp-proxy"];
+        args.extend_from_slice(flag);
+        args.extend(["--", "sh", "-c", &script]);
+        let (code, out, err) = toolschema(&args, requests);
+        assert_eq!(code, 0, "{err}");
+        let result = out
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .find(|m| m["id"] == 2)
+            .expect("the call's answer")["result"]
+            .clone();
+        (result, err)
+    };
+    let (result, err) = run(&["--check-output"], -1);
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().expect("text");
+    assert!(text.contains("`/n`: must be at least 0, got -1"), "{text}");
+    assert!(err.contains("tools/call `count`: the result of `count` does not fit"), "{err}");
+    // A result that fits passes unchanged.
+    let (result, _) = run(&["--check-output"], 3);
+    assert_eq!(result["structuredContent"], serde_json::json!({"n": 3}));
+    // `report`: the fault on stderr, the result as the server sent it.
+    let (result, err) = run(&["--check-output", "report"], -1);
+    assert_eq!(result["structuredContent"], serde_json::json!({"n": -1}));
+    assert!(err.contains("`/n`: must be at least 0, got -1"), "{err}");
+    // Without the flag nothing is checked.
+    let (result, err) = run(&[], -1);
+    assert_eq!(result["structuredContent"], serde_json::json!({"n": -1}));
+    assert!(!err.contains("does not fit"), "{err}");
+}

@@ -9,8 +9,9 @@
 //!    (a tool the dialect refuses is left out, or kept unchanged with `--keep-refused`);
 //! 3. `outputSchema` (any schema, not only an object) has its references inlined under
 //!    `mcp-self-contained`, `inline-refs` and the provider dialects, for clients that cannot
-//!    resolve `$ref`; `structuredContent` in results is not touched, and means the same under
-//!    the inlined schema;
+//!    resolve `$ref`; `structuredContent` in results means the same under the inlined schema,
+//!    and with `--check-output` each result is checked against the schema the server wrote
+//!    ([`Relay::check_result`](super::Relay));
 //! 4. under a provider's dialect, each name the provider refuses is listed as one it accepts
 //!    ([`toolschema::tool_name`]; `--keep-names` keeps them), and a call under that name goes
 //!    to the server under the original;
@@ -77,6 +78,8 @@ impl Relay {
         let listing: std::collections::BTreeSet<String> =
             tools.iter().filter_map(|t| t.get("name").and_then(Value::as_str)).map(str::to_owned).collect();
         let server = self.state().server.clone();
+        // With `--check-output`: each kept tool's `outputSchema` as the server wrote it.
+        let mut outputs = std::collections::HashMap::new();
         for mut tool in std::mem::take(tools) {
             let (Some(name), Some(schema)) =
                 (tool.get("name").and_then(Value::as_str), tool.get("inputSchema"))
@@ -85,6 +88,7 @@ impl Relay {
                 continue;
             };
             let name = name.to_owned();
+            let output = tool.get("outputSchema").filter(|_| self.check_output.is_some()).cloned();
             if let (Some((path, pins)), Some(fields)) = (&mut pins, tool.as_object()) {
                 let path = path.display();
                 let verdict = match pins {
@@ -150,6 +154,9 @@ impl Relay {
                             Err(e) => log(&format!("tool `{name}`: `outputSchema` kept as it is: {e}")),
                         }
                     }
+                    if let Some(output) = output {
+                        outputs.insert(name.clone(), output);
+                    }
                     adapted.push((name, built));
                     kept.push(tool);
                 }
@@ -159,6 +166,9 @@ impl Relay {
                             "tool `{name}` kept unchanged: refused by `{}`: {message}",
                             self.dialect
                         ));
+                        if let Some(output) = output {
+                            outputs.insert(name.clone(), output);
+                        }
                         kept.push(tool);
                     } else {
                         log(&format!(
@@ -172,6 +182,9 @@ impl Relay {
             }
         }
         let mut state = self.state();
+        if self.check_output.is_some() {
+            state.outputs = outputs;
+        }
         if let Some(rule) = self.names {
             let names = state.names.get_or_insert_with(|| ToolNames::new(rule));
             names.add(kept.iter().filter_map(|t| t.get("name").and_then(Value::as_str)));
@@ -284,7 +297,14 @@ mod tests {
 
     fn relay(dialect: &str, keep_names: bool, pin: Option<std::path::PathBuf>) -> Relay {
         let dialect = toolschema::dialect::by_name(dialect).expect("a built-in dialect");
-        Relay::new(&Options { dialect, coerce: false, keep_refused: false, keep_names, pin })
+        Relay::new(&Options {
+            dialect,
+            coerce: false,
+            keep_refused: false,
+            keep_names,
+            pin,
+            check_output: None,
+        })
     }
 
     fn parse(bytes: &[u8]) -> Value {
