@@ -191,7 +191,8 @@ pub(crate) struct Prop {
     /// admit there (an optional `Option` whose null reads as absent does): a `null` is left out.
     pub(crate) null_dropped: bool,
     /// For the forward map: the value that says "absent" where the provider demands the property
-    /// and `null` is a value of its own (a declared default).
+    /// and `null` is a value of its own (a declared default), or where it demands a property the
+    /// original leaves out (a discriminator's tag with its default).
     pub(crate) default: Option<Value>,
     /// For the forward map: with `null_is_absent`, the original refuses `null` here (the null
     /// stands for absent only), so a value that holds a null there is not this object's: a union
