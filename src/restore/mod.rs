@@ -430,7 +430,22 @@ impl Run<'_> {
         if !(nodes[id].try_branches || has_integral_float(value)) {
             return fitting.find(|b| !idle(&nodes[*b]));
         }
-        let fitting: Vec<NodeId> = fitting.collect();
+        let mut fitting: Vec<NodeId> = fitting.collect();
+        // With an integral float, a branch whose items or property values refuse it (`[1.0]`
+        // for `Vec<String>` beside `Vec<u32>`) is not the value's, though its top level fits:
+        // it would keep the float, which the branch that reads it needs as an integer. Where
+        // no branch's shape fits below its top level, they are all tried as before.
+        if has_integral_float(value) {
+            let deep: Vec<NodeId> = nodes[id]
+                .union
+                .iter()
+                .filter(|(shape, b)| fitting.contains(b) && shape.fits_deep(value))
+                .map(|(_, b)| *b)
+                .collect();
+            if !deep.is_empty() {
+                fitting = deep;
+            }
+        }
         let first = fitting.iter().copied().find(|b| !idle(&nodes[*b]));
         let mut clean = None;
         for &b in &fitting {

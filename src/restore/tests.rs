@@ -126,3 +126,22 @@ fn tuples_and_wrapped_roots_come_back() {
     ]);
     assert_eq!(p.restore(json!({"value": [1]})).unwrap_err().faults()[0].pointer, "/value");
 }
+
+#[test]
+fn an_integral_float_takes_the_branch_whose_items_take_it() {
+    // `Texts(Vec<String>) | Tokens(Vec<u32>)`: both fit `[1.0]` at the top level; the items
+    // tell them apart.
+    let array_of = |t: &str| Shape {
+        types: Some(TypeSet::of_type(&json!("array"))),
+        items: Some(Box::new(Shape { types: Some(TypeSet::of_type(&json!(t))), ..Shape::default() })),
+        ..Shape::default()
+    };
+    let p = plan(vec![
+        Node { union: vec![(array_of("string"), 1), (array_of("integer"), 2)], ..Node::default() },
+        Node::default(),
+        Node { items: Some(3), ..Node::default() },
+        Node { integer: true, ..Node::default() },
+    ]);
+    assert_eq!(p.restore(json!([1.0, 2])).unwrap(), json!([1, 2]));
+    assert_eq!(p.restore(json!(["a"])).unwrap(), json!(["a"]));
+}
