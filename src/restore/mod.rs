@@ -345,6 +345,26 @@ impl<'p> Run<'p> {
     }
 }
 
+/// What restore gives for `value` through the node `id` of `nodes` (the value as it is where
+/// `id` is `None`), where it finds no fault: the forward map's check of a branch, and the
+/// engine's judgement that two union branches restore the values they share alike.
+pub(crate) fn restored_through(
+    nodes: &[Node],
+    id: Option<NodeId>,
+    value: &Value,
+    depth: usize,
+) -> Option<Value> {
+    let Some(id) = id else { return Some(value.clone()) };
+    let mut run = Run::new(nodes);
+    let out = run.node(id, value.clone(), depth);
+    if run.faults.is_empty() {
+        Some(out)
+    } else {
+        crate::walk::drop_any_depth(out);
+        None
+    }
+}
+
 impl Faults for Run<'_> {
     fn fault(&mut self, message: String) {
         self.faults.push(Pending { message, path: Vec::new() });

@@ -128,6 +128,22 @@ fn tuples_and_wrapped_roots_come_back() {
 }
 
 #[test]
+fn shared_values_are_listed_only_where_they_are_few() {
+    let of = |t: &str| Shape { types: Some(TypeSet::of_type(&json!(t))), ..Shape::default() };
+    let null_or_object = Shape { any: Some(vec![of("null"), of("object")]), ..Shape::default() };
+    // `Option<Limit>` beside `Limit`'s unit variant: null alone.
+    assert_eq!(null_or_object.shared_values(&of("null")), Some(vec![Value::Null]));
+    assert_eq!(of("null").shared_values(&null_or_object), Some(vec![Value::Null]));
+    // Listed values: those the other may have.
+    let listed = Shape { values: Some(vec![json!("a"), json!(1)]), ..Shape::default() };
+    assert_eq!(listed.shared_values(&of("string")), Some(vec![json!("a")]));
+    // Two objects, or numbers, may share without end.
+    assert_eq!(of("object").shared_values(&null_or_object), None);
+    assert_eq!(of("integer").shared_values(&of("number")), None);
+    assert_eq!(Shape::default().shared_values(&of("null")), None);
+}
+
+#[test]
 fn an_integral_float_takes_the_branch_whose_items_take_it() {
     // `Texts(Vec<String>) | Tokens(Vec<u32>)`: both fit `[1.0]` at the top level; the items
     // tell them apart.

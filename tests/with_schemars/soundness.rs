@@ -954,6 +954,60 @@ fn an_integral_float_in_an_array_or_map_branch_of_an_untagged_union_is_read_as_s
 }
 
 #[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(untagged)]
+enum Limit {
+    Unlimited,
+    Spec { max: u32, burst: Option<u32> },
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct Quota {
+    limit: Option<Limit>,
+}
+
+// Regression: `Option<Limit>`, whose untagged `Limit` has a unit variant (written as `null`), was
+// refused by openai-strict, openai-agents-mcp and anthropic-strict although `Limit` alone builds:
+// the two branches overlap only on `null`, which both restore as it is. An overlap both branches
+// restore alike does not make a union ambiguous.
+#[test]
+fn a_union_whose_branches_share_only_a_null_they_restore_alike_builds_in_every_dialect() {
+    let values = [
+        Quota { limit: None },
+        Quota { limit: Some(Limit::Spec { max: 3, burst: None }) },
+        Quota { limit: Some(Limit::Spec { max: 3, burst: Some(1) }) },
+    ];
+    for (d, exact, label) in every_mode() {
+        let schema = match SchemaOptions::new().dialect(d).exact(exact).schema_for::<Quota>() {
+            Ok(schema) => schema,
+            // Exact mode refuses what the provider does not enforce (the integers' bounds under
+            // anthropic-strict), never the union.
+            Err(e) => {
+                assert!(exact && !e.to_string().contains("`anyOf`"), "{label}: {e}");
+                continue;
+            }
+        };
+        for v in &values {
+            let value = serde_json::to_value(v).unwrap();
+            let restored =
+                sends(&schema, &value).unwrap_or_else(|| panic!("{label}: {value} cannot be sent"));
+            assert_eq!(&serde_json::from_value::<Quota>(restored).unwrap(), v, "{label}");
+            let sent = schema.plan().encode(value);
+            assert_eq!(&schema.decode::<Quota>(sent).unwrap(), v, "{label}");
+        }
+        // What `Some(Unlimited)` is written as, and what a model may send for absent.
+        for sent in [json!({"limit": null}), json!({})] {
+            match schema.decode::<Quota>(sent.clone()) {
+                Ok(q) => assert_eq!(q, Quota { limit: None }, "{label}: {sent}"),
+                Err(e) => assert!(
+                    !validator(&zoo::openapi_as_json_schema(schema.as_value())).is_valid(&sent),
+                    "{label}: {sent}: {e}"
+                ),
+            }
+        }
+    }
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
 struct KeyedCounts {
     m: BTreeMap<u32, u8>,
 }
