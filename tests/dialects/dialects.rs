@@ -90,6 +90,107 @@ fn every_dialect_gives_every_zoo_type_its_golden_schema_or_its_exact_errors() {
     assert_eq!(count, (dialect::builtin().len() - 1) * zoo::ZOO.len());
 }
 
+/// The dialects whose every object schema is closed with `additionalProperties: false` (OpenAI's
+/// and Anthropic's strict modes refuse a tool with an open one).
+const CLOSING: [&str; 3] = ["openai-strict", "openai-agents-mcp", "anthropic-strict"];
+
+/// Every object schema of a dialect's output (a subschema with `type: object` or `properties`)
+/// that is not closed with `additionalProperties: false`, or (OpenAI) whose `required` does not
+/// list every property; by pointer. Values (`enum`, `const`, `default`, `examples`) are not
+/// schemas and are skipped.
+fn open_objects(v: &Value, ptr: &str, every_property_required: bool, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            let is_object = m.get("type").is_some_and(|t| t == "object") || m.contains_key("properties");
+            if is_object && m.get("additionalProperties") != Some(&Value::Bool(false)) {
+                out.push(format!("{ptr}: open"));
+            }
+            if is_object && every_property_required {
+                let props = m.get("properties").and_then(Value::as_object);
+                let required = m.get("required").and_then(Value::as_array);
+                let all = props.is_none_or(|p| {
+                    p.keys().all(|k| required.is_some_and(|r| r.iter().any(|x| x == k.as_str())))
+                });
+                if !all {
+                    out.push(format!("{ptr}: a property is not required"));
+                }
+            }
+            for (k, child) in m {
+                if matches!(k.as_str(), "enum" | "const" | "default" | "examples") {
+                    continue;
+                }
+                // The keys of `properties`, `$defs` are names; their values are schemas.
+                open_objects(child, &format!("{ptr}/{k}"), every_property_required, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                open_objects(item, &format!("{ptr}/{i}"), every_property_required, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+// Law: the closing provider dialects close every object they write, wherever it stands: under
+// array items (inline, not only through `$defs`), nested arrays, tuple members, union branches
+// under items, a map's values; for every zoo type and for foreign schemas that put objects inline
+// where the zoo puts references.
+#[test]
+fn the_closing_dialects_close_every_object_wherever_it_stands() {
+    let object = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+        "required": ["a"]});
+    let foreign = [
+        json!({"type": "object", "properties": {"list": {"type": "array", "items": object}}}),
+        json!({"type": "object", "properties": {"grid": {"type": "array",
+            "items": {"type": "array", "items": object}}}, "required": ["grid"]}),
+        json!({"type": "object", "properties": {"either": {"type": "array",
+            "items": {"anyOf": [object, {"type": "string"}]}}}, "required": ["either"]}),
+        json!({"type": "object", "properties": {"pair": {"type": "array",
+            "prefixItems": [object, object], "items": false, "minItems": 2}}, "required": ["pair"]}),
+        json!({"type": "object", "properties": {"map": {"type": "object",
+            "additionalProperties": object}}, "required": ["map"]}),
+        json!({"type": "object", "properties": {"deep": {"type": "object", "properties": {
+            "list": {"type": "array", "items": object}}, "required": ["list"]}}, "required": ["deep"]}),
+    ];
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for name in CLOSING {
+        let d = dialect::by_name(name).expect("built in");
+        let every_property_required = name != "anthropic-strict";
+        for exact in [false, true] {
+            let options = SchemaOptions::new().dialect(d).exact(exact);
+            for (i, schema) in foreign.iter().enumerate() {
+                match options.normalize(schema.clone()) {
+                    Ok(out) => {
+                        checked += 1;
+                        let mut open = Vec::new();
+                        open_objects(out.as_value(), "", every_property_required, &mut open);
+                        if !open.is_empty() {
+                            failures.push(format!("{name} (exact: {exact}), schema {i}: {open:?}
+{}", out.as_value()));
+                        }
+                    }
+                    Err(e) if exact => drop(e),
+                    Err(e) => failures.push(format!("{name}: schema {i} refused: {e}")),
+                }
+            }
+            for entry in zoo::ZOO {
+                if let Ok(out) = (entry.schema)(&options) {
+                    checked += 1;
+                    let mut open = Vec::new();
+                    open_objects(out.as_value(), "", every_property_required, &mut open);
+                    if !open.is_empty() {
+                        failures.push(format!("{name} (exact: {exact}), {}: {open:?}", entry.name));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(checked > CLOSING.len() * foreign.len(), "only {checked} outputs checked");
+}
+
 /// A validator for a dialect's output: JSON Schema as it is, Gemini's OpenAPI `nullable` (`gemini`,
 /// `gemini-ordered`) read as the JSON Schema it stands for.
 fn output_validator(d: &dyn SchemaDialect, schema: &Value) -> jsonschema::Validator {
