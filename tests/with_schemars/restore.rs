@@ -88,9 +88,11 @@ fn corpus_instances_encode_restore_and_stay_sound_under_every_provider_dialect()
 const DECODE_STRIDE: u64 = 16;
 
 /// Values generated per corpus schema (the original's validator keeps the valid ones), and how
-/// many tries a schema gets to reach them.
-const CORPUS_INSTANCES: usize = 8;
-const CORPUS_TRIES: usize = 64;
+/// many tries a schema gets to reach them: 8 and 64 when `PROPTEST_CASES` is unset, growing with
+/// it as from a default of 64 cases ([`prop_run::scaled`]).
+fn corpus_instances() -> (usize, usize) {
+    (prop_run::scaled(8, 64), prop_run::scaled(64, 64))
+}
 
 /// The completeness and soundness laws over the corpus with values drawn from `seed`, under every
 /// provider dialect in both modes; what fails. Every schema the default pipeline accepts must get
@@ -98,6 +100,7 @@ const CORPUS_TRIES: usize = 64;
 /// too, naming the schema.
 fn corpus_laws(schemas: &[(String, Value)], seed: u64) -> Vec<String> {
     let (mut instances, mut mutants, mut refused) = (0usize, 0usize, 0usize);
+    let (corpus_instances, corpus_tries) = corpus_instances();
     let mut failures = Vec::new();
     let reach = prop_run::Reach::new();
     let compared = prop_run::Reach::new();
@@ -114,17 +117,17 @@ fn corpus_laws(schemas: &[(String, Value)], seed: u64) -> Vec<String> {
         // them by design (serde would drop them).
         let mut generator = Instances::new(root, salt).undeclared_keys(false);
         let mut values = Vec::new();
-        for _ in 0..CORPUS_TRIES {
+        for _ in 0..corpus_tries {
             let v = generator.value();
             if check_original.is_valid(&v) {
                 values.push(v);
-                if values.len() == CORPUS_INSTANCES {
+                if values.len() == corpus_instances {
                     break;
                 }
             }
         }
         if values.is_empty() {
-            failures.push(format!("{label}: no generated value of {CORPUS_TRIES} is accepted by the schema"));
+            failures.push(format!("{label}: no generated value of {corpus_tries} is accepted by the schema"));
             continue;
         }
         for d in providers() {

@@ -74,8 +74,12 @@ const DECODE_STRIDE: u64 = 8;
 const CHECKED_ON_RESTORE: [&str; 6] =
     ["openai-strict", "openai-agents-mcp", "anthropic-strict", "gemini", "gemini-ordered", "gemini-json-schema"];
 
-/// Instances generated per schema (before the original's validator keeps the valid ones).
-const INSTANCES: usize = 6;
+/// Instances generated per schema (before the original's validator keeps the valid ones): 6 at
+/// the default 96 schemas, growing with the square root of `PROPTEST_CASES` (the schemas grow
+/// with it already; [`prop_run::scaled_sqrt`]).
+fn instances_per_schema() -> usize {
+    prop_run::scaled_sqrt(6, 96)
+}
 
 // The generator covers the vocabulary: each item of `tool_schemas::COVERAGE` holds in some generated
 // schema, and the original's validator reads every generated schema.
@@ -125,6 +129,7 @@ fn every_dialect_restores_what_it_encodes_and_never_loosens_on_generated_schemas
     let compared = prop_run::Reach::new();
     let instances = prop_run::Reach::new();
     let decoded = prop_run::Reach::new();
+    let per_schema = instances_per_schema();
     prop_run::check(file!(), 96, (arb_tool_schema(), any::<u64>()), |((draft, schema), seed)| {
         let original =
             draft.validator(&schema).ok_or_else(|| fail("original", &schema, "not valid".into()))?;
@@ -144,7 +149,7 @@ fn every_dialect_restores_what_it_encodes_and_never_loosens_on_generated_schemas
         let mut closed = Vec::new();
         for (undeclared, values) in [(true, &mut open), (false, &mut closed)] {
             let mut generator = Instances::new(&schema, seed).undeclared_keys(undeclared);
-            for _ in 0..INSTANCES {
+            for _ in 0..per_schema {
                 let v = generator.value();
                 let valid = original.is_valid(&v)
                     && (undeclared
