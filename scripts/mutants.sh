@@ -12,7 +12,9 @@
 # the copy is removed at the end. The build shares `target/` (MUTANTS_TARGET_DIR to use another),
 # so only the crate and the test binaries are rebuilt. Every mutant's text must occur exactly once
 # in its file; a mutant whose copy does not build is a failure of this list, not a kill.
-# TOOLSCHEMA_CORPUS defaults to ../shared/corpus and TOOLSCHEMA_REQUIRE_CORPUS=1 is set.
+# TOOLSCHEMA_CORPUS defaults to ../shared/corpus and must exist (the corpus tests would fail on
+# every mutant without it); TOOLSCHEMA_REQUIRE_CORPUS=1 is set. A kill names the failing tests:
+# read them, a test failing for another reason (a loaded machine, say) is no kill.
 #
 # Prints one line per mutant (killed, SURVIVED, or DID NOT BUILD) and exits 1 unless every
 # mutant was killed.
@@ -21,13 +23,18 @@ cd "$(dirname "$0")/.."
 root="$PWD"
 export TOOLSCHEMA_CORPUS="${TOOLSCHEMA_CORPUS:-$root/../shared/corpus}"
 export TOOLSCHEMA_REQUIRE_CORPUS=1
+if [ "${1:-}" != --list ] && [ ! -d "$TOOLSCHEMA_CORPUS/mcp" ]; then
+    # Without it the corpus tests fail on every mutant, and each would look killed.
+    echo "mutants: no corpus at $TOOLSCHEMA_CORPUS (set TOOLSCHEMA_CORPUS)" >&2
+    exit 2
+fi
 export CARGO_TARGET_DIR="${MUTANTS_TARGET_DIR:-$root/target}"
 copy="$(mktemp -d)"
 trap 'rm -rf "$copy"' EXIT
 if [ "${1:-}" != --list ]; then
     git archive HEAD | tar -x -C "$copy"
 fi
-exec python3 - "$copy" "$@" <<'PY'
+python3 - "$copy" "$@" <<'PY'
 import subprocess, sys, time
 
 copy, args = sys.argv[1], sys.argv[2:]
@@ -120,8 +127,9 @@ for name, what, path, text, replacement, commands in chosen:
             if run.returncode == 0:
                 continue
             if "test result: FAILED" in log or "panicked at" in log:
-                failed = [l for l in log.splitlines() if l.startswith("test ") and l.endswith("FAILED")]
-                outcome = "killed by " + (", ".join(l[5:-10] for l in failed[:3]) or " ".join(command))
+                failed = [l[len("test "):-len(" ... FAILED")] for l in log.splitlines()
+                          if l.startswith("test ") and l.endswith(" ... FAILED")]
+                outcome = "killed by " + (", ".join(failed) or " ".join(command))
             else:
                 outcome = "broken"
                 print(log[-3000:])
