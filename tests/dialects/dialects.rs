@@ -315,6 +315,8 @@ fn soundness(seed: u64) -> Vec<String> {
     let mut failures = Vec::new();
     let (mut accepted, mut refused, mut boundary) = (0usize, 0usize, 0usize);
     let reach = prop_run::Reach::new();
+    let restored = prop_run::Reach::new();
+    let mut boundary_types = std::collections::BTreeMap::<&str, usize>::new();
     for d in dialects() {
         for entry in zoo::ZOO {
             let Ok(schema) = (entry.schema)(&SchemaOptions::new().dialect(d)) else { continue };
@@ -329,13 +331,25 @@ fn soundness(seed: u64) -> Vec<String> {
                         continue;
                     }
                     accepted += 1;
-                    match schema.restore(mutant.clone()) {
+                    let back = schema.restore(mutant.clone());
+                    restored.count(d.name(), back.is_ok());
+                    match back {
                         Err(_) => refused += 1,
                         Ok(back) if original.is_valid(&back) && (entry.deserializes)(&back) => {}
                         // The original schema accepts it and serde does not: a gap of the type's
                         // own schema (README, "Guarantees": a `char` key schemars writes as a
-                        // string), the same in every dialect, not one restore opened.
-                        Ok(back) if original.is_valid(&back) => boundary += 1,
+                        // string), the same in every dialect, not one restore opened. Only the
+                        // types known to have such a gap, and only so often.
+                        Ok(back) if original.is_valid(&back) && BOUNDARY_TYPES.contains(&entry.name) => {
+                            boundary += 1;
+                            *boundary_types.entry(entry.name).or_default() += 1;
+                        }
+                        Ok(back) if original.is_valid(&back) => failures.push(format!(
+                            "{} under `{}` accepts {mutant}, restored to {back}, which the original accepts and \
+                             serde refuses: a type with no known gap between its schema and serde",
+                            entry.name,
+                            d.name()
+                        )),
                         Ok(back) => failures.push(format!(
                             "{} under `{}` accepts {mutant}, restored to {back}, which the original refuses",
                             entry.name,
@@ -354,11 +368,33 @@ fn soundness(seed: u64) -> Vec<String> {
     // under every dialect some must reach it.
     let names: Vec<&str> = dialects().map(|d| d.name()).collect();
     reach.finish("soundness: mutants the output accepts", &names, SOUNDNESS_FLOOR);
+    // A restore that refused everything would pass the law: most accepted mutants must restore.
+    restored.finish("soundness: accepted mutants restore gives back", &names, RESTORED_FLOOR);
+    // Tolerated gaps stay few: a law that let any type's serde refusal through would pass a
+    // restore that writes values serde cannot read.
+    println!("at the type's own boundary: {boundary_types:?}");
+    assert!(
+        boundary * BOUNDARY_CAP_DIVISOR <= accepted,
+        "{boundary} of {accepted} accepted mutants at the type's own boundary (more than 1 in {BOUNDARY_CAP_DIVISOR}): \
+         {boundary_types:?}"
+    );
     failures
 }
 
 /// The share of mutants each dialect's output must accept for the soundness law to count.
 const SOUNDNESS_FLOOR: f64 = 0.02;
+
+/// The share of accepted mutants restore must give back (not refuse), per dialect: the lowest
+/// measured is anthropic-strict's 66% (8,305 of 12,581 on one seed; strict-subset, inline-refs
+/// and the MCP dialects give back every one).
+const RESTORED_FLOOR: f64 = 0.5;
+
+/// The zoo types whose schema accepts values serde refuses (docs/guarantees.md: an adjacently
+/// tagged unit variant with content), the only ones the soundness law lets restore give such a
+/// value back for; and at most one accepted mutant in `BOUNDARY_CAP_DIVISOR` may be one (none
+/// was of 110,013 on one seed).
+const BOUNDARY_TYPES: &[&str] = &["adjacent_enum"];
+const BOUNDARY_CAP_DIVISOR: usize = 100;
 
 fn proptest_cases() -> usize {
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)
