@@ -70,10 +70,7 @@ pub fn canonical_writer_with(data: &[u8], write: &dyn Fn(&Value) -> String) -> V
         return Err(format!("canonical output {text} re-parses to a different value than {value}"));
     }
     if write(&back) != text {
-        return Err(format!(
-            "canonical output is not a fixed point: {text} became {}",
-            write(&back)
-        ));
+        return Err(format!("canonical output is not a fixed point: {text} became {}", write(&back)));
     }
     let pretty = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
     let pretty: Value =
@@ -82,10 +79,7 @@ pub fn canonical_writer_with(data: &[u8], write: &dyn Fn(&Value) -> String) -> V
     for (what, other) in [("re-parsed", &back), ("reordered", &reversed(&value)), ("pretty-printed", &pretty)]
     {
         if write(other) != text {
-            return Err(format!(
-                "the {what} value has other canonical bytes: {text} vs {}",
-                write(other)
-            ));
+            return Err(format!("the {what} value has other canonical bytes: {text} vs {}", write(other)));
         }
         if schema_hash(other) != hash {
             return Err(format!("the {what} value has another hash"));

@@ -445,7 +445,9 @@ mod tests {
     fn a_kept_pattern_is_checked_on_restore_in_exact_mode_too() {
         let s = json!({"type": "object", "properties": {"p": {"type": "string", "pattern": "^[a-z]+$"}},
             "required": ["p"]});
-        let out = ANTHROPIC_STRICT.adapt_reversible(s, &AdaptContext::new(128, Some("T")).with_exact(true)).unwrap();
+        let out = ANTHROPIC_STRICT
+            .adapt_reversible(s, &AdaptContext::new(128, Some("T")).with_exact(true))
+            .unwrap();
         assert_eq!(out.schema["properties"]["p"]["pattern"], "^[a-z]+$");
         assert_eq!(out.plan.restore(json!({"p": "ab"})), Ok(json!({"p": "ab"})));
         let err = out.plan.restore(json!({"p": "123"})).unwrap_err();

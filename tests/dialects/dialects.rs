@@ -167,8 +167,11 @@ fn the_closing_dialects_close_every_object_wherever_it_stands() {
                         let mut open = Vec::new();
                         open_objects(out.as_value(), "", every_property_required, &mut open);
                         if !open.is_empty() {
-                            failures.push(format!("{name} (exact: {exact}), schema {i}: {open:?}
-{}", out.as_value()));
+                            failures.push(format!(
+                                "{name} (exact: {exact}), schema {i}: {open:?}
+{}",
+                                out.as_value()
+                            ));
                         }
                     }
                     Err(e) if exact => drop(e),

@@ -45,8 +45,9 @@ fn committed_seeds(path: &Path) -> BTreeSet<String> {
         if line.is_empty() {
             continue;
         }
-        let seed: PersistedSeed =
-            line.parse().unwrap_or_else(|()| panic!("{}:{}: proptest cannot parse {line:?}", path.display(), n + 1));
+        let seed: PersistedSeed = line
+            .parse()
+            .unwrap_or_else(|()| panic!("{}:{}: proptest cannot parse {line:?}", path.display(), n + 1));
         seeds.insert(seed.to_string());
     }
     seeds
@@ -74,9 +75,9 @@ fn every_committed_regression_file_is_read_by_its_test() {
     for path in &all {
         let shown = path.strip_prefix(&root).unwrap_or(path).display().to_string();
         let name = path.file_name().unwrap().to_string_lossy();
-        let under_parallel_dir = path
-            .parent()
-            .is_some_and(|p| p.ancestors().any(|a| a.file_name().is_some_and(|n| n == "proptest-regressions")));
+        let under_parallel_dir = path.parent().is_some_and(|p| {
+            p.ancestors().any(|a| a.file_name().is_some_and(|n| n == "proptest-regressions"))
+        });
         if under_parallel_dir {
             checked += 1;
             if !name.ends_with(".txt") {
@@ -87,7 +88,9 @@ fn every_committed_regression_file_is_read_by_its_test() {
             let readers: Vec<&PathBuf> = sources
                 .iter()
                 .filter(|(_, text)| text.contains("proptest!"))
-                .filter(|(p, _)| !seeds.is_empty() && loaded_seeds(&FileFailurePersistence::default(), p) == seeds)
+                .filter(|(p, _)| {
+                    !seeds.is_empty() && loaded_seeds(&FileFailurePersistence::default(), p) == seeds
+                })
                 .map(|(p, _)| p)
                 .collect();
             if readers.is_empty() {
@@ -117,7 +120,9 @@ fn every_committed_regression_file_is_read_by_its_test() {
                 if seed.trim().parse::<u64>().is_err() {
                     problems.push(format!("{shown}: {line:?} is not `<test> <seed>`"));
                 } else if !text.contains(&format!("Seeds::new(file!(), \"{test}\")")) {
-                    problems.push(format!("{shown}: no Seeds::new(file!(), \"{test}\") in {stem}.rs reads {line:?}"));
+                    problems.push(format!(
+                        "{shown}: no Seeds::new(file!(), \"{test}\") in {stem}.rs reads {line:?}"
+                    ));
                 }
             }
         }

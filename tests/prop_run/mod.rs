@@ -44,7 +44,9 @@ pub fn scaled(default: usize, reference: u32) -> usize {
 /// with the square of its cases.
 pub fn scaled_sqrt(default: usize, reference: u32) -> usize {
     match std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse::<f64>().ok()) {
-        Some(cases) => ((default as f64) * (cases / f64::from(reference.max(1))).sqrt()).round().max(1.0) as usize,
+        Some(cases) => {
+            ((default as f64) * (cases / f64::from(reference.max(1))).sqrt()).round().max(1.0) as usize
+        }
         None => default,
     }
 }

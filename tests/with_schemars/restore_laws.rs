@@ -71,8 +71,14 @@ const DECODE_STRIDE: u64 = 8;
 
 /// The dialects whose reversible output leaves checks to restore (moved bounds and patterns,
 /// presence rules, entries): the others' restore refuses nearly nothing.
-const CHECKED_ON_RESTORE: [&str; 6] =
-    ["openai-strict", "openai-agents-mcp", "anthropic-strict", "gemini", "gemini-ordered", "gemini-json-schema"];
+const CHECKED_ON_RESTORE: [&str; 6] = [
+    "openai-strict",
+    "openai-agents-mcp",
+    "anthropic-strict",
+    "gemini",
+    "gemini-ordered",
+    "gemini-json-schema",
+];
 
 /// Instances generated per schema (before the original's validator keeps the valid ones): 6 at
 /// the default 96 schemas, growing with the square root of `PROPTEST_CASES` (the schemas grow
@@ -215,9 +221,10 @@ fn every_dialect_restores_what_it_encodes_and_never_loosens_on_generated_schemas
                     // `DECODE_STRIDE`th, from an offset the seed picks): the same value or the
                     // same fault as restore.
                     if seed.wrapping_add(i as u64) % DECODE_STRIDE == 0 {
-                        let refused = tool_schemas::decode_agrees_with_restore(&adapted, &m).map_err(|e| {
-                            fail(label, &schema, format!("{e}\noutput: {}", adapted.as_value()))
-                        })?;
+                        let refused =
+                            tool_schemas::decode_agrees_with_restore(&adapted, &m).map_err(|e| {
+                                fail(label, &schema, format!("{e}\noutput: {}", adapted.as_value()))
+                            })?;
                         decoded.count(label, refused);
                     }
                     // End-to-end soundness.
