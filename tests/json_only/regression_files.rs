@@ -1,3 +1,4 @@
+#![allow(clippy::pedantic)]
 //! Every committed regression file is read by the test it was written for: a file proptest (or
 //! `prop_run::Seeds`) no longer opens, because its test moved or was renamed, keeps cases that
 //! silently stop running.
