@@ -1317,3 +1317,14 @@ impl<'v> Alternatives<'v> {
         Ok(out)
     }
 }
+
+/// The decode law on any arguments: `decode::<Value>` gives what `restore` gives, the same value or
+/// the same error. `Ok(true)` when both refused, `Ok(false)` when both gave the value; else what
+/// differs.
+pub fn decode_agrees_with_restore(schema: &toolschema::ToolSchema, args: &Value) -> Result<bool, String> {
+    match (schema.decode::<Value>(args.clone()), schema.restore(args.clone())) {
+        (Ok(a), Ok(b)) if a == b => Ok(false),
+        (Err(a), Err(b)) if a == b => Ok(true),
+        (a, b) => Err(format!("decode and restore differ on {args}\n  decode: {a:?}\n  restore: {b:?}")),
+    }
+}

@@ -82,10 +82,17 @@ fn corpus_instances_encode_restore_and_stay_sound_under_every_provider_dialect()
     }
 }
 
+/// One edit in this many goes through the decode law over edits (all of them nearly tripled the
+/// corpus laws' time, 72 s to 204 s on the 2-core machine; the generated schemas of
+/// `restore_laws.rs` take one in eight).
+const DECODE_STRIDE: u64 = 16;
+
 /// Values generated per corpus schema (the original's validator keeps the valid ones), and how
-/// many tries a schema gets to reach them.
-const CORPUS_INSTANCES: usize = 8;
-const CORPUS_TRIES: usize = 64;
+/// many tries a schema gets to reach them: 8 and 64 when `PROPTEST_CASES` is unset, growing with
+/// it as from a default of 64 cases ([`prop_run::scaled`]).
+fn corpus_instances() -> (usize, usize) {
+    (prop_run::scaled(8, 64), prop_run::scaled(64, 64))
+}
 
 /// The completeness and soundness laws over the corpus with values drawn from `seed`, under every
 /// provider dialect in both modes; what fails. Every schema the default pipeline accepts must get
@@ -93,6 +100,7 @@ const CORPUS_TRIES: usize = 64;
 /// too, naming the schema.
 fn corpus_laws(schemas: &[(String, Value)], seed: u64) -> Vec<String> {
     let (mut instances, mut mutants, mut refused) = (0usize, 0usize, 0usize);
+    let (corpus_instances, corpus_tries) = corpus_instances();
     let mut failures = Vec::new();
     let reach = prop_run::Reach::new();
     let compared = prop_run::Reach::new();
@@ -109,17 +117,17 @@ fn corpus_laws(schemas: &[(String, Value)], seed: u64) -> Vec<String> {
         // them by design (serde would drop them).
         let mut generator = Instances::new(root, salt).undeclared_keys(false);
         let mut values = Vec::new();
-        for _ in 0..CORPUS_TRIES {
+        for _ in 0..corpus_tries {
             let v = generator.value();
             if check_original.is_valid(&v) {
                 values.push(v);
-                if values.len() == CORPUS_INSTANCES {
+                if values.len() == corpus_instances {
                     break;
                 }
             }
         }
         if values.is_empty() {
-            failures.push(format!("{label}: no generated value of {CORPUS_TRIES} is accepted by the schema"));
+            failures.push(format!("{label}: no generated value of {corpus_tries} is accepted by the schema"));
             continue;
         }
         for d in providers() {
@@ -166,7 +174,14 @@ fn corpus_laws(schemas: &[(String, Value)], seed: u64) -> Vec<String> {
                             failures.push(format!("{label} under `{mode}`: {v} -> {sent} refused: {e}"))
                         }
                     }
-                    for m in zoo::mutants(&sent) {
+                    for (i, m) in zoo::mutants(&sent).into_iter().enumerate() {
+                        // Decode over edits, accepted or not (one in `DECODE_STRIDE`, from an
+                        // offset the seed picks): the same value or the same fault as restore.
+                        if salt.wrapping_add(i as u64) % DECODE_STRIDE == 0
+                            && let Err(e) = tool_schemas::decode_agrees_with_restore(&adapted, &m)
+                        {
+                            failures.push(format!("{label} under `{mode}`: {e}"));
+                        }
                         if !check_provider.is_valid(&m) {
                             continue;
                         }
@@ -976,15 +991,7 @@ fn an_optional_union_referring_to_its_own_definition_can_be_left_out() {
 // description, and restore checks it.
 #[test]
 fn exactly_one_anchor_of_a_public_tool_is_sent_and_checked_on_restore() {
-    let schema = json!({"type": "object", "required": ["file_path", "content"],
-        "properties": {"file_path": {"type": "string"}, "content": {"type": "string"},
-            "after_pattern": {"type": "string"}, "before_pattern": {"type": "string"},
-            "position": {"type": "string", "enum": ["top", "bottom", ""]},
-            "dry_run": {"type": "boolean", "default": false}},
-        "oneOf": [
-            {"required": ["after_pattern"], "not": {"required": ["before_pattern", "position"]}},
-            {"required": ["before_pattern"], "not": {"required": ["after_pattern", "position"]}},
-            {"required": ["position"], "not": {"required": ["after_pattern", "before_pattern"]}}]});
+    let schema = cecli_insert_tool();
     let dialects =
         ["openai-strict", "anthropic-strict", "gemini", "gemini-json-schema", "mcp", "json-schema"];
     let values = [
@@ -1008,6 +1015,65 @@ fn exactly_one_anchor_of_a_public_tool_is_sent_and_checked_on_restore() {
             );
         }
     }
+}
+
+// The decode law on cecli's insert tool: under every built-in dialect and mode, every edit of its
+// encoded calls (valid ones and ones breaking the "exactly one anchor" rule) decodes to what restore
+// gives, the same value or the same fault; where a dialect moves the rule into a check, edits
+// reach that check's fault.
+#[test]
+fn decode_agrees_with_restore_on_every_edit_of_a_tool_with_a_presence_rule() {
+    let schema = cecli_insert_tool();
+    let calls = [
+        json!({"file_path": "f", "content": "c", "after_pattern": "x"}),
+        json!({"file_path": "f", "content": "c", "position": "", "dry_run": true}),
+        json!({"file_path": "f", "content": "c", "before_pattern": "y", "dry_run": false}),
+        json!({"file_path": "f", "content": "c"}),
+        json!({"file_path": "f", "content": "c", "after_pattern": "x", "position": "top"}),
+    ];
+    let mut failures = Vec::new();
+    let mut checked = Vec::new();
+    for &d in dialect::builtin() {
+        for exact in [false, true] {
+            let mode = format!("{}{}", d.name(), if exact { " exact" } else { "" });
+            let options = SchemaOptions::new().reject_any(false).dialect(d).exact(exact);
+            let Ok(adapted) = options.normalize(schema.clone()) else { continue };
+            let mut rule_faults = 0;
+            for call in &calls {
+                let sent = adapted.plan().encode(call.clone());
+                for m in std::iter::once(sent.clone()).chain(zoo::mutants(&sent)) {
+                    match tool_schemas::decode_agrees_with_restore(&adapted, &m) {
+                        Err(e) => failures.push(format!("{mode}: {e}")),
+                        Ok(true) => {
+                            let err = adapted.restore(m).unwrap_err();
+                            if err.faults().iter().any(|f| f.message.starts_with("must be exactly one of ")) {
+                                rule_faults += 1;
+                            }
+                        }
+                        Ok(false) => {}
+                    }
+                }
+            }
+            checked.push((mode, rule_faults));
+        }
+    }
+    assert!(failures.is_empty(), "{} failures: {:#?}", failures.len(), &failures[..failures.len().min(10)]);
+    for name in ["openai-strict", "anthropic-strict", "gemini", "gemini-json-schema"] {
+        let faults = checked.iter().find(|(m, _)| m == name).map(|(_, n)| *n);
+        assert!(faults.is_some_and(|n| n > 0), "{name}: no edit reached the rule's check: {checked:?}");
+    }
+}
+
+fn cecli_insert_tool() -> Value {
+    json!({"type": "object", "required": ["file_path", "content"],
+        "properties": {"file_path": {"type": "string"}, "content": {"type": "string"},
+            "after_pattern": {"type": "string"}, "before_pattern": {"type": "string"},
+            "position": {"type": "string", "enum": ["top", "bottom", ""]},
+            "dry_run": {"type": "boolean", "default": false}},
+        "oneOf": [
+            {"required": ["after_pattern"], "not": {"required": ["before_pattern", "position"]}},
+            {"required": ["before_pattern"], "not": {"required": ["after_pattern", "position"]}},
+            {"required": ["position"], "not": {"required": ["after_pattern", "before_pattern"]}}]})
 }
 
 // Found by the restore laws (strict-subset), and kept as the law's reading: `X` is a `oneOf` whose
