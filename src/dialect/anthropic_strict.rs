@@ -66,6 +66,7 @@ use super::provider::{self, Enums, Profile, Refs, Style};
 use super::support::sort_errors;
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
+use crate::restore::rewrite::keys;
 use serde_json::{Map, Value};
 
 /// Anthropic strict tool use / JSON outputs (see the module docs). Its name is `anthropic-strict`.
@@ -101,6 +102,7 @@ const PROFILE: Profile = Profile {
     keeps_maps: false,
     keeps_tuples: false,
     absent_for_null: false,
+    keys: Some(keys::ANTHROPIC),
 };
 
 /// [`PROFILE`] for a schema past the limit of union properties: an optional property whose

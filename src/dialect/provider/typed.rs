@@ -222,7 +222,12 @@ impl Engine<'_> {
             out.remove("default");
         }
         node.checks.sort_by_key(|c| check_rank(c.keyword()));
-        let constraints: Vec<String> = node.checks.iter().map(Check::describe).collect();
+        // Stated with the keys the provider is told.
+        let constraints: Vec<String> = node
+            .checks
+            .iter()
+            .map(|c| c.with_sent_keys(|k| node.decode.sent_key(k).to_owned()).describe())
+            .collect();
         finish_description(&mut out, &constraints, &notes);
         node.checks.extend(silent);
         let id = self.push(node);
