@@ -181,6 +181,17 @@ pub const RULES: &[Rule] = &[
         check: no_recursion,
     },
     Rule {
+        // The reports name the tool's top-level `properties`; whether nested objects' keys are
+        // checked is not confirmed, so the rule holds at every depth (failing closed).
+        name: "anthropic: property keys match ^[a-zA-Z0-9_.-]{1,64}$",
+        dialects: ANTHROPIC,
+        error: "tools.83.custom.input_schema.properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'",
+        source: "https://github.com/freee/freee-mcp/issues/35 (and ComposioHQ/composio#3500: `$top`, \
+                 `@microsoft.graph.conflictBehavior`; erikmaday/unusual-whales-mcp#57: `rule_name[]`)",
+        refuses: r#"{"type": "object", "properties": {"filter[id]": {"type": "string"}}}"#,
+        check: anthropic_property_keys,
+    },
+    Rule {
         name: "anthropic: limits per schema",
         dialects: ANTHROPIC,
         error: "Too many optional parameters (limit 24) / parameters with union types (limit 16)",
@@ -785,6 +796,22 @@ fn openai_limits(schema: &Value) -> Vec<String> {
     }
     if enums > 1000 {
         out.push(format!("{enums} enum values"));
+    }
+    out
+}
+
+fn anthropic_property_keys(schema: &Value) -> Vec<String> {
+    let ok = |k: &str| {
+        (1..=64).contains(&k.chars().count())
+            && k.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+    };
+    let mut out = Vec::new();
+    for (p, m) in objects(schema) {
+        if let Some(Value::Object(props)) = m.get("properties") {
+            for k in props.keys().filter(|k| !ok(k)) {
+                out.push(format!("{p}/properties: key `{k}`"));
+            }
+        }
     }
     out
 }
