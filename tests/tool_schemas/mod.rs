@@ -534,7 +534,9 @@ pub const COVERAGE: &[Coverage] = &[
             anywhere(v, &|m| {
                 m.get("properties").and_then(Value::as_object).is_some_and(|p| {
                     p.keys().any(|k| {
-                        k.is_empty() || k.len() > 64 || !k.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+                        k.is_empty()
+                            || k.len() > 64
+                            || !k.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
                     })
                 })
             })

@@ -123,6 +123,15 @@ impl Relay {
                             Err(e) => log(&format!("tool `{name}`: `outputSchema` kept as it is: {e}")),
                         }
                     }
+                    let keys = built.plan().renamed_keys();
+                    if !keys.is_empty() {
+                        let keys: Vec<String> = keys.iter().map(ToString::to_string).collect();
+                        log(&format!(
+                            "tool `{name}`: property keys `{}` refuses, renamed (calls are mapped back):\n- {}",
+                            self.dialect,
+                            keys.join("\n- ")
+                        ));
+                    }
                     adapted.push((name, built));
                     kept.push(tool);
                 }
