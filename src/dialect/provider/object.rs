@@ -310,16 +310,7 @@ impl Engine<'_> {
         plan_props.sort_by(|a, b| a.name.cmp(&b.name));
         node.props = plan_props;
         if !renames.is_empty() {
-            // The provider is told the new names: in `properties` (in their order) and in
-            // `required`; restore renames them back before anything reads the object.
-            out_props =
-                out_props.into_iter().map(|(k, v)| (keys::sent(&renames, &k).to_owned(), v)).collect();
-            for name in &mut out_required {
-                if let Value::String(n) = name {
-                    *n = keys::sent(&renames, n).to_owned();
-                }
-            }
-            node.decode = Decode::Keys(renames, Box::new(std::mem::take(&mut node.decode)));
+            out_props = send_renamed(renames, out_props, &mut out_required, node);
         }
         out_required.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
         if !(kept_map && out_props.is_empty()) {
@@ -373,6 +364,7 @@ impl Engine<'_> {
     /// The new name of each key of `props` the provider's rule refuses, `(sent, original)`
     /// (none without a rule, and none in exact mode, which refuses each instead); `entries`: the
     /// object also holds its further keys as entries under [`EXTRA`], a name no key may take.
+    #[inline(never)]
     fn renamed_keys(
         &mut self,
         props: &Map<String, Value>,
@@ -531,6 +523,26 @@ impl Engine<'_> {
         ptr.truncate(mark);
         (entries::write(key_out, value_out, self.p.style), plan, key_checks)
     }
+}
+
+/// The provider is told the new names: in `properties` (in their order) and in `required`;
+/// restore renames them back before anything reads the object. Apart from `object`, which
+/// recurses: its frame stays small.
+#[inline(never)]
+fn send_renamed(
+    renames: Vec<(String, String)>,
+    props: Map<String, Value>,
+    required: &mut [Value],
+    node: &mut Node,
+) -> Map<String, Value> {
+    let props = props.into_iter().map(|(k, v)| (keys::sent(&renames, &k).to_owned(), v)).collect();
+    for name in required {
+        if let Value::String(n) = name {
+            *n = keys::sent(&renames, n).to_owned();
+        }
+    }
+    node.decode = Decode::Keys(renames, Box::new(std::mem::take(&mut node.decode)));
+    props
 }
 
 /// Whether a map's keys need no check: no `propertyNames`, or one that only says they are strings.
