@@ -548,7 +548,7 @@ impl Run<'_> {
         }
         for check in &node.checks {
             if !check.passes(&value) {
-                let message = check.failure(&value);
+                let message = node.decode.failure(check, &value);
                 self.fault(message);
             }
         }

@@ -1141,7 +1141,9 @@ fn colliding_long_and_nested_property_keys_are_renamed_apart_and_rules_follow() 
     // A rule broken under the sent names is a fault: `a b` without `@x`.
     let sent = json!({space.as_str(): "s", "a_b": 1});
     let err = adapted.restore(sent).unwrap_err().to_string();
-    assert!(err.contains("also `@x`"), "{err}");
+    assert!(err.contains(&format!("must be with `{space}`, also `_x`, got no `_x`")), "{err}");
+    let err = adapted.restore(json!({"a_b": 1})).unwrap_err().to_string();
+    assert!(err.contains(&format!("must be at least one of `{space}`, `{cut}`, got keys `a_b`")), "{err}");
     // A fault below a renamed key names the key the model sent.
     let schema = json!({"type": "object", "properties": {"n[]": {"type": "integer", "minimum": 1}}, "required": ["n[]"]});
     let err = anthropic(&schema).restore(json!({"n__": 0})).unwrap_err();

@@ -158,6 +158,21 @@ impl Decode {
         }
     }
 
+    /// The words of `check`'s failure on `value`, with the keys the model sent: where this node
+    /// renamed keys, the check (run on the original names) and the object's keys in the sent
+    /// names (keys only: the words of a check on an object's keys read no value).
+    pub(crate) fn failure(&self, check: &Check, value: &Value) -> String {
+        match (self, value) {
+            (Decode::Keys(renames, _), Value::Object(m)) => {
+                let sent = |k: &str| keys::sent(renames, k).to_owned();
+                let shown: serde_json::Map<String, Value> =
+                    m.keys().map(|k| (sent(k), Value::Null)).collect();
+                check.with_sent_keys(sent).failure(&Value::Object(shown))
+            }
+            _ => check.failure(value),
+        }
+    }
+
     /// The declared properties of an object that also holds a map of further keys (sorted).
     pub(crate) fn declared(&self) -> &[String] {
         match self {
