@@ -1149,3 +1149,32 @@ fn colliding_long_and_nested_property_keys_are_renamed_apart_and_rules_follow() 
     let err = anthropic(&schema).restore(json!({"n__": 0})).unwrap_err();
     assert_eq!(err.faults()[0].pointer, "/n__");
 }
+
+// A discriminated union whose tag is a key Anthropic refuses (JSON-LD's `@type`): the tag is
+// renamed in every branch, the branches are told apart by its value under the new name, and
+// each value comes back with its original keys.
+#[test]
+fn a_discriminator_tag_anthropic_refuses_is_renamed_in_every_branch() {
+    let schema = json!({"type": "object", "properties": {"pet": {
+        "oneOf": [
+            {"type": "object", "properties": {"@type": {"const": "cat"}, "lives": {"type": "integer"}}, "required": ["@type"]},
+            {"type": "object", "properties": {"@type": {"const": "dog"}, "good boy": {"type": "boolean"}}, "required": ["@type"]},
+        ],
+        "discriminator": {"propertyName": "@type"},
+    }}, "required": ["pet"]});
+    let adapted = anthropic(&schema);
+    let branches = adapted.as_value()["properties"]["pet"]["anyOf"].as_array().unwrap();
+    for b in branches {
+        assert_eq!(b["required"], json!(["_type"]), "{b}");
+    }
+    assert_eq!(branches[1]["properties"]["good_boy"], json!({"type": "boolean"}));
+    round_trips(
+        "anthropic-strict",
+        &schema,
+        &[json!({"pet": {"@type": "cat", "lives": 9}}), json!({"pet": {"@type": "dog", "good boy": true}})],
+    );
+    assert_eq!(
+        adapted.decode::<Value>(json!({"pet": {"_type": "dog", "good_boy": false}})).unwrap(),
+        json!({"pet": {"@type": "dog", "good boy": false}})
+    );
+}
