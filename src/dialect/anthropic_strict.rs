@@ -20,10 +20,11 @@
 //! - not listed, so taken as unsupported (failing closed): `oneOf` (except as below), `not`,
 //!   `if`/`then`/`else`, `prefixItems`, `patternProperties`, `propertyNames`, `unevaluated*`,
 //!   `dependent*`, `min/maxProperties`;
-//! - property keys match `^[a-zA-Z0-9_.-]{1,64}$`, or the whole request fails with a 400
-//!   ("Property keys should match pattern", freee/freee-mcp#35, ComposioHQ/composio#3500,
-//!   erikmaday/unusual-whales-mcp#57; Bedrock the same); the reports name the top-level
-//!   `properties`, and nested keys are held to it too (failing closed);
+//! - the keys of the top-level `properties` match `^[a-zA-Z0-9_.-]{1,64}$`, or the whole request
+//!   fails with a 400 ("Property keys should match pattern", freee/freee-mcp#35,
+//!   ComposioHQ/composio#3500, erikmaday/unusual-whales-mcp#57); Bedrock the same, and on the top
+//!   level only: a nested key passes
+//!   (aws-solutions-library-samples/accelerated-intelligent-document-processing-on-aws#709);
 //! - limits per request, summed over every strict schema [ANT-SO]: 24 optional properties, 16
 //!   properties that use `anyOf` or a type array. The dialect checks them per schema;
 //!   [`request_limits`](crate::request_limits) adds them up over a request's tools.
@@ -54,7 +55,7 @@
 //!   schema says `minimum: 0`, and every `i32`, whose format bounds it, is described and then
 //!   checked), `minLength`, `maxLength`, `minItems` above 1, `maxItems`, `uniqueItems`,
 //!   `minProperties`, `maxProperties`, `dependentRequired`;
-//! - **renamed**: a property key outside the rule, at any depth, under a readable new name
+//! - **renamed**: a top-level property key outside the rule under a readable new name
 //!   (`filter[id]` as `filter_id_`), which restore maps back (`restore/rewrite/keys.rs`);
 //! - **encoded**: maps as lists of entries, free-form objects and untyped values as JSON text,
 //!   tuples as objects, enum values that are objects or arrays as their JSON text, a root that is

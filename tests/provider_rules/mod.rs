@@ -181,13 +181,15 @@ pub const RULES: &[Rule] = &[
         check: no_recursion,
     },
     Rule {
-        // The reports name the tool's top-level `properties`; whether nested objects' keys are
-        // checked is not confirmed, so the rule holds at every depth (failing closed).
-        name: "anthropic: property keys match ^[a-zA-Z0-9_.-]{1,64}$",
+        // On the tool's top-level `properties` only: measured on Bedrock (a refused key nested in
+        // an object, in `items` or in a definition passes), and every report names
+        // `input_schema.properties`.
+        name: "anthropic: top-level property keys match ^[a-zA-Z0-9_.-]{1,64}$",
         dialects: ANTHROPIC,
         error: "tools.83.custom.input_schema.properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'",
         source: "https://github.com/freee/freee-mcp/issues/35 (and ComposioHQ/composio#3500: `$top`, \
-                 `@microsoft.graph.conflictBehavior`; erikmaday/unusual-whales-mcp#57: `rule_name[]`)",
+                 `@microsoft.graph.conflictBehavior`; erikmaday/unusual-whales-mcp#57: `rule_name[]`; the depth: \
+                 aws-solutions-library-samples/accelerated-intelligent-document-processing-on-aws#709)",
         refuses: r#"{"type": "object", "properties": {"filter[id]": {"type": "string"}}}"#,
         check: anthropic_property_keys,
     },
@@ -805,15 +807,13 @@ fn anthropic_property_keys(schema: &Value) -> Vec<String> {
         (1..=64).contains(&k.chars().count())
             && k.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
     };
-    let mut out = Vec::new();
-    for (p, m) in objects(schema) {
-        if let Some(Value::Object(props)) = m.get("properties") {
-            for k in props.keys().filter(|k| !ok(k)) {
-                out.push(format!("{p}/properties: key `{k}`"));
-            }
-        }
-    }
-    out
+    let props = schema.get("properties").and_then(Value::as_object);
+    props
+        .into_iter()
+        .flat_map(|p| p.keys())
+        .filter(|k| !ok(k))
+        .map(|k| format!("/properties: key `{k}`"))
+        .collect()
 }
 
 fn anthropic_limits(schema: &Value) -> Vec<String> {

@@ -362,7 +362,8 @@ impl Engine<'_> {
     }
 
     /// The new name of each key of `props` the provider's rule refuses, `(sent, original)`
-    /// (none without a rule, and none in exact mode, which refuses each instead); `entries`: the
+    /// (none without a rule, none below the top level where the rule holds there only, and none
+    /// in exact mode, which refuses each instead); `entries`: the
     /// object also holds its further keys as entries under [`EXTRA`], a name no key may take.
     #[inline(never)]
     fn renamed_keys(
@@ -372,7 +373,8 @@ impl Engine<'_> {
         ptr: &mut Pointer,
     ) -> Vec<(String, String)> {
         let Some(rule) = self.p.keys else { return Vec::new() };
-        if props.keys().all(|k| rule.accepts(k)) {
+        let top_level = ptr.as_str().is_empty() && !self.wrapped;
+        if rule.top_level_only && !top_level || props.keys().all(|k| rule.accepts(k)) {
             return Vec::new();
         }
         let renames = keys::write(rule, props.keys().map(String::as_str).chain(entries.then_some(EXTRA)));

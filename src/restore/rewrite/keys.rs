@@ -1,5 +1,6 @@
-//! Property keys a provider refuses (Anthropic: `^[a-zA-Z0-9_.-]{1,64}$` for every key of
-//! `properties`): each such key is sent under another name, and restore maps it back.
+//! Property keys a provider refuses (Anthropic: `^[a-zA-Z0-9_.-]{1,64}$` for every key of a
+//! tool's top-level `properties`): each such key is sent under another name, and restore maps it
+//! back.
 //!
 //! The original says `"filter[id]": {...}`; the provider is told `"filter_id_": {...}`, with
 //! `required` (and every rule that names the key, stated in the description) following the new
@@ -18,18 +19,24 @@ use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
 /// A provider's rule for property keys: ASCII letters and digits, the characters of `extra`, at
-/// least one and at most `max_len`.
+/// least one and at most `max_len`; for the keys of the tool's top-level `properties` only, or at
+/// every depth.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct KeyRule {
     pub(crate) max_len: usize,
     pub(crate) extra: &'static str,
     /// The rule as the provider words it.
     pub(crate) pattern: &'static str,
+    /// Whether the provider checks the top-level `properties` only (a nested object's keys, an
+    /// array's items' and a definition's pass as they are).
+    pub(crate) top_level_only: bool,
 }
 
-/// Anthropic's (and Amazon Bedrock's, for Claude): `^[a-zA-Z0-9_.-]{1,64}$`.
+/// Anthropic's (and Amazon Bedrock's, for Claude): `^[a-zA-Z0-9_.-]{1,64}$`, on the top-level
+/// `properties` only (measured on Bedrock: a refused key nested in an object, in `items` or in a
+/// definition passes).
 pub(crate) const ANTHROPIC: KeyRule =
-    KeyRule { max_len: 64, extra: "_.-", pattern: "^[a-zA-Z0-9_.-]{1,64}$" };
+    KeyRule { max_len: 64, extra: "_.-", pattern: "^[a-zA-Z0-9_.-]{1,64}$", top_level_only: true };
 
 /// The length of the hash suffix: `_` and eight hex digits.
 const SUFFIX: usize = 9;
