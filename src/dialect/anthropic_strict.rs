@@ -93,7 +93,7 @@ pub(crate) const MAX_OPTIONAL: usize = 24;
 pub(crate) const MAX_UNIONS: usize = 16;
 
 /// The engine's parameters for Anthropic strict mode ([ANT-SO] "JSON Schema limitations").
-const PROFILE: Profile = Profile {
+pub(crate) const PROFILE: Profile = Profile {
     name: NAME,
     refs: Refs::Keep { recursion: false },
     style: Style::NullType,
