@@ -51,6 +51,8 @@ pub(crate) enum Advice {
     FreeForm,
     /// An optional property a provider must have required.
     OptionalField,
+    /// A property key the provider refuses (characters or length).
+    PropertyKey,
     /// A closed object with optional properties, for Gemini.
     OpenObject,
     /// A map where none can be written.
@@ -258,6 +260,21 @@ impl Advice {
             (Advice::OptionalField, P) => {
                 "make the field `Optional[...]` (None stands for absent), or drop its default so it is required"
             }
+            (Advice::PropertyKey, R) => {
+                "rename the field on the wire to letters, digits, `_`, `.` and `-`, at most 64 characters \
+                 (`#[serde(rename = \"...\")]`), or use the reversible mode (the default), which renames it \
+                 and maps it back on restore"
+            }
+            (Advice::PropertyKey, J) => {
+                "rename the property to a key of letters, digits, `_`, `.` and `-`, at most 64 characters (in \
+                 `properties` and wherever it is named), or use the reversible mode (the default), which renames \
+                 it and maps it back on restore"
+            }
+            (Advice::PropertyKey, P) => {
+                "give the field an alias of letters, digits, `_`, `.` and `-`, at most 64 characters \
+                 (`Field(alias=...)`), or use the reversible mode (the default), which renames it and maps it \
+                 back on restore"
+            }
             (Advice::OpenObject, R) => {
                 "drop `#[serde(deny_unknown_fields)]`: serde then ignores unknown keys, which Gemini's open object allows"
             }
@@ -343,6 +360,7 @@ mod tests {
         Advice::AnyValue,
         Advice::FreeForm,
         Advice::OptionalField,
+        Advice::PropertyKey,
         Advice::OpenObject,
         Advice::Map,
         Advice::SelfInPlace,

@@ -119,11 +119,11 @@ impl NameRule {
 
 /// 32-bit FNV-1a: a short, stable hash (the same on every machine and build) for the suffix;
 /// collisions are resolved by the caller.
-fn fnv1a(bytes: &[u8]) -> u32 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u32 {
     fnv1a_continue(0x811c_9dc5, bytes)
 }
 
-fn fnv1a_continue(mut hash: u32, bytes: &[u8]) -> u32 {
+pub(crate) fn fnv1a_continue(mut hash: u32, bytes: &[u8]) -> u32 {
     for &b in bytes {
         hash ^= u32::from(b);
         hash = hash.wrapping_mul(0x0100_0193);

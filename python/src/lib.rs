@@ -648,7 +648,8 @@ struct Adaptation {
     /// ``"minimum"``, ...
     keyword: String,
     /// ``"null-for-absent"``, ``"map-as-entries"``, ``"json-text"``, ``"wrapped-root"``,
-    /// ``"tuple-as-object"``, ``"enum-as-text"``, ``"moved-check"`` or ``"absent-for-null"``.
+    /// ``"tuple-as-object"``, ``"enum-as-text"``, ``"moved-check"``, ``"absent-for-null"`` or
+    /// ``"renamed-key"``.
     kind: &'static str,
     /// The rewrite in words.
     message: String,

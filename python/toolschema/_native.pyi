@@ -85,6 +85,7 @@ _AdaptationKind = Literal[
     "enum-as-text",
     "moved-check",
     "absent-for-null",
+    "renamed-key",
 ]
 
 @final

@@ -20,6 +20,11 @@
 //! - not listed, so taken as unsupported (failing closed): `oneOf` (except as below), `not`,
 //!   `if`/`then`/`else`, `prefixItems`, `patternProperties`, `propertyNames`, `unevaluated*`,
 //!   `dependent*`, `min/maxProperties`;
+//! - the keys of the top-level `properties` match `^[a-zA-Z0-9_.-]{1,64}$`, or the whole request
+//!   fails with a 400 ("Property keys should match pattern", freee/freee-mcp#35,
+//!   ComposioHQ/composio#3500, erikmaday/unusual-whales-mcp#57); Bedrock the same, and on the top
+//!   level only: a nested key passes
+//!   (aws-solutions-library-samples/accelerated-intelligent-document-processing-on-aws#709);
 //! - limits per request, summed over every strict schema [ANT-SO]: 24 optional properties, 16
 //!   properties that use `anyOf` or a type array. The dialect checks them per schema;
 //!   [`request_limits`](crate::request_limits) adds them up over a request's tools.
@@ -50,6 +55,8 @@
 //!   schema says `minimum: 0`, and every `i32`, whose format bounds it, is described and then
 //!   checked), `minLength`, `maxLength`, `minItems` above 1, `maxItems`, `uniqueItems`,
 //!   `minProperties`, `maxProperties`, `dependentRequired`;
+//! - **renamed**: a top-level property key outside the rule under a readable new name
+//!   (`filter[id]` as `filter_id_`), which restore maps back (`restore/rewrite/keys.rs`);
 //! - **encoded**: maps as lists of entries, free-form objects and untyped values as JSON text,
 //!   tuples as objects, enum values that are objects or arrays as their JSON text, a root that is
 //!   not an object (a union included: the top level may not be one) as `{"value": ...}`;
@@ -66,6 +73,7 @@ use super::provider::{self, Enums, Profile, Refs, Style};
 use super::support::sort_errors;
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
+use crate::restore::rewrite::keys;
 use serde_json::{Map, Value};
 
 /// Anthropic strict tool use / JSON outputs (see the module docs). Its name is `anthropic-strict`.
@@ -85,7 +93,7 @@ pub(crate) const MAX_OPTIONAL: usize = 24;
 pub(crate) const MAX_UNIONS: usize = 16;
 
 /// The engine's parameters for Anthropic strict mode ([ANT-SO] "JSON Schema limitations").
-const PROFILE: Profile = Profile {
+pub(crate) const PROFILE: Profile = Profile {
     name: NAME,
     refs: Refs::Keep { recursion: false },
     style: Style::NullType,
@@ -101,6 +109,7 @@ const PROFILE: Profile = Profile {
     keeps_maps: false,
     keeps_tuples: false,
     absent_for_null: false,
+    keys: Some(keys::ANTHROPIC),
 };
 
 /// [`PROFILE`] for a schema past the limit of union properties: an optional property whose

@@ -129,6 +129,7 @@ static PROFILE: Profile = Profile {
     keeps_maps: false,
     keeps_tuples: false,
     absent_for_null: false,
+    keys: None,
 };
 
 impl SchemaDialect for Gemini {

@@ -146,6 +146,7 @@ static PROFILE: Profile = Profile {
     keeps_maps: true,
     keeps_tuples: true,
     absent_for_null: false,
+    keys: None,
 };
 
 impl SchemaDialect for GeminiJsonSchema {

@@ -160,6 +160,7 @@ pub(super) static PROFILE: Profile = Profile {
     keeps_maps: false,
     keeps_tuples: false,
     absent_for_null: false,
+    keys: None,
 };
 
 impl SchemaDialect for OpenAiStrict {

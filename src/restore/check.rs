@@ -216,6 +216,29 @@ impl Check {
         }
     }
 
+    /// This check with each key it names as `sent` gives it: the rule in the words of a provider
+    /// that is told some keys under other names (restore runs the check itself on the original
+    /// names, after it has renamed them back).
+    pub(crate) fn with_sent_keys(&self, sent: impl Fn(&str) -> String) -> Check {
+        let names = |v: &[String]| v.iter().map(|n| sent(n)).collect::<Vec<_>>();
+        match self {
+            Check::OnlyKeys(keys) => Check::OnlyKeys(names(keys)),
+            Check::DependentRequired(key, deps) => Check::DependentRequired(sent(key), names(deps)),
+            Check::Presence(p) => Check::Presence(Presence {
+                exactly_one: p.exactly_one,
+                branches: p
+                    .branches
+                    .iter()
+                    .map(|b| KeysPresent {
+                        all: names(&b.all),
+                        not_all: b.not_all.iter().map(|n| names(n)).collect(),
+                    })
+                    .collect(),
+            }),
+            other => other.clone(),
+        }
+    }
+
     /// The constraint in words, as the provider's description states it: `at least 0`.
     pub fn describe(&self) -> String {
         match self {

@@ -87,6 +87,26 @@ pub struct RestorePlan {
     nodes: Vec<Node>,
     root: Option<NodeId>,
     adaptations: Vec<Adaptation>,
+    renamed_keys: Vec<RenamedKey>,
+}
+
+/// A property key the provider refuses (Anthropic's `^[a-zA-Z0-9_.-]{1,64}$`), and the name it
+/// is sent under: the provider's schema and the model's arguments use `sent`, the original
+/// schema and restored arguments `original`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RenamedKey {
+    /// JSON pointer of the property in the original (normalised) schema.
+    pub pointer: String,
+    /// The key the original schema declares.
+    pub original: String,
+    /// The key the provider is told.
+    pub sent: String,
+}
+
+impl fmt::Display for RenamedKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` -> `{}` (at `{}`)", self.original, self.sent, self.pointer)
+    }
 }
 
 /// One rewrite a dialect made, for logs and the CLI: where in the original schema, and what.
@@ -121,11 +141,14 @@ pub enum AdaptationKind {
     /// An optional property's `null`, which reads as absent, left out of its type (fewer unions,
     /// for Anthropic's limit): absent stands for it, and the forward map leaves a `null` out.
     AbsentForNull,
+    /// A property key the provider refuses, sent under another name (see
+    /// [`RestorePlan::renamed_keys`]); restore maps it back.
+    RenamedKey,
 }
 
 impl AdaptationKind {
     /// A short name: `null-for-absent`, `map-as-entries`, `json-text`, `wrapped-root`,
-    /// `tuple-as-object`, `enum-as-text`, `moved-check`, `absent-for-null`.
+    /// `tuple-as-object`, `enum-as-text`, `moved-check`, `absent-for-null`, `renamed-key`.
     pub fn as_str(self) -> &'static str {
         match self {
             AdaptationKind::NullForAbsent => "null-for-absent",
@@ -136,6 +159,7 @@ impl AdaptationKind {
             AdaptationKind::EnumAsText => "enum-as-text",
             AdaptationKind::MovedCheck => "moved-check",
             AdaptationKind::AbsentForNull => "absent-for-null",
+            AdaptationKind::RenamedKey => "renamed-key",
         }
     }
 }
@@ -271,6 +295,12 @@ impl RestorePlan {
         &self.adaptations
     }
 
+    /// Every property key sent under another name, in pointer order: what the model sees and
+    /// sends instead of the original key (restore maps it back).
+    pub fn renamed_keys(&self) -> &[RenamedKey] {
+        &self.renamed_keys
+    }
+
     pub(crate) fn from_parts(
         nodes: Vec<Node>,
         root: Option<NodeId>,
@@ -279,7 +309,15 @@ impl RestorePlan {
         adaptations.sort();
         adaptations.dedup();
         let root = root.filter(|_| !nodes.is_empty());
-        RestorePlan { nodes, root, adaptations }
+        RestorePlan { nodes, root, adaptations, renamed_keys: Vec::new() }
+    }
+
+    /// `self` with the keys it renames listed.
+    pub(crate) fn with_renamed_keys(mut self, mut keys: Vec<RenamedKey>) -> Self {
+        keys.sort();
+        keys.dedup();
+        self.renamed_keys = keys;
+        self
     }
 
     /// The plan of a schema that wraps its root as `{"<key>": ...}`, from `self`, the plan of
@@ -288,10 +326,11 @@ impl RestorePlan {
     pub(crate) fn unwrapping(self, key: &str, adaptations: Vec<Adaptation>) -> RestorePlan {
         let inner =
             self.root.and_then(|r| self.nodes[r].props.iter().find(|p| p.name == key).and_then(|p| p.node));
+        let renamed = self.renamed_keys;
         let mut nodes = self.nodes;
         nodes.push(Node { decode: Decode::Unwrap(key.to_owned()), target: inner, ..Node::default() });
         let root = nodes.len() - 1;
-        RestorePlan::from_parts(nodes, Some(root), adaptations)
+        RestorePlan::from_parts(nodes, Some(root), adaptations).with_renamed_keys(renamed)
     }
 
     /// Maps arguments the provider's schema accepts back to arguments the original schema
@@ -547,7 +586,7 @@ impl Run<'_> {
         }
         for check in &node.checks {
             if !check.passes(&value) {
-                let message = check.failure(&value);
+                let message = node.decode.failure(check, &value);
                 self.fault(message);
             }
         }
@@ -575,7 +614,9 @@ impl Run<'_> {
             if let Some(child) = p.node
                 && let Some(slot) = map.get_mut(&p.name)
             {
-                *slot = self.child(child, std::mem::take(slot), depth, || Seg::Key(p.name.clone()));
+                // A fault's pointer names the key the model sent.
+                let sent = node.decode.sent_key(&p.name);
+                *slot = self.child(child, std::mem::take(slot), depth, || Seg::Key(sent.to_owned()));
             }
         }
         if let Some(rest) = node.rest {

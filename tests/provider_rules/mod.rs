@@ -181,6 +181,19 @@ pub const RULES: &[Rule] = &[
         check: no_recursion,
     },
     Rule {
+        // On the tool's top-level `properties` only: measured on Bedrock (a refused key nested in
+        // an object, in `items` or in a definition passes), and every report names
+        // `input_schema.properties`.
+        name: "anthropic: top-level property keys match ^[a-zA-Z0-9_.-]{1,64}$",
+        dialects: ANTHROPIC,
+        error: "tools.83.custom.input_schema.properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'",
+        source: "https://github.com/freee/freee-mcp/issues/35 (and ComposioHQ/composio#3500: `$top`, \
+                 `@microsoft.graph.conflictBehavior`; erikmaday/unusual-whales-mcp#57: `rule_name[]`; the depth: \
+                 aws-solutions-library-samples/accelerated-intelligent-document-processing-on-aws#709)",
+        refuses: r#"{"type": "object", "properties": {"filter[id]": {"type": "string"}}}"#,
+        check: anthropic_property_keys,
+    },
+    Rule {
         name: "anthropic: limits per schema",
         dialects: ANTHROPIC,
         error: "Too many optional parameters (limit 24) / parameters with union types (limit 16)",
@@ -787,6 +800,20 @@ fn openai_limits(schema: &Value) -> Vec<String> {
         out.push(format!("{enums} enum values"));
     }
     out
+}
+
+fn anthropic_property_keys(schema: &Value) -> Vec<String> {
+    let ok = |k: &str| {
+        (1..=64).contains(&k.chars().count())
+            && k.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+    };
+    let props = schema.get("properties").and_then(Value::as_object);
+    props
+        .into_iter()
+        .flat_map(|p| p.keys())
+        .filter(|k| !ok(k))
+        .map(|k| format!("/properties: key `{k}`"))
+        .collect()
 }
 
 fn anthropic_limits(schema: &Value) -> Vec<String> {

@@ -11,7 +11,8 @@
 //! string included); arrays without `items`; `format`; `pattern` (lookaround included);
 //! `discriminator` (a tag with a default, in a list beside other properties, too); unions of
 //! arrays and of maps told apart by their items' number type; `default`; roots that are not
-//! objects. [`COVERAGE`] names each item with a
+//! objects; property keys a provider refuses (`a b`, `$a`, 70 characters) beside the names they
+//! would be renamed to. [`COVERAGE`] names each item with a
 //! test of a schema, and `tests/with_schemars/restore_laws.rs` asserts each appears.
 //!
 //! [`Instances`] makes values for any schema (this generator's or the corpus's): it follows `$ref`,
@@ -247,9 +248,15 @@ fn arb_leaf() -> BoxedStrategy<Value> {
     .boxed()
 }
 
+/// A property key: a plain letter most of the time, else one Anthropic's rule refuses (`a b`,
+/// `a[]`, `$a`, 70 characters) or the name such a key would be renamed to (`a_b`).
+fn arb_key() -> BoxedStrategy<String> {
+    prop_oneof![6 => "[a-e]", 1 => "a_b|a b|a\\[\\]|\\$[a-c]|k{70}"].boxed()
+}
+
 /// An object schema over `inner`: properties, some required, and what else it may hold.
 fn arb_object(inner: BoxedStrategy<Value>) -> BoxedStrategy<Value> {
-    (btree_map("[a-e]", inner.clone(), 0..5), any::<u8>(), 0..8u8, inner)
+    (btree_map(arb_key(), inner.clone(), 0..5), any::<u8>(), 0..8u8, inner)
         .prop_map(|(props, required_bits, extra, other)| {
             let names: Vec<String> = props.keys().cloned().collect();
             let required: Vec<&String> = names
@@ -583,6 +590,20 @@ fn told_apart_by_number_type(v: &Value, at: &'static str) -> bool {
 
 /// The vocabulary list, item by item.
 pub const COVERAGE: &[Coverage] = &[
+    Coverage {
+        name: "a property key Anthropic refuses",
+        holds: |v| {
+            anywhere(v, &|m| {
+                m.get("properties").and_then(Value::as_object).is_some_and(|p| {
+                    p.keys().any(|k| {
+                        k.is_empty()
+                            || k.len() > 64
+                            || !k.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+                    })
+                })
+            })
+        },
+    },
     Coverage {
         name: "properties with additionalProperties: true",
         holds: |v| {

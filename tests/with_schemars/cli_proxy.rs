@@ -489,3 +489,76 @@ fn check_output_catches_a_structured_result_that_does_not_fit_its_output_schema(
     assert_eq!(result["structuredContent"], serde_json::json!({"n": -1}));
     assert!(!err.contains("does not fit"), "{err}");
 }
+
+#[test]
+fn check_reports_the_property_keys_each_provider_is_told() {
+    let schema = serde_json::json!({"type": "object", "properties": {"filter[id]": {"type": "string"}}});
+    let list = tools_list(&[serde_json::json!({"name": "search", "inputSchema": schema})]);
+    let (code, out, err) = toolschema(&["check", "--dialect", "anthropic-strict,openai-strict", "-"], &list);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "property keys for `anthropic-strict` (restore maps each back):\n  \
+             - `search`: `filter[id]` -> `filter_id_` (at `/properties/filter[id]`)\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("property keys for `openai-strict`"), "{out}");
+    let (_, json, _) =
+        toolschema(&["check", "--dialect", "anthropic-strict", "--format", "json", "-"], &list);
+    let report: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(
+        report["requests"][0]["keys"],
+        serde_json::json!([{"tool": "search", "pointer": "/properties/filter[id]", "original": "filter[id]", "sent": "filter_id_"}])
+    );
+}
+
+/// The proxy lists a tool with a key Anthropic refuses under its new name, says so on stderr, and
+/// a call under the new name reaches the server under the original.
+#[test]
+fn the_proxy_renames_property_keys_and_maps_a_call_back() {
+    let dir = std::env::temp_dir().join(format!("toolschema-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let seen = dir.join("call.json");
+    let schema = serde_json::json!({"type": "object", "properties": {"$top": {"type": "integer"}}, "required": ["$top"]});
+    let tools = [serde_json::json!({"name": "list", "inputSchema": schema})];
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}}).to_string();
+    let script = format!(
+        "read -r line; printf '%s\\n' '{answer}'; read -r call; printf '%s\\n' \"$call\" > '{}'; cat > /dev/null",
+        seen.display()
+    );
+    // The call is written once the listing came back: the proxy knows the tool's schema then.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolschema"))
+        .args(["mcp-proxy", "--dialect", "anthropic-strict", "--", "sh", "-c", &script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("toolschema starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n").expect("write");
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut first).expect("the listing");
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"list\",\"arguments\":{\"_top\":3}}}\n")
+        .expect("write");
+    drop(stdin);
+    let output = child.wait_with_output().expect("toolschema finishes");
+    let (code, err) =
+        (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned());
+    assert_eq!(code, 0, "{err}");
+    let out = first;
+    let listed: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).expect("the listing");
+    assert_eq!(listed["result"]["tools"][0]["inputSchema"]["required"], serde_json::json!(["_top"]));
+    assert!(
+        err.contains(
+            "tool `list`: property keys `anthropic-strict` refuses, renamed (calls are mapped back):\n    \
+             - `$top` -> `_top` (at `/properties/$top`)"
+        ),
+        "{err}"
+    );
+    let call: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&seen).unwrap()).unwrap();
+    assert_eq!(call["params"]["arguments"], serde_json::json!({"$top": 3}));
+    let _ = std::fs::remove_dir_all(&dir);
+}

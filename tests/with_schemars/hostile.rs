@@ -709,8 +709,10 @@ fn hostile_names() -> Vec<String> {
 }
 
 // Law: properties and definitions whose names hold NUL, escapes, control characters, `~`, `/`, `%`
-// and astral characters keep their exact names through every dialect that accepts them, and
-// references to such definitions (escaped per RFC 6901 and percent-encoded) resolve.
+// and astral characters keep their exact names through every dialect that accepts them (where
+// the provider refuses such a key, Anthropic's, it is sent under the name its plan lists, and a
+// value's keys come back exactly), and references to such definitions (escaped per RFC 6901 and
+// percent-encoded) resolve.
 #[test]
 fn names_with_nul_and_every_escape_survive_every_dialect() {
     let names = hostile_names();
@@ -719,15 +721,22 @@ fn names_with_nul_and_every_escape_survive_every_dialect() {
         .map(|n| (n.clone(), json!({"type": "string", "description": format!("about {n}")})))
         .collect();
     let schema = json!({"type": "object", "properties": properties, "required": names});
+    let value: Value = names.iter().map(|n| (n.clone(), json!(n))).collect::<Map<String, Value>>().into();
     for (name, result) in through_every_dialect("escaped names", &schema, &SchemaOptions::new()) {
         if let Ok(s) = result {
             let got: Vec<&String> =
                 s.as_value()["properties"].as_object().map(|m| m.keys().collect()).unwrap_or_default();
-            let mut want: Vec<&String> = names.iter().collect();
+            let renamed = s.plan().renamed_keys();
+            assert_eq!(renamed.is_empty(), name != "anthropic-strict", "{name}");
+            let sent =
+                |n: &String| renamed.iter().find(|k| k.original == *n).map_or(n.clone(), |k| k.sent.clone());
+            let mut want: Vec<String> = names.iter().map(sent).collect();
             want.sort();
-            let mut got_sorted = got.clone();
+            let mut got_sorted: Vec<String> = got.into_iter().cloned().collect();
             got_sorted.sort();
             assert_eq!(got_sorted, want, "{name}");
+            let encoded = s.plan().encode(value.clone());
+            assert_eq!(s.restore(encoded).unwrap(), value, "{name}");
         }
     }
     // Definitions named with pointer metacharacters, referred to with RFC 6901 escapes then

@@ -1226,3 +1226,143 @@ fn every_encoding_of_a_value_the_original_accepts_is_accepted_by_the_output_over
     );
     assert!(values > 1_000, "too few encodings ({values}) for the law to mean much");
 }
+
+/// A schema under `anthropic-strict` with its restore plan.
+fn anthropic(schema: &Value) -> toolschema::ToolSchema {
+    SchemaOptions::new()
+        .reject_any(false)
+        .dialect(dialect::by_name("anthropic-strict").expect("built in"))
+        .normalize(schema.clone())
+        .unwrap()
+}
+
+// A property key Anthropic refuses (its API answers 400 for the whole request) is sent under a
+// readable name that `required` follows, and restore, decode and the forward map map it back.
+#[test]
+fn a_property_key_anthropic_refuses_is_renamed_and_restored_exactly() {
+    let schema = json!({"type": "object", "properties": {"filter[id]": {"type": "string"}}, "required": ["filter[id]"]});
+    let adapted = anthropic(&schema);
+    assert_eq!(
+        adapted.as_value(),
+        &json!({"type": "object", "properties": {"filter_id_": {"type": "string"}}, "required": ["filter_id_"],
+                "additionalProperties": false})
+    );
+    let renamed: Vec<String> = adapted.plan().renamed_keys().iter().map(ToString::to_string).collect();
+    assert_eq!(renamed, ["`filter[id]` -> `filter_id_` (at `/properties/filter[id]`)"]);
+    let kinds: Vec<&str> = adapted.adaptations().iter().map(|a| a.kind.as_str()).collect();
+    assert_eq!(kinds, ["renamed-key"]);
+    let value = json!({"filter[id]": "42"});
+    let sent = adapted.plan().encode(value.clone());
+    assert_eq!(sent, json!({"filter_id_": "42"}));
+    assert_eq!(adapted.restore(sent.clone()).unwrap(), value);
+    assert_eq!(adapted.decode::<Value>(sent.clone()).unwrap(), value);
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Args {
+        #[serde(rename = "filter[id]")]
+        filter: String,
+    }
+    assert_eq!(adapted.decode::<Args>(sent).unwrap(), Args { filter: "42".into() });
+    round_trips("anthropic-strict", &schema, &[value]);
+    // The other providers take the key as it is.
+    for name in ["openai-strict", "gemini", "gemini-json-schema"] {
+        let d = dialect::by_name(name).unwrap();
+        let out = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
+        assert!(out.plan().renamed_keys().is_empty(), "{name}");
+        assert!(out.as_value().to_string().contains("filter[id]"), "{name}");
+    }
+}
+
+#[test]
+fn exact_mode_refuses_a_property_key_anthropic_refuses_naming_its_pointer() {
+    // A nested object's keys pass as they are: the provider checks the top level only.
+    let schema = json!({"type": "object", "properties": {
+        "$top": {"type": "integer"},
+        "n": {"type": "object", "properties": {"a b": {"type": "integer"}}, "required": ["a b"]},
+    }, "required": ["$top", "n"]});
+    let d = dialect::by_name("anthropic-strict").unwrap();
+    let err = SchemaOptions::new().dialect(d).exact(true).normalize(schema).unwrap_err();
+    let errors = err.capability_errors();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert_eq!(errors[0].pointer(), "/properties/$top");
+    assert_eq!(errors[0].keyword(), Some("properties"));
+    let text = errors[0].to_string();
+    assert!(text.contains("the property key `$top`") && text.contains("^[a-zA-Z0-9_.-]{1,64}$"), "{text}");
+    assert!(text.contains("rename the property to a key of letters, digits"), "{text}");
+}
+
+// A readable name already taken by a key of the object, or one past 64 characters, ends in a
+// hash; nested objects' keys, items' and definitions' stay as they are (the provider checks the
+// top level only); `dependentRequired` and a presence rule are stated with the names the model
+// sees and checked on the original ones.
+#[test]
+fn colliding_and_long_top_level_keys_are_renamed_apart_nested_ones_kept_and_rules_follow() {
+    let long = "x".repeat(70);
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "a b": {"type": "string"},
+            "a_b": {"type": "integer"},
+            long.clone(): {"type": "boolean"},
+            "list": {"type": "array", "items": {"$ref": "#/$defs/Row"}},
+            "@x": {"type": "string"},
+        },
+        "dependentRequired": {"a b": ["@x"]},
+        "anyOf": [{"required": ["a b"]}, {"required": [long.clone()]}],
+        "$defs": {"Row": {"type": "object", "properties": {"Account Number": {"type": "string"}}, "required": ["Account Number"]}},
+    });
+    let adapted = anthropic(&schema);
+    let out = adapted.as_value();
+    let keys: Vec<&String> = out["properties"].as_object().unwrap().keys().collect();
+    assert_eq!(keys.len(), 5);
+    let space = keys.iter().find(|k| k.starts_with("a_b_")).expect("`a b` renamed apart from `a_b`");
+    assert_eq!(space.len(), 4 + 8);
+    let cut = keys.iter().find(|k| k.starts_with("xxx")).unwrap();
+    assert_eq!(cut.len(), 64);
+    assert_eq!(&cut[..55], &long[..55]);
+    assert!(keys.contains(&&"_x".to_owned()) && keys.contains(&&"a_b".to_owned()));
+    assert_eq!(out["$defs"]["Row"]["required"], json!(["Account Number"]));
+    let description = out["description"].as_str().unwrap();
+    assert!(description.contains(&format!("with `{space}`, also `_x`")), "{description}");
+    assert!(description.contains(&format!("at least one of `{space}`, `{cut}`")), "{description}");
+    assert!(!description.contains("a b"), "{description}");
+    let values = [
+        json!({"a b": "s", "@x": "t", "a_b": 1, "list": [{"Account Number": "1"}]}),
+        json!({long.clone(): true, "list": []}),
+    ];
+    round_trips("anthropic-strict", &schema, &values);
+    // A rule broken under the sent names is a fault: `a b` without `@x`.
+    let sent = json!({space.as_str(): "s", "a_b": 1});
+    let err = adapted.restore(sent).unwrap_err().to_string();
+    assert!(err.contains(&format!("must be with `{space}`, also `_x`, got no `_x`")), "{err}");
+    let err = adapted.restore(json!({"a_b": 1})).unwrap_err().to_string();
+    assert!(err.contains(&format!("must be at least one of `{space}`, `{cut}`, got keys `a_b`")), "{err}");
+    // A fault below a renamed key names the key the model sent.
+    let schema = json!({"type": "object", "properties": {"n[]": {"type": "integer", "minimum": 1}}, "required": ["n[]"]});
+    let err = anthropic(&schema).restore(json!({"n__": 0})).unwrap_err();
+    assert_eq!(err.faults()[0].pointer, "/n__");
+}
+
+// A discriminated union whose tag is a key Anthropic refuses (JSON-LD's `@type`), under a
+// property: its keys are below the top level, which is all the provider checks, and stay as they
+// are; the tag still tells the branches apart and each value comes back as it was sent.
+#[test]
+fn a_discriminator_tag_below_the_top_level_keeps_its_name() {
+    let schema = json!({"type": "object", "properties": {"pet": {
+        "oneOf": [
+            {"type": "object", "properties": {"@type": {"const": "cat"}, "lives": {"type": "integer"}}, "required": ["@type"]},
+            {"type": "object", "properties": {"@type": {"const": "dog"}, "good boy": {"type": "boolean"}}, "required": ["@type"]},
+        ],
+        "discriminator": {"propertyName": "@type"},
+    }}, "required": ["pet"]});
+    let adapted = anthropic(&schema);
+    assert!(adapted.plan().renamed_keys().is_empty());
+    let branches = adapted.as_value()["properties"]["pet"]["anyOf"].as_array().unwrap();
+    for b in branches {
+        assert_eq!(b["required"], json!(["@type"]), "{b}");
+    }
+    round_trips(
+        "anthropic-strict",
+        &schema,
+        &[json!({"pet": {"@type": "cat", "lives": 9}}), json!({"pet": {"@type": "dog", "good boy": true}})],
+    );
+}

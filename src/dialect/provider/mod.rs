@@ -65,7 +65,7 @@ use crate::error::CapabilityError;
 use crate::hint::{Advice, Origin, for_keyword};
 use crate::pointer::{Pointer, fragment_token};
 use crate::restore::rewrite::wrap;
-use crate::restore::{Adaptation, AdaptationKind, Decode, Node, NodeId, RestorePlan, TypeSet};
+use crate::restore::{Adaptation, AdaptationKind, Decode, Node, NodeId, RenamedKey, RestorePlan, TypeSet};
 use object::moved_presence;
 pub(crate) use plan::integer_plan;
 use plan::prune;
@@ -85,6 +85,7 @@ pub(crate) enum Refs {
 }
 
 pub(crate) use crate::restore::rewrite::Style;
+pub(crate) use crate::restore::rewrite::keys::KeyRule;
 
 /// Which `enum` and `const` values a provider can list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,6 +136,9 @@ pub(crate) struct Profile {
     /// written without `null`, absent standing for it: fewer unions, for a provider that counts
     /// them (Anthropic's 16). The forward map leaves such a `null` out; restore has nothing to do.
     pub(crate) absent_for_null: bool,
+    /// The provider's rule for property keys, where it has one (Anthropic): a key it refuses is
+    /// sent under another name, which restore maps back.
+    pub(crate) keys: Option<KeyRule>,
 }
 
 /// Adapts `schema` (normalised by the pipeline) to `profile`.
@@ -191,6 +195,7 @@ pub(crate) fn adapt(
         wrapped: needs_wrap(&schema, profile.style),
         root_def: None,
         alternatives: BTreeSet::new(),
+        renamed: Vec::new(),
         root_name: cx
             .type_name
             .map_or_else(|| "Root".to_owned(), |t| t.rsplit("::").next().unwrap_or(t).to_owned()),
@@ -272,6 +277,8 @@ struct Engine<'a> {
     /// The properties named by the `required` alternatives of the object being built (moved into
     /// a restore check): taken by that object, where null is a value of their own.
     alternatives: BTreeSet<String>,
+    /// Every property key sent under another name, for the plan's list.
+    renamed: Vec<RenamedKey>,
 }
 
 /// A schema's output and plan node.
@@ -329,7 +336,9 @@ impl Engine<'_> {
         let nodes = std::mem::take(&mut self.nodes);
         let adaptations = std::mem::take(&mut self.adaptations);
         let (nodes, plan_root) = prune(nodes, plan_root);
-        Adapted { schema: out, plan: RestorePlan::from_parts(nodes, plan_root, adaptations) }
+        let renamed = std::mem::take(&mut self.renamed);
+        let plan = RestorePlan::from_parts(nodes, plan_root, adaptations).with_renamed_keys(renamed);
+        Adapted { schema: out, plan }
     }
 
     fn alloc(&mut self) -> NodeId {

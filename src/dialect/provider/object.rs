@@ -8,8 +8,10 @@ use super::{Built, DROPPED, Engine, MAP_MARK, Style};
 use crate::dialect::support::{admits_null, is_annotation};
 use crate::hint::Advice;
 use crate::pointer::Pointer;
+use crate::restore::RenamedKey;
 use crate::restore::rewrite::absent::{with_null, without_null};
 use crate::restore::rewrite::entries::{self, EXTRA};
+use crate::restore::rewrite::keys;
 use crate::restore::{AdaptationKind, Check, Decode, KeysPresent, Node, NodeId, Presence, Prop};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -66,7 +68,10 @@ impl Engine<'_> {
         let (mut out, id) = self.schema(&Value::Object(rest), ptr, depth + 1);
         self.alternatives.clear();
         if let Value::Object(o) = &mut out {
-            finish_description(o, &[check.describe()], &[]);
+            // Stated with the keys the provider is told.
+            let decode = id.map(|id| &self.nodes[id].decode);
+            let words = check.with_sent_keys(|k| decode.map_or(k, |d| d.sent_key(k)).to_owned()).describe();
+            finish_description(o, &[words], &[]);
         }
         let id = match id {
             Some(id) => id,
@@ -148,6 +153,7 @@ impl Engine<'_> {
                 None,
             );
         }
+        let renames = self.renamed_keys(props, map_like && !kept_map, ptr);
         let required: BTreeSet<&str> = m
             .get("required")
             .and_then(Value::as_array)
@@ -310,6 +316,9 @@ impl Engine<'_> {
         }
         plan_props.sort_by(|a, b| a.name.cmp(&b.name));
         node.props = plan_props;
+        if !renames.is_empty() {
+            out_props = send_renamed(renames, out_props, &mut out_required, node);
+        }
         out_required.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
         if !(kept_map && out_props.is_empty()) {
             out.insert("properties".into(), Value::Object(out_props));
@@ -357,6 +366,50 @@ impl Engine<'_> {
             }
             Style::NullableFlag => {}
         }
+    }
+
+    /// The new name of each key of `props` the provider's rule refuses, `(sent, original)`
+    /// (none without a rule, none below the top level where the rule holds there only, and none
+    /// in exact mode, which refuses each instead); `entries`: the
+    /// object also holds its further keys as entries under [`EXTRA`], a name no key may take.
+    #[inline(never)]
+    fn renamed_keys(
+        &mut self,
+        props: &Map<String, Value>,
+        entries: bool,
+        ptr: &mut Pointer,
+    ) -> Vec<(String, String)> {
+        let Some(rule) = self.p.keys else { return Vec::new() };
+        let top_level = ptr.as_str().is_empty() && !self.wrapped;
+        if rule.top_level_only && !top_level || props.keys().all(|k| rule.accepts(k)) {
+            return Vec::new();
+        }
+        let renames = keys::write(rule, props.keys().map(String::as_str).chain(entries.then_some(EXTRA)));
+        let mut kept = Vec::with_capacity(renames.len());
+        for (sent, original) in renames {
+            let mark = ptr.push("properties");
+            ptr.push(&original);
+            let allowed = self.encode(
+                ptr.as_str(),
+                AdaptationKind::RenamedKey,
+                "properties",
+                &format!(
+                    "the provider refuses the property key `{original}`: a key must match `{}`",
+                    rule.pattern
+                ),
+                Advice::PropertyKey.text(self.origin),
+            );
+            if allowed {
+                self.renamed.push(RenamedKey {
+                    pointer: ptr.as_str().to_owned(),
+                    original: original.clone(),
+                    sent: sent.clone(),
+                });
+                kept.push((sent, original));
+            }
+            ptr.truncate(mark);
+        }
+        kept
     }
 
     /// A map: `additionalProperties: S` or one `patternProperties` entry, as a list of entries.
@@ -479,6 +532,26 @@ impl Engine<'_> {
         ptr.truncate(mark);
         (entries::write(key_out, value_out, self.p.style), plan, key_checks)
     }
+}
+
+/// The provider is told the new names: in `properties` (in their order) and in `required`;
+/// restore renames them back before anything reads the object. Apart from `object`, which
+/// recurses: its frame stays small.
+#[inline(never)]
+fn send_renamed(
+    renames: Vec<(String, String)>,
+    props: Map<String, Value>,
+    required: &mut [Value],
+    node: &mut Node,
+) -> Map<String, Value> {
+    let props = props.into_iter().map(|(k, v)| (keys::sent(&renames, &k).to_owned(), v)).collect();
+    for name in required {
+        if let Value::String(n) = name {
+            *n = keys::sent(&renames, n).to_owned();
+        }
+    }
+    node.decode = Decode::Keys(renames, Box::new(std::mem::take(&mut node.decode)));
+    props
 }
 
 /// Whether a map's keys need no check: no `propertyNames`, or one that only says they are strings.

@@ -287,3 +287,47 @@ fn the_serde_spelling_of_an_integer_key_is_within_schemars_key_pattern() {
     assert!(!digits_within("^[0-9]*$", "^\\d+$"));
     assert!(!digits_within("^0$", "^x$"));
 }
+
+// The key rule is profile data: a rule that holds at every depth renames a nested object's keys,
+// an array's items' and a definition's, a discriminated union's tag in every branch, and restore
+// and the forward map undo each other.
+#[test]
+fn a_key_rule_at_every_depth_renames_nested_keys_and_tags() {
+    use crate::restore::rewrite::keys;
+    let profile = Profile {
+        keys: Some(KeyRule { top_level_only: false, ..keys::ANTHROPIC }),
+        ..crate::dialect::anthropic_strict::PROFILE
+    };
+    let s = serde_json::json!({"type": "object", "properties": {
+        "rows": {"type": "array", "items": {"$ref": "#/$defs/Row"}},
+        "pet": {"oneOf": [
+            {"type": "object", "properties": {"@type": {"const": "cat"}, "lives": {"type": "integer"}}, "required": ["@type"]},
+            {"type": "object", "properties": {"@type": {"const": "dog"}, "good boy": {"type": "boolean"}}, "required": ["@type"]},
+        ], "discriminator": {"propertyName": "@type"}},
+    }, "required": ["rows", "pet"],
+    "$defs": {"Row": {"type": "object", "properties": {"Account Number": {"type": "string"}}, "required": ["Account Number"]}}});
+    let out = adapt(&profile, s, &AdaptContext::default()).unwrap();
+    assert_eq!(out.schema["$defs"]["Row"]["required"], serde_json::json!(["Account_Number"]));
+    for b in out.schema["properties"]["pet"]["anyOf"].as_array().unwrap() {
+        assert_eq!(b["required"], serde_json::json!(["_type"]), "{b}");
+    }
+    let pointers: Vec<&str> = out.plan.renamed_keys().iter().map(|k| k.pointer.as_str()).collect();
+    assert_eq!(
+        pointers,
+        [
+            "/$defs/Row/properties/Account Number",
+            "/properties/pet/oneOf/0/properties/@type",
+            "/properties/pet/oneOf/1/properties/@type",
+            "/properties/pet/oneOf/1/properties/good boy",
+        ]
+    );
+    let value =
+        serde_json::json!({"rows": [{"Account Number": "7"}], "pet": {"@type": "dog", "good boy": true}});
+    let sent = out.plan.encode(value.clone());
+    assert_eq!(
+        sent,
+        serde_json::json!({"rows": [{"Account_Number": "7"}], "pet": {"_type": "dog", "good_boy": true}})
+    );
+    assert_eq!(out.plan.restore(sent.clone()).unwrap(), value);
+    assert_eq!(out.plan.decode::<Value>(sent).unwrap(), value);
+}

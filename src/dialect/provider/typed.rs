@@ -223,7 +223,7 @@ impl Engine<'_> {
             out.remove("default");
         }
         node.checks.sort_by_key(|c| check_rank(c.keyword()));
-        let constraints: Vec<String> = node.checks.iter().map(Check::describe).collect();
+        let constraints = describe_checks(&node);
         finish_description(&mut out, &constraints, &notes);
         node.checks.extend(silent);
         let id = self.push(node);
@@ -390,6 +390,13 @@ impl Engine<'_> {
         *out_type = Value::String("string".into());
         Some(Decode::EnumText(written.table))
     }
+}
+
+/// The words of a node's checks, with the keys the provider is told. Apart from `typed`, which
+/// recurses: its frame stays small.
+#[inline(never)]
+fn describe_checks(node: &Node) -> Vec<String> {
+    node.checks.iter().map(|c| c.with_sent_keys(|k| node.decode.sent_key(k).to_owned()).describe()).collect()
 }
 
 /// The assertion keywords of draft 2020-12 (and draft-07's `dependencies`) that `typed` may meet:

@@ -11,6 +11,7 @@
 //! | [`enum_text`] | values the provider cannot list (numbers for Gemini, `null` without a null type) | their JSON text as strings | [`Decode::EnumText`] |
 //! | [`case_fold`] | a string enum | the same enum; the model may answer in another capitalisation (Anthropic) | [`Decode::CaseFold`] |
 //! | [`tuple`] | a tuple (`prefixItems`) | an object with keys `"0"`, `"1"`, ... | [`Decode::Tuple`] |
+//! | [`keys`] | a property key the provider refuses (`filter[id]`) | the key renamed (`filter_id_`), `required` and the rules that name it following | [`Decode::Keys`] |
 //!
 //! Each module holds, in this order:
 //!
@@ -36,6 +37,7 @@ pub(crate) mod case_fold;
 pub(crate) mod entries;
 pub(crate) mod enum_text;
 pub(crate) mod json_text;
+pub(crate) mod keys;
 pub(crate) mod tuple;
 pub(crate) mod wrap;
 
@@ -69,6 +71,10 @@ pub(crate) enum Decode {
     /// ignoring case is that member. Members that differ only by case are never listed here
     /// ([`case_fold`]).
     CaseFold(Vec<String>),
+    /// An object some of whose keys were sent under other names, `(sent, original)` sorted by
+    /// the sent name: renamed back first, then the object's own decode (its further keys as
+    /// entries) ([`keys`]).
+    Keys(Vec<(String, String)>, Box<Decode>),
 }
 
 /// How a provider writes null and closes an object: what a rewrite that writes an object (a
@@ -143,10 +149,35 @@ pub(crate) enum Stop {
 }
 
 impl Decode {
+    /// The name the key `original` of this node's object was sent under (itself where it was not
+    /// renamed), for the pointer of a fault below it.
+    pub(crate) fn sent_key<'a>(&'a self, original: &'a str) -> &'a str {
+        match self {
+            Decode::Keys(renames, _) => keys::sent(renames, original),
+            _ => original,
+        }
+    }
+
+    /// The words of `check`'s failure on `value`, with the keys the model sent: where this node
+    /// renamed keys, the check (run on the original names) and the object's keys in the sent
+    /// names (keys only: the words of a check on an object's keys read no value).
+    pub(crate) fn failure(&self, check: &Check, value: &Value) -> String {
+        match (self, value) {
+            (Decode::Keys(renames, _), Value::Object(m)) => {
+                let sent = |k: &str| keys::sent(renames, k).to_owned();
+                let shown: serde_json::Map<String, Value> =
+                    m.keys().map(|k| (sent(k), Value::Null)).collect();
+                check.with_sent_keys(sent).failure(&Value::Object(shown))
+            }
+            _ => check.failure(value),
+        }
+    }
+
     /// The declared properties of an object that also holds a map of further keys (sorted).
     pub(crate) fn declared(&self) -> &[String] {
         match self {
             Decode::ExtraEntries(_, names, _) => names,
+            Decode::Keys(_, inner) => inner.declared(),
             _ => &[],
         }
     }
@@ -170,6 +201,12 @@ impl Decode {
             (Decode::CaseFold(members), Value::String(text)) => case_fold::restore(members, text),
             (Decode::EnumText(table), Value::String(text)) => enum_text::restore(table, text),
             (Decode::Tuple(n), Value::Object(m)) => tuple::restore(*n, m, faults),
+            (Decode::Keys(renames, inner), Value::Object(m)) => {
+                let before = faults.count();
+                let v = keys::restore(renames, m, faults);
+                if faults.count() > before { v } else { inner.restore(v, faults, places) }
+            }
+            (Decode::Keys(_, inner), v) => inner.restore(v, faults, places),
             (_, v) => v,
         }
     }
@@ -191,6 +228,8 @@ impl Decode {
             }
             (Decode::EnumText(table), Value::String(text)) => Ok(enum_text::read(table, text).map(Cur::Ref)),
             (Decode::Tuple(n), Value::Object(m)) => tuple::read(*n, m).map(|items| Some(Cur::Tuple(items))),
+            (Decode::Keys(..), Value::Object(m)) => keys::read(m).map(|()| None),
+            (Decode::Keys(_, inner), v) => inner.read(v),
             _ => Ok(None),
         }
     }
@@ -200,6 +239,7 @@ impl Decode {
     pub(crate) fn read_own<'a>(&'a self, own: &Value) -> Result<Option<Cur<'a>>, Stop> {
         match (self, own) {
             (Decode::Unwrap(_), _) => Err(Stop::Fault),
+            (Decode::Keys(_, inner), v) => inner.read_own(v),
             (Decode::JsonText(_), Value::String(_)) => Err(Stop::Subtree),
             (Decode::EnumText(table), Value::String(text)) => Ok(enum_text::read(table, text).map(Cur::Ref)),
             (Decode::CaseFold(members), Value::String(text)) => {
@@ -215,6 +255,7 @@ impl Decode {
         match self {
             Decode::Entries(_) | Decode::ExtraEntries(..) => value.is_object(),
             Decode::Tuple(_) => value.is_array(),
+            Decode::Keys(_, inner) => inner.applies_to(value),
             _ => true,
         }
     }
@@ -231,6 +272,7 @@ impl Decode {
             (Decode::JsonText(types), v) => json_text::encode(*types, v),
             (Decode::EnumText(table), v) => enum_text::encode(table, v),
             (Decode::Tuple(_), Value::Array(items)) => tuple::encode(items),
+            (Decode::Keys(renames, inner), v) => keys::encode(renames, inner.encode(v)),
             (_, v) => v,
         }
     }

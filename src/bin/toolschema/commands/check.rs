@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 use toolschema::order::{KeyOrder, OrderRule, generation_order};
 use toolschema::request_limits::{RequestLimit, RequestTool, request_limits};
+use toolschema::restore::RenamedKey;
 use toolschema::tokens::ToolTokens;
 use toolschema::tool_name::{NameRule, ToolNames};
 use toolschema::{Error, SchemaDialect, ToolSchema, dialect};
@@ -279,6 +280,8 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
 struct Request {
     dialect: String,
     names: Option<ToolNames>,
+    /// The property keys its provider is told under other names: the tool and the key.
+    keys: Vec<(String, RenamedKey)>,
     limits: Vec<RequestLimit>,
 }
 
@@ -303,8 +306,15 @@ fn requests(rows: &[Row], dialects: &[&str]) -> Vec<Request> {
             })
             .collect();
         let limits = request_limits(d, &tools);
-        if names.as_ref().is_some_and(|n| !n.is_empty()) || !limits.is_empty() {
-            out.push(Request { dialect: (*d).to_owned(), names, limits });
+        let keys: Vec<(String, RenamedKey)> = accepted
+            .iter()
+            .flat_map(|(row, schema)| {
+                let tool = row.name.clone().unwrap_or_else(|| row.tool.clone());
+                schema.plan().renamed_keys().iter().map(move |k| (tool.clone(), k.clone()))
+            })
+            .collect();
+        if names.as_ref().is_some_and(|n| !n.is_empty()) || !keys.is_empty() || !limits.is_empty() {
+            out.push(Request { dialect: (*d).to_owned(), names, keys, limits });
         }
     }
     out
@@ -317,6 +327,12 @@ impl Request {
             out.line(&format!("tool names for `{d}` (`{}`):", names.rule().pattern()));
             for (from, to) in names.renamed() {
                 out.line(&format!("  - `{from}` -> `{to}`"));
+            }
+        }
+        if !self.keys.is_empty() {
+            out.line(&format!("property keys for `{d}` (restore maps each back):"));
+            for (tool, key) in &self.keys {
+                out.line(&format!("  - `{tool}`: {key}"));
             }
         }
         if !self.limits.is_empty() {
@@ -341,6 +357,14 @@ impl Request {
                 json!({"limit": l.what, "max": l.max, "total": l.total, "exceeded": l.exceeded(), "over": l.over})
             })
             .collect();
-        json!({"dialect": self.dialect, "names": names, "limits": limits})
+        let mut request = json!({"dialect": self.dialect, "names": names, "limits": limits});
+        if !self.keys.is_empty() {
+            request["keys"] = self
+                .keys
+                .iter()
+                .map(|(tool, k)| json!({"tool": tool, "pointer": k.pointer, "original": k.original, "sent": k.sent}))
+                .collect();
+        }
+        request
     }
 }

@@ -157,6 +157,15 @@ impl Relay {
                     if let Some(output) = output {
                         outputs.insert(name.clone(), output);
                     }
+                    let keys = built.plan().renamed_keys();
+                    if !keys.is_empty() {
+                        let keys: Vec<String> = keys.iter().map(ToString::to_string).collect();
+                        log(&format!(
+                            "tool `{name}`: property keys `{}` refuses, renamed (calls are mapped back):\n- {}",
+                            self.dialect,
+                            keys.join("\n- ")
+                        ));
+                    }
                     adapted.push((name, built));
                     kept.push(tool);
                 }
