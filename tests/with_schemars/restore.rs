@@ -1039,3 +1039,83 @@ fn strict_subset_refuses_a_value_taken_only_by_an_object_that_drops_its_keys_or_
         assert!(original.is_valid(&ok) && output.is_valid(&ok), "{ok}");
     }
 }
+
+const EVERY_DIALECT: [&str; 7] = [
+    "openai-strict",
+    "anthropic-strict",
+    "gemini",
+    "gemini-json-schema",
+    "mcp",
+    "json-schema",
+    "strict-subset",
+];
+
+// The MCP TypeScript SDK 1.x writes zod's `.optional().nullable()` as `anyOf: [{"not": {}}, X]`
+// (inside the nullable union); every provider dialect refused it for the `not` it cannot write,
+// though the member admits nothing and the union is just `X`. The same for `false`, an empty
+// `enum` and an `allOf` of types with nothing in common.
+#[test]
+fn a_union_member_that_admits_nothing_is_dropped_before_every_dialect() {
+    for never in [
+        json!({"not": {}}),
+        json!(false),
+        json!({"enum": []}),
+        json!({"allOf": [{"type": "string"}, {"type": "integer"}]}),
+        json!({"type": "string", "const": 3}),
+    ] {
+        let schema = json!({"type": "object", "required": ["limit", "q"], "properties": {
+            "q": {"type": "string"},
+            "limit": {"anyOf": [{"anyOf": [never.clone(), {"type": "integer", "minimum": 1}]}, {"type": "null"}],
+                "description": "at most this many"},
+            "mode": {"oneOf": [never.clone(), {"type": "string", "enum": ["a", "b"]}]}}});
+        let values = [
+            json!({"q": "x", "limit": null}),
+            json!({"q": "x", "limit": 3, "mode": "b"}),
+            json!({"q": "x", "limit": null, "mode": "a"}),
+        ];
+        assert_eq!(sent_and_restored(&schema, &EVERY_DIALECT, &values), EVERY_DIALECT, "{never}");
+        for name in EVERY_DIALECT {
+            let d = dialect::by_name(name).expect("built in");
+            let adapted = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
+            assert!(!adapted.as_value().to_string().contains("\"not\""), "{name}: {}", adapted.as_value());
+        }
+    }
+}
+
+// What admits nothing where it stands is still refused, with the reason: a required property no
+// arguments can satisfy.
+#[test]
+fn a_required_property_that_admits_nothing_is_refused_with_the_reason() {
+    for (never, keyword, why) in [
+        (json!({"not": {}}), "not", "`not` of a schema that admits every value"),
+        (json!({"anyOf": [{"not": {}}, false]}), "anyOf", "every member of its `anyOf` admits no value"),
+        (json!({"allOf": [{"type": "string"}, {"type": "integer"}]}), "allOf", "no type in common"),
+    ] {
+        let schema = json!({"type": "object", "required": ["gone"], "properties": {"gone": never}});
+        for name in ["openai-strict", "anthropic-strict", "gemini", "gemini-json-schema"] {
+            let d = dialect::by_name(name).expect("built in");
+            let err = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap_err().to_string();
+            assert!(
+                err.contains("/properties/gone")
+                    && err.contains(&format!("`{keyword}`"))
+                    && err.contains("accepts no value")
+                    && err.contains(why),
+                "{name}: {err}"
+            );
+        }
+    }
+}
+
+// A type list is a set: `["string", "null", "null"]` fails both metaschemas (`uniqueItems`), and
+// VS Code's draft-07 check drops the tool. Every dialect writes each type once.
+#[test]
+fn a_repeated_type_name_is_written_once_in_every_dialect() {
+    let schema = json!({"type": "object", "required": ["a"], "properties": {"a": {"type": ["string", "null", "null"]}}});
+    let values = [json!({"a": "x"}), json!({"a": null})];
+    assert_eq!(sent_and_restored(&schema, &EVERY_DIALECT, &values), EVERY_DIALECT);
+    for name in ["mcp", "json-schema", "strict-subset"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
+        assert_eq!(adapted.as_value()["properties"]["a"]["type"], json!(["string", "null"]), "{name}");
+    }
+}
