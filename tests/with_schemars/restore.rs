@@ -1119,3 +1119,30 @@ fn a_repeated_type_name_is_written_once_in_every_dialect() {
         assert_eq!(adapted.as_value()["properties"]["a"]["type"], json!(["string", "null"]), "{name}");
     }
 }
+
+// Brave's search server (5 of its 8 tools): a string that is one of a list or matches a pattern.
+// Anthropic keeps the pattern, and restore checks it too (Anthropic's SDKs move it into the
+// description), so the branch that checks is told apart by restore itself: accepted, as with a
+// `maxLength` in its place and under the other providers.
+#[test]
+fn a_string_union_that_keeps_a_pattern_is_sent_and_checked_on_restore() {
+    let schema = json!({"type": "object", "required": ["q"], "properties": {
+        "q": {"type": "string"},
+        "freshness": {"anyOf": [{"type": "string", "enum": ["pd", "pw", "pm"]},
+            {"type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}to\\d{4}-\\d{2}-\\d{2}$"}]}}});
+    let dialects =
+        ["openai-strict", "anthropic-strict", "gemini", "gemini-json-schema", "mcp", "json-schema"];
+    let values = [
+        json!({"q": "x"}),
+        json!({"q": "x", "freshness": "pw"}),
+        json!({"q": "x", "freshness": "2022-04-01to2022-07-30"}),
+    ];
+    assert_eq!(sent_and_restored(&schema, &dialects, &values), dialects);
+    let adapted = SchemaOptions::new()
+        .dialect(dialect::by_name("anthropic-strict").expect("built in"))
+        .normalize(schema)
+        .unwrap();
+    // A string neither branch takes is a fault, the pattern's.
+    let err = adapted.restore(json!({"q": "x", "freshness": "last week"})).unwrap_err();
+    assert!(err.faults()[0].pointer == "/freshness" && err.faults()[0].message.contains("pattern"), "{err}");
+}

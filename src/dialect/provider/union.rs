@@ -27,7 +27,7 @@ pub(super) enum PendingShape {
 }
 
 impl PendingShape {
-    fn of(branch: &Value) -> PendingShape {
+    fn of(branch: &Value, patterns_checked: bool) -> PendingShape {
         // A reference anywhere the deep shape reads (a map's entries whose value is a
         // definition, an item, a property) resolves only once the definitions are written.
         fn refers(v: &Value, depth: usize) -> bool {
@@ -44,7 +44,7 @@ impl PendingShape {
         } else {
             // Marked exact where it can be; `Engine::shapes` keeps the mark only where it counts.
             let mut shape = deep_shape_of(branch, &Value::Null);
-            shape.exact = exact_form(branch);
+            shape.exact = exact_form(branch, patterns_checked);
             PendingShape::Now(Box::new(shape))
         }
     }
@@ -163,7 +163,8 @@ impl Engine<'_> {
         let mut out = self.annotations(m);
         let id = self.alloc();
         if plans.iter().any(Option::is_some) {
-            let shapes = outs.iter().map(PendingShape::of).collect();
+            let patterns_checked = self.p.check_kept_patterns && !self.exact;
+            let shapes = outs.iter().map(|b| PendingShape::of(b, patterns_checked)).collect();
             self.unions.push((id, shapes, plans, ptr.as_str().to_owned()));
         }
         if self.p.style == Style::NullableFlag && !outs.is_empty() {
