@@ -1146,3 +1146,49 @@ fn a_string_union_that_keeps_a_pattern_is_sent_and_checked_on_restore() {
     let err = adapted.restore(json!({"q": "x", "freshness": "last week"})).unwrap_err();
     assert!(err.faults()[0].pointer == "/freshness" && err.faults()[0].message.contains("pattern"), "{err}");
 }
+
+// A string beside an untyped object (codemcp's `content: str | dict | list | None`; 8 of the 24
+// tools of Notion's MCP server): the object alone would be JSON text, a string like the string
+// branch's. The whole union is sent as one JSON text, which restore parses: exact, a string that
+// looks like JSON included.
+#[test]
+fn a_string_or_untyped_object_union_is_sent_whole_as_json_text_and_restored_exactly() {
+    let dialects =
+        ["openai-strict", "anthropic-strict", "gemini", "gemini-json-schema", "mcp", "json-schema"];
+    let codemcp = json!({"type": "object", "required": ["content", "path"], "properties": {
+        "path": {"type": "string"},
+        "content": {"anyOf": [{"type": "string"}, {"type": "object", "additionalProperties": true},
+            {"type": "array", "items": {}}, {"type": "null"}], "description": "What to write"}}});
+    let values = [
+        json!({"path": "p", "content": "hello"}),
+        json!({"path": "p", "content": "{\"a\": 1}"}),
+        json!({"path": "p", "content": ""}),
+        json!({"path": "p", "content": {"a": [1, "x"], "b": {"c": null}}}),
+        json!({"path": "p", "content": {}}),
+        json!({"path": "p", "content": [1, {"b": null}, "s"]}),
+        json!({"path": "p", "content": []}),
+        json!({"path": "p", "content": null}),
+    ];
+    assert_eq!(sent_and_restored(&codemcp, &dialects, &values), dialects);
+    // Notion's: a string with a bound, or any object; also as a `type` list.
+    for parent in [
+        json!({"anyOf": [{"type": "string", "maxLength": 40}, {"type": "object"}]}),
+        json!({"type": ["string", "object"], "maxLength": 40}),
+    ] {
+        let schema = json!({"type": "object", "required": ["parent"], "properties": {"parent": parent}});
+        let values = [json!({"parent": "page-id"}), json!({"parent": {"page_id": "x", "n": 2}})];
+        assert_eq!(sent_and_restored(&schema, &dialects, &values), dialects, "{schema}");
+        for name in ["openai-strict", "anthropic-strict", "gemini", "gemini-json-schema"] {
+            let d = dialect::by_name(name).expect("built in");
+            let adapted = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
+            // The string branch's bound is checked on the parsed value; a number is no branch's.
+            for bad in [json!({"parent": "\"".to_owned() + &"x".repeat(41) + "\""}), json!({"parent": "3"})] {
+                assert!(adapted.restore(bad.clone()).is_err(), "{name}: {bad}");
+            }
+        }
+    }
+    // In exact mode the rewrite is refused, naming the union's place.
+    let d = dialect::by_name("openai-strict").expect("built in");
+    let err = SchemaOptions::new().dialect(d).exact(true).normalize(codemcp).unwrap_err().to_string();
+    assert!(err.contains("/properties/content"), "{err}");
+}

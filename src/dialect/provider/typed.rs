@@ -556,3 +556,68 @@ pub(super) fn has_type(v: &Value, t: &str) -> bool {
         _ => crate::dialect::support::json_type(v) == t,
     }
 }
+
+/// A union of one branch per JSON type, one of them a free-form object and another a string:
+/// the object would be written as JSON text, a string like the other branch's, and restore could
+/// not tell them apart (codemcp's `str | dict | list | None`; Notion's MCP server). Written whole
+/// as one JSON text instead: restore parses it and finds a value of one of the branches' types,
+/// and the branches' own assertions each judge values of their branch's type only, so together
+/// they are the checks of the parsed value, exactly. `None` where the union is not of that kind
+/// (a reference, a branch sharing a type with another, an `enum`, declared properties, any
+/// keyword restore does not check): the union is built branch by branch.
+///
+/// `own` is the union's own assertions, which hold in every branch.
+pub(super) fn text_union(
+    own: &Map<String, Value>,
+    branches: &[Value],
+) -> Option<(Map<String, Value>, TypeSet)> {
+    let none = TypeSet::of_type(&Value::Array(Vec::new()));
+    let mut types = none;
+    let mut checks: Map<String, Value> = Map::new();
+    let (mut object, mut string) = (false, false);
+    for branch in branches {
+        let Value::Object(b) = branch else { return None };
+        let t = match b.get("type").or_else(|| own.get("type")) {
+            Some(Value::String(t)) => t.as_str(),
+            _ => return None,
+        };
+        let mine = TypeSet::of_type(&Value::String(t.to_owned()));
+        if types.intersection(mine) != none {
+            return None;
+        }
+        types = types.union(mine);
+        for (kw, v) in own.iter().chain(b.iter()) {
+            let kw = kw.as_str();
+            if kw == "type" || crate::dialect::support::is_annotation(kw) {
+                continue;
+            }
+            // A keyword of another type's family says nothing of this branch's values.
+            if !applies(kw, t) {
+                continue;
+            }
+            let fits = match (kw, t) {
+                ("properties", "object") => v.as_object().is_some_and(Map::is_empty),
+                ("required", "object") => v.as_array().is_some_and(Vec::is_empty),
+                ("additionalProperties", "object") => v == &Value::Bool(true),
+                ("maxProperties", "object") => v.as_u64().is_some_and(|n| n > 0),
+                ("items", "array") => v == &Value::Bool(true) || v.as_object().is_some_and(Map::is_empty),
+                // An annotation in draft 2020-12, which a provider that cannot list it drops too.
+                ("format", "string") => true,
+                ("enum" | "const" | "dependentRequired", _) => false,
+                _ => Check::from_keyword(kw, v).is_some(),
+            };
+            if !fits {
+                return None;
+            }
+            if Check::from_keyword(kw, v).is_some() {
+                if checks.get(kw).is_some_and(|old| old != v) {
+                    return None;
+                }
+                checks.insert(kw.to_owned(), v.clone());
+            }
+        }
+        object |= t == "object";
+        string |= t == "string";
+    }
+    (object && string).then_some((checks, types))
+}

@@ -7,7 +7,7 @@
 use super::plan::{Liveness, liveness};
 use super::refs::merge_key;
 use super::shape::{deep_shape_of, exact_form, whole_where_fractions_go_elsewhere, with_tag_required};
-use super::typed::has_type;
+use super::typed::{has_type, text_union};
 use super::{Built, Engine, Style};
 use crate::dialect::support::{disjoint, is_annotation, merge_ref_site};
 use crate::hint::Advice;
@@ -112,6 +112,13 @@ impl Engine<'_> {
             })
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
+        if let Some((checks, types)) = text_union(&own, branches) {
+            // One JSON text for the whole union: see `text_union`.
+            let mut whole: Map<String, Value> =
+                m.iter().filter(|(k, _)| is_annotation(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+            whole.extend(checks);
+            return self.json_text(&whole, types, ptr);
+        }
         let mut outs = Vec::with_capacity(branches.len());
         let mut plans = Vec::with_capacity(branches.len());
         for (i, branch) in branches.iter().enumerate() {
