@@ -1147,12 +1147,14 @@ fn a_string_union_that_keeps_a_pattern_is_sent_and_checked_on_restore() {
     assert!(err.faults()[0].pointer == "/freshness" && err.faults()[0].message.contains("pattern"), "{err}");
 }
 
-// A string beside an untyped object (codemcp's `content: str | dict | list | None`; 8 of the 24
-// tools of Notion's MCP server): the object alone would be JSON text, a string like the string
-// branch's. The whole union is sent as one JSON text, which restore parses: exact, a string that
-// looks like JSON included.
+// A string beside an untyped object (8 of the 24 tools of Notion's MCP server; codemcp's
+// `content: str | dict | list | None`): the object alone would be JSON text, a string like the
+// string branch's. It is sent as the map of any values it is (a list of entries, or a map where
+// the provider keeps maps); where an array branch is there too (`[]` would be both the empty map
+// and the empty list), the whole union is sent as one JSON text, which restore parses. Exact
+// both ways, a string that looks like JSON included.
 #[test]
-fn a_string_or_untyped_object_union_is_sent_whole_as_json_text_and_restored_exactly() {
+fn a_string_or_untyped_object_union_is_encoded_and_restored_exactly() {
     let dialects =
         ["openai-strict", "anthropic-strict", "gemini", "gemini-json-schema", "mcp", "json-schema"];
     let codemcp = json!({"type": "object", "required": ["content", "path"], "properties": {
@@ -1170,24 +1172,36 @@ fn a_string_or_untyped_object_union_is_sent_whole_as_json_text_and_restored_exac
         json!({"path": "p", "content": null}),
     ];
     assert_eq!(sent_and_restored(&codemcp, &dialects, &values), dialects);
-    // Notion's: a string with a bound, or any object; also as a `type` list.
+    for name in ["openai-strict", "anthropic-strict", "gemini"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().dialect(d).normalize(codemcp.clone()).unwrap();
+        assert_eq!(
+            adapted.as_value()["properties"]["content"]["description"],
+            json!(
+                "What to write. Written as a string holding the JSON text of an object, an array or a string."
+            ),
+            "{name}"
+        );
+        // Text that is no JSON, or JSON of no branch's type, is a fault.
+        for bad in [json!({"path": "p", "content": "hello"}), json!({"path": "p", "content": "3"})] {
+            assert!(adapted.restore(bad.clone()).is_err(), "{name}: {bad}");
+        }
+    }
+    // Notion's: a string (an enum of them, or one with a bound), or any object; also as a `type` list.
     for parent in [
         json!({"anyOf": [{"type": "string", "maxLength": 40}, {"type": "object"}]}),
+        json!({"anyOf": [{"type": "string", "enum": ["workspace"]}, {"type": "object", "additionalProperties": true}]}),
         json!({"type": ["string", "object"], "maxLength": 40}),
     ] {
         let schema = json!({"type": "object", "required": ["parent"], "properties": {"parent": parent}});
-        let values = [json!({"parent": "page-id"}), json!({"parent": {"page_id": "x", "n": 2}})];
+        let values = [
+            json!({"parent": "workspace"}),
+            json!({"parent": {"page_id": "x", "n": [2]}}),
+            json!({"parent": {}}),
+        ];
         assert_eq!(sent_and_restored(&schema, &dialects, &values), dialects, "{schema}");
-        for name in ["openai-strict", "anthropic-strict", "gemini", "gemini-json-schema"] {
-            let d = dialect::by_name(name).expect("built in");
-            let adapted = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
-            // The string branch's bound is checked on the parsed value; a number is no branch's.
-            for bad in [json!({"parent": "\"".to_owned() + &"x".repeat(41) + "\""}), json!({"parent": "3"})] {
-                assert!(adapted.restore(bad.clone()).is_err(), "{name}: {bad}");
-            }
-        }
     }
-    // In exact mode the rewrite is refused, naming the union's place.
+    // In exact mode the rewrites are refused, naming the union's place.
     let d = dialect::by_name("openai-strict").expect("built in");
     let err = SchemaOptions::new().dialect(d).exact(true).normalize(codemcp).unwrap_err().to_string();
     assert!(err.contains("/properties/content"), "{err}");

@@ -557,10 +557,12 @@ pub(super) fn has_type(v: &Value, t: &str) -> bool {
     }
 }
 
-/// A union of one branch per JSON type, one of them a free-form object and another a string:
-/// the object would be written as JSON text, a string like the other branch's, and restore could
-/// not tell them apart (codemcp's `str | dict | list | None`; Notion's MCP server). Written whole
-/// as one JSON text instead: restore parses it and finds a value of one of the branches' types,
+/// A union of one branch per JSON type, among them a free-form object, a string and an array:
+/// the object would be written as JSON text, a string like the string branch's, and as a list of
+/// entries ([`free_form_as_map`]) it would be an array like the array branch's (`[]` is both the
+/// empty map and the empty list), so restore could tell neither apart (codemcp's
+/// `str | dict | list | None`). Written whole as one JSON text instead, for a provider that does
+/// not keep maps: restore parses it and finds a value of one of the branches' types,
 /// and the branches' own assertions each judge values of their branch's type only, so together
 /// they are the checks of the parsed value, exactly. `None` where the union is not of that kind
 /// (a reference, a branch sharing a type with another, an `enum`, declared properties, any
@@ -574,7 +576,7 @@ pub(super) fn text_union(
     let none = TypeSet::of_type(&Value::Array(Vec::new()));
     let mut types = none;
     let mut checks: Map<String, Value> = Map::new();
-    let (mut object, mut string) = (false, false);
+    let (mut object, mut string, mut array) = (false, false, false);
     for branch in branches {
         let Value::Object(b) = branch else { return None };
         let t = match b.get("type").or_else(|| own.get("type")) {
@@ -618,6 +620,29 @@ pub(super) fn text_union(
         }
         object |= t == "object";
         string |= t == "string";
+        array |= t == "array";
     }
-    (object && string).then_some((checks, types))
+    (object && string && array).then_some((checks, types))
+}
+
+/// A free-form object (`type: object`, no declared properties, none required, further keys
+/// open) as the map of any values it is (`additionalProperties: {}`), for a union where another
+/// branch admits strings: alone the object would be JSON text, a string like that branch's; as a
+/// map it is written as a list of entries (or kept as a map), which no string is. Exact: both admit
+/// every object. `None` for any other branch.
+pub(super) fn free_form_as_map(branch: &Value) -> Option<Value> {
+    let Value::Object(b) = branch else { return None };
+    let free = b.get("type") == Some(&Value::String("object".into()))
+        && b.get("properties").and_then(Value::as_object).is_none_or(Map::is_empty)
+        && matches!(b.get("additionalProperties"), None | Some(Value::Bool(true)))
+        && !b.contains_key("patternProperties")
+        && !b.contains_key("propertyNames")
+        && b.get("required").and_then(Value::as_array).is_none_or(Vec::is_empty)
+        && b.get("maxProperties").and_then(Value::as_u64) != Some(0);
+    free.then(|| {
+        let mut map = b.clone();
+        map.remove("properties");
+        map.insert("additionalProperties".into(), Value::Object(Map::new()));
+        Value::Object(map)
+    })
 }

@@ -7,7 +7,7 @@
 use super::plan::{Liveness, liveness};
 use super::refs::merge_key;
 use super::shape::{deep_shape_of, exact_form, whole_where_fractions_go_elsewhere, with_tag_required};
-use super::typed::{has_type, text_union};
+use super::typed::{declared_types, free_form_as_map, has_type, text_union};
 use super::{Built, Engine, Style};
 use crate::dialect::support::{disjoint, is_annotation, merge_ref_site};
 use crate::hint::Advice;
@@ -112,13 +112,20 @@ impl Engine<'_> {
             })
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        if let Some((checks, types)) = text_union(&own, branches) {
+        if !self.p.keeps_maps
+            && let Some((checks, types)) = text_union(&own, branches)
+        {
             // One JSON text for the whole union: see `text_union`.
             let mut whole: Map<String, Value> =
                 m.iter().filter(|(k, _)| is_annotation(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
             whole.extend(checks);
             return self.json_text(&whole, types, ptr);
         }
+        // Where a branch admits strings, a free-form object is written as the map it is (see
+        // `free_form_as_map`), not as JSON text that the strings could not be told from.
+        let strings = branches
+            .iter()
+            .any(|b| b.as_object().and_then(declared_types).is_some_and(|t| t.contains("string")));
         let mut outs = Vec::with_capacity(branches.len());
         let mut plans = Vec::with_capacity(branches.len());
         for (i, branch) in branches.iter().enumerate() {
@@ -150,6 +157,10 @@ impl Engine<'_> {
                         return (Value::Bool(true), None);
                     }
                 }
+            };
+            let branch = match free_form_as_map(&branch).filter(|_| strings) {
+                Some(map) => map,
+                None => branch,
             };
             if self.p.style == Style::NullableFlag && is_null_only(&branch) {
                 // Written as `nullable` on the other branches (see `collapse_null_branch`).
