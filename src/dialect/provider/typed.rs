@@ -626,19 +626,21 @@ pub(super) fn text_union(
 }
 
 /// A free-form object (`type: object`, no declared properties, none required, further keys
-/// open) as the map of any values it is (`additionalProperties: {}`), for a union where another
+/// open, nothing else but counts of keys and annotations) as the map of any values it is (`additionalProperties: {}`), for a union where another
 /// branch admits strings: alone the object would be JSON text, a string like that branch's; as a
 /// map it is written as a list of entries (or kept as a map), which no string is. Exact: both admit
 /// every object. `None` for any other branch.
 pub(super) fn free_form_as_map(branch: &Value) -> Option<Value> {
     let Value::Object(b) = branch else { return None };
     let free = b.get("type") == Some(&Value::String("object".into()))
-        && b.get("properties").and_then(Value::as_object).is_none_or(Map::is_empty)
-        && matches!(b.get("additionalProperties"), None | Some(Value::Bool(true)))
-        && !b.contains_key("patternProperties")
-        && !b.contains_key("propertyNames")
-        && b.get("required").and_then(Value::as_array).is_none_or(Vec::is_empty)
-        && b.get("maxProperties").and_then(Value::as_u64) != Some(0);
+        && b.iter().all(|(k, v)| match k.as_str() {
+            "type" | "minProperties" => true,
+            "properties" => v.as_object().is_some_and(Map::is_empty),
+            "required" => v.as_array().is_some_and(Vec::is_empty),
+            "additionalProperties" => v == &Value::Bool(true),
+            "maxProperties" => v.as_u64().is_some_and(|n| n > 0),
+            k => crate::dialect::support::is_annotation(k),
+        });
     free.then(|| {
         let mut map = b.clone();
         map.remove("properties");
