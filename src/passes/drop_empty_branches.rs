@@ -62,16 +62,14 @@ fn drop_members(node: &mut Map<String, Value>, key: &str) -> bool {
     if !empty.contains(&true) || !empty.contains(&false) {
         return false;
     }
-    let mut i = 0;
     let kept = std::mem::take(members);
-    for member in kept {
-        if empty[i] {
+    for (member, empty) in kept.into_iter().zip(empty) {
+        if empty {
             // Freed without recursion: CheckNesting, which bounds every value's nesting, runs later.
             crate::walk::drop_any_depth(member);
         } else {
             members.push(member);
         }
-        i += 1;
     }
     if members.len() == 1 {
         take_up(node, key);
