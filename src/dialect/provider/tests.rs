@@ -318,6 +318,10 @@ fn a_union_is_one_json_text_only_of_a_string_an_array_and_a_free_form_object_one
         free_form_as_map(&json!({"type": "object", "additionalProperties": true, "description": "d"})),
         Some(json!({"type": "object", "additionalProperties": {}, "description": "d"}))
     );
+    assert_eq!(
+        free_form_as_map(&json!({"type": "object", "maxLength": 40, "minProperties": 1})),
+        Some(json!({"type": "object", "additionalProperties": {}, "minProperties": 1}))
+    );
     for not in [
         json!({"type": "object", "enum": [{}]}),
         json!({"type": "object", "properties": {"a": {}}}),

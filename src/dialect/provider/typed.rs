@@ -626,7 +626,8 @@ pub(super) fn text_union(
 }
 
 /// A free-form object (`type: object`, no declared properties, none required, further keys
-/// open, nothing else but counts of keys and annotations) as the map of any values it is (`additionalProperties: {}`), for a union where another
+/// open, nothing else but counts of keys, annotations and other types' keywords) as the map of
+/// any values it is (`additionalProperties: {}`), for a union where another
 /// branch admits strings: alone the object would be JSON text, a string like that branch's; as a
 /// map it is written as a list of entries (or kept as a map), which no string is. Exact: both admit
 /// every object. `None` for any other branch.
@@ -639,10 +640,13 @@ pub(super) fn free_form_as_map(branch: &Value) -> Option<Value> {
             "required" => v.as_array().is_some_and(Vec::is_empty),
             "additionalProperties" => v == &Value::Bool(true),
             "maxProperties" => v.as_u64().is_some_and(|n| n > 0),
-            k => crate::dialect::support::is_annotation(k),
+            // A keyword of another type's family (a `type` list's `maxLength`, split into this
+            // branch) says nothing of an object.
+            k => crate::dialect::support::is_annotation(k) || !applies(k, "object"),
         });
     free.then(|| {
         let mut map = b.clone();
+        map.retain(|k, _| applies(k, "object"));
         map.remove("properties");
         map.insert("additionalProperties".into(), Value::Object(Map::new()));
         Value::Object(map)
