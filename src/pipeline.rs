@@ -25,8 +25,8 @@ use crate::dialect::{self, AdaptContext, SchemaDialect};
 use crate::error::{Error, SchemaGenerationError};
 use crate::pass::RefsSeen;
 use crate::passes::{
-    CheckNesting, CheckRefs, DocWarning, DropTitles, Exclude, FindTags, IntegerBounds, MapKeys, MergeDocs,
-    MergeTags, PruneDefs, RejectAny, SortKeys, SortRequired, WellFormed,
+    CheckNesting, CheckRefs, DocWarning, DropEmptyBranches, DropTitles, Exclude, FindTags, IntegerBounds,
+    MapKeys, MergeDocs, MergeTags, PruneDefs, RejectAny, SortKeys, SortRequired, WellFormed,
 };
 use serde_json::Value;
 
@@ -38,6 +38,13 @@ pub const PASSES: &[&dyn Pass] = &[
     // reports) is the same whether or not serde_json's `preserve_order` is on. Runs again after the
     // dialect, since passes and `adapt` insert keys.
     &SortKeys,
+    // Before every pass that reads a union, so that none sees a member that admits no value (the
+    // MCP TypeScript SDK's `anyOf: [{"not": {}}, X]`, `false`, an empty `enum`): dropped, the
+    // union means the same, and a provider dialect need not refuse the `not` it cannot write.
+    // Before WellFormed in the same walk: a union of one member left is taken up into its place,
+    // and WellFormed then reads the member's `type` there. Schemas from Rust types rarely have
+    // such a member (an enum without variants); foreign ones, through `normalize`, get it too.
+    &DropEmptyBranches,
     // Before every pass that reads the schema: a `type` that names no JSON type, a subschema slot
     // that holds no schema, a `$ref` that is not local are refused here, with their pointer, and
     // BFCL's `dict`/`float`/`tuple` become JSON type names. A node pass: shares the walk below.
@@ -309,6 +316,7 @@ mod tests {
             names,
             [
                 "sort-keys",
+                "drop-empty-branches",
                 "well-formed",
                 "merge-docs",
                 "drop-titles",

@@ -132,6 +132,156 @@ fn null_verdict(schema: &Value, root: &Value, hops: usize) -> Option<bool> {
     verdict
 }
 
+/// Why a schema admits no value, where its keywords alone prove it: the keyword that says so and
+/// the reason in words (`"not"`, "it is `not` of a schema that admits every value").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Empty {
+    pub(crate) keyword: &'static str,
+    pub(crate) why: String,
+}
+
+/// How many levels of `allOf`, `anyOf`, `oneOf` and `not` [`admits_nothing`] looks through; a
+/// schema nested deeper is not judged (read as one that may admit a value).
+pub(crate) const EMPTY_DEPTH: usize = 32;
+
+/// Whether `schema` admits no value at all, and why: the one judgement of an empty schema that
+/// the pipeline (a union member that admits nothing is dropped) and the provider engine (a
+/// position that admits nothing is refused with the reason) share.
+///
+/// Definite, as every judgement here: `Some` only where the keywords at hand prove it. `false`;
+/// `not` of a schema that admits every value (`{}`, `true`, annotations only: what the MCP
+/// TypeScript SDK writes for an absent value); an empty `enum` or `type` list; a `type` that
+/// none of the `const` or `enum` values has; an `allOf` with a member that admits nothing, or
+/// whose members (and the schema's own `type`) have no type in common; an `anyOf` or `oneOf`
+/// whose every member admits nothing. A `$ref` is not followed (its target is judged where it is
+/// used).
+///
+/// ```text
+/// {"not": {}}                                   -> not: `not` of a schema that admits every value
+/// {"allOf": [{"type": "string"}, {"type": "integer"}]} -> allOf: no type in common
+/// {"anyOf": [{"not": {}}, {"type": "string"}]}  -> None
+/// ```
+pub(crate) fn admits_nothing(schema: &Value) -> Option<Empty> {
+    empty_within(schema, EMPTY_DEPTH)
+}
+
+fn empty_within(schema: &Value, depth: usize) -> Option<Empty> {
+    let empty = |keyword: &'static str, why: &str| Some(Empty { keyword, why: why.to_owned() });
+    let map = match schema {
+        Value::Bool(false) => return empty("not", "it is the schema `false`"),
+        Value::Object(map) => map,
+        _ => return None,
+    };
+    let depth = depth.checked_sub(1)?;
+    if let Some(not) = map.get("not")
+        && admits_everything(not)
+    {
+        return empty("not", "it is `not` of a schema that admits every value");
+    }
+    if map.get("enum").and_then(Value::as_array).is_some_and(Vec::is_empty) {
+        return empty("enum", "its `enum` lists no value");
+    }
+    let own = map.get("type").and_then(type_bits);
+    if own == Some(0) {
+        return empty("type", "its `type` list names no type");
+    }
+    if let Some(bits) = own {
+        let values: Option<Vec<&Value>> = value_set(map);
+        if let Some(values) = values
+            && !values.is_empty()
+            && values.iter().all(|v| value_bits(v) & bits == 0)
+        {
+            let keyword = if map.contains_key("const") { "const" } else { "enum" };
+            return Some(Empty { keyword, why: format!("its `type` admits none of its `{keyword}` values") });
+        }
+    }
+    if let Some(Value::Array(members)) = map.get("allOf") {
+        let mut common = own.unwrap_or(ALL_BITS);
+        for (i, m) in members.iter().enumerate() {
+            if let Some(inner) = empty_within(m, depth) {
+                return Some(Empty {
+                    keyword: "allOf",
+                    why: format!("its `allOf` member {i} admits no value: {}", inner.why),
+                });
+            }
+            if let Some(bits) = m.get("type").and_then(type_bits) {
+                common &= bits;
+            }
+        }
+        if common == 0 {
+            return empty("allOf", "its `allOf` members (and its own `type`) have no type in common");
+        }
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(members)) = map.get(key)
+            && !members.is_empty()
+            && members.iter().all(|m| empty_within(m, depth).is_some())
+        {
+            return Some(Empty {
+                keyword: if key == "anyOf" { "anyOf" } else { "oneOf" },
+                why: format!("every member of its `{key}` admits no value"),
+            });
+        }
+    }
+    None
+}
+
+/// Whether a schema admits every value: `true`, or an object of annotations only.
+fn admits_everything(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(b) => *b,
+        Value::Object(m) => m.keys().all(|k| is_annotation(k)),
+        _ => false,
+    }
+}
+
+/// The JSON types as bits, `integer` apart from the other numbers so that `number` is both.
+const NULL: u8 = 1;
+const BOOLEAN: u8 = 2;
+const OBJECT: u8 = 4;
+const ARRAY: u8 = 8;
+const STRING: u8 = 16;
+const INTEGER: u8 = 32;
+const FRACTION: u8 = 64;
+const ALL_BITS: u8 = 127;
+
+/// The types a `type` keyword names, as bits; `None` for a name that is no JSON type or a value
+/// that is not a type keyword (nothing is judged from it).
+fn type_bits(t: &Value) -> Option<u8> {
+    let one = |name: &str| -> Option<u8> {
+        Some(match name {
+            "null" => NULL,
+            "boolean" => BOOLEAN,
+            "object" => OBJECT,
+            "array" => ARRAY,
+            "string" => STRING,
+            "integer" => INTEGER,
+            "number" => INTEGER | FRACTION,
+            _ => return None,
+        })
+    };
+    match t {
+        Value::String(s) => one(s),
+        Value::Array(names) => names.iter().try_fold(0, |acc, n| Some(acc | one(n.as_str()?)?)),
+        _ => None,
+    }
+}
+
+/// The type of an instance value, as a bit of [`type_bits`] (an integral number is an integer).
+fn value_bits(v: &Value) -> u8 {
+    match v {
+        Value::Null => NULL,
+        Value::Bool(_) => BOOLEAN,
+        Value::Object(_) => OBJECT,
+        Value::Array(_) => ARRAY,
+        Value::String(_) => STRING,
+        Value::Number(n) if n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) => {
+            INTEGER
+        }
+        Value::Number(_) => FRACTION,
+    }
+}
+
 /// The names in a `type` keyword (a string or an array of strings).
 pub(crate) fn type_names(t: &Value) -> BTreeSet<&str> {
     match t {

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 /// - A draft-4 tuple (`items: [A, B]`, with `additionalItems`) is rewritten as draft 2020-12
 ///   says it (`prefixItems: [A, B]`, with `items`); [`CheckRefs`](super::CheckRefs) then points
 ///   the references into it at the rewritten keywords.
-/// - `type` is one type name or an array of them. The seven JSON Schema names pass; `dict`,
+/// - `type` is one type name or an array of them, each name once (a repeated one is removed). The seven JSON Schema names pass; `dict`,
 ///   `float` and `tuple` (the Python spellings the Berkeley Function Calling Leaderboard writes)
 ///   are rewritten to `object`, `number` and `array` (the one rule, [`JsonType::read`]); any other
 ///   name (`any`, `String`, `long`) is an error, since reading it as some type would be a guess.
@@ -63,6 +63,7 @@ impl NodePass for WellFormed {
         }
         if let Some(t) = super::member_mut(node, "type") {
             read_types(t, at)?;
+            dedup_types(t);
             if names_every_type(t) {
                 node.remove("type");
             }
@@ -139,6 +140,23 @@ fn tuple_as_prefix_items(node: &mut Map<String, Value>) {
     if let Some(rest) = node.remove("additionalItems") {
         node.insert("items".into(), rest);
     }
+}
+
+/// Removes a name a `type` list repeats (`["string", "null", "null"]`, or `dict` beside
+/// `object` once read), keeping each name's first place: a type list is a set, and both
+/// metaschemas refuse a repeated name (`uniqueItems`), so a schema that kept one would be dropped
+/// by a client that checks against them.
+fn dedup_types(t: &mut Value) {
+    let Value::Array(names) = t else { return };
+    let mut seen: Vec<Value> = Vec::with_capacity(names.len());
+    names.retain(|n| {
+        if seen.contains(n) {
+            false
+        } else {
+            seen.push(n.clone());
+            true
+        }
+    });
 }
 
 /// Whether a `type` list admits every JSON value: it names `null`, `boolean`, `object`, `array`,
@@ -252,6 +270,15 @@ mod tests {
             let s = json!({"type": kept});
             assert_eq!(run(s.clone()).unwrap(), s);
         }
+    }
+
+    #[test]
+    fn a_repeated_type_name_is_removed_keeping_the_first_place() {
+        let s = json!({"properties": {"a": {"type": ["string", "null", "null"]}, "b": {"type": ["dict", "null", "object"]}}});
+        assert_eq!(
+            run(s).unwrap(),
+            json!({"properties": {"a": {"type": ["string", "null"]}, "b": {"type": ["object", "null"]}}})
+        );
     }
 
     #[test]

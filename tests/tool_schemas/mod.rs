@@ -12,8 +12,10 @@
 //! `discriminator` (a tag with a default, in a list beside other properties, too); unions of
 //! arrays and of maps told apart by their items' number type; `default`; roots that are not
 //! objects; property keys a provider refuses (`a b`, `$a`, 70 characters) beside the names they
-//! would be renamed to. [`COVERAGE`] names each item with a
-//! test of a schema, and `tests/with_schemars/restore_laws.rs` asserts each appears.
+//! would be renamed to; union members that admit nothing (`{"not": {}}`, `false`, an empty
+//! `enum`, contradictory `allOf` types); a string beside an untyped object. [`COVERAGE`] names
+//! each item with a test of a schema, and `tests/with_schemars/restore_laws.rs` asserts each
+//! appears.
 //!
 //! [`Instances`] makes values for any schema (this generator's or the corpus's): it follows `$ref`,
 //! unions, `allOf`, tuples of either draft, maps, dependencies, `enum`/`const`, and draws strings
@@ -233,6 +235,15 @@ fn arb_leaf() -> BoxedStrategy<Value> {
         // Unions of integer with number, both spellings.
         1 => Just(json!({"anyOf": [{"type": "integer"}, {"type": "number"}]})),
         1 => Just(json!({"type": ["integer", "number"]})),
+        // A string beside an untyped object (Notion's MCP server, codemcp's
+        // `str | dict | list | None`), whose only overlap would come from JSON text.
+        1 => prop_oneof![
+            Just(json!({"anyOf": [{"type": "string"}, {"type": "object"}]})),
+            Just(json!({"anyOf": [{"type": "string"}, {"type": "object", "additionalProperties": true},
+                {"type": "array", "items": {}}, {"type": "null"}]})),
+            Just(json!({"type": ["string", "object"], "maxLength": 12})),
+            Just(json!({"anyOf": [{"type": "string", "enum": ["auto", "none"]}, {"type": "object"}]})),
+        ],
         2 => vec(arb_enum_value(), 1..5).prop_map(|mut values| {
             values.dedup();
             json!({"enum": values})
@@ -312,6 +323,19 @@ pub fn arb_node() -> BoxedStrategy<Value> {
                 }),
                 2 => vec(inner.clone(), 2..4).prop_map(|m| json!({"anyOf": m})),
                 1 => vec(inner.clone(), 2..3).prop_map(|m| json!({"oneOf": m})),
+                // A member that admits nothing beside one that may: the MCP TypeScript SDK's
+                // `.optional().nullable()` (`anyOf: [{"not": {}}, X]` inside the nullable union),
+                // `false`, an empty `enum`, an `allOf` of types with nothing in common.
+                1 => (inner.clone(), 0..5u8, any::<bool>()).prop_map(|(x, k, one_of)| {
+                    let never = match k {
+                        0 => json!({"not": {}}),
+                        1 => json!(false),
+                        2 => json!({"enum": []}),
+                        3 => json!({"allOf": [{"type": "string"}, {"type": "integer"}]}),
+                        _ => return json!({"anyOf": [{"anyOf": [{"not": {}}, x]}, {"type": "null"}]}),
+                    };
+                    if one_of { json!({"oneOf": [x, never]}) } else { json!({"anyOf": [never, x]}) }
+                }),
                 1 => (arb_object(inner.clone()), inner.clone()).prop_map(|(o, z)| {
                     json!({"allOf": [o, {"type": "object", "properties": {"z": z}}]})
                 }),
@@ -684,6 +708,37 @@ pub const COVERAGE: &[Coverage] = &[
                 m.get("oneOf").and_then(Value::as_array).is_some_and(|b| {
                     b.iter().any(|s| s.get("not").is_some_and(|n| n.get("required").is_some()))
                 })
+            })
+        },
+    },
+    Coverage {
+        name: "a union member that admits nothing",
+        holds: |v| {
+            anywhere(v, &|m| {
+                ["anyOf", "oneOf"].iter().any(|k| {
+                    m.get(*k).and_then(Value::as_array).is_some_and(|b| {
+                        b.iter().any(|s| {
+                            s == &json!(false)
+                                || s == &json!({"not": {}})
+                                || s == &json!({"enum": []})
+                                || s.get("allOf") == Some(&json!([{"type": "string"}, {"type": "integer"}]))
+                        })
+                    })
+                })
+            })
+        },
+    },
+    Coverage {
+        name: "a string or untyped object union",
+        holds: |v| {
+            anywhere(v, &|m| {
+                m.get("type") == Some(&json!(["string", "object"]))
+                    || m.get("anyOf").and_then(Value::as_array).is_some_and(|b| {
+                        b.iter().any(|s| s.get("type") == Some(&json!("string")))
+                            && b.iter().any(|s| {
+                                s.get("type") == Some(&json!("object")) && s.get("properties").is_none()
+                            })
+                    })
             })
         },
     },

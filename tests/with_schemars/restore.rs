@@ -1366,3 +1366,170 @@ fn a_discriminator_tag_below_the_top_level_keeps_its_name() {
         &[json!({"pet": {"@type": "cat", "lives": 9}}), json!({"pet": {"@type": "dog", "good boy": true}})],
     );
 }
+
+const EVERY_DIALECT: [&str; 7] = [
+    "openai-strict",
+    "anthropic-strict",
+    "gemini",
+    "gemini-json-schema",
+    "mcp",
+    "json-schema",
+    "strict-subset",
+];
+
+// The MCP TypeScript SDK 1.x writes zod's `.optional().nullable()` as `anyOf: [{"not": {}}, X]`
+// (inside the nullable union); every provider dialect refused it for the `not` it cannot write,
+// though the member admits nothing and the union is just `X`. The same for `false`, an empty
+// `enum` and an `allOf` of types with nothing in common.
+#[test]
+fn a_union_member_that_admits_nothing_is_dropped_before_every_dialect() {
+    for never in [
+        json!({"not": {}}),
+        json!(false),
+        json!({"enum": []}),
+        json!({"allOf": [{"type": "string"}, {"type": "integer"}]}),
+        json!({"type": "string", "const": 3}),
+    ] {
+        let schema = json!({"type": "object", "required": ["limit", "q"], "properties": {
+            "q": {"type": "string"},
+            "limit": {"anyOf": [{"anyOf": [never.clone(), {"type": "integer", "minimum": 1}]}, {"type": "null"}],
+                "description": "at most this many"},
+            "mode": {"oneOf": [never.clone(), {"type": "string", "enum": ["a", "b"]}]}}});
+        let values = [
+            json!({"q": "x", "limit": null}),
+            json!({"q": "x", "limit": 3, "mode": "b"}),
+            json!({"q": "x", "limit": null, "mode": "a"}),
+        ];
+        assert_eq!(sent_and_restored(&schema, &EVERY_DIALECT, &values), EVERY_DIALECT, "{never}");
+        for name in EVERY_DIALECT {
+            let d = dialect::by_name(name).expect("built in");
+            let adapted = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
+            assert!(!adapted.as_value().to_string().contains("\"not\""), "{name}: {}", adapted.as_value());
+        }
+    }
+}
+
+// What admits nothing where it stands is still refused, with the reason: a required property no
+// arguments can satisfy.
+#[test]
+fn a_required_property_that_admits_nothing_is_refused_with_the_reason() {
+    for (never, keyword, why) in [
+        (json!({"not": {}}), "not", "`not` of a schema that admits every value"),
+        (json!({"anyOf": [{"not": {}}, false]}), "anyOf", "every member of its `anyOf` admits no value"),
+        (json!({"allOf": [{"type": "string"}, {"type": "integer"}]}), "allOf", "no type in common"),
+    ] {
+        let schema = json!({"type": "object", "required": ["gone"], "properties": {"gone": never}});
+        for name in ["openai-strict", "anthropic-strict", "gemini", "gemini-json-schema"] {
+            let d = dialect::by_name(name).expect("built in");
+            let err = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap_err().to_string();
+            assert!(
+                err.contains("/properties/gone")
+                    && err.contains(&format!("`{keyword}`"))
+                    && err.contains("accepts no value")
+                    && err.contains(why),
+                "{name}: {err}"
+            );
+        }
+    }
+}
+
+// A type list is a set: `["string", "null", "null"]` fails both metaschemas (`uniqueItems`), and
+// VS Code's draft-07 check drops the tool. Every dialect writes each type once.
+#[test]
+fn a_repeated_type_name_is_written_once_in_every_dialect() {
+    let schema = json!({"type": "object", "required": ["a"], "properties": {"a": {"type": ["string", "null", "null"]}}});
+    let values = [json!({"a": "x"}), json!({"a": null})];
+    assert_eq!(sent_and_restored(&schema, &EVERY_DIALECT, &values), EVERY_DIALECT);
+    for name in ["mcp", "json-schema", "strict-subset"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
+        assert_eq!(adapted.as_value()["properties"]["a"]["type"], json!(["string", "null"]), "{name}");
+    }
+}
+
+// Brave's search server (5 of its 8 tools): a string that is one of a list or matches a pattern.
+// Anthropic keeps the pattern, and restore checks it too (Anthropic's SDKs move it into the
+// description), so the branch that checks is told apart by restore itself: accepted, as with a
+// `maxLength` in its place and under the other providers.
+#[test]
+fn a_string_union_that_keeps_a_pattern_is_sent_and_checked_on_restore() {
+    let schema = json!({"type": "object", "required": ["q"], "properties": {
+        "q": {"type": "string"},
+        "freshness": {"anyOf": [{"type": "string", "enum": ["pd", "pw", "pm"]},
+            {"type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}to\\d{4}-\\d{2}-\\d{2}$"}]}}});
+    let dialects =
+        ["openai-strict", "anthropic-strict", "gemini", "gemini-json-schema", "mcp", "json-schema"];
+    let values = [
+        json!({"q": "x"}),
+        json!({"q": "x", "freshness": "pw"}),
+        json!({"q": "x", "freshness": "2022-04-01to2022-07-30"}),
+    ];
+    assert_eq!(sent_and_restored(&schema, &dialects, &values), dialects);
+    let adapted = SchemaOptions::new()
+        .dialect(dialect::by_name("anthropic-strict").expect("built in"))
+        .normalize(schema)
+        .unwrap();
+    // A string neither branch takes is a fault, the pattern's.
+    let err = adapted.restore(json!({"q": "x", "freshness": "last week"})).unwrap_err();
+    assert!(err.faults()[0].pointer == "/freshness" && err.faults()[0].message.contains("pattern"), "{err}");
+}
+
+// A string beside an untyped object (8 of the 24 tools of Notion's MCP server; codemcp's
+// `content: str | dict | list | None`): the object alone would be JSON text, a string like the
+// string branch's. It is sent as the map of any values it is (a list of entries, or a map where
+// the provider keeps maps); where an array branch is there too (`[]` would be both the empty map
+// and the empty list), the whole union is sent as one JSON text, which restore parses. Exact
+// both ways, a string that looks like JSON included.
+#[test]
+fn a_string_or_untyped_object_union_is_encoded_and_restored_exactly() {
+    let dialects =
+        ["openai-strict", "anthropic-strict", "gemini", "gemini-json-schema", "mcp", "json-schema"];
+    let codemcp = json!({"type": "object", "required": ["content", "path"], "properties": {
+        "path": {"type": "string"},
+        "content": {"anyOf": [{"type": "string"}, {"type": "object", "additionalProperties": true},
+            {"type": "array", "items": {}}, {"type": "null"}], "description": "What to write"}}});
+    let values = [
+        json!({"path": "p", "content": "hello"}),
+        json!({"path": "p", "content": "{\"a\": 1}"}),
+        json!({"path": "p", "content": ""}),
+        json!({"path": "p", "content": {"a": [1, "x"], "b": {"c": null}}}),
+        json!({"path": "p", "content": {}}),
+        json!({"path": "p", "content": [1, {"b": null}, "s"]}),
+        json!({"path": "p", "content": []}),
+        json!({"path": "p", "content": null}),
+    ];
+    assert_eq!(sent_and_restored(&codemcp, &dialects, &values), dialects);
+    for name in ["openai-strict", "anthropic-strict", "gemini"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().dialect(d).normalize(codemcp.clone()).unwrap();
+        assert_eq!(
+            adapted.as_value()["properties"]["content"]["description"],
+            json!(
+                "What to write. Written as a string holding the JSON text of an object, an array or a string."
+            ),
+            "{name}"
+        );
+        // Text that is no JSON, or JSON of no branch's type, is a fault.
+        for bad in [json!({"path": "p", "content": "hello"}), json!({"path": "p", "content": "3"})] {
+            assert!(adapted.restore(bad.clone()).is_err(), "{name}: {bad}");
+        }
+    }
+    // Notion's: a string (an enum of them, or one with a bound), or any object; also as a `type` list.
+    for parent in [
+        json!({"anyOf": [{"type": "string", "maxLength": 40}, {"type": "object"}]}),
+        json!({"anyOf": [{"type": "string", "enum": ["workspace"]}, {"type": "object", "additionalProperties": true}]}),
+        json!({"type": ["string", "object"], "maxLength": 40}),
+    ] {
+        let schema = json!({"type": "object", "required": ["parent"], "properties": {"parent": parent}});
+        let values = [
+            json!({"parent": "workspace"}),
+            json!({"parent": {"page_id": "x", "n": [2]}}),
+            json!({"parent": {}}),
+        ];
+        assert_eq!(sent_and_restored(&schema, &dialects, &values), dialects, "{schema}");
+    }
+    // In exact mode the rewrites are refused, naming the union's place.
+    let d = dialect::by_name("openai-strict").expect("built in");
+    let err = SchemaOptions::new().dialect(d).exact(true).normalize(codemcp).unwrap_err().to_string();
+    assert!(err.contains("/properties/content"), "{err}");
+}

@@ -59,7 +59,7 @@ mod tests;
 mod typed;
 mod union;
 
-use super::support::{is_annotation, merge_ref_site, unsupported};
+use super::support::{admits_nothing, is_annotation, merge_ref_site, unsupported};
 use super::{AdaptContext, Adapted};
 use crate::error::CapabilityError;
 use crate::hint::{Advice, Origin, for_keyword};
@@ -383,16 +383,27 @@ impl Engine<'_> {
             });
             return (Value::Bool(true), None);
         }
+        // A union member that admits nothing was dropped before the dialect (the pipeline's
+        // DropEmptyBranches); what is left admits nothing where it stands: a required property
+        // no arguments can satisfy, or one that must be absent, which no provider can say.
+        if let Some(empty) = admits_nothing(s) {
+            self.refuse(
+                empty.keyword,
+                ptr.as_str(),
+                format!(
+                    "this schema accepts no value ({}), so no arguments are valid where it is required, \
+                     and the provider cannot say it",
+                    empty.why
+                ),
+                Some("remove the position, or give it a schema that accepts a value"),
+            );
+            return (Value::Bool(false), None);
+        }
         match s {
             Value::Object(m) => self.object_schema(m, ptr, depth),
             Value::Bool(true) => self.json_text(&Map::new(), TypeSet::ALL, ptr),
             _ => {
-                self.refuse(
-                    "not",
-                    ptr.as_str(),
-                    "this schema accepts no value, which the provider cannot say",
-                    Some("remove the position, or give it a type"),
-                );
+                self.refuse("type", ptr.as_str(), "this is not a schema (an object or a boolean)", None);
                 (Value::Bool(false), None)
             }
         }

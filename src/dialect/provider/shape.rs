@@ -25,9 +25,11 @@ pub(super) fn deep_shape_of(branch: &Value, root: &Value) -> Shape {
 /// `const` (and `nullable`), an object whose properties are such schemas, with `required` and
 /// a closing `additionalProperties: false`, an array whose items are; annotations beside. A
 /// reference, a union, a bound, a `format` or a `pattern` the provider enforces is not read by
-/// a shape: no.
-pub(super) fn exact_form(branch: &Value) -> bool {
-    fn go(s: &Value, budget: &mut usize) -> bool {
+/// a shape: no. But a `pattern` restore checks itself (`patterns_checked`: Anthropic's, which
+/// its SDKs move into the description) is read by restore, which tries the branch and finds a
+/// value that breaks it faulty: yes.
+pub(super) fn exact_form(branch: &Value, patterns_checked: bool) -> bool {
+    fn go(s: &Value, patterns_checked: bool, budget: &mut usize) -> bool {
         if *budget == 0 {
             return false;
         }
@@ -42,12 +44,15 @@ pub(super) fn exact_form(branch: &Value) -> bool {
             "maxProperties" => v.as_u64().is_some_and(|n| {
                 usize::try_from(n) == Ok(required) && props.is_some_and(|p| p.len() == required)
             }),
-            "properties" => v.as_object().is_some_and(|p| p.values().all(|x| go(x, budget))),
-            "items" => go(v, budget),
+            "pattern" => patterns_checked && v.is_string(),
+            "properties" => {
+                v.as_object().is_some_and(|p| p.values().all(|x| go(x, patterns_checked, budget)))
+            }
+            "items" => go(v, patterns_checked, budget),
             k => is_annotation(k),
         })
     }
-    go(branch, &mut { DEEP_BUDGET / 2 })
+    go(branch, patterns_checked, &mut { DEEP_BUDGET / 2 })
 }
 
 /// How many shapes below a branch encode may check.
@@ -313,7 +318,7 @@ mod tests {
             json!({"type": "array", "items": {"type": "boolean"}}),
             json!(true),
         ] {
-            assert!(exact_form(&exact), "{exact}");
+            assert!(exact_form(&exact, false), "{exact}");
         }
         for not in [
             json!({"type": "integer", "maximum": 100}),
@@ -325,7 +330,13 @@ mod tests {
             json!({"anyOf": [{"type": "string"}]}),
             json!({"type": "array", "items": {"type": "integer"}, "maxItems": 2}),
         ] {
-            assert!(!exact_form(&not), "{not}");
+            assert!(!exact_form(&not, false), "{not}");
         }
+        // A pattern restore checks itself is read whole; one only the provider runs is not.
+        let patterned = json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "^a"}},
+            "required": ["a"], "additionalProperties": false});
+        assert!(exact_form(&patterned, true));
+        assert!(!exact_form(&patterned, false));
+        assert!(!exact_form(&json!({"type": "string", "pattern": "^a", "maxLength": 3}), true));
     }
 }

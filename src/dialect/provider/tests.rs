@@ -331,3 +331,48 @@ fn a_key_rule_at_every_depth_renames_nested_keys_and_tags() {
     assert_eq!(out.plan.restore(sent.clone()).unwrap(), value);
     assert_eq!(out.plan.decode::<Value>(sent).unwrap(), value);
 }
+
+#[test]
+fn a_union_is_one_json_text_only_of_a_string_an_array_and_a_free_form_object_one_type_each() {
+    use super::typed::{free_form_as_map, text_union};
+    use serde_json::json;
+    let own = Map::new();
+    let branches = |v: Value| v.as_array().cloned().unwrap();
+    let whole = branches(
+        json!([{"type": "string", "maxLength": 3}, {"type": "object"}, {"type": "array", "items": {}},
+        {"type": "null"}, {"type": "integer", "minimum": 0}]),
+    );
+    let (checks, types) = text_union(&own, &whole).expect("one text");
+    assert_eq!(Value::Object(checks), json!({"maxLength": 3, "minimum": 0}));
+    assert_eq!(types, TypeSet::of_type(&json!(["string", "object", "array", "null", "integer"])));
+    for not in [
+        // No array: the object goes as entries instead.
+        json!([{"type": "string"}, {"type": "object"}]),
+        // A listed value judges every type; a type twice; declared properties; typed items.
+        json!([{"type": "string", "enum": ["a"]}, {"type": "object"}, {"type": "array"}]),
+        json!([{"type": "string"}, {"type": "string"}, {"type": "object"}, {"type": "array"}]),
+        json!([{"type": "string"}, {"type": "object", "properties": {"a": {}}}, {"type": "array"}]),
+        json!([{"type": "string"}, {"type": "object"}, {"type": "array", "items": {"type": "string"}}]),
+        json!([{"type": "integer"}, {"type": "number"}, {"type": "string"}, {"type": "object"}, {"type": "array"}]),
+        json!([{"$ref": "#/$defs/A"}, {"type": "object"}, {"type": "array"}]),
+    ] {
+        assert_eq!(text_union(&own, &branches(not.clone())), None, "{not}");
+    }
+    assert_eq!(
+        free_form_as_map(&json!({"type": "object", "additionalProperties": true, "description": "d"})),
+        Some(json!({"type": "object", "additionalProperties": {}, "description": "d"}))
+    );
+    assert_eq!(
+        free_form_as_map(&json!({"type": "object", "maxLength": 40, "minProperties": 1})),
+        Some(json!({"type": "object", "additionalProperties": {}, "minProperties": 1}))
+    );
+    for not in [
+        json!({"type": "object", "enum": [{}]}),
+        json!({"type": "object", "properties": {"a": {}}}),
+        json!({"type": "object", "maxProperties": 0}),
+        json!({"type": "object", "additionalProperties": false}),
+        json!({"type": ["object", "null"]}),
+    ] {
+        assert_eq!(free_form_as_map(&not), None, "{not}");
+    }
+}

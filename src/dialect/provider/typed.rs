@@ -564,3 +564,99 @@ pub(super) fn has_type(v: &Value, t: &str) -> bool {
         _ => crate::dialect::support::json_type(v) == t,
     }
 }
+
+/// A union of one branch per JSON type, among them a free-form object, a string and an array:
+/// the object would be written as JSON text, a string like the string branch's, and as a list of
+/// entries ([`free_form_as_map`]) it would be an array like the array branch's (`[]` is both the
+/// empty map and the empty list), so restore could tell neither apart (codemcp's
+/// `str | dict | list | None`). Written whole as one JSON text instead, for a provider that does
+/// not keep maps: restore parses it and finds a value of one of the branches' types,
+/// and the branches' own assertions each judge values of their branch's type only, so together
+/// they are the checks of the parsed value, exactly. `None` where the union is not of that kind
+/// (a reference, a branch sharing a type with another, an `enum`, declared properties, any
+/// keyword restore does not check): the union is built branch by branch.
+///
+/// `own` is the union's own assertions, which hold in every branch.
+pub(super) fn text_union(
+    own: &Map<String, Value>,
+    branches: &[Value],
+) -> Option<(Map<String, Value>, TypeSet)> {
+    let none = TypeSet::of_type(&Value::Array(Vec::new()));
+    let mut types = none;
+    let mut checks: Map<String, Value> = Map::new();
+    let (mut object, mut string, mut array) = (false, false, false);
+    for branch in branches {
+        let Value::Object(b) = branch else { return None };
+        let t = match b.get("type").or_else(|| own.get("type")) {
+            Some(Value::String(t)) => t.as_str(),
+            _ => return None,
+        };
+        let mine = TypeSet::of_type(&Value::String(t.to_owned()));
+        if types.intersection(mine) != none {
+            return None;
+        }
+        types = types.union(mine);
+        for (kw, v) in own.iter().chain(b.iter()) {
+            let kw = kw.as_str();
+            if kw == "type" || crate::dialect::support::is_annotation(kw) {
+                continue;
+            }
+            // A keyword of another type's family says nothing of this branch's values.
+            if !applies(kw, t) {
+                continue;
+            }
+            let fits = match (kw, t) {
+                ("properties", "object") => v.as_object().is_some_and(Map::is_empty),
+                ("required", "object") => v.as_array().is_some_and(Vec::is_empty),
+                ("additionalProperties", "object") => v == &Value::Bool(true),
+                ("maxProperties", "object") => v.as_u64().is_some_and(|n| n > 0),
+                ("items", "array") => v == &Value::Bool(true) || v.as_object().is_some_and(Map::is_empty),
+                // An annotation in draft 2020-12, which a provider that cannot list it drops too.
+                ("format", "string") => true,
+                ("enum" | "const" | "dependentRequired", _) => false,
+                _ => Check::from_keyword(kw, v).is_some(),
+            };
+            if !fits {
+                return None;
+            }
+            if Check::from_keyword(kw, v).is_some() {
+                if checks.get(kw).is_some_and(|old| old != v) {
+                    return None;
+                }
+                checks.insert(kw.to_owned(), v.clone());
+            }
+        }
+        object |= t == "object";
+        string |= t == "string";
+        array |= t == "array";
+    }
+    (object && string && array).then_some((checks, types))
+}
+
+/// A free-form object (`type: object`, no declared properties, none required, further keys
+/// open, nothing else but counts of keys, annotations and other types' keywords) as the map of
+/// any values it is (`additionalProperties: {}`), for a union where another
+/// branch admits strings: alone the object would be JSON text, a string like that branch's; as a
+/// map it is written as a list of entries (or kept as a map), which no string is. Exact: both admit
+/// every object. `None` for any other branch.
+pub(super) fn free_form_as_map(branch: &Value) -> Option<Value> {
+    let Value::Object(b) = branch else { return None };
+    let free = b.get("type") == Some(&Value::String("object".into()))
+        && b.iter().all(|(k, v)| match k.as_str() {
+            "type" | "minProperties" => true,
+            "properties" => v.as_object().is_some_and(Map::is_empty),
+            "required" => v.as_array().is_some_and(Vec::is_empty),
+            "additionalProperties" => v == &Value::Bool(true),
+            "maxProperties" => v.as_u64().is_some_and(|n| n > 0),
+            // A keyword of another type's family (a `type` list's `maxLength`, split into this
+            // branch) says nothing of an object.
+            k => crate::dialect::support::is_annotation(k) || !applies(k, "object"),
+        });
+    free.then(|| {
+        let mut map = b.clone();
+        map.retain(|k, _| applies(k, "object"));
+        map.remove("properties");
+        map.insert("additionalProperties".into(), Value::Object(Map::new()));
+        Value::Object(map)
+    })
+}

@@ -7,7 +7,7 @@
 use super::plan::{Liveness, liveness};
 use super::refs::merge_key;
 use super::shape::{deep_shape_of, exact_form, whole_where_fractions_go_elsewhere, with_tag_required};
-use super::typed::has_type;
+use super::typed::{declared_types, free_form_as_map, has_type, text_union};
 use super::{Built, Engine, Style};
 use crate::dialect::support::{disjoint, is_annotation, merge_ref_site};
 use crate::hint::Advice;
@@ -27,7 +27,7 @@ pub(super) enum PendingShape {
 }
 
 impl PendingShape {
-    fn of(branch: &Value) -> PendingShape {
+    fn of(branch: &Value, patterns_checked: bool) -> PendingShape {
         // A reference anywhere the deep shape reads (a map's entries whose value is a
         // definition, an item, a property) resolves only once the definitions are written.
         fn refers(v: &Value, depth: usize) -> bool {
@@ -44,7 +44,7 @@ impl PendingShape {
         } else {
             // Marked exact where it can be; `Engine::shapes` keeps the mark only where it counts.
             let mut shape = deep_shape_of(branch, &Value::Null);
-            shape.exact = exact_form(branch);
+            shape.exact = exact_form(branch, patterns_checked);
             PendingShape::Now(Box::new(shape))
         }
     }
@@ -112,6 +112,20 @@ impl Engine<'_> {
             })
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
+        if !self.p.keeps_maps
+            && let Some((checks, types)) = text_union(&own, branches)
+        {
+            // One JSON text for the whole union: see `text_union`.
+            let mut whole: Map<String, Value> =
+                m.iter().filter(|(k, _)| is_annotation(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+            whole.extend(checks);
+            return self.json_text(&whole, types, ptr);
+        }
+        // Where a branch admits strings, a free-form object is written as the map it is (see
+        // `free_form_as_map`), not as JSON text that the strings could not be told from.
+        let strings = branches
+            .iter()
+            .any(|b| b.as_object().and_then(declared_types).is_some_and(|t| t.contains("string")));
         let mut outs = Vec::with_capacity(branches.len());
         let mut plans = Vec::with_capacity(branches.len());
         for (i, branch) in branches.iter().enumerate() {
@@ -144,6 +158,10 @@ impl Engine<'_> {
                     }
                 }
             };
+            let branch = match free_form_as_map(&branch).filter(|_| strings) {
+                Some(map) => map,
+                None => branch,
+            };
             if self.p.style == Style::NullableFlag && is_null_only(&branch) {
                 // Written as `nullable` on the other branches (see `collapse_null_branch`).
                 outs.push(serde_json::json!({"type": "null"}));
@@ -163,7 +181,8 @@ impl Engine<'_> {
         let mut out = self.annotations(m);
         let id = self.alloc();
         if plans.iter().any(Option::is_some) {
-            let shapes = outs.iter().map(PendingShape::of).collect();
+            let patterns_checked = self.p.check_kept_patterns && !self.exact;
+            let shapes = outs.iter().map(|b| PendingShape::of(b, patterns_checked)).collect();
             self.unions.push((id, shapes, plans, ptr.as_str().to_owned()));
         }
         if self.p.style == Style::NullableFlag && !outs.is_empty() {

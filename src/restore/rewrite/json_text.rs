@@ -13,10 +13,15 @@ use std::fmt::Write as _;
 /// runs on the parsed value). The caller writes the `type` (`string`, with null where the
 /// original admits it beside an object).
 pub(crate) fn write(types: TypeSet, checks: &[Check]) -> String {
+    // Null beside the text is sent as `null`, not as text.
     let what = if types == TypeSet::ALL {
         "any JSON value".to_owned()
     } else {
-        TypeSet::of_type(&"object".into()).describe()
+        types
+            .intersection(TypeSet::of_type(&serde_json::json!([
+                "object", "array", "string", "number", "boolean"
+            ])))
+            .describe()
     };
     let mut text = format!("Written as a string holding the JSON text of {what}");
     if !checks.is_empty() {
@@ -62,6 +67,11 @@ mod tests {
         assert_eq!(write(TypeSet::ALL, &[]), "Written as a string holding the JSON text of any JSON value.");
         let object = TypeSet::of_type(&json!(["object", "null"]));
         assert_eq!(write(object, &[]), "Written as a string holding the JSON text of an object.");
+        let union = TypeSet::of_type(&json!(["string", "object", "array", "null"]));
+        assert_eq!(
+            write(union, &[]),
+            "Written as a string holding the JSON text of an object, an array or a string."
+        );
     }
 
     #[test]
