@@ -53,6 +53,7 @@
 mod check;
 mod de;
 mod encode;
+mod format;
 mod pattern;
 pub(crate) mod rewrite;
 mod shape;
@@ -64,6 +65,7 @@ pub(crate) use shape::Shape;
 pub(crate) use types::TypeSet;
 
 pub use check::{Check, KeysPresent, Presence};
+pub use format::Format;
 pub use pattern::{Pattern, STEP_BOUND};
 
 use crate::pointer::Pointer;
