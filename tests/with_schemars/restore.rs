@@ -99,7 +99,7 @@ fn corpus_laws(schemas: &[(String, Value)], seed: u64) -> Vec<String> {
     for (label, raw) in schemas {
         let Ok(original) = SchemaOptions::new().reject_any(false).normalize(raw.clone()) else { continue };
         let Ok(check_original) =
-            jsonschema::draft202012::new(&tool_schemas::as_readers_read(original.as_value()))
+            tool_schemas::validator_2020(&tool_schemas::as_readers_read(original.as_value()))
         else {
             continue;
         };
@@ -137,7 +137,10 @@ fn corpus_laws(schemas: &[(String, Value)], seed: u64) -> Vec<String> {
                     adapted.as_value().clone()
                 };
                 // A `discriminator` the output keeps is read as the original's is.
-                let check_provider = zoo::validator(&tool_schemas::as_readers_read(&provider_schema));
+                // The formats it keeps are enforced by the provider (as its readers read them).
+                let check_provider =
+                    tool_schemas::validator_2020(&tool_schemas::as_readers_read(&provider_schema))
+                        .unwrap_or_else(|e| panic!("{label} under `{mode}`: not a valid schema: {e}"));
                 for v in &values {
                     instances += 1;
                     let sent = adapted.plan().encode(v.clone());
@@ -1037,5 +1040,78 @@ fn strict_subset_refuses_a_value_taken_only_by_an_object_that_drops_its_keys_or_
     // What the code reads stays: each branch's own keys.
     for ok in [json!({"a": {"n": 1.5}}), json!({"a": {"e": "x"}}), json!({"a": {}})] {
         assert!(original.is_valid(&ok) && output.is_valid(&ok), "{ok}");
+    }
+}
+
+// Every format restore checks has strings in the generator's table, each of that format, so the
+// restore laws send valid ones where the schema names it (a string of another shape would be a
+// fault, rightly: the code's reader refuses it).
+#[test]
+fn the_generator_draws_a_string_of_every_format_restore_checks() {
+    for name in toolschema::restore::Format::names() {
+        let (_, examples) = tool_schemas::FORMATS
+            .iter()
+            .find(|(f, _)| *f == name)
+            .unwrap_or_else(|| panic!("no strings of format `{name}` in tool_schemas::FORMATS"));
+        let check = toolschema::restore::Format::from_name(name).unwrap();
+        for e in *examples {
+            assert!(check.accepts(e), "`{name}`: {e}");
+        }
+    }
+}
+
+// A pydantic `date` field, which Gemini's `Schema` proto cannot say (it knows only `date-time`
+// and `enum`): the description states it, and restore refuses `""` naming the field, as the
+// Python package's `ArgumentsError` does; a date passes.
+#[test]
+fn a_date_gemini_drops_is_stated_and_checked_by_restore() {
+    let schema = json!({"type": "object", "properties": {"day": {"type": "string", "format": "date", "title": "Day"}},
+        "required": ["day"]});
+    for name in ["gemini", "gemini-ordered", "anthropic-strict", "openai-strict", "json-schema", "mcp"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
+        let day = &adapted.as_value()["properties"]["day"];
+        if name.starts_with("gemini") {
+            assert_eq!(
+                day,
+                &json!({"type": "string", "description": "Constraints: a `date` (YYYY-MM-DD)."}),
+                "{name}"
+            );
+            let kinds: Vec<String> = adapted.adaptations().iter().map(ToString::to_string).collect();
+            assert!(kinds.contains(&"`format` at `/properties/day`: moved-check".to_owned()), "{kinds:?}");
+        }
+        let err = adapted.restore(json!({"day": ""})).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the arguments do not fit the tool's schema:\n- `/day`: must be a `date` (YYYY-MM-DD), got \"\"",
+            "{name}"
+        );
+        round_trips(name, &schema, &[json!({"day": "2024-02-29"})]);
+    }
+}
+
+// Under a dialect that keeps the schema (a format an annotation in draft 2020-12), a union whose
+// branches differ only in a format: the value passes where one branch takes it, and is refused
+// where none does.
+#[test]
+fn a_union_with_a_formatted_branch_passes_a_value_another_branch_takes() {
+    let schema = json!({"type": "object", "properties": {
+        "when": {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "maxLength": 3}]},
+        "at": {"oneOf": [{"type": "string", "format": "date-time"}, {"type": "integer"}]}
+    }});
+    for name in ["json-schema", "strict-subset", "inline-refs", "mcp", "mcp-self-contained"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().dialect(d).normalize(schema.clone()).unwrap();
+        for ok in [
+            json!({"when": "2024-01-02"}),
+            json!({"when": "abc"}),
+            json!({"at": 5}),
+            json!({"at": "2024-01-02T00:00:00Z"}),
+        ] {
+            assert_eq!(adapted.restore(ok.clone()).map_err(|e| e.to_string()), Ok(ok), "{name}");
+        }
+        let err = adapted.restore(json!({"at": "noon"})).unwrap_err();
+        assert_eq!(err.faults()[0].pointer, "/at", "{name}");
+        assert!(err.to_string().contains("`date-time`"), "{name}: {err}");
     }
 }

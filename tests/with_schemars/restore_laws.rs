@@ -91,7 +91,7 @@ fn output_validator(d: &dyn SchemaDialect, schema: &Value) -> Result<jsonschema:
     } else {
         tool_schemas::as_readers_read(schema)
     };
-    jsonschema::draft202012::new(&schema)
+    tool_schemas::validator_2020(&schema)
         .map_err(|e| format!("the output is not a valid schema: {e}\n{schema}"))
 }
 
