@@ -56,14 +56,10 @@ enum Kind {
 /// Each format name restore checks, with its check and the words the description uses.
 const TABLE: &[(&str, Kind, &str)] = &[
     ("date", Kind::Date, "a `date` (YYYY-MM-DD)"),
-    ("time", Kind::Time, "a `time` (HH:MM:SS, an offset such as Z or +01:00 optional)"),
-    ("date-time", Kind::DateTime, "a `date-time` (RFC 3339, such as 2024-01-02T03:04:05Z)"),
-    ("partial-time", Kind::PartialTime, "a `partial-time` (HH:MM:SS, no offset)"),
-    (
-        "partial-date-time",
-        Kind::PartialDateTime,
-        "a `partial-date-time` (such as 2024-01-02T03:04:05, no offset)",
-    ),
+    ("time", Kind::Time, "a `time` (such as 03:04:05 or 03:04:05Z)"),
+    ("date-time", Kind::DateTime, "a `date-time` (such as 2024-01-02T03:04:05Z)"),
+    ("partial-time", Kind::PartialTime, "a `partial-time` (such as 03:04:05)"),
+    ("partial-date-time", Kind::PartialDateTime, "a `partial-date-time` (such as 2024-01-02T03:04:05)"),
     ("duration", Kind::Duration, "a `duration` (ISO 8601, such as P1DT2H30M)"),
     ("uuid", Kind::Uuid, "a `uuid` (8-4-4-4-12 hex digits)"),
     ("email", Kind::Email, "an `email` address"),
@@ -71,7 +67,7 @@ const TABLE: &[(&str, Kind, &str)] = &[
     ("ipv6", Kind::Ipv6, "an `ipv6` address"),
     ("ip", Kind::Ip, "an `ip` address (IPv4 or IPv6)"),
     ("ipvanyaddress", Kind::Ip, "an `ipvanyaddress` (IPv4 or IPv6)"),
-    ("uri", Kind::Uri, "a `uri` with a scheme (such as https://example.com)"),
+    ("uri", Kind::Uri, "a `uri` (such as https://example.com)"),
 ];
 
 impl Format {
