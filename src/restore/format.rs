@@ -13,16 +13,20 @@
 //!
 //! | name | written by | accepts |
 //! | --- | --- | --- |
-//! | `date` | chrono `NaiveDate`, jiff `Date`, pydantic `date` | RFC 3339 `full-date`: `YYYY-MM-DD`, a day that exists |
+//! | `date` | chrono `NaiveDate`, jiff `Date`, pydantic `date` | RFC 3339 `full-date`: `YYYY-MM-DD`, a day that exists; or that date at midnight (`2024-01-02T00:00`, which pydantic reads) |
 //! | `time` | pydantic `time` | RFC 3339 `full-time`, its seconds and offset optional (pydantic reads `12:30`) |
-//! | `date-time` | chrono `DateTime`, jiff `Timestamp`, pydantic `datetime` | RFC 3339 `date-time` (`T`, `t` or a space between), its seconds and offset optional (pydantic reads a naive date-time) |
+//! | `date-time` | chrono `DateTime`, jiff `Timestamp`, pydantic `datetime` | RFC 3339 `date-time` (`T`, `t` or a space between), its seconds and offset optional, or a `full-date` alone (pydantic reads a naive date-time, and a date as its midnight) |
 //! | `partial-time` | chrono `NaiveTime`, jiff `Time` | RFC 3339 `partial-time`, seconds optional |
 //! | `partial-date-time` | chrono `NaiveDateTime`, jiff `DateTime` | `full-date`, `T`, `t` or a space, `partial-time` |
-//! | `duration` | jiff `Span`/`SignedDuration`, pydantic `timedelta` | ISO 8601 (RFC 3339 appendix A), with a sign, weeks beside other units and a fraction on the last number as jiff and pydantic read them; or pydantic's `[-][D d[,]][[HH:]MM:]SS[.f]` |
+//! | `duration` | jiff `Span`/`SignedDuration`, pydantic `timedelta` | ISO 8601 (RFC 3339 appendix A), with a sign, weeks beside other units, a fraction on the last number and an empty `T` as jiff and pydantic read them; or pydantic's days (`2d`, `2 days`) and clock (`01:02:03`, `1d,01:02`) |
 //! | `uuid` | uuid `Uuid`, pydantic `UUID` | RFC 4122's `8-4-4-4-12` hex digits, and the uuid crate's other spellings: 32 digits, braced, `urn:uuid:` |
 //! | `email` | pydantic `EmailStr` | an approximation: a non-empty local part, `@`, a non-empty domain without spaces, no control character |
 //! | `ipv4`, `ipv6`, `ip`, `ipvanyaddress` | std `Ipv4Addr`, `Ipv6Addr`, `IpAddr`; pydantic `IPv4Address`, `IPv6Address`, `IPvAnyAddress` | std's parser (dotted quad without leading zeros; RFC 4291 text); an IPv6 zone (`%eth0`, which Python reads) |
 //! | `uri` | url `Url`, pydantic `AnyUrl` | an approximation: an RFC 3986 scheme and `:` (leading spaces or control characters skipped, as WHATWG readers do) |
+//!
+//! Where a reader reads a value outside the format's notation, the check refuses it: pydantic's
+//! Unix times as text (`"1700000000"` for a `date-time`), chrono's unpadded fields and spaces
+//! around separators (`2024-1-2`), jiff's friendly durations (`2h 30m`).
 //!
 //! Every other format (`hostname`, `uri-reference`, `regex`, jiff's `zoned-date-time`, ...) is
 //! left an annotation.
@@ -94,9 +98,11 @@ impl Format {
     /// Whether `s` is written in this format (see the module's table).
     pub fn accepts(&self, s: &str) -> bool {
         match self.kind {
-            Kind::Date => whole(s, |c| c.date()),
+            // pydantic reads a date-time at midnight as its date.
+            Kind::Date => whole(s, |c| c.date() && (c.done() || c.separator() && c.midnight())),
             Kind::Time => whole(s, |c| c.clock(Clock::Offset)),
-            Kind::DateTime => whole(s, |c| c.date() && c.separator() && c.clock(Clock::Offset)),
+            // pydantic reads a date alone as its midnight.
+            Kind::DateTime => whole(s, |c| c.date() && (c.done() || c.separator() && c.clock(Clock::Offset))),
             Kind::PartialTime => whole(s, |c| c.clock(Clock::Local)),
             Kind::PartialDateTime => whole(s, |c| c.date() && c.separator() && c.clock(Clock::Local)),
             Kind::Duration => duration(s),
@@ -131,6 +137,21 @@ struct Cursor<'a> {
 impl Cursor<'_> {
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
+    }
+
+    fn done(&self) -> bool {
+        self.i == self.b.len()
+    }
+
+    /// `00:00`, then `:00` and a fraction of zeros optional, then an offset optional.
+    fn midnight(&mut self) -> bool {
+        let start = self.i;
+        if !self.clock(Clock::Offset) {
+            return false;
+        }
+        let clock = &self.b[start..self.i];
+        let before_offset = clock.iter().take_while(|b| !matches!(b, b'Z' | b'z' | b'+' | b'-'));
+        before_offset.filter(|b| b.is_ascii_digit()).all(|d| *d == b'0')
     }
 
     fn eat(&mut self, byte: u8) -> bool {
@@ -243,14 +264,14 @@ fn duration(s: &str) -> bool {
 
 /// After the `P`: date units `Y`, `M`, `W`, `D` in that order, each at most once, then `T` and
 /// time units `H`, `M`, `S`; at least one number, after `T` too; a fraction (`.` or `,`) only on
-/// the last number. Designators in either case (RFC 3339's ABNF is case-insensitive).
+/// the last number. Designators in either case (RFC 3339's ABNF is case-insensitive; jiff reads
+/// them so).
 fn iso_duration(rest: &str) -> bool {
     let b = rest.as_bytes();
     let mut i = 0;
     let mut units: &[u8] = b"YMWD";
     let mut any = false;
     let mut in_time = false;
-    let mut time_any = false;
     let mut fraction = false;
     while i < b.len() {
         if !in_time && b[i].eq_ignore_ascii_case(&b'T') {
@@ -286,51 +307,51 @@ fn iso_duration(rest: &str) -> bool {
         units = &units[at + 1..];
         i += 1;
         any = true;
-        time_any |= in_time;
     }
-    any && (!in_time || time_any)
+    // `P1DT`, a `T` with nothing after it, is read by pydantic.
+    any
 }
 
-/// pydantic's `[D d[,]][[HH:]MM:]SS[.f]` (`d` or ` day`/` days`, then a comma or space optional).
+/// pydantic's `[D(d| day| days)[,][ ]][[H:]MM:SS[.f] | MM:SS[.f]]`: days alone, or a clock of
+/// two or three groups after them (the first of two has two digits), each group after the first
+/// below 60.
 fn clock_duration(s: &str) -> bool {
     let b = s.as_bytes();
     let mut c = Cursor { b, i: 0 };
-    let start = c.i;
     if c.some_digits() {
-        let after_number = c.i;
-        let rest = &s[after_number..];
-        let unit = ["d", "D", " days", " day"].iter().find(|u| rest.starts_with(**u));
-        match unit {
+        let rest = &s[c.i..];
+        match ["d", "D", " days", " day"].iter().find(|u| rest.starts_with(**u)) {
             Some(u) => {
                 c.i += u.len();
+                if c.done() {
+                    return true;
+                }
                 c.eat(b',');
                 c.eat(b' ');
-                if c.i == b.len() {
-                    return false;
-                }
             }
-            None => c.i = start,
+            None => c.i = 0,
         }
     }
-    // `[[HH:]MM:]SS`: hours any digits, the rest two each.
-    let mut groups = 0;
+    let mut groups = Vec::new();
     loop {
-        let group = c.i;
+        let start = c.i;
         if !c.some_digits() {
             return false;
         }
-        groups += 1;
-        if groups > 1 && c.i - group != 2 {
-            return false;
-        }
-        if groups == 3 || !c.eat(b':') {
+        groups.push(&s[start..c.i]);
+        if groups.len() == 3 || !c.eat(b':') {
             break;
         }
+    }
+    let later_ok = groups[1..].iter().all(|g| g.len() == 2 && g.as_bytes()[0] < b'6');
+    let first_ok = groups.len() == 3 || groups[0].len() == 2;
+    if groups.len() < 2 || !later_ok || !first_ok {
+        return false;
     }
     if c.eat(b'.') && !c.some_digits() {
         return false;
     }
-    c.i == b.len()
+    c.done()
 }
 
 /// The uuid crate's spellings: `8-4-4-4-12` hex digits (RFC 4122), 32 digits, braced, and
@@ -396,9 +417,11 @@ mod tests {
         #[rustfmt::skip]
         let table: &[(&str, &[&str], &[&str])] = &[
             ("date",
-             &["2024-01-02", "2024-02-29", "2000-02-29", "0001-12-31", "9999-01-01"],
+             &["2024-01-02", "2024-02-29", "2000-02-29", "0001-12-31", "9999-01-01", "2024-01-02T00:00:00Z",
+               "2024-01-02 00:00", "2024-01-02t00:00:00.000+01:00"],
              &["", "ab", "2023-02-29", "1900-02-29", "2024-13-01", "2024-00-10", "2024-04-31", "2024-01-00",
-               "2024-1-2", "24-01-02", "2024-01-02T00:00:00Z", " 2024-01-02", "2024/01/02", "２０２４-01-02"]),
+               "2024-1-2", "24-01-02", "2024-01-02T00:00:01Z", "2024-01-02T12:00", "2024-01-02T00", " 2024-01-02",
+               "2024/01/02", "２０２４-01-02"]),
             ("time",
              &["03:04:05Z", "03:04:05z", "03:04:05+01:00", "03:04:05-0130", "03:04:05.123456Z", "12:30",
                "12:30:00", "23:59:60Z", "01:29:60+01:30", "19:59:60-04:00", "23:59:60"],
@@ -406,8 +429,9 @@ mod tests {
                "12:00:00+24:00", "12:00:00+01:60", "12", "1:02:03", "12:00:00 Z", "12:00:00+1"]),
             ("date-time",
              &["2024-01-02T03:04:05Z", "2024-01-02t03:04:05z", "2024-01-02 03:04:05+05:30", "2024-01-02T03:04:05.5-08:00",
-               "1998-12-31T23:59:60Z", "1998-12-31T15:59:60-08:00", "2024-01-02T03:04:05", "2024-01-02T03:04"],
-             &["", "ab", "2024-01-02", "2024-01-02T", "2024-01-02X03:04:05Z", "2024-02-30T00:00:00Z",
+               "1998-12-31T23:59:60Z", "1998-12-31T15:59:60-08:00", "2024-01-02T03:04:05", "2024-01-02T03:04",
+               "2024-01-02"],
+             &["", "ab", "1700000000", "2024-01-02T03", "2024-01-02T", "2024-01-02X03:04:05Z", "2024-02-30T00:00:00Z",
                "1998-12-31T22:59:60Z", "2024-01-02T03:04:05ZZ", "2024-01-02T25:00:00Z"]),
             ("partial-time",
              &["03:04:05", "03:04", "03:04:05.999999999", "23:59:60"],
@@ -417,10 +441,10 @@ mod tests {
              &["", "2024-01-02T03:04:05Z", "2024-01-02", "2024-01-02T03"]),
             ("duration",
              &["P1Y", "P1Y2M3DT4H5M6S", "PT1H", "PT0.5S", "PT1,5S", "P2W", "P1W2D", "p1dt2h", "-P1D", "+PT3M",
-               "P0D", "PT36H", "1d,01:02:03.000004", "1D01:02:03", "01:02:03", "2 days, 01:02:03", "1:02:03",
-               "02:03", "45", "1.5"],
-             &["", "ab", "P", "PT", "P1DT", "1Y", "P1H", "PT1D", "P1D2Y", "P1.5D2H", "P1YY", "P-1D", "PT1.S",
-               "P1", "P T1H", "1d", "01:2:03", "01:02:03:04", "1d,"]),
+               "P0D", "PT36H", "P1DT", "1d,01:02:03.000004", "1D01:02:03", "01:02:03", "2 days, 1:02:03", "1:02:03",
+               "02:03", "61:02", "1d", "2 days", "1 day", "-1d,01:02", "1d 01:02:03"],
+             &["", "ab", "P", "PT", "1Y", "P1H", "PT1D", "P1D2Y", "P1.5D2H", "P1YY", "P-1D", "PT1.S",
+               "P1", "P T1H", "45", "1.5", "1:02", "01:61", "01:02:60", "01:2:03", "01:02:03:04", "1d,", "2 weeks"]),
             ("uuid",
              &["123e4567-e89b-12d3-a456-426614174000", "123E4567-E89B-12D3-A456-426614174000",
                "00000000-0000-0000-0000-000000000000", "123e4567e89b12d3a456426614174000",
