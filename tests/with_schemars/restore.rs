@@ -1108,10 +1108,14 @@ fn a_union_with_a_formatted_branch_passes_a_value_another_branch_takes() {
             json!({"at": 5}),
             json!({"at": "2024-01-02T00:00:00Z"}),
         ] {
-            assert_eq!(adapted.restore(ok.clone()).map_err(|e| e.to_string()), Ok(ok), "{name}");
+            assert_eq!(adapted.restore(ok.clone()).map_err(|e| e.to_string()), Ok(ok.clone()), "{name}");
+            assert_eq!(adapted.decode::<Value>(ok.clone()).map_err(|e| e.to_string()), Ok(ok), "{name}");
         }
         let err = adapted.restore(json!({"at": "noon"})).unwrap_err();
         assert_eq!(err.faults()[0].pointer, "/at", "{name}");
         assert!(err.to_string().contains("`date-time`"), "{name}: {err}");
+        // decode gives restore's fault.
+        let decoded = adapted.decode::<Value>(json!({"at": "noon"})).unwrap_err();
+        assert_eq!(decoded.to_string(), err.to_string(), "{name}");
     }
 }
