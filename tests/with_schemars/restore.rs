@@ -1119,3 +1119,30 @@ fn a_union_with_a_formatted_branch_passes_a_value_another_branch_takes() {
         assert_eq!(decoded.to_string(), err.to_string(), "{name}");
     }
 }
+
+// A union of a format the provider drops beside one it keeps (`IpAddr | Uuid`, untagged, under
+// OpenAI: `ip` dropped, `uuid` kept): restore could not check what the provider enforced in the
+// other branch, so the dropped format stays an annotation (stated, not checked) rather than the
+// union being refused; a value of either branch passes.
+#[test]
+fn a_dropped_format_beside_a_kept_one_in_a_union_stays_an_annotation_rather_than_refusing_it() {
+    let schema = json!({"type": "object", "properties": {"a": {"anyOf": [
+        {"type": "string", "format": "ip"}, {"type": "string", "format": "uuid"}
+    ]}}, "required": ["a"]});
+    for name in ["openai-strict", "openai-agents-mcp", "anthropic-strict"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new()
+            .dialect(d)
+            .normalize(schema.clone())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        round_trips(
+            name,
+            &schema,
+            &[json!({"a": "::1"}), json!({"a": "123e4567-e89b-12d3-a456-426614174000"})],
+        );
+        assert!(adapted.restore(json!({"a": "ab"})).is_ok(), "{name}");
+    }
+    // Where no branch keeps its format, restore tries both and refuses a value neither takes.
+    let gemini = SchemaOptions::new().dialect(dialect::by_name("gemini").unwrap()).normalize(schema).unwrap();
+    assert_eq!(gemini.restore(json!({"a": "ab"})).unwrap_err().faults()[0].pointer, "/a");
+}
