@@ -46,6 +46,21 @@ impl Draft {
         readers_formats(jsonschema::options().with_draft(draft)).build(&as_readers_read(schema)).ok()
     }
 
+    /// [`validator`](Self::validator) with every `format` an annotation (as draft 2020-12 reads
+    /// it): the judge of end-to-end soundness, since restore leaves a format an annotation where
+    /// checking it would leave a union's branches untold (`docs/dialects.md`, Formats).
+    pub fn annotation_validator(self, schema: &Value) -> Option<jsonschema::Validator> {
+        let draft = match self {
+            Draft::Draft7 => jsonschema::Draft::Draft7,
+            Draft::Draft2020 => jsonschema::Draft::Draft202012,
+        };
+        jsonschema::options()
+            .with_draft(draft)
+            .should_validate_formats(false)
+            .build(&as_readers_read(schema))
+            .ok()
+    }
+
     /// `schema` with every object that says nothing of further keys closed: `unevaluatedProperties:
     /// false` in 2020-12 (keys any part evaluates pass), `additionalProperties: false` in draft-07
     /// (which has no other way). The judge of "a value without keys serde would drop": a value the

@@ -103,6 +103,12 @@ fn corpus_laws(schemas: &[(String, Value)], seed: u64) -> Vec<String> {
         else {
             continue;
         };
+        // Soundness is judged with every `format` an annotation: restore leaves one so where
+        // checking it would leave a union's branches untold (`docs/dialects.md`, Formats).
+        let Ok(sound) = jsonschema::draft202012::new(&tool_schemas::as_readers_read(original.as_value()))
+        else {
+            continue;
+        };
         let root = original.as_value();
         let salt = label.bytes().fold(seed, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
         // No keys where an object says nothing of further keys: the closed-object dialects refuse
@@ -176,7 +182,7 @@ fn corpus_laws(schemas: &[(String, Value)], seed: u64) -> Vec<String> {
                         mutants += 1;
                         match adapted.restore(m.clone()) {
                             Err(_) => refused += 1,
-                            Ok(back) if check_original.is_valid(&back) => {}
+                            Ok(back) if sound.is_valid(&back) => {}
                             Ok(back) => failures.push(format!(
                                 "{label} under `{mode}`: accepts {m}, restored to {back}, which the original refuses"
                             )),

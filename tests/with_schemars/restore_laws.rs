@@ -110,6 +110,9 @@ fn every_dialect_restores_what_it_encodes_and_never_loosens_on_generated_schemas
     prop_run::check(file!(), 96, (arb_tool_schema(), any::<u64>()), |((draft, schema), seed)| {
         let original =
             draft.validator(&schema).ok_or_else(|| fail("original", &schema, "not valid".into()))?;
+        let sound = draft
+            .annotation_validator(&schema)
+            .ok_or_else(|| fail("original", &schema, "not valid".into()))?;
         // Values with undeclared keys where an object says nothing of them, and values without
         // (which the original also accepts with every such object closed: a value generated from
         // one branch may be accepted only through another that leaves its keys unread; and with
@@ -194,7 +197,7 @@ fn every_dialect_restores_what_it_encodes_and_never_loosens_on_generated_schemas
                     }
                     pairs.count(label, true);
                     if let Ok(back) = adapted.restore(m.clone())
-                        && !original.is_valid(&back)
+                        && !sound.is_valid(&back)
                     {
                         return Err(fail(
                             label,
