@@ -14,6 +14,8 @@ pointer; the forward map (``encode``) round-trips.
 from __future__ import annotations
 
 import copy
+import datetime
+import uuid
 from typing import Any, Dict, List, Optional
 
 import jsonschema
@@ -408,6 +410,49 @@ def test_the_one_call_restore_names_the_tool_and_raises_as_the_method_does() -> 
         toolschema.restore(schema, {})  # type: ignore[call-arg]  # the dialect is not guessed
     with pytest.raises(CapabilityError):
         toolschema.restore(schema, {"guest": "A", "nights": 0}, dialect="anthropic-strict", exact=True)
+
+
+# ---- formats: what pydantic enforces and the provider drops is checked on restore ------------
+
+
+class Visit(BaseModel):
+    day: datetime.date
+    at: Optional[datetime.time] = None
+    start: Optional[datetime.datetime] = None
+    ref: Optional[uuid.UUID] = None
+
+
+# Gemini's `Schema` proto keeps only the `date-time` format, and `json-schema` leaves every format
+# an annotation: restore checks the others as pydantic reads them.
+@pytest.mark.parametrize("dialect", ("gemini", "gemini-ordered", "json-schema"))
+def test_a_format_the_provider_drops_is_checked_on_restore_as_pydantic_reads_it(dialect: str) -> None:
+    built = schema_for(Visit, dialect=dialect)
+    err = faults_of(lambda: built.restore({"day": ""}))
+    assert err.faults == [("/day", 'must be a `date` (YYYY-MM-DD), got ""')]
+    with pytest.raises(ValidationError):
+        Visit.model_validate({"day": ""})
+    if dialect.startswith("gemini"):
+        assert built.schema["properties"]["day"]["description"] == "Constraints: a `date` (YYYY-MM-DD)."
+    # Each value restore refuses, pydantic refuses too.
+    for field, bad in (("day", "2023-02-29"), ("at", "noon"), ("ref", "not-a-uuid")):
+        sent = {"day": "2024-01-02", field: bad}
+        assert [p for p, _ in faults_of(lambda: built.restore(sent)).faults] == [f"/{field}"], (field, bad)
+        with pytest.raises(ValidationError):
+            Visit.model_validate(sent)
+    # Each value pydantic reads passes restore unchanged: a time without seconds or offset, a naive
+    # date-time, a uuid in capitals.
+    for field, good in (
+        ("day", "2024-02-29"),
+        ("at", "12:30"),
+        ("at", "12:30:00+01:00"),
+        ("start", "2024-01-02T03:04:05"),
+        ("start", "2024-01-02T03:04:05Z"),
+        ("ref", "123E4567-E89B-12D3-A456-426614174000"),
+    ):
+        sent = {"day": "2024-01-02", field: good}
+        restored = built.restore(sent)
+        assert {k: v for k, v in restored.items() if v is not None} == sent, (field, good)
+        Visit.model_validate(restored)
 
 
 def test_the_plan_comes_from_the_schema_alone() -> None:

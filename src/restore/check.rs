@@ -6,6 +6,7 @@
 //! description ([`Check::describe`]) and the one it puts in an error ([`Check::failure`]) are
 //! the one documented wording: "at least 0", "at most 64 characters", "unique items".
 
+use super::format::Format;
 use super::pattern::{Outcome, Pattern};
 use serde_json::{Map, Number, Value};
 use std::fmt::Write as _;
@@ -47,6 +48,8 @@ pub enum Check {
     /// `anyOf` or `oneOf` beside the properties whose branches only say which keys are present
     /// (`required`, and `not` of `required`): at least one branch holds, or exactly one.
     Presence(Presence),
+    /// `format`, one restore checks (see [`Format`]): a string written in that format.
+    Format(Format),
     /// `enum` (or `const`, one value) where the provider gets the value as JSON text: one of
     /// these values (as JSON Schema compares: `1` equals `1.0`).
     OneOf(Vec<Value>),
@@ -175,6 +178,7 @@ impl Check {
                 _ => return None,
             },
             "pattern" => Check::Pattern(Pattern::new(value.as_str()?)?),
+            "format" => Check::Format(Format::from_name(value.as_str()?)?),
             "minProperties" => Check::MinProperties(count()?),
             "maxProperties" => Check::MaxProperties(count()?),
             "enum" => Check::OneOf(value.as_array()?.clone()),
@@ -211,6 +215,7 @@ impl Check {
             Check::OnlyKeys(_) => "additionalProperties",
             Check::DependentRequired(..) => "dependentRequired",
             Check::Pattern(_) => "pattern",
+            Check::Format(_) => "format",
             Check::Presence(p) => p.keyword(),
             Check::OneOf(_) => "enum",
         }
@@ -265,6 +270,7 @@ impl Check {
                 s
             }
             Check::Pattern(p) => format!("a string matching the pattern `{}`", p.source()),
+            Check::Format(f) => f.describe().to_owned(),
             Check::OneOf(values) => {
                 let mut s = "one of ".to_owned();
                 for (i, v) in values.iter().enumerate() {
@@ -309,6 +315,7 @@ impl Check {
                 !m.contains_key(key) || names.iter().all(|n| m.contains_key(n))
             }
             (Check::Pattern(p), Value::String(s)) => p.run(s) == Outcome::Match,
+            (Check::Format(f), Value::String(s)) => f.accepts(s),
             (Check::Presence(p), Value::Object(m)) => p.holds(m),
             (Check::OneOf(values), v) => values.iter().any(|x| json_equal(x, v)),
             _ => true,

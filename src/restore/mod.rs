@@ -53,6 +53,7 @@
 mod check;
 mod de;
 mod encode;
+mod format;
 mod pattern;
 pub(crate) mod rewrite;
 mod shape;
@@ -65,6 +66,7 @@ pub(crate) use shape::Shape;
 pub(crate) use types::TypeSet;
 
 pub use check::{Check, KeysPresent, Presence};
+pub use format::Format;
 pub use pattern::{Pattern, STEP_BOUND};
 pub use validate::{MAX_DEPTH as VALIDATE_MAX_DEPTH, MAX_STEPS as VALIDATE_MAX_STEPS, validate};
 

@@ -40,11 +40,21 @@ pub enum Draft {
 }
 
 impl Draft {
-    /// A validator for a schema in this draft (the original, as its author meant it).
-    /// `format` is an annotation in both (draft-07 validators may assert it; 2020-12 ones, and the
-    /// providers, do not).
+    /// A validator for a schema in this draft (the original, as its author meant it), `format`
+    /// read as the code's readers read it ([`readers_formats`]).
     /// A `discriminator` is read as its readers read it ([`as_readers_read`]).
     pub fn validator(self, schema: &Value) -> Option<jsonschema::Validator> {
+        let draft = match self {
+            Draft::Draft7 => jsonschema::Draft::Draft7,
+            Draft::Draft2020 => jsonschema::Draft::Draft202012,
+        };
+        readers_formats(jsonschema::options().with_draft(draft)).build(&as_readers_read(schema)).ok()
+    }
+
+    /// [`validator`](Self::validator) with every `format` an annotation (as draft 2020-12 reads
+    /// it): the judge of end-to-end soundness, since restore leaves a format an annotation where
+    /// checking it would leave a union's branches untold (`docs/dialects.md`, Formats).
+    pub fn annotation_validator(self, schema: &Value) -> Option<jsonschema::Validator> {
         let draft = match self {
             Draft::Draft7 => jsonschema::Draft::Draft7,
             Draft::Draft2020 => jsonschema::Draft::Draft202012,
@@ -171,13 +181,59 @@ pub const PATTERNS: &[(&str, &[&str])] = &[
     ("^$|^\\S+@\\S+$", &["", "a@b"]),
 ];
 
-/// Formats with strings of that format.
+/// `options` that read `format` as the code's readers do: each format restore checks
+/// (`toolschema::restore::Format`) asserted by restore's own check (the original's reader
+/// enforces it, and a provider enforces the ones it keeps), every other format an annotation.
+pub fn readers_formats(options: jsonschema::ValidationOptions<'_>) -> jsonschema::ValidationOptions<'_> {
+    /// The formats the `jsonschema` crate knows: those restore does not check stay annotations.
+    const KNOWN: &[&str] = &[
+        "hostname",
+        "idn-email",
+        "idn-hostname",
+        "iri",
+        "iri-reference",
+        "json-pointer",
+        "regex",
+        "relative-json-pointer",
+        "uri-reference",
+        "uri-template",
+    ];
+    let mut options = options.should_validate_formats(true).should_ignore_unknown_formats(true);
+    for name in KNOWN {
+        options = options.with_format(*name, |_: &str| true);
+    }
+    for name in toolschema::restore::Format::names() {
+        let format = toolschema::restore::Format::from_name(name).expect("a format restore checks");
+        options = options.with_format(name, move |s: &str| format.accepts(s));
+    }
+    options
+}
+
+/// A draft 2020-12 validator of `schema`, `format` read as in [`readers_formats`].
+pub fn validator_2020(schema: &Value) -> Result<jsonschema::Validator, String> {
+    readers_formats(jsonschema::options().with_draft(jsonschema::Draft::Draft202012))
+        .build(schema)
+        .map_err(|e| e.to_string())
+}
+
+/// Formats with strings of that format: every format restore checks
+/// (`toolschema::restore::Format::names`, which `restore.rs` asserts), edge cases included, and
+/// one it leaves an annotation.
 pub const FORMATS: &[(&str, &[&str])] = &[
-    ("date-time", &["2024-01-02T03:04:05Z"]),
-    ("date", &["2024-01-02"]),
+    ("date-time", &["2024-01-02T03:04:05Z", "1998-12-31T23:59:60Z", "2024-01-02t03:04:05.25+05:30"]),
+    ("date", &["2024-01-02", "2024-02-29"]),
+    ("time", &["03:04:05Z", "12:30", "23:59:60-00:00"]),
+    ("partial-time", &["03:04:05", "03:04:05.5"]),
+    ("partial-date-time", &["2024-01-02T03:04:05"]),
+    ("duration", &["P1DT2H30M", "PT0.5S", "P2W"]),
     ("email", &["a@example.com"]),
     ("uuid", &["123e4567-e89b-12d3-a456-426614174000"]),
-    ("uri", &["https://example.com/x"]),
+    ("ipv4", &["192.0.2.1"]),
+    ("ipv6", &["2001:db8::1", "::ffff:192.0.2.1"]),
+    ("ip", &["192.0.2.1", "::1"]),
+    ("ipvanyaddress", &["10.0.0.1"]),
+    ("uri", &["https://example.com/x", "urn:isbn:0451450523"]),
+    ("hostname", &["example.com"]),
 ];
 
 /// Definition names: plain, and ones a reference must escape (`~1`, `~0`) or percent-encode.
@@ -1042,8 +1098,15 @@ impl<'r> Instances<'r> {
     }
 
     fn string(&mut self, m: &Map<String, Value>) -> Value {
+        // A format restore checks: a string of another shape is one the code's reader refuses.
+        let format = m
+            .get("format")
+            .and_then(|f| toolschema::restore::Check::from_keyword("format", f))
+            .and_then(|c| c.into_iter().next());
         if let Some(p) = m.get("pattern").and_then(Value::as_str) {
-            if let Some((_, examples)) = PATTERNS.iter().find(|(q, _)| *q == p) {
+            if format.is_none()
+                && let Some((_, examples)) = PATTERNS.iter().find(|(q, _)| *q == p)
+            {
                 return json!(examples[self.pick(examples.len())]);
             }
             let n = self
@@ -1061,6 +1124,15 @@ impl<'r> Instances<'r> {
                         .collect()
                 })
                 .len();
+            if let Some(format) = &format {
+                // Matches of the pattern that are of the format too, if there are any.
+                let both: Vec<String> =
+                    self.matches[p].iter().filter(|c| format.passes(&json!(c))).cloned().collect();
+                if !both.is_empty() {
+                    let i = self.pick(both.len());
+                    return json!(both[i]);
+                }
+            }
             if n > 0 {
                 let i = self.pick(n);
                 return json!(self.matches[p][i]);

@@ -121,7 +121,7 @@ fn output_validator(d: &dyn SchemaDialect, schema: &Value) -> Result<jsonschema:
     } else {
         tool_schemas::as_readers_read(schema)
     };
-    jsonschema::draft202012::new(&schema)
+    tool_schemas::validator_2020(&schema)
         .map_err(|e| format!("the output is not a valid schema: {e}\n{schema}"))
 }
 
@@ -154,6 +154,9 @@ fn every_dialect_restores_what_it_encodes_and_never_loosens_on_generated_schemas
     prop_run::check(file!(), 96, (arb_tool_schema(), any::<u64>()), |((draft, schema), seed)| {
         let original =
             draft.validator(&schema).ok_or_else(|| fail("original", &schema, "not valid".into()))?;
+        let sound = draft
+            .annotation_validator(&schema)
+            .ok_or_else(|| fail("original", &schema, "not valid".into()))?;
         // Values with undeclared keys where an object says nothing of them, and values without
         // (which the original also accepts with every such object closed: a value generated from
         // one branch may be accepted only through another that leaves its keys unread; and with
@@ -299,7 +302,7 @@ fn every_dialect_restores_what_it_encodes_and_never_loosens_on_generated_schemas
                     }
                     pairs.count(label, true);
                     if let Ok(back) = adapted.restore(m.clone())
-                        && !original.is_valid(&back)
+                        && !sound.is_valid(&back)
                     {
                         return Err(fail(
                             label,

@@ -54,6 +54,16 @@ fn json_schema_dialects() -> impl Iterator<Item = &'static dyn SchemaDialect> {
     dialect::builtin().iter().copied().filter(|d| !matches!(d.name(), "gemini" | "gemini-ordered"))
 }
 
+/// The provider dialects: each enforces the formats it keeps.
+const PROVIDERS: &[&str] = &[
+    "openai-strict",
+    "openai-agents-mcp",
+    "anthropic-strict",
+    "gemini",
+    "gemini-ordered",
+    "gemini-json-schema",
+];
+
 /// What [`json_schema_dialects`] yields: a test that checked each of them says so against this.
 const JSON_SCHEMA_OUTPUT: [&str; 9] = [
     "json-schema",
@@ -1131,4 +1141,152 @@ fn encode_takes_the_union_branch_whose_schema_its_encoding_fits_below_the_top_le
         }
     }
     assert!(built >= 5, "{built}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formats the code's reader enforces: draft 2020-12 leaves `format` an annotation and most
+// providers drop it, so restore checks it, in every dialect and both modes.
+
+/// schemars writes `format: "ip"` for `IpAddr`, which no provider knows.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+struct Net {
+    addr: std::net::IpAddr,
+}
+
+/// The standard address formats, which some providers enforce and the others drop.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+struct Hosts {
+    v4: std::net::Ipv4Addr,
+    v6: Option<std::net::Ipv6Addr>,
+}
+
+/// A uuid as the uuid crate writes its schema: a string with `format: "uuid"`.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+struct Ticket {
+    #[schemars(extend("format" = "uuid"))]
+    id: String,
+}
+
+/// A timestamp as chrono's `DateTime` writes its schema (`format: "date-time"`), and a date as
+/// `NaiveDate` (`format: "date"`), in a list.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+struct Event {
+    #[schemars(extend("format" = "date-time"))]
+    at: String,
+    days: Vec<Day>,
+}
+
+/// A date as chrono's `NaiveDate` writes its schema, behind a reference.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[schemars(extend("format" = "date"))]
+struct Day(String);
+
+/// Under every dialect in both modes: `bad` at `field` of `T`'s arguments is refused by restore
+/// (and so by decode, with restore's fault) with one fault naming the pointer and the format,
+/// unless the provider keeps the format, and enforces it; each of `good` passes unchanged.
+/// Returns the dialects that keep the format, once per mode.
+fn format_is_checked<T: JsonSchema + DeserializeOwned + std::fmt::Debug + 'static>(
+    base: Value,
+    pointer: &str,
+    format: &str,
+    bad: &str,
+    good: &[&str],
+) -> Vec<&'static str> {
+    let at = |v: &str| {
+        let mut args = base.clone();
+        *args.pointer_mut(pointer).unwrap() = json!(v);
+        args
+    };
+    let refused = |schema: &toolschema::ToolSchema, name: &str| {
+        let err = schema.restore(at(bad)).map(|v| panic!("{name}: restore passes {v}")).unwrap_err();
+        assert_eq!(err.faults().len(), 1, "{name}: {err}");
+        assert_eq!(err.faults()[0].pointer, pointer, "{name}: {err}");
+        assert!(err.faults()[0].message.contains(&format!("`{format}`")), "{name}: {err}");
+        match schema.decode::<T>(at(bad)) {
+            Err(e @ toolschema::ArgumentsError::Invalid { .. }) => {
+                assert_eq!(e.to_string(), err.to_string(), "{name}")
+            }
+            other => panic!("{name}: decode gave {other:?}"),
+        }
+    };
+    let mut enforced = Vec::new();
+    for exact in [false, true] {
+        for d in dialect::builtin() {
+            let schema = SchemaOptions::new()
+                .dialect(*d)
+                .exact(exact)
+                .schema_for::<T>()
+                .unwrap_or_else(|e| panic!("{} (exact: {exact}): {e}", d.name()));
+            let name = format!("{} (exact: {exact})", d.name());
+            let text = schema.as_value().to_string();
+            if PROVIDERS.contains(&d.name()) && text.contains(&format!("\"format\":\"{format}\"")) {
+                // The provider enforces the format it keeps, as every keyword it keeps.
+                enforced.push(d.name());
+            } else {
+                // Where the provider's schema does not say the format, its description does.
+                let stated = text.contains(&format!("\"format\":\"{format}\""))
+                    || text.contains(&format!("`{format}`"));
+                assert!(stated, "{name}: the format is not stated\n{text}");
+                refused(&schema, &name);
+            }
+            for g in good {
+                let v = at(g);
+                assert_eq!(schema.restore(v.clone()).unwrap(), v, "{name}: {g}");
+                assert_eq!(sends(&schema, &v).as_ref(), Some(&v), "{name}: {g}");
+                schema.decode::<T>(v).unwrap_or_else(|e| panic!("{name}: {g}: {e}"));
+            }
+        }
+    }
+    enforced
+}
+
+/// Each dialect in `names` twice, once per mode: the dialects that keep a format.
+fn twice<'a>(names: &[&'a str]) -> Vec<&'a str> {
+    names.iter().chain(names).copied().collect()
+}
+
+const OPENAI_ANTHROPIC: &[&str] = &["openai-strict", "openai-agents-mcp", "anthropic-strict"];
+
+#[test]
+fn an_ip_address_that_serde_refuses_is_refused_by_restore_in_every_dialect() {
+    assert!(serde_json::from_value::<Net>(json!({"addr": "ab"})).is_err());
+    let none: Vec<&str> = Vec::new();
+    let good = ["127.0.0.1", "::1", "2001:db8::8a2e:370:7334"];
+    assert_eq!(format_is_checked::<Net>(json!({"addr": "1.1.1.1"}), "/addr", "ip", "ab", &good), none);
+    let hosts = json!({"v4": "1.1.1.1", "v6": "::1"});
+    assert!(serde_json::from_value::<Hosts>(json!({"v4": "01.2.3.4"})).is_err());
+    let kept = format_is_checked::<Hosts>(hosts.clone(), "/v4", "ipv4", "01.2.3.4", &["10.0.0.1"]);
+    assert_eq!(kept, twice(OPENAI_ANTHROPIC));
+    let kept = format_is_checked::<Hosts>(hosts, "/v6", "ipv6", "1.2.3.4", &["::ffff:1.2.3.4"]);
+    assert_eq!(kept, twice(OPENAI_ANTHROPIC));
+}
+
+#[test]
+fn a_uuid_and_a_date_time_in_the_wrong_shape_are_refused_by_restore_in_every_dialect() {
+    let good = ["123e4567-e89b-12d3-a456-426614174000", "123E4567-E89B-12D3-A456-426614174000"];
+    let kept = format_is_checked::<Ticket>(json!({"id": ""}), "/id", "uuid", "not-a-uuid", &good);
+    assert_eq!(kept, twice(OPENAI_ANTHROPIC));
+    let good = ["2024-01-02T03:04:05Z", "1998-12-31T23:59:60Z", "2024-01-02t03:04:05.5+05:30"];
+    let kept =
+        format_is_checked::<Event>(json!({"at": "", "days": []}), "/at", "date-time", "yesterday", &good);
+    let gemini = ["gemini", "gemini-ordered", "gemini-json-schema"];
+    assert_eq!(kept, twice(&[OPENAI_ANTHROPIC, &gemini].concat()));
+    let event = json!({"at": "2024-01-02T03:04:05Z", "days": ["2024-01-01", ""]});
+    let kept = format_is_checked::<Event>(event, "/days/1", "date", "2023-02-29", &["2024-02-29"]);
+    assert_eq!(kept, twice(&[OPENAI_ANTHROPIC, &["gemini-json-schema"]].concat()));
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Sock {
+    to: std::net::SocketAddr,
+}
+
+// schemars writes `{"type": "string"}` for `SocketAddr` (and its V4 and V6 forms), no format:
+// nothing tells restore the string's shape, so any string reaches serde, which refuses it.
+#[test]
+fn a_socket_address_has_no_format_and_any_string_reaches_serde() {
+    let all: Vec<&str> = dialect::builtin().iter().map(|d| d.name()).collect();
+    boundary::<Sock>(r#"{"to": "ab"}"#, &all);
+    assert_eq!(schema_for::<Sock>().unwrap().as_value()["properties"]["to"], json!({"type": "string"}));
 }

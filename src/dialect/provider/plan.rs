@@ -4,7 +4,7 @@
 
 use super::shape::{deep_shape_of, whole_where_fractions_go_elsewhere, with_tag_required};
 use crate::dialect::support::type_names;
-use crate::restore::{Decode, Node, NodeId, Prop, RestorePlan, Shape};
+use crate::restore::{Check, Decode, Node, NodeId, Prop, RestorePlan, Shape};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -104,7 +104,9 @@ pub(super) fn prune(mut nodes: Vec<Node>, root: Option<NodeId>) -> (Vec<Node>, O
 }
 
 /// The plan of a dialect that changes no shape: it only turns an integral float (`1.0`) into the
-/// integer where the schema declares `integer`, which JSON Schema accepts and serde refuses.
+/// integer where the schema declares `integer`, which JSON Schema accepts and serde refuses, and
+/// checks the `format`s restore knows (see [`Format`](crate::restore::Format)), which draft
+/// 2020-12 leaves annotations and the code's readers enforce.
 /// Built from the schema as it is (references followed through one node per definition), and
 /// only when a caller first restores arguments under it; `mcp` builds it beside its wrapped root.
 pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
@@ -145,6 +147,15 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                     .and_then(Value::as_str)
                     .and_then(crate::dialect::support::integer_format_bounds)
                     .is_some();
+            // A format the code's reader enforces, which draft 2020-12 leaves an annotation
+            // (a listed value says all: `enum` and `const` are checked by the schema itself).
+            if !m.contains_key("enum")
+                && !m.contains_key("const")
+                && m.get("type").is_none_or(|t| type_names(t).contains("string"))
+                && let Some(check) = m.get("format").and_then(|f| Check::from_keyword("format", f))
+            {
+                node.checks = check;
+            }
             if let Some(Value::Object(props)) = m.get("properties") {
                 for (name, p) in props {
                     if let Some(child) = self.node(p, depth + 1) {
@@ -229,6 +240,12 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
         let inner = b.node(target, 0);
         b.nodes[id].target = inner;
     }
-    let (nodes, root) = prune(b.nodes, root);
+    let (mut nodes, root) = prune(b.nodes, root);
+    // A union with a branch that checks a format: several branches may fit a value, and it
+    // passes where one of them takes it, so restore tries them in turn.
+    let structural = liveness(&nodes).structural;
+    for node in &mut nodes {
+        node.try_branches = node.union.iter().any(|(_, c)| structural[*c]);
+    }
     RestorePlan::from_parts(nodes, root, Vec::new())
 }

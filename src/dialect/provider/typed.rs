@@ -33,6 +33,7 @@ fn check_rank(keyword: &str) -> usize {
         "dependentRequired",
         "anyOf",
         "pattern",
+        "format",
     ];
     ORDER.iter().position(|k| *k == keyword).unwrap_or(ORDER.len())
 }
@@ -89,6 +90,15 @@ impl Engine<'_> {
                 "format" => {
                     if value.as_str().is_some_and(|f| self.p.formats.contains(&f)) {
                         out.insert(kw.into(), value.clone());
+                    } else if t == "string"
+                        && listed_values(m).is_none()
+                        && let Some(found) = Check::from_keyword(kw, value)
+                    {
+                        // A format the code's reader enforces (`IpAddr`, pydantic's `date`):
+                        // stated and checked by restore, in exact mode too, as the check changes
+                        // nothing the code reads. Any other format is an annotation, dropped.
+                        self.adapt_note(ptr.as_str(), AdaptationKind::MovedCheck, kw);
+                        checks.extend(found);
                     }
                 }
                 "pattern" => {

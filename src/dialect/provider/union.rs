@@ -12,7 +12,7 @@ use super::{Built, Engine, Style};
 use crate::dialect::support::{disjoint, is_annotation, merge_ref_site};
 use crate::hint::Advice;
 use crate::pointer::Pointer;
-use crate::restore::{Node, NodeId, Shape, restored_through};
+use crate::restore::{Check, Decode, Node, NodeId, Shape, restored_through};
 use serde_json::{Map, Value};
 
 /// A union whose branch shapes wait for the finished schema: its node, the provider's branches,
@@ -296,8 +296,19 @@ impl Engine<'_> {
             // branch accepts: a value the provider took through another branch, taken for one
             // whose own checks pass but whose enforced keywords it breaks, would be let through.
             if checked.is_some() && !tried.iter().all(|(i, _)| exact[*i]) {
-                self.refuse_overlap(&ptr);
-                tried.clear();
+                let plans: Vec<NodeId> = tried.iter().filter_map(|(_, p)| *p).collect();
+                if plans.iter().all(|p| self.formats_only(*p)) {
+                    // Only formats would need the branches told apart: they stay what they were
+                    // before restore checked formats, annotations (stated, not checked), rather
+                    // than a union refused.
+                    for p in plans {
+                        self.drop_formats(p);
+                    }
+                    checked = None;
+                } else {
+                    self.refuse_overlap(&ptr);
+                    tried.clear();
+                }
             }
             if tried.iter().any(|(_, plan)| plan.is_some()) {
                 for (i, plan) in tried {
@@ -337,6 +348,46 @@ impl Engine<'_> {
 }
 
 impl Engine<'_> {
+    /// Whether the plan below `id` checks nothing but formats and changes no shape: without its
+    /// format checks, it would only turn integral floats into integers or do nothing.
+    fn formats_only(&self, id: NodeId) -> bool {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut work = vec![id];
+        while let Some(at) = work.pop() {
+            if std::mem::replace(&mut seen[at], true) {
+                continue;
+            }
+            let node = &self.nodes[at];
+            let own = matches!(node.decode, Decode::None | Decode::CaseFold(_))
+                && node.checks.iter().all(|c| matches!(c, Check::Format(_)))
+                && !node.props.iter().any(|p| p.null_is_absent);
+            if !own {
+                return false;
+            }
+            work.extend(node.target.iter().chain(node.union.iter().map(|(_, c)| c)));
+            work.extend(node.props.iter().filter_map(|p| p.node).chain(node.rest).chain(node.items));
+            work.extend(node.prefix.iter().flatten());
+        }
+        true
+    }
+
+    /// Removes every format check of the plan below `id`.
+    fn drop_formats(&mut self, id: NodeId) {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut work = vec![id];
+        while let Some(at) = work.pop() {
+            if std::mem::replace(&mut seen[at], true) {
+                continue;
+            }
+            let node = &mut self.nodes[at];
+            node.checks.retain(|c| !matches!(c, Check::Format(_)));
+            let node = &self.nodes[at];
+            work.extend(node.target.iter().chain(node.union.iter().map(|(_, c)| c)));
+            work.extend(node.props.iter().filter_map(|p| p.node).chain(node.rest).chain(node.items));
+            work.extend(node.prefix.iter().flatten());
+        }
+    }
+
     fn refuse_overlap(&mut self, ptr: &str) {
         self.refuse(
             "anyOf",
