@@ -25,7 +25,7 @@ use crate::dialect::{self, AdaptContext, SchemaDialect};
 use crate::error::{Error, SchemaGenerationError};
 use crate::pass::RefsSeen;
 use crate::passes::{
-    CheckNesting, CheckRefs, DocWarning, DropTitles, Exclude, FindTags, IntegerBounds, MapKeys, MergeDocs,
+    CheckNesting, CheckRefs, DocWarning, Draft2020, DropTitles, Exclude, FindTags, IntegerBounds, MapKeys, MergeDocs,
     MergeTags, PruneDefs, RejectAny, SortKeys, SortRequired, WellFormed,
 };
 use serde_json::Value;
@@ -38,6 +38,14 @@ pub const PASSES: &[&dyn Pass] = &[
     // reports) is the same whether or not serde_json's `preserve_order` is on. Runs again after the
     // dialect, since passes and `adapt` insert keys.
     &SortKeys,
+    // Before every pass that reads keywords: every later pass, every dialect and the output read
+    // draft 2020-12 only. A schema written in draft-04, -06, -07 or 2019-09 (by its `$schema`, or
+    // by forms that mean nothing in 2020-12: `definitions`, `dependencies`, a tuple under `items`,
+    // a boolean bound) is rewritten as 2020-12 says the same thing, its references repointed; a
+    // declared dialect it does not know is refused. Needs the whole document (a reference may
+    // point through a `definitions` anywhere), so not a node pass; after SortKeys, so its first
+    // error is the same in every build.
+    &Draft2020,
     // Before every pass that reads the schema: a `type` that names no JSON type, a subschema slot
     // that holds no schema, a `$ref` that is not local are refused here, with their pointer, and
     // BFCL's `dict`/`float`/`tuple` become JSON type names. A node pass: shares the walk below.
@@ -309,6 +317,7 @@ mod tests {
             names,
             [
                 "sort-keys",
+                "draft-2020-12",
                 "well-formed",
                 "merge-docs",
                 "drop-titles",

@@ -2,6 +2,8 @@
 //!
 //! Each pass implements [`Pass`](crate::pipeline::Pass) and can be run alone on any schema value.
 
+mod draft_2020;
+pub use draft_2020::Draft2020;
 mod well_formed;
 pub use well_formed::WellFormed;
 mod merge_docs;
