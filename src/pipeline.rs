@@ -25,8 +25,8 @@ use crate::dialect::{self, AdaptContext, SchemaDialect};
 use crate::error::{Error, SchemaGenerationError};
 use crate::pass::RefsSeen;
 use crate::passes::{
-    CheckNesting, CheckRefs, DocWarning, Draft2020, DropTitles, Exclude, FindTags, IntegerBounds, MapKeys, MergeDocs,
-    MergeTags, PruneDefs, RejectAny, SortKeys, SortRequired, WellFormed,
+    CheckNesting, CheckRefs, DocWarning, Draft2020, DropTitles, Exclude, FindTags, IntegerBounds, MapKeys,
+    MergeDocs, MergeTags, PruneDefs, RejectAny, SortKeys, SortRequired, WellFormed,
 };
 use serde_json::Value;
 

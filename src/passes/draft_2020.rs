@@ -305,7 +305,8 @@ impl Plan {
                 }
                 None => Map::new(),
             };
-            let names: HashMap<String, String> = definition_names(&definitions, Some(&defs)).into_iter().collect();
+            let names: HashMap<String, String> =
+                definition_names(&definitions, Some(&defs)).into_iter().collect();
             for (name, schema) in definitions {
                 let to = names.get(&name).cloned().unwrap_or(name);
                 defs.entry(to).or_insert(schema);
@@ -394,15 +395,18 @@ fn object_member<'m>(node: &'m mut Map<String, Value>, key: &str) -> &'m mut Map
 /// strings or schemas (anything else is left for `WellFormed` to refuse).
 fn dependencies_well_formed(value: &Value) -> bool {
     let Value::Object(entries) = value else { return false };
-    entries.values().all(|v| {
-        crate::walk::is_schema(v) || v.as_array().is_some_and(|a| a.iter().all(Value::is_string))
-    })
+    entries
+        .values()
+        .all(|v| crate::walk::is_schema(v) || v.as_array().is_some_and(|a| a.iter().all(Value::is_string)))
 }
 
 /// The `$defs` name each `definitions` entry takes: its own, unless `$defs` holds that name with
 /// another schema; then the first of `Name_1`, `Name_2`, ... that neither map holds nor an
 /// earlier entry took. In key order, so the choice is the same whatever the maps' order.
-fn definition_names(definitions: &Map<String, Value>, defs: Option<&Map<String, Value>>) -> Vec<(String, String)> {
+fn definition_names(
+    definitions: &Map<String, Value>,
+    defs: Option<&Map<String, Value>>,
+) -> Vec<(String, String)> {
     let mut taken: BTreeSet<String> = definitions.keys().cloned().collect();
     taken.extend(defs.into_iter().flat_map(|d| d.keys().cloned()));
     let mut names: Vec<&String> = definitions.keys().collect();
@@ -423,7 +427,11 @@ fn definition_names(definitions: &Map<String, Value>, defs: Option<&Map<String, 
 
 /// `$recursiveRef: "#"` as `$ref: "#"`, and `$recursiveAnchor` removed; refused where that would
 /// change what it points at.
-fn recursive_ref(node: &mut Map<String, Value>, at: &Location<'_>, nested_id: bool) -> Result<(), SchemaGenerationError> {
+fn recursive_ref(
+    node: &mut Map<String, Value>,
+    at: &Location<'_>,
+    nested_id: bool,
+) -> Result<(), SchemaGenerationError> {
     node.remove("$recursiveAnchor");
     let Some(reference) = node.remove("$recursiveRef") else { return Ok(()) };
     let refuse = |why: &str| SchemaGenerationError::Malformed {
@@ -434,10 +442,14 @@ fn recursive_ref(node: &mut Map<String, Value>, at: &Location<'_>, nested_id: bo
         ),
     };
     if reference.as_str() != Some("#") {
-        return Err(refuse(&format!("is {reference}, and only `\"#\"` can be read as a reference to the root")));
+        return Err(refuse(&format!(
+            "is {reference}, and only `\"#\"` can be read as a reference to the root"
+        )));
     }
     if nested_id {
-        return Err(refuse("stands in a document with a nested `$id`, where the root it lands on depends on the path taken"));
+        return Err(refuse(
+            "stands in a document with a nested `$id`, where the root it lands on depends on the path taken",
+        ));
     }
     if node.contains_key("$ref") {
         return Err(refuse("stands beside a `$ref`; put one of them under `allOf`"));
@@ -474,9 +486,9 @@ fn repoint(reference: &str, renames: &HashMap<String, Vec<Rename>>) -> Option<St
             let named = tokens.get(i + 1).and_then(|next| {
                 found.iter().find(|r| r.keyword == tokens[i] && r.name.as_deref() == Some(next.as_str()))
             });
-            named.map(|r| (r, 2)).or_else(|| {
-                found.iter().find(|r| r.keyword == tokens[i] && r.name.is_none()).map(|r| (r, 1))
-            })
+            named
+                .map(|r| (r, 2))
+                .or_else(|| found.iter().find(|r| r.keyword == tokens[i] && r.name.is_none()).map(|r| (r, 1)))
         });
         match here {
             Some((rename, used)) => {
@@ -661,11 +673,22 @@ mod tests {
     #[test]
     fn nested_schema_goes_and_the_roots_goes_when_it_names_an_earlier_draft() {
         let s = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "items": {"$schema": D7}});
-        assert_eq!(run(s).unwrap(), json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "items": {}}));
-        for uri in [D4, D7, "https://json-schema.org/draft-06/schema", "http://json-schema.org/draft-03/schema#",
-            "https://json-schema.org/draft/2019-09/schema#"]
-        {
-            assert_eq!(run(json!({"$schema": uri, "type": "string"})).unwrap(), json!({"type": "string"}), "{uri}");
+        assert_eq!(
+            run(s).unwrap(),
+            json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "items": {}})
+        );
+        for uri in [
+            D4,
+            D7,
+            "https://json-schema.org/draft-06/schema",
+            "http://json-schema.org/draft-03/schema#",
+            "https://json-schema.org/draft/2019-09/schema#",
+        ] {
+            assert_eq!(
+                run(json!({"$schema": uri, "type": "string"})).unwrap(),
+                json!({"type": "string"}),
+                "{uri}"
+            );
         }
     }
 
@@ -676,7 +699,10 @@ mod tests {
         assert_eq!(run(s).unwrap(), json!({"properties": {"next": {"$ref": "#"}}}));
         for (s, why) in [
             (json!({"properties": {"next": {"$recursiveRef": "#/$defs/A"}}}), "only `\"#\"`"),
-            (json!({"properties": {"next": {"$recursiveRef": "#"}, "o": {"$id": "http://e.com/o", "$recursiveAnchor": true}}}), "nested `$id`"),
+            (
+                json!({"properties": {"next": {"$recursiveRef": "#"}, "o": {"$id": "http://e.com/o", "$recursiveAnchor": true}}}),
+                "nested `$id`",
+            ),
         ] {
             let err = run(s).unwrap_err();
             assert_eq!(err.pointer(), Some("/properties/next/$recursiveRef"));
