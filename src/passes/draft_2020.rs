@@ -75,7 +75,7 @@ impl Pass for Draft2020 {
     }
 
     fn run(&self, schema: &mut Value, cx: &mut PassContext<'_>) -> Result<(), SchemaGenerationError> {
-        translate(schema, cx.max_depth)
+        translate(schema, cx.max_depth, cx.type_name)
     }
 }
 
@@ -121,10 +121,18 @@ impl Declared {
 }
 
 /// Rewrites `schema` as draft 2020-12 (see [`Draft2020`]) within the depth budget.
-fn translate(schema: &mut Value, max_depth: usize) -> Result<(), SchemaGenerationError> {
+fn translate(
+    schema: &mut Value,
+    max_depth: usize,
+    type_name: Option<&str>,
+) -> Result<(), SchemaGenerationError> {
     let Value::Object(root) = schema else { return Ok(()) };
     let declared = Declared::of(root)?;
-    let too_deep = |pointer: String| SchemaGenerationError::TooDeep { field: None, pointer, max_depth };
+    let too_deep = |pointer: String| SchemaGenerationError::TooDeep {
+        field: type_name.and_then(|t| crate::pointer::field_path(Some(t), &pointer)),
+        pointer,
+        max_depth,
+    };
     // One read-only walk: whether anything is to be rewritten, and whether any place a reference
     // may point through moves.
     let (mut work, mut moves, mut refs, mut nested_id) = (false, false, false, false);

@@ -364,7 +364,7 @@ fn a_draft_7_server_is_listed_in_draft_2020_12() {
     let d7 = "http://json-schema.org/draft-07/schema#";
     let input = serde_json::json!({
         "$schema": d7, "type": "object",
-        "definitions": {"Point": {"type": "array", "items": [{"type": "number"}, {"type": "number"}], "additionalItems": false}},
+        "definitions": {"Point": {"type": "array", "items": [{"type": "number"}, {"type": "number"}], "additionalItems": false, "minItems": 2}},
         "properties": {"from": {"$ref": "#/definitions/Point"}, "label": {"type": "string"}},
         "required": ["from"],
         "dependencies": {"label": ["from"]}
@@ -392,7 +392,8 @@ fn a_draft_7_server_is_listed_in_draft_2020_12() {
         for word in legacy {
             assert!(!text.contains(&format!("\"{word}\"")), "{dialect}: `{word}` in {text}");
         }
-        assert!(text.contains("\"prefixItems\""), "{dialect}: {text}");
+        // The tuple, as 2020-12 writes it (OpenAI's strict mode takes none: it is an object there).
+        assert!(dialect == "openai-strict" || text.contains("\"prefixItems\""), "{dialect}: {text}");
         for schema in ["inputSchema", "outputSchema"] {
             let validator = jsonschema::draft202012::meta::validate(&tools[0][schema]);
             assert!(validator.is_ok(), "{dialect}: {schema} {text}");
