@@ -309,7 +309,8 @@ impl Plan {
                     // Not a map: WellFormed refuses it; leave both as they were.
                     node.insert("$defs".into(), other);
                     node.insert("definitions".into(), Value::Object(definitions));
-                    return self.apply_rest(node);
+                    self.apply_rest(node);
+                    return Ok(());
                 }
                 None => Map::new(),
             };
@@ -321,10 +322,11 @@ impl Plan {
             }
             node.insert("$defs".into(), Value::Object(defs));
         }
-        self.apply_rest(node)
+        self.apply_rest(node);
+        Ok(())
     }
 
-    fn apply_rest(self, node: &mut Map<String, Value>) -> Result<(), SchemaGenerationError> {
+    fn apply_rest(self, node: &mut Map<String, Value>) {
         if self.dependencies
             && let Some(Value::Object(dependencies)) = node.remove("dependencies")
         {
@@ -383,7 +385,6 @@ impl Plan {
                 }
             }
         }
-        Ok(())
     }
 }
 
@@ -426,7 +427,11 @@ fn definition_names(
             out.push((name.clone(), name.clone()));
             continue;
         }
-        let free = (1..).map(|i| format!("{name}_{i}")).find(|n| !taken.contains(n)).unwrap_or_default();
+        // Among `taken.len() + 1` candidates one is free.
+        let free = (1..=taken.len() + 1)
+            .map(|i| format!("{name}_{i}"))
+            .find(|n| !taken.contains(n))
+            .unwrap_or_default();
         taken.insert(free.clone());
         out.push((name.clone(), free));
     }
