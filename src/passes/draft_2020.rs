@@ -647,6 +647,20 @@ mod tests {
     }
 
     #[test]
+    fn a_reference_repointed_into_a_tuple_is_then_searched_for_loops_as_it_reads() {
+        let mut s = json!({"properties": {"q": {"items": [{"$ref": "#/properties/q/items/0"}]}}});
+        let mut cx = PassContext::new(None);
+        Draft2020.run(&mut s, &mut cx).unwrap();
+        let err = super::super::CheckRefs.run(&mut s, &mut cx).unwrap_err();
+        assert_eq!(err.pointer(), Some("/properties/q/prefixItems/0/$ref"), "{err}");
+        assert!(err.to_string().contains("comes back to the schema it stands in"), "{err}");
+        // Where no tuple is, a reference through `items/0` points at nothing, and stays as written.
+        let mut s = json!({"properties": {"q": {"items": {"$ref": "#/properties/q/items/0"}}}});
+        Draft2020.run(&mut s, &mut cx).unwrap();
+        assert!(super::super::CheckRefs.run(&mut s, &mut cx).is_err());
+    }
+
+    #[test]
     fn boolean_exclusive_bounds_become_numbers() {
         let s = json!({"$schema": D4, "properties": {
             "a": {"maximum": 5, "exclusiveMaximum": true, "minimum": 1, "exclusiveMinimum": false},
