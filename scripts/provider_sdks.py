@@ -23,7 +23,11 @@ Inputs:
 Checks of each accepted schema, by dialect:
 - `openai-strict`: openai-agents `ensure_strict_json_schema(copy)` (its `FunctionTool` path)
   must not raise and must return the schema unchanged, except for `required: []` added to an
-  object without `required` (reported as information).
+  object without `required` (reported as information). And openai-agents' MCP-tool conversion
+  (as under `openai-agents-mcp`, below): it refuses the `$defs` openai-strict keeps for a
+  recursive schema, which is documented (serve such a tool with `openai-agents-mcp`) and reported
+  as information; the number of such tools in a full run is asserted
+  (`OPENAI_STRICT_MCP_RAISES`, a failure when it differs); any other finding is a failure.
 - `openai-agents-mcp`: the same, and the conversion openai-agents applies to an MCP server's
   tools (`agents.mcp.util` with `convert_schemas_to_strict`: `properties` added when absent, then
   `_reject_open_objects=True`) must not raise and must change nothing but `required: []`: the SDK
@@ -79,6 +83,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -110,7 +115,7 @@ SDKS_BY_DIALECT = {
     "json-schema": ["jsonschema"],
     "strict-subset": ["jsonschema"],
     "inline-refs": ["jsonschema"],
-    "openai-strict": ["openai-agents", "jsonschema"],
+    "openai-strict": ["openai-agents", "openai-agents-mcp-recursive", "jsonschema"],
     "openai-agents-mcp": ["openai-agents", "openai-agents-mcp", "jsonschema"],
     "anthropic-strict": ["anthropic", "jsonschema"],
     "gemini": ["google-genai"],
@@ -119,6 +124,13 @@ SDKS_BY_DIALECT = {
     "mcp": ["mcp", "vscode", "jsonschema"],
     "mcp-self-contained": ["mcp", "vscode", "jsonschema"],
 }
+
+# openai-strict keeps a recursive schema's `$defs`, which openai-agents' MCP-tool conversion
+# refuses (docs/dialects.md: such a tool is served with `openai-agents-mcp`, which refuses it at
+# start-up). The tools of a full run (every source, `--allow-any`) whose openai-strict output the
+# conversion refuses that way: a documented number, asserted; any other raise is a failure.
+OPENAI_STRICT_MCP_RAISES = 11
+MCP_RECURSIVE_KIND = "MCP-tool conversion refuses the recursive schema's $defs (documented: use openai-agents-mcp)"
 
 # Protocol versions a client parses a `tools/list` result for, each with the result's other
 # required fields (2026-07-28 adds cache hints and `resultType`).
@@ -352,6 +364,7 @@ class Sdks:
             {
                 "openai-agents": self.openai,
                 "openai-agents-mcp": self.openai_mcp,
+                "openai-agents-mcp-recursive": self.openai_mcp_recursive,
                 "anthropic": self.anthropic_check,
                 "google-genai": self.gemini,
                 "google-genai-json": self.gemini_json,
@@ -415,6 +428,17 @@ class Sdks:
         if changes:
             kinds = sorted({f"{VERB[op]} `{last_key(p)}`" for p, op, *_ in changes})
             c.fail("MCP-tool conversion changes the schema: " + ", ".join(kinds), describe_changes(changes))
+
+    def openai_mcp_recursive(self, c: Check, schema: Any, name: str) -> None:
+        """openai-strict's output through the MCP-tool conversion: a raise on a recursive schema
+        is the documented limit (information, counted against `OPENAI_STRICT_MCP_RAISES`);
+        anything else the conversion finds is a failure, as under `openai-agents-mcp`."""
+        mcp = Check()
+        self.openai_mcp(mcp, schema, name)
+        if mcp.failures and is_recursive(schema) and all(" raises " in n.kind for n in mcp.failures):
+            c.note(MCP_RECURSIVE_KIND, mcp.failures[0].message)
+        else:
+            c.failures.extend(mcp.failures)
 
     # -- anthropic -----------------------------------------------------------------------------
 
@@ -712,6 +736,47 @@ def schema_refs(node: Any, at: str) -> Iterator[tuple[str, str, Any]]:
                 yield from schema_refs(sub, f"{at}/{k}/{i}")
 
 
+def is_recursive(schema: Any) -> bool:
+    """Whether a `$ref` of `schema` leads back to the root (`#`) or around a cycle of `$defs`."""
+
+    def refs(node: Any) -> Iterator[str]:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "$ref" and isinstance(v, str):
+                    yield v
+                elif k not in ("enum", "const", "default", "examples"):
+                    yield from refs(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from refs(v)
+
+    def target(ref: str) -> str | None:
+        if not ref.startswith("#/$defs/"):
+            return None
+        return urllib.parse.unquote(ref[len("#/$defs/") :]).replace("~1", "/").replace("~0", "~")
+
+    if not isinstance(schema, dict):
+        return False
+    if any(r == "#" for r in refs(schema)):
+        return True
+    defs = schema.get("$defs") if isinstance(schema.get("$defs"), dict) else {}
+    edges = {n: {t for t in map(target, refs(d)) if t in defs} for n, d in defs.items()}
+    done: set[str] = set()
+
+    def cycle(n: str, path: set[str]) -> bool:
+        if n in path:
+            return True
+        if n in done:
+            return False
+        path.add(n)
+        found = any(cycle(m, path) for m in edges[n])
+        path.discard(n)
+        done.add(n)
+        return found
+
+    return any(cycle(n, set()) for n in defs)
+
+
 # Each check must pass a schema its SDK takes and fail one it does not: a check that cannot fail
 # (an SDK upgrade that stops warning, a renamed function) stops the run instead of passing it.
 SELF_TEST: dict[str, tuple[Any, Any]] = {
@@ -893,7 +958,9 @@ def table(rows: list[list[str]], right: set[int]) -> str:
     return "\n".join(lines)
 
 
-def report(results: list[Result], dialects: list[str], sources: list[str], limit: int) -> tuple[str, int]:
+def report(
+    results: list[Result], dialects: list[str], sources: list[str], limit: int, expected_mcp_raises: int | None = None
+) -> tuple[str, int]:
     out: list[str] = []
     rows = [["dialect", "sdk", "checked", "passed", "failed", "refused by us", "unreadable", "info"]]
     by_source = [["dialect", "sdk", *sources]]
@@ -970,6 +1037,21 @@ def report(results: list[Result], dialects: list[str], sources: list[str], limit
         if len(unreadable_tools) > limit:
             out.append(f"    ... and {len(unreadable_tools) - limit} more tool(s)")
     listing("Information (not failures), by kind:", infos)
+    if "openai-strict" in dialects:
+        raising = [
+            r
+            for r in results
+            if r.dialect == "openai-strict"
+            and r.status == "accepted"
+            and any(n.kind == MCP_RECURSIVE_KIND for n in r.checks["openai-agents-mcp-recursive"].info)
+        ]
+        out.append(f"\nopenai-strict outputs the MCP-tool conversion refuses as recursive: {len(raising)}")
+        if expected_mcp_raises is not None and len(raising) != expected_mcp_raises:
+            out.append(
+                f"FAILURE: a full run documents {expected_mcp_raises} (OPENAI_STRICT_MCP_RAISES, docs/dialects.md); "
+                "review the tools above and update both"
+            )
+            total_failed += 1
     out.append("")
     checks = sum(int(r[2]) for r in rows[1:])
     out.append(f"{checks} check(s), {total_failed} failed, {len(unreadable_tools)} tool(s) unreadable")
@@ -1125,7 +1207,9 @@ def main() -> int:
         t,
     )
 
-    text, failed = report(results, dialects, sources, args.list)
+    # The documented count holds for a full run: every source, free-form schemas allowed.
+    full = set(sources) == set(SOURCES) and not args.reject_any
+    text, failed = report(results, dialects, sources, args.list, OPENAI_STRICT_MCP_RAISES if full else None)
     print(text)
     elapsed = time.monotonic() - started
     versions = sdks.versions()

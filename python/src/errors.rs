@@ -86,7 +86,8 @@ pub fn init_attributes(py: Python<'_>) -> PyResult<()> {
     capability.setattr("keyword", py.None())?;
     capability.setattr("field", py.None())?;
     capability.setattr("errors", PyList::empty(py).to_tuple())?;
-    py.get_type::<ArgumentsError>().setattr("faults", PyList::empty(py).to_tuple())?;
+    // A list, as on every raised instance (its stub says so); an instance made by hand shares it.
+    py.get_type::<ArgumentsError>().setattr("faults", PyList::empty(py))?;
     Ok(())
 }
 

@@ -283,3 +283,118 @@ def test_normalize_takes_schemas_from_anywhere() -> None:
     assert toolschema.normalize(mcp, allow_any=True).schema == {"type": "object", "properties": {"x": {}}}
     with pytest.raises(TypeError):
         toolschema.normalize(mcp, exclude="x")
+
+
+# --- Docstring styles: Google, numpy and reST (Sphinx) read alike ------------------------------
+
+
+def double_google(x: int, y: int = 0) -> int:
+    """Double x.
+
+    Args:
+        x: The number.
+        y: Added after,
+            on two lines.
+        z: No such parameter.
+
+    Returns:
+        Twice x.
+
+    Raises:
+        ValueError: Never.
+    """
+    return 2 * x + y
+
+
+def double_numpy(x: int, y: int = 0) -> int:
+    """Double x.
+
+    Parameters
+    ----------
+    x : int
+        The number.
+    y : int, optional
+        Added after,
+        on two lines.
+    z : str
+        No such parameter.
+
+    Returns
+    -------
+    int
+        Twice x.
+
+    Raises
+    ------
+    ValueError
+        Never.
+    """
+    return 2 * x + y
+
+
+def double_rest(x: int, y: int = 0) -> int:
+    """Double x.
+
+    :param x: The number.
+    :type x: int
+    :param int y: Added after,
+        on two lines.
+    :param z: No such parameter.
+    :returns: Twice x.
+    :rtype: int
+    :raises ValueError: Never.
+    """
+    return 2 * x + y
+
+
+def test_numpy_and_rest_docstrings_give_the_schema_of_their_google_twin() -> None:
+    google = schema_for(double_google)
+    assert google.schema["description"] == "Double x."
+    assert google.schema["properties"]["x"]["description"] == "The number."
+    assert google.schema["properties"]["y"]["description"] == "Added after, on two lines."
+    for twin in (double_numpy, double_rest):
+        built = schema_for(twin)
+        assert built.schema == google.schema, twin.__name__
+        assert built.hash == google.hash, twin.__name__
+        warnings = [(w.kind, w.name, w.pointer) for w in built.doc_warnings]
+        assert warnings == [("unknown-entry", "z", "")], twin.__name__
+
+
+def test_a_rest_docstring_keeps_returns_out_of_the_description() -> None:
+    def f(x: int) -> int:
+        """Double x.
+
+        :param x: The number.
+        :returns: Twice x."""
+        return 2 * x
+
+    built = schema_for(f)
+    assert built.schema["description"] == "Double x."
+    assert built.schema["properties"]["x"] == {"type": "integer", "description": "The number."}
+    assert built.doc_warnings == []
+
+
+def test_a_model_s_numpy_attributes_land_on_its_fields() -> None:
+    class Place(BaseModel):
+        """A place to stay.
+
+        Attributes
+        ----------
+        city : str
+            Where.
+        nights : int
+            How long.
+
+        Examples
+        --------
+        >>> Place(city="Oslo", nights=2)
+        """
+
+        city: str
+        nights: int
+
+    built = schema_for(Place)
+    assert built.schema["description"] == "A place to stay."
+    assert built.schema["properties"]["city"]["description"] == "Where."
+    assert built.schema["properties"]["nights"]["description"] == "How long."
+    assert built.doc_warnings == []

@@ -235,19 +235,139 @@ _SECTION = re.compile(
 _FIELD_SECTIONS = ("Args:", "Arguments:", "Fields:", "Attributes:")
 
 
+#: A numpy-style section's underline (``Parameters`` then ``----------``).
+_NUMPY_UNDERLINE = re.compile(r"^-{3,}\s*$")
+
+#: numpy-style section titles, by the Google-style header they stand for: the field sections
+#: become ``Args:``/``Attributes:``, any other title a section that is left out.
+_NUMPY_FIELDS = {
+    "Parameters": "Args:",
+    "Params": "Args:",
+    "Arguments": "Args:",
+    "Args": "Args:",
+    "Other Parameters": "Args:",
+    "Keyword Arguments": "Args:",
+    "Fields": "Args:",
+    "Attributes": "Attributes:",
+}
+
+#: A reST (Sphinx) field: ``:param x: text``, ``:param int x: text``, ``:ivar x: text``,
+#: ``:returns: text``, ``:raises ValueError: text``, ``:type x: int``.
+_REST_FIELD = re.compile(r"^:([A-Za-z]+)((?:\s+[^:]+)?):(?:\s+(.*))?$")
+
+#: reST field names, by the Google-style header their entries go under; a field not listed here
+#: (``returns``, ``rtype``, ``raises``, ``type``, ``meta``, ...) is left out.
+_REST_FIELDS = {
+    "param": "Args:",
+    "parameter": "Args:",
+    "arg": "Args:",
+    "argument": "Args:",
+    "key": "Args:",
+    "keyword": "Args:",
+    "ivar": "Attributes:",
+    "var": "Attributes:",
+    "cvar": "Attributes:",
+}
+
+
+def _google_entry(names: str, text: list[str]) -> list[str]:
+    """A field entry in the Google form the pipeline reads: ``    name: text`` with its further
+    lines indented below; ``x, y`` gives an entry each, ``*args`` is named ``args``."""
+    lines = [t.strip() for t in text]
+    while lines and not lines[-1]:
+        lines.pop()
+    out: list[str] = []
+    for name in (n.strip().lstrip("*") for n in names.split(",")):
+        if not name:
+            continue
+        first = lines[0] if lines else ""
+        out.append(f"    {name}: {first}".rstrip())
+        out.extend(f"        {t}" if t else "" for t in lines[1:])
+    return out
+
+
+def _as_google(text: str) -> str:
+    """A docstring with its numpy-style sections (a title underlined by dashes) and its reST
+    field lists (``:param x: ...``) rewritten in the Google style the rest of the reading (and the
+    pipeline's merge-docs pass) understands; a Google-style docstring comes back unchanged."""
+    lines = inspect.cleandoc(text).splitlines()
+    out: list[str] = []
+    # reST fields, gathered by section and written after the prose in one block each.
+    rest: dict[str, list[str]] = {}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        title = line.strip()
+        underline = lines[i + 1] if i + 1 < len(lines) else ""
+        if line and not line[0].isspace() and title and _NUMPY_UNDERLINE.match(underline):
+            header = _NUMPY_FIELDS.get(title)
+            i += 2
+            if header is None:
+                # A section about the code (Returns, Raises, Examples, Notes, ...): left out.
+                out.append("Notes:" if not _SECTION.match(title + ":") else title + ":")
+                while i < len(lines) and not (
+                    lines[i][:1].strip() and i + 1 < len(lines) and _NUMPY_UNDERLINE.match(lines[i + 1])
+                ):
+                    out.append("    " + lines[i] if lines[i] else "")
+                    i += 1
+                continue
+            out.append(header)
+            # Entries: `name : type` (or `name`) at the section's margin, the text indented.
+            while i < len(lines):
+                entry = lines[i]
+                if entry[:1].strip() and i + 1 < len(lines) and _NUMPY_UNDERLINE.match(lines[i + 1]):
+                    break
+                if not entry.strip():
+                    i += 1
+                    continue
+                if entry[:1].isspace():
+                    # Text with no entry above it: kept, so the pass reports it.
+                    out.append("    " + entry.strip())
+                    i += 1
+                    continue
+                names = entry.split(":", 1)[0]
+                i += 1
+                body: list[str] = []
+                while i < len(lines) and (not lines[i].strip() or lines[i][:1].isspace()):
+                    body.append(lines[i])
+                    i += 1
+                out.extend(_google_entry(names, body))
+            continue
+        field = _REST_FIELD.match(line) if line[:1] == ":" else None
+        if field:
+            kind, args, first = field.group(1).lower(), (field.group(2) or "").split(), field.group(3) or ""
+            i += 1
+            body = [first]
+            while i < len(lines) and lines[i][:1].isspace() and lines[i].strip():
+                body.append(lines[i])
+                i += 1
+            header = _REST_FIELDS.get(kind)
+            if header is not None and args:
+                rest.setdefault(header, []).extend(_google_entry(args[-1], body))
+            continue
+        out.append(line)
+        i += 1
+    for header, entries in sorted(rest.items()):
+        while out and not out[-1].strip():
+            out.pop()
+        out.extend(["", header, *entries])
+    return "\n".join(out)
+
+
 def _tool_doc(doc: str | None, extra_fields: str | None = None) -> str | None:
-    """A docstring as the model should read it: the prose before the first Google-style section,
-    and the sections that describe the fields (``Args:``, ``Attributes:``, ...), which the pipeline
-    lands on the properties. ``Returns:``, ``Raises:``, ``Yields:``, ``Example(s):``, ``Note(s):``
-    and the rest are about the code, not the arguments. ``extra_fields``: another docstring whose
-    field sections are added (a callable object's ``__call__``)."""
+    """A docstring as the model should read it: the prose before the first section, and the
+    sections that describe the fields (``Args:``, ``Attributes:``, ...), which the pipeline lands
+    on the properties. ``Returns:``, ``Raises:``, ``Yields:``, ``Example(s):``, ``Note(s):`` and
+    the rest are about the code, not the arguments. Google, numpy and reST (Sphinx) styles are
+    read alike. ``extra_fields``: another docstring whose field sections are added (a callable
+    object's ``__call__``)."""
     prose: list[str] = []
     fields: list[str] = []
     for index, text in enumerate((doc, extra_fields)):
         if not text:
             continue
         section: str | None = None
-        for line in inspect.cleandoc(text).splitlines():
+        for line in _as_google(text).splitlines():
             stripped = line.strip()
             if line and not line[0].isspace() and _SECTION.match(stripped):
                 section = stripped

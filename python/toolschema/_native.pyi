@@ -1,6 +1,6 @@
 """Type stubs for ``toolschema._native``, the Rust half of the package (see ``src/lib.rs``)."""
 
-from typing import Any, Dict, Iterable, Literal, Optional, Protocol, Sequence, Tuple, Union, final, type_check_only
+from typing import Any, Dict, Iterable, Literal, Optional, Protocol, Tuple, Union, final, type_check_only
 
 __all__ = [
     "Adaptation",
@@ -74,7 +74,7 @@ class ArgumentsError(ToolSchemaError):
     as the tool's result); ``faults`` lists every fault as ``(pointer, message)``, each pointer into
     the arguments as the model sent them; ``pointer`` is the first's."""
 
-    faults: Sequence[Tuple[str, str]]
+    faults: list[Tuple[str, str]]
 
 _AdaptationKind = Literal[
     "null-for-absent",

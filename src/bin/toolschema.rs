@@ -271,6 +271,11 @@ enum Command {
         /// is accepted (`toolschema pin --accept FILE TOOL`).
         #[arg(long, value_name = "FILE")]
         pin: Option<std::path::PathBuf>,
+        /// Check each tool result's `structuredContent` against the tool's `outputSchema`:
+        /// `refuse` (the default) turns a result that does not fit into an `isError` result
+        /// naming each fault, `report` only writes the faults to stderr.
+        #[arg(long, value_name = "MODE", num_args = 0..=1, default_missing_value = "refuse", value_parser = ["refuse", "report"])]
+        check_output: Option<String>,
         /// The MCP server to run, and its arguments.
         #[arg(last = true, required = true, value_name = "SERVER_COMMAND")]
         server: Vec<String>,
@@ -313,7 +318,9 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut out = output::Out::new();
-    if let Command::McpProxy { dialect, coerce, keep_refused, keep_names, pin, server } = &cli.command {
+    if let Command::McpProxy { dialect, coerce, keep_refused, keep_names, pin, check_output, server } =
+        &cli.command
+    {
         let Some(dialect) = commands::find_dialect(&mut out, dialect) else {
             return out.finish(output::Status::USAGE);
         };
@@ -329,6 +336,10 @@ fn main() -> ExitCode {
             keep_refused: *keep_refused,
             keep_names: *keep_names,
             pin: pin.clone(),
+            check_output: check_output.as_deref().map(|mode| match mode {
+                "report" => mcp_proxy::OutputCheck::Report,
+                _ => mcp_proxy::OutputCheck::Refuse,
+            }),
         };
         return mcp_proxy::run(&options, server);
     }

@@ -440,4 +440,18 @@ mod tests {
         assert!(plan.restore(json!({"m": [{"key": "ab", "value": 1}]})).is_ok());
         assert!(plan.restore(json!({"m": [{"key": "01", "value": 1}]})).is_err());
     }
+
+    #[test]
+    fn a_kept_pattern_is_checked_on_restore_in_exact_mode_too() {
+        let s = json!({"type": "object", "properties": {"p": {"type": "string", "pattern": "^[a-z]+$"}},
+            "required": ["p"]});
+        let out = ANTHROPIC_STRICT
+            .adapt_reversible(s, &AdaptContext::new(128, Some("T")).with_exact(true))
+            .unwrap();
+        assert_eq!(out.schema["properties"]["p"]["pattern"], "^[a-z]+$");
+        assert_eq!(out.plan.restore(json!({"p": "ab"})), Ok(json!({"p": "ab"})));
+        let err = out.plan.restore(json!({"p": "123"})).unwrap_err();
+        let faults: Vec<&str> = err.faults().iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(faults, ["/p"], "{err}");
+    }
 }

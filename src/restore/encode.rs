@@ -2,7 +2,7 @@
 //! provider's schema takes them, each encoding of the plan done forwards, so that restore maps
 //! them back. Beside restore, which undoes the same nodes.
 
-use super::{Decode, MAX_DEPTH, Node, NodeId, RestorePlan, Run, TypeSet};
+use super::{Decode, MAX_DEPTH, Node, NodeId, RestorePlan, TypeSet};
 use serde_json::Value;
 
 impl RestorePlan {
@@ -153,14 +153,7 @@ impl Encode<'_> {
 
     /// What restore gives for `sent` through the node `id`, where it finds no fault.
     fn restored(&self, id: NodeId, sent: &Value, depth: usize) -> Option<Value> {
-        let mut run = Run::new(self.nodes);
-        let out = run.node(id, sent.clone(), depth);
-        if run.faults.is_empty() {
-            Some(out)
-        } else {
-            crate::walk::drop_any_depth(out);
-            None
-        }
+        super::restored_through(self.nodes, Some(id), sent, depth)
     }
 
     /// Whether the encodings of the node `id` (through its references) apply to `value`: a map's

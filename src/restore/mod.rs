@@ -57,6 +57,7 @@ mod pattern;
 pub(crate) mod rewrite;
 mod shape;
 mod types;
+mod validate;
 
 pub(crate) use rewrite::Decode;
 use rewrite::{Faults, Place, Seg};
@@ -65,6 +66,7 @@ pub(crate) use types::TypeSet;
 
 pub use check::{Check, KeysPresent, Presence};
 pub use pattern::{Pattern, STEP_BOUND};
+pub use validate::{MAX_DEPTH as VALIDATE_MAX_DEPTH, MAX_STEPS as VALIDATE_MAX_STEPS, validate};
 
 use crate::pointer::Pointer;
 use serde_json::{Map, Value};
@@ -191,7 +193,8 @@ pub(crate) struct Prop {
     /// admit there (an optional `Option` whose null reads as absent does): a `null` is left out.
     pub(crate) null_dropped: bool,
     /// For the forward map: the value that says "absent" where the provider demands the property
-    /// and `null` is a value of its own (a declared default).
+    /// and `null` is a value of its own (a declared default), or where it demands a property the
+    /// original leaves out (a discriminator's tag with its default).
     pub(crate) default: Option<Value>,
     /// For the forward map: with `null_is_absent`, the original refuses `null` here (the null
     /// stands for absent only), so a value that holds a null there is not this object's: a union
@@ -344,6 +347,26 @@ impl<'p> Run<'p> {
     }
 }
 
+/// What restore gives for `value` through the node `id` of `nodes` (the value as it is where
+/// `id` is `None`), where it finds no fault: the forward map's check of a branch, and the
+/// engine's judgement that two union branches restore the values they share alike.
+pub(crate) fn restored_through(
+    nodes: &[Node],
+    id: Option<NodeId>,
+    value: &Value,
+    depth: usize,
+) -> Option<Value> {
+    let Some(id) = id else { return Some(value.clone()) };
+    let mut run = Run::new(nodes);
+    let out = run.node(id, value.clone(), depth);
+    if run.faults.is_empty() {
+        Some(out)
+    } else {
+        crate::walk::drop_any_depth(out);
+        None
+    }
+}
+
 impl Faults for Run<'_> {
     fn fault(&mut self, message: String) {
         self.faults.push(Pending { message, path: Vec::new() });
@@ -429,7 +452,22 @@ impl Run<'_> {
         if !(nodes[id].try_branches || has_integral_float(value)) {
             return fitting.find(|b| !idle(&nodes[*b]));
         }
-        let fitting: Vec<NodeId> = fitting.collect();
+        let mut fitting: Vec<NodeId> = fitting.collect();
+        // With an integral float, a branch whose items or property values refuse it (`[1.0]`
+        // for `Vec<String>` beside `Vec<u32>`) is not the value's, though its top level fits:
+        // it would keep the float, which the branch that reads it needs as an integer. Where
+        // no branch's shape fits below its top level, they are all tried as before.
+        if has_integral_float(value) {
+            let deep: Vec<NodeId> = nodes[id]
+                .union
+                .iter()
+                .filter(|(shape, b)| fitting.contains(b) && shape.fits_deep(value))
+                .map(|(_, b)| *b)
+                .collect();
+            if !deep.is_empty() {
+                fitting = deep;
+            }
+        }
         let first = fitting.iter().copied().find(|b| !idle(&nodes[*b]));
         let mut clean = None;
         for &b in &fitting {

@@ -99,6 +99,31 @@ impl Shape {
         keys_apart(self, other) || keys_apart(other, self)
     }
 
+    /// The values both shapes may have, where they are few enough to list: the listed values of
+    /// one that the other may have, or `null` where the types they share are null alone
+    /// (`Option<Limit>` beside `Limit`'s unit variant). `None` where they may share more. Read
+    /// where [`disjoint`](Self::disjoint) says no.
+    pub(crate) fn shared_values(&self, other: &Shape) -> Option<Vec<Value>> {
+        if let Some(any) = &self.any {
+            let mut out = Vec::new();
+            for s in any.iter().filter(|s| !s.disjoint(other)) {
+                out.extend(s.shared_values(other)?);
+            }
+            return Some(out);
+        }
+        if other.any.is_some() {
+            return other.shared_values(self);
+        }
+        match (&self.values, &other.values) {
+            (Some(a), _) => Some(a.iter().filter(|v| other.fits_top(v)).cloned().collect()),
+            (None, Some(b)) => Some(b.iter().filter(|v| self.fits_top(v)).cloned().collect()),
+            (None, None) => {
+                let shared = self.types?.intersection(other.types?);
+                (shared == TypeSet::NULL).then(|| vec![Value::Null])
+            }
+        }
+    }
+
     /// The shape of the values that have both shapes (a `$ref` and the keywords beside it).
     pub(crate) fn both(self, other: Shape) -> Shape {
         if let Some(any) = other.any {

@@ -126,3 +126,38 @@ fn tuples_and_wrapped_roots_come_back() {
     ]);
     assert_eq!(p.restore(json!({"value": [1]})).unwrap_err().faults()[0].pointer, "/value");
 }
+
+#[test]
+fn shared_values_are_listed_only_where_they_are_few() {
+    let of = |t: &str| Shape { types: Some(TypeSet::of_type(&json!(t))), ..Shape::default() };
+    let null_or_object = Shape { any: Some(vec![of("null"), of("object")]), ..Shape::default() };
+    // `Option<Limit>` beside `Limit`'s unit variant: null alone.
+    assert_eq!(null_or_object.shared_values(&of("null")), Some(vec![Value::Null]));
+    assert_eq!(of("null").shared_values(&null_or_object), Some(vec![Value::Null]));
+    // Listed values: those the other may have.
+    let listed = Shape { values: Some(vec![json!("a"), json!(1)]), ..Shape::default() };
+    assert_eq!(listed.shared_values(&of("string")), Some(vec![json!("a")]));
+    // Two objects, or numbers, may share without end.
+    assert_eq!(of("object").shared_values(&null_or_object), None);
+    assert_eq!(of("integer").shared_values(&of("number")), None);
+    assert_eq!(Shape::default().shared_values(&of("null")), None);
+}
+
+#[test]
+fn an_integral_float_takes_the_branch_whose_items_take_it() {
+    // `Texts(Vec<String>) | Tokens(Vec<u32>)`: both fit `[1.0]` at the top level; the items
+    // tell them apart.
+    let array_of = |t: &str| Shape {
+        types: Some(TypeSet::of_type(&json!("array"))),
+        items: Some(Box::new(Shape { types: Some(TypeSet::of_type(&json!(t))), ..Shape::default() })),
+        ..Shape::default()
+    };
+    let p = plan(vec![
+        Node { union: vec![(array_of("string"), 1), (array_of("integer"), 2)], ..Node::default() },
+        Node::default(),
+        Node { items: Some(3), ..Node::default() },
+        Node { integer: true, ..Node::default() },
+    ]);
+    assert_eq!(p.restore(json!([1.0, 2])).unwrap(), json!([1, 2]));
+    assert_eq!(p.restore(json!(["a"])).unwrap(), json!(["a"]));
+}

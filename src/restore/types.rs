@@ -10,6 +10,7 @@ pub(crate) struct TypeSet(pub(super) u8);
 impl TypeSet {
     pub(crate) const ALL: TypeSet = TypeSet(0x7f);
     pub(crate) const OBJECT: TypeSet = TypeSet(4);
+    pub(crate) const NULL: TypeSet = TypeSet(1);
 
     fn bit(name: &str) -> u8 {
         match name {

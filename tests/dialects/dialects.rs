@@ -90,6 +90,110 @@ fn every_dialect_gives_every_zoo_type_its_golden_schema_or_its_exact_errors() {
     assert_eq!(count, (dialect::builtin().len() - 1) * zoo::ZOO.len());
 }
 
+/// The dialects whose every object schema is closed with `additionalProperties: false` (OpenAI's
+/// and Anthropic's strict modes refuse a tool with an open one).
+const CLOSING: [&str; 3] = ["openai-strict", "openai-agents-mcp", "anthropic-strict"];
+
+/// Every object schema of a dialect's output (a subschema with `type: object` or `properties`)
+/// that is not closed with `additionalProperties: false`, or (OpenAI) whose `required` does not
+/// list every property; by pointer. Values (`enum`, `const`, `default`, `examples`) are not
+/// schemas and are skipped.
+fn open_objects(v: &Value, ptr: &str, every_property_required: bool, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            let is_object = m.get("type").is_some_and(|t| t == "object") || m.contains_key("properties");
+            if is_object && m.get("additionalProperties") != Some(&Value::Bool(false)) {
+                out.push(format!("{ptr}: open"));
+            }
+            if is_object && every_property_required {
+                let props = m.get("properties").and_then(Value::as_object);
+                let required = m.get("required").and_then(Value::as_array);
+                let all = props.is_none_or(|p| {
+                    p.keys().all(|k| required.is_some_and(|r| r.iter().any(|x| x == k.as_str())))
+                });
+                if !all {
+                    out.push(format!("{ptr}: a property is not required"));
+                }
+            }
+            for (k, child) in m {
+                if matches!(k.as_str(), "enum" | "const" | "default" | "examples") {
+                    continue;
+                }
+                // The keys of `properties`, `$defs` are names; their values are schemas.
+                open_objects(child, &format!("{ptr}/{k}"), every_property_required, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                open_objects(item, &format!("{ptr}/{i}"), every_property_required, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+// Law: the closing provider dialects close every object they write, wherever it stands: under
+// array items (inline, not only through `$defs`), nested arrays, tuple members, union branches
+// under items, a map's values; for every zoo type and for foreign schemas that put objects inline
+// where the zoo puts references.
+#[test]
+fn the_closing_dialects_close_every_object_wherever_it_stands() {
+    let object = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+        "required": ["a"]});
+    let foreign = [
+        json!({"type": "object", "properties": {"list": {"type": "array", "items": object}}}),
+        json!({"type": "object", "properties": {"grid": {"type": "array",
+            "items": {"type": "array", "items": object}}}, "required": ["grid"]}),
+        json!({"type": "object", "properties": {"either": {"type": "array",
+            "items": {"anyOf": [object, {"type": "string"}]}}}, "required": ["either"]}),
+        json!({"type": "object", "properties": {"pair": {"type": "array",
+            "prefixItems": [object, object], "items": false, "minItems": 2}}, "required": ["pair"]}),
+        json!({"type": "object", "properties": {"map": {"type": "object",
+            "additionalProperties": object}}, "required": ["map"]}),
+        json!({"type": "object", "properties": {"deep": {"type": "object", "properties": {
+            "list": {"type": "array", "items": object}}, "required": ["list"]}}, "required": ["deep"]}),
+    ];
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for name in CLOSING {
+        let d = dialect::by_name(name).expect("built in");
+        let every_property_required = name != "anthropic-strict";
+        for exact in [false, true] {
+            let options = SchemaOptions::new().dialect(d).exact(exact);
+            for (i, schema) in foreign.iter().enumerate() {
+                match options.normalize(schema.clone()) {
+                    Ok(out) => {
+                        checked += 1;
+                        let mut open = Vec::new();
+                        open_objects(out.as_value(), "", every_property_required, &mut open);
+                        if !open.is_empty() {
+                            failures.push(format!(
+                                "{name} (exact: {exact}), schema {i}: {open:?}
+{}",
+                                out.as_value()
+                            ));
+                        }
+                    }
+                    Err(e) if exact => drop(e),
+                    Err(e) => failures.push(format!("{name}: schema {i} refused: {e}")),
+                }
+            }
+            for entry in zoo::ZOO {
+                if let Ok(out) = (entry.schema)(&options) {
+                    checked += 1;
+                    let mut open = Vec::new();
+                    open_objects(out.as_value(), "", every_property_required, &mut open);
+                    if !open.is_empty() {
+                        failures.push(format!("{name} (exact: {exact}), {}: {open:?}", entry.name));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(checked > CLOSING.len() * foreign.len(), "only {checked} outputs checked");
+}
+
 /// A validator for a dialect's output: JSON Schema as it is, Gemini's OpenAPI `nullable` (`gemini`,
 /// `gemini-ordered`) read as the JSON Schema it stands for.
 fn output_validator(d: &dyn SchemaDialect, schema: &Value) -> jsonschema::Validator {
@@ -214,6 +318,8 @@ fn soundness(seed: u64) -> Vec<String> {
     let mut failures = Vec::new();
     let (mut accepted, mut refused, mut boundary) = (0usize, 0usize, 0usize);
     let reach = prop_run::Reach::new();
+    let restored = prop_run::Reach::new();
+    let mut boundary_types = std::collections::BTreeMap::<&str, usize>::new();
     for d in dialects() {
         for entry in zoo::ZOO {
             let Ok(schema) = (entry.schema)(&SchemaOptions::new().dialect(d)) else { continue };
@@ -228,13 +334,25 @@ fn soundness(seed: u64) -> Vec<String> {
                         continue;
                     }
                     accepted += 1;
-                    match schema.restore(mutant.clone()) {
+                    let back = schema.restore(mutant.clone());
+                    restored.count(d.name(), back.is_ok());
+                    match back {
                         Err(_) => refused += 1,
                         Ok(back) if original.is_valid(&back) && (entry.deserializes)(&back) => {}
                         // The original schema accepts it and serde does not: a gap of the type's
                         // own schema (README, "Guarantees": a `char` key schemars writes as a
-                        // string), the same in every dialect, not one restore opened.
-                        Ok(back) if original.is_valid(&back) => boundary += 1,
+                        // string), the same in every dialect, not one restore opened. Only the
+                        // types known to have such a gap, and only so often.
+                        Ok(back) if original.is_valid(&back) && BOUNDARY_TYPES.contains(&entry.name) => {
+                            boundary += 1;
+                            *boundary_types.entry(entry.name).or_default() += 1;
+                        }
+                        Ok(back) if original.is_valid(&back) => failures.push(format!(
+                            "{} under `{}` accepts {mutant}, restored to {back}, which the original accepts and \
+                             serde refuses: a type with no known gap between its schema and serde",
+                            entry.name,
+                            d.name()
+                        )),
                         Ok(back) => failures.push(format!(
                             "{} under `{}` accepts {mutant}, restored to {back}, which the original refuses",
                             entry.name,
@@ -253,11 +371,33 @@ fn soundness(seed: u64) -> Vec<String> {
     // under every dialect some must reach it.
     let names: Vec<&str> = dialects().map(|d| d.name()).collect();
     reach.finish("soundness: mutants the output accepts", &names, SOUNDNESS_FLOOR);
+    // A restore that refused everything would pass the law: most accepted mutants must restore.
+    restored.finish("soundness: accepted mutants restore gives back", &names, RESTORED_FLOOR);
+    // Tolerated gaps stay few: a law that let any type's serde refusal through would pass a
+    // restore that writes values serde cannot read.
+    println!("at the type's own boundary: {boundary_types:?}");
+    assert!(
+        boundary * BOUNDARY_CAP_DIVISOR <= accepted,
+        "{boundary} of {accepted} accepted mutants at the type's own boundary (more than 1 in {BOUNDARY_CAP_DIVISOR}): \
+         {boundary_types:?}"
+    );
     failures
 }
 
 /// The share of mutants each dialect's output must accept for the soundness law to count.
 const SOUNDNESS_FLOOR: f64 = 0.02;
+
+/// The share of accepted mutants restore must give back (not refuse), per dialect: the lowest
+/// measured is anthropic-strict's 66% (8,305 of 12,581 on one seed; strict-subset, inline-refs
+/// and the MCP dialects give back every one).
+const RESTORED_FLOOR: f64 = 0.5;
+
+/// The zoo types whose schema accepts values serde refuses (docs/guarantees.md: an adjacently
+/// tagged unit variant with content), the only ones the soundness law lets restore give such a
+/// value back for; and at most one accepted mutant in `BOUNDARY_CAP_DIVISOR` may be one (none
+/// was of 110,013 on one seed).
+const BOUNDARY_TYPES: &[&str] = &["adjacent_enum"];
+const BOUNDARY_CAP_DIVISOR: usize = 100;
 
 fn proptest_cases() -> usize {
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)

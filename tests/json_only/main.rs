@@ -24,5 +24,7 @@ mod foreign_corpus;
 mod foreign_properties;
 mod foreign_regressions;
 mod foreign_rejections;
+mod regression_files;
 #[cfg(feature = "tokens")]
 mod tokens;
+mod validate;

@@ -2,7 +2,8 @@
 //! How every property test runs: its case count, its seed, where its failures are kept, and how
 //! it proves that its law was reached.
 //!
-//! - Cases: `PROPTEST_CASES` when set, else the test's default (small, for CI's two cores).
+//! - Cases: `PROPTEST_CASES` when set, else the test's default (small, for CI's two cores); the
+//!   counts beside it (values per zoo type, instances per schema) grow with it ([`scaled`]).
 //! - Seed: `PROPTEST_RNG_SEED` when set, else a fresh one per run, printed at the start of the test
 //!   (the harness shows a test's output when it fails): rerun a failure with
 //!   `PROPTEST_RNG_SEED=<seed> cargo test --test <binary> <file>::<test>`.
@@ -26,6 +27,28 @@ use std::sync::Mutex;
 /// `PROPTEST_CASES` if set, else `default`.
 pub fn cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// A count beside the case count (values per zoo type, instances per schema) that grows with
+/// `PROPTEST_CASES`: `default` when it is unset, else `default × PROPTEST_CASES / reference`
+/// (at least 1), where `reference` is the case count `default` goes with.
+pub fn scaled(default: usize, reference: u32) -> usize {
+    match std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse::<u64>().ok()) {
+        Some(cases) => ((default as u64 * cases) / u64::from(reference.max(1))).max(1) as usize,
+        None => default,
+    }
+}
+
+/// As [`scaled`], growing with the square root of `PROPTEST_CASES / reference`: for a count per
+/// case whose cases already grow (instances per generated schema), so a long run does not grow
+/// with the square of its cases.
+pub fn scaled_sqrt(default: usize, reference: u32) -> usize {
+    match std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse::<f64>().ok()) {
+        Some(cases) => {
+            ((default as f64) * (cases / f64::from(reference.max(1))).sqrt()).round().max(1.0) as usize
+        }
+        None => default,
+    }
 }
 
 /// This run's seed: `PROPTEST_RNG_SEED` if set, else a fresh one from the OS's hasher keys and

@@ -9,7 +9,9 @@
 //! `prefixItems`, `dependentRequired`); `anyOf` / `oneOf` / `allOf`, members that only carry
 //! `required`, unions of `integer` with `number`; `enum` and `const` of every JSON type (the empty
 //! string included); arrays without `items`; `format`; `pattern` (lookaround included);
-//! `discriminator`; `default`; roots that are not objects. [`COVERAGE`] names each item with a
+//! `discriminator` (a tag with a default, in a list beside other properties, too); unions of
+//! arrays and of maps told apart by their items' number type; `default`; roots that are not
+//! objects. [`COVERAGE`] names each item with a
 //! test of a schema, and `tests/with_schemars/restore_laws.rs` asserts each appears.
 //!
 //! [`Instances`] makes values for any schema (this generator's or the corpus's): it follows `$ref`,
@@ -49,6 +51,16 @@ impl Draft {
             .should_validate_formats(false)
             .build(&as_readers_read(schema))
             .ok()
+    }
+
+    /// A validator for a schema in this draft as JSON Schema reads it: a `discriminator` is an
+    /// annotation, so a value may leave out a tag that has a default (its readers refuse it).
+    pub fn plain_validator(self, schema: &Value) -> Option<jsonschema::Validator> {
+        let draft = match self {
+            Draft::Draft7 => jsonschema::Draft::Draft7,
+            Draft::Draft2020 => jsonschema::Draft::Draft202012,
+        };
+        jsonschema::options().with_draft(draft).should_validate_formats(false).build(schema).ok()
     }
 
     /// `schema` with every object that says nothing of further keys closed: `unevaluatedProperties:
@@ -352,6 +364,43 @@ pub fn arb_node() -> BoxedStrategy<Value> {
                         .collect();
                     json!({"oneOf": branches, "discriminator": {"propertyName": "kind"}})
                 }),
+                // pydantic's discriminated union whose members give their tag a default, inside a
+                // list, beside other properties: each member told apart by a required property of
+                // its own too, so that values leaving the tag out are ones the schema accepts
+                // (and its readers refuse), which the forward map must still send with the tag.
+                1 => (vec(inner.clone(), 2..4), inner.clone(), any::<bool>()).prop_map(|(members, other, req)| {
+                    let branches: Vec<Value> = members
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, v)| {
+                            let (tag, own) = (format!("k{i}"), format!("v{i}"));
+                            json!({
+                                "type": "object",
+                                "properties": {"kind": {"type": "string", "const": tag, "default": tag}, own.clone(): v},
+                                "required": [own],
+                            })
+                        })
+                        .collect();
+                    let union = json!({"oneOf": branches, "discriminator": {"propertyName": "kind"}});
+                    let required = if req { json!(["list", "o"]) } else { json!(["list"]) };
+                    json!({"type": "object", "properties": {"list": {"type": "array", "items": union}, "o": other},
+                        "required": required})
+                }),
+                // Unions of arrays, and of maps, told apart only by their items' (values') type,
+                // a number type on one side at least (serde's untagged `Vec<String> | Vec<u32>`,
+                // `Vec<u32> | Vec<f64>`, the same of maps), in either order.
+                1 => (0..3usize, any::<bool>(), any::<bool>()).prop_map(|(pair, map, swap)| {
+                    let (a, b) = [("string", "integer"), ("integer", "number"), ("string", "number")][pair];
+                    let (a, b) = if swap { (b, a) } else { (a, b) };
+                    let of = |t: &str| {
+                        if map {
+                            json!({"type": "object", "additionalProperties": {"type": t}})
+                        } else {
+                            json!({"type": "array", "items": {"type": t}})
+                        }
+                    };
+                    json!({"anyOf": [of(a), of(b)]})
+                }),
             ]
         })
         .boxed()
@@ -517,6 +566,19 @@ fn has_ref(v: &Value, f: fn(&str) -> bool) -> bool {
 
 fn has_enum_of(v: &Value, f: fn(&Value) -> bool) -> bool {
     anywhere(v, &|m| m.get("enum").and_then(Value::as_array).is_some_and(|e| e.iter().any(f)))
+}
+
+/// Whether some `anyOf` has two branches whose types at `at` (an array's items, a map's values)
+/// differ, one of them a number type.
+fn told_apart_by_number_type(v: &Value, at: &'static str) -> bool {
+    anywhere(v, &|m| {
+        m.get("anyOf").and_then(Value::as_array).is_some_and(|b| {
+            let types: Vec<&str> = b.iter().filter_map(|s| s.pointer(at).and_then(Value::as_str)).collect();
+            types.len() == 2
+                && types[0] != types[1]
+                && types.iter().any(|t| *t == "integer" || *t == "number")
+        })
+    })
 }
 
 /// The vocabulary list, item by item.
@@ -687,6 +749,36 @@ pub const COVERAGE: &[Coverage] = &[
         },
     },
     Coverage { name: "discriminator", holds: |v| anywhere(v, &|m| m.contains_key("discriminator")) },
+    Coverage {
+        name: "a discriminated union whose tag has a default, inside a list, beside other properties",
+        holds: |v| {
+            anywhere(v, &|m| {
+                let props = m.get("properties").and_then(Value::as_object);
+                props.is_some_and(|p| p.len() > 1)
+                    && props.into_iter().flat_map(|p| p.values()).any(|p| {
+                        p.get("type") == Some(&json!("array"))
+                            && p.pointer("/items/discriminator/propertyName")
+                                .and_then(Value::as_str)
+                                .is_some_and(|tag| {
+                                    let branches = p.pointer("/items/oneOf").and_then(Value::as_array);
+                                    branches.is_some_and(|b| {
+                                        b.iter().all(|s| {
+                                            s.pointer(&format!("/properties/{tag}/default")).is_some()
+                                        })
+                                    })
+                                })
+                    })
+            })
+        },
+    },
+    Coverage {
+        name: "a union of arrays told apart by their items' number type",
+        holds: |v| told_apart_by_number_type(v, "/items/type"),
+    },
+    Coverage {
+        name: "a union of maps told apart by their values' number type",
+        holds: |v| told_apart_by_number_type(v, "/additionalProperties/type"),
+    },
     Coverage { name: "default", holds: |v| anywhere(v, &|m| m.contains_key("default")) },
     Coverage {
         name: "a root that is not an object",
@@ -1223,5 +1315,16 @@ impl<'v> Alternatives<'v> {
             stack.extend(next.into_iter().rev());
         }
         Ok(out)
+    }
+}
+
+/// The decode law on any arguments: `decode::<Value>` gives what `restore` gives, the same value or
+/// the same error. `Ok(true)` when both refused, `Ok(false)` when both gave the value; else what
+/// differs.
+pub fn decode_agrees_with_restore(schema: &toolschema::ToolSchema, args: &Value) -> Result<bool, String> {
+    match (schema.decode::<Value>(args.clone()), schema.restore(args.clone())) {
+        (Ok(a), Ok(b)) if a == b => Ok(false),
+        (Err(a), Err(b)) if a == b => Ok(true),
+        (a, b) => Err(format!("decode and restore differ on {args}\n  decode: {a:?}\n  restore: {b:?}")),
     }
 }

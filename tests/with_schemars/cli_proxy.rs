@@ -416,3 +416,138 @@ fn a_draft_7_server_is_listed_in_draft_2020_12() {
     assert!(validator.is_valid(&serde_json::json!({"from": [1, 2], "label": "x"})));
     assert!(!validator.is_valid(&serde_json::json!({"from": [1, 2, 3]})), "the tuple stays closed");
 }
+
+/// The listing's token line reaches stderr even when the server ends right after answering and
+/// the client closes stdin at once: the proxy waits for the count before it exits.
+#[test]
+fn the_token_line_is_written_when_the_session_ends_right_after_the_listing() {
+    let tools = [
+        serde_json::json!({"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}),
+    ];
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}}).to_string();
+    // Answers the first line and exits.
+    let script = format!("read -r line; printf '%s\\n' '{answer}'");
+    let request = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n";
+    for dialect in ["mcp", "openai-strict"] {
+        let (code, out, err) =
+            toolschema(&["mcp-proxy", "--dialect", dialect, "--", "sh", "-c", &script], request);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("\"echo\""), "{out}");
+        assert!(
+            err.contains(&format!("tokens of the 1 listed tools under `{dialect}`: ")),
+            "{dialect}: {err}"
+        );
+    }
+}
+
+/// A pinned tool the server renames is left out until the rename is accepted; the pin records the
+/// server's name from its `initialize` answer.
+#[test]
+fn a_renamed_pinned_tool_is_left_out_until_accepted() {
+    let dir = TempDir::new("pin-rename");
+    let file = dir.0.join("pins.json");
+    let path = file.to_str().expect("a UTF-8 path");
+    let init = serde_json::json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-06-18",
+        "capabilities": {"tools": {}}, "serverInfo": {"name": "files", "version": "1"}}})
+    .to_string();
+    let requests = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{}}\n\
+                    {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n";
+    let serve = |name: &str| {
+        let tools = [serde_json::json!({"name": name, "description": "Reads a file.",
+            "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}})];
+        let list = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}}).to_string();
+        let script = format!(
+            "read -r a; printf '%s\\n' '{init}'; read -r b; printf '%s\\n' '{list}'; cat > /dev/null"
+        );
+        let (code, out, err) = toolschema(
+            &["mcp-proxy", "--dialect", "mcp", "--pin", path, "--", "sh", "-c", &script],
+            requests,
+        );
+        assert_eq!(code, 0, "{err}");
+        let listed: Vec<String> = out
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|m| m["id"] == 1)
+            .flat_map(|m| m["result"]["tools"].as_array().cloned().unwrap_or_default())
+            .filter_map(|t| t["name"].as_str().map(str::to_owned))
+            .collect();
+        (listed, err)
+    };
+    let (listed, err) = serve("read");
+    assert_eq!(listed, ["read"], "{err}");
+    let (listed, err) = serve("read_file");
+    assert!(listed.is_empty(), "a rename is held: {listed:?}");
+    assert!(
+        err.contains(
+            "tool `read_file` left out of tools/list: it is the pinned tool `read` under a new name"
+        ),
+        "{err}"
+    );
+    let (code, out, _) = toolschema(&["pin", path], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("  read  (server `files`)\n"), "{out}");
+    assert!(out.contains("pending: read_file (") && out.contains("  - renamed from `read`"), "{out}");
+    let (code, _, err) = toolschema(&["pin", "--accept", path, "read_file"], "");
+    assert_eq!(code, 0, "{err}");
+    let (listed, err) = serve("read_file");
+    assert_eq!(listed, ["read_file"], "{err}");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("JSON");
+    assert_eq!(
+        written["tools"].as_object().map(|t| t.keys().cloned().collect::<Vec<_>>()),
+        Some(vec!["read_file".to_owned()])
+    );
+}
+
+/// `--check-output`: a result whose `structuredContent` does not fit the tool's `outputSchema`
+/// becomes an `isError` result naming the fault (`report`: a stderr line, the result unchanged);
+/// without the flag it passes as it is.
+#[test]
+fn check_output_catches_a_structured_result_that_does_not_fit_its_output_schema() {
+    let tools = [serde_json::json!({"name": "count", "inputSchema": {"type": "object"},
+        "outputSchema": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+            "properties": {"n": {"$ref": "#/definitions/count"}}, "required": ["n"],
+            "definitions": {"count": {"type": "integer", "minimum": 0}}}})];
+    let list = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}}).to_string();
+    let call = |n: i64| {
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": n.to_string()}],
+            "structuredContent": {"n": n}}})
+        .to_string()
+    };
+    let requests = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n\
+                    {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"count\",\"arguments\":{}}}\n";
+    let run = |flag: &[&str], n: i64| {
+        let script = format!(
+            "read -r a; printf '%s\\n' '{list}'; read -r b; printf '%s\\n' '{}'; cat > /dev/null",
+            call(n)
+        );
+        let mut args = vec!["mcp-proxy"];
+        args.extend_from_slice(flag);
+        args.extend(["--", "sh", "-c", &script]);
+        let (code, out, err) = toolschema(&args, requests);
+        assert_eq!(code, 0, "{err}");
+        let result = out
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .find(|m| m["id"] == 2)
+            .expect("the call's answer")["result"]
+            .clone();
+        (result, err)
+    };
+    let (result, err) = run(&["--check-output"], -1);
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().expect("text");
+    assert!(text.contains("`/n`: must be at least 0, got -1"), "{text}");
+    assert!(err.contains("tools/call `count`: the result of `count` does not fit"), "{err}");
+    // A result that fits passes unchanged.
+    let (result, _) = run(&["--check-output"], 3);
+    assert_eq!(result["structuredContent"], serde_json::json!({"n": 3}));
+    // `report`: the fault on stderr, the result as the server sent it.
+    let (result, err) = run(&["--check-output", "report"], -1);
+    assert_eq!(result["structuredContent"], serde_json::json!({"n": -1}));
+    assert!(err.contains("`/n`: must be at least 0, got -1"), "{err}");
+    // Without the flag nothing is checked.
+    let (result, err) = run(&[], -1);
+    assert_eq!(result["structuredContent"], serde_json::json!({"n": -1}));
+    assert!(!err.contains("does not fit"), "{err}");
+}

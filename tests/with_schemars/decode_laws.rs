@@ -90,7 +90,11 @@ fn floated(value: &Value) -> Value {
     }
 }
 
-const SAMPLES: usize = 6;
+/// Values per zoo type: 6 at the default case count of 24 (the arbitrary-JSON law's), growing
+/// with `PROPTEST_CASES` ([`prop_run::scaled`]).
+fn samples() -> usize {
+    prop_run::scaled(6, 24)
+}
 
 // The law over the zoo's values in each provider's terms, their integers as floats, and every
 // small edit of them.
@@ -101,11 +105,12 @@ fn decode_gives_what_restore_then_serde_gives_on_encoded_zoo_values_and_their_ed
     let mut labels: Vec<&str> = labels.iter().map(String::as_str).collect();
     labels.dedup();
     let seeds = prop_run::Seeds::new(file!(), "zoo");
+    let samples = samples();
     for seed in seeds.all() {
         let reach = prop_run::Reach::new();
         let mut failures = Vec::new();
         for (case, label, schema) in &schemas {
-            for value in (case.samples)(seed ^ case.name.len() as u64, SAMPLES) {
+            for value in (case.samples)(seed ^ case.name.len() as u64, samples) {
                 let sent = schema.plan().encode(value);
                 let mut args = vec![floated(&sent), sent.clone()];
                 args.extend(zoo::mutants(&sent));

@@ -83,7 +83,15 @@ fn the_laws_reject_a_broken_value() {
     assert!(!laws::same_json(&json!({"a": 1}), &json!({"a": 2})));
     assert!(!laws::same_json(&json!([1, 2]), &json!([1])));
     assert!(laws::parse(b"{\"a\": ").is_none());
+    // Bytes that are not JSON are not the law's to judge; a writer that breaks it is caught.
     assert_eq!(laws::canonical_writer(b"not json"), Ok(()));
+    assert_eq!(laws::canonical_writer(b"{\"a\": 0.125, \"b\": 1}"), Ok(()));
+    let lossy = |v: &serde_json::Value| toolschema::canonical::to_string(v).replace("0.125", "0.12");
+    let broken = laws::canonical_writer_with(b"{\"a\": 0.125, \"b\": 1}", &lossy);
+    assert!(broken.is_err_and(|e| e.contains("re-parses to a different value")));
+    let dropping = |v: &serde_json::Value| toolschema::canonical::to_string(v).replacen(",\"b\":1", "", 1);
+    let broken = laws::canonical_writer_with(b"{\"a\": 0.125, \"b\": 1}", &dropping);
+    assert!(broken.is_err_and(|e| e.contains("re-parses to a different value")));
     // The restore law's two halves, on a broken restore: a value that changes on the round trip,
     // and a value the output accepts that restores to one the schema refuses.
     assert!(laws::survives("x", &json!({"a": 1, "b": null}), Ok(json!({"a": 1}))).is_ok());

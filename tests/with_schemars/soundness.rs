@@ -822,6 +822,191 @@ fn an_integral_float_stays_a_float_where_another_union_branch_takes_fractions() 
     }
 }
 
+/// Every dialect in both modes, with its label.
+fn every_mode() -> Vec<(&'static dyn SchemaDialect, bool, String)> {
+    let mut out = Vec::new();
+    for &d in dialect::builtin() {
+        for exact in [false, true] {
+            out.push((d, exact, format!("{}{}", d.name(), if exact { " exact" } else { "" })));
+        }
+    }
+    out
+}
+
+/// `value` with every integer written as a float (`1` as `1.0`), as a model may send it.
+fn integers_as_floats(value: &Value) -> Value {
+    match value {
+        Value::Number(n) if !n.is_f64() => json!(n.as_f64().unwrap()),
+        Value::Array(items) => Value::Array(items.iter().map(integers_as_floats).collect()),
+        Value::Object(m) => {
+            Value::Object(m.iter().map(|(k, v)| (k.clone(), integers_as_floats(v))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(untagged)]
+enum EmbeddingInput {
+    Texts(Vec<String>),
+    Tokens(Vec<u32>),
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct Embedding {
+    input: EmbeddingInput,
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(untagged)]
+enum Weights {
+    Named(BTreeMap<String, String>),
+    Counts(BTreeMap<String, u32>),
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct Weighted {
+    w: Weights,
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(untagged)]
+enum Samples {
+    Whole(Vec<u32>),
+    Fractions(Vec<f64>),
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct Sampled {
+    s: Samples,
+}
+
+/// Asserts that `value`, sent with its integers as floats in the provider's terms, is accepted by
+/// every dialect and mode in `must_build` and restores to `want` (restore, then serde, and
+/// decode), or is refused on restore with a fault; what each mode that builds `T` does, in order.
+fn integral_floats_read_as<T>(value: &Value, want: &T, must_build: &[&str]) -> Vec<String>
+where
+    T: JsonSchema + DeserializeOwned + PartialEq + std::fmt::Debug + 'static,
+{
+    let mut built = Vec::new();
+    for (d, exact, label) in every_mode() {
+        let Ok(schema) = SchemaOptions::new().dialect(d).exact(exact).schema_for::<T>() else {
+            assert!(!must_build.contains(&label.as_str()), "{label}: refused");
+            continue;
+        };
+        built.push(label.clone());
+        let sent = integers_as_floats(&schema.plan().encode(value.clone()));
+        assert!(
+            validator(&zoo::openapi_as_json_schema(schema.as_value())).is_valid(&sent),
+            "{label}: the output refuses {sent}"
+        );
+        match schema.restore(sent.clone()) {
+            Ok(restored) => {
+                let read = serde_json::from_value::<T>(restored.clone());
+                assert_eq!(
+                    read.as_ref().ok(),
+                    Some(want),
+                    "{label}: {sent} restored to {restored}: {read:?}"
+                );
+                assert_eq!(
+                    schema.decode::<T>(sent.clone()).ok().as_ref(),
+                    Some(want),
+                    "{label}: decode of {sent}"
+                );
+            }
+            Err(e) => assert!(!e.faults().is_empty(), "{label}: {sent} refused without a fault: {e}"),
+        }
+    }
+    built
+}
+
+// Regression: an integral float inside an untagged union of two arrays (async-openai's embedding
+// input) or of two maps was kept as a float: both branches' shapes fit `[1.0]` at the top level,
+// restore took the strings' branch, which needs nothing, and serde matched no variant. Restore now
+// reads the branches' items and map values for it, in every dialect (`json-schema`'s integer-only
+// plan too); where another branch takes fractions there, the float stays a float.
+#[test]
+fn an_integral_float_in_an_array_or_map_branch_of_an_untagged_union_is_read_as_serde_reads_it() {
+    let reversible: Vec<String> = dialect::builtin().iter().map(|d| d.name().to_owned()).collect();
+    let reversible: Vec<&str> = reversible.iter().map(String::as_str).collect();
+    let tokens = Embedding { input: EmbeddingInput::Tokens(vec![1, 2]) };
+    let built = integral_floats_read_as(&json!({"input": [1, 2]}), &tokens, &reversible);
+    let texts = Embedding { input: EmbeddingInput::Texts(vec!["1".into()]) };
+    assert_eq!(integral_floats_read_as(&json!({"input": ["1"]}), &texts, &reversible), built);
+    // A map's values: where a dialect keeps the maps (or sends both as entries it can tell apart).
+    let kept =
+        ["json-schema", "strict-subset", "inline-refs", "gemini-json-schema", "mcp", "mcp-self-contained"];
+    let counts = Weighted { w: Weights::Counts(BTreeMap::from([("a".to_owned(), 1)])) };
+    let built = integral_floats_read_as(&json!({"w": {"a": 1}}), &counts, &kept);
+    let named = Weighted { w: Weights::Named(BTreeMap::from([("a".to_owned(), "1".to_owned())])) };
+    assert_eq!(integral_floats_read_as(&json!({"w": {"a": "1"}}), &named, &kept), built);
+    // Fractions beside: `[1.0, 2.0]` is serde's `Fractions`, `[1, 2]` its `Whole`.
+    let fractions = Sampled { s: Samples::Fractions(vec![1.0, 2.0]) };
+    let built = integral_floats_read_as(&json!({"s": [1, 2]}), &fractions, &reversible);
+    for (d, exact, label) in every_mode() {
+        let Ok(schema) = SchemaOptions::new().dialect(d).exact(exact).schema_for::<Sampled>() else {
+            continue;
+        };
+        assert!(built.contains(&label));
+        let whole = schema.decode::<Sampled>(schema.plan().encode(json!({"s": [1, 2]})));
+        assert_eq!(whole.map(|s| s.s), Ok(Samples::Whole(vec![1, 2])), "{label}");
+    }
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(untagged)]
+enum Limit {
+    Unlimited,
+    Spec { max: u32, burst: Option<u32> },
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+struct Quota {
+    limit: Option<Limit>,
+}
+
+// Regression: `Option<Limit>`, whose untagged `Limit` has a unit variant (written as `null`), was
+// refused by openai-strict, openai-agents-mcp and anthropic-strict although `Limit` alone builds:
+// the two branches overlap only on `null`, which both restore as it is. An overlap both branches
+// restore alike does not make a union ambiguous.
+#[test]
+fn a_union_whose_branches_share_only_a_null_they_restore_alike_builds_in_every_dialect() {
+    let values = [
+        Quota { limit: None },
+        Quota { limit: Some(Limit::Spec { max: 3, burst: None }) },
+        Quota { limit: Some(Limit::Spec { max: 3, burst: Some(1) }) },
+    ];
+    for (d, exact, label) in every_mode() {
+        let schema = match SchemaOptions::new().dialect(d).exact(exact).schema_for::<Quota>() {
+            Ok(schema) => schema,
+            // Exact mode refuses what the provider does not enforce (the integers' bounds under
+            // anthropic-strict), never the union.
+            Err(e) => {
+                assert!(exact && !e.to_string().contains("`anyOf`"), "{label}: {e}");
+                continue;
+            }
+        };
+        for v in &values {
+            let value = serde_json::to_value(v).unwrap();
+            let restored =
+                sends(&schema, &value).unwrap_or_else(|| panic!("{label}: {value} cannot be sent"));
+            assert_eq!(&serde_json::from_value::<Quota>(restored).unwrap(), v, "{label}");
+            let sent = schema.plan().encode(value);
+            assert_eq!(&schema.decode::<Quota>(sent).unwrap(), v, "{label}");
+        }
+        // What `Some(Unlimited)` is written as, and what a model may send for absent.
+        for sent in [json!({"limit": null}), json!({})] {
+            match schema.decode::<Quota>(sent.clone()) {
+                Ok(q) => assert_eq!(q, Quota { limit: None }, "{label}: {sent}"),
+                Err(e) => assert!(
+                    !validator(&zoo::openapi_as_json_schema(schema.as_value())).is_valid(&sent),
+                    "{label}: {sent}: {e}"
+                ),
+            }
+        }
+    }
+}
+
 #[derive(Debug, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
 struct KeyedCounts {
     m: BTreeMap<u32, u8>,

@@ -248,7 +248,14 @@ impl Engine<'_> {
                     let absent = alternatives.contains(name.as_str()).then_some(Value::Null);
                     schema.get("default").cloned().or(absent)
                 })
-                .flatten();
+                .flatten()
+                // A required property with a default: a discriminator's tag (required here, as
+                // its readers require it, and optional in the member that gives it the default),
+                // which a value the original accepts may leave out; the forward map sends the
+                // default. (A property the original itself requires is never absent.)
+                .or_else(|| {
+                    required.contains(name.as_str()).then(|| schema.get("default").cloned()).flatten()
+                });
             // Beside a map's plan every declared property is listed: the map's plan is for
             // further keys only.
             if plan.is_some() || null_is_absent || null_dropped || default.is_some() || kept_map {

@@ -2,7 +2,7 @@
 //! nothing removed (`prune`), and the plan of a dialect that changes no shape (`integer_plan`,
 //! integral floats only). Here because these read or build plan nodes, not provider schemas.
 
-use super::shape::{shape_of, whole_where_fractions_go_elsewhere, with_tag_required};
+use super::shape::{deep_shape_of, whole_where_fractions_go_elsewhere, with_tag_required};
 use crate::dialect::support::type_names;
 use crate::restore::{Decode, Node, NodeId, Prop, RestorePlan, Shape};
 use serde_json::Value;
@@ -202,7 +202,10 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                     .iter()
                     .map(|b| {
                         let tagged = tag.map(|t| with_tag_required(b, t, self.root));
-                        let mut shape = shape_of(tagged.as_ref().unwrap_or(b), self.root);
+                        // With its items' and properties' shapes: an integral float in an
+                        // array or map is the branch's whose items take it (`Vec<u32>`, not
+                        // `Vec<String>`, for `[1.0]`).
+                        let mut shape = deep_shape_of(tagged.as_ref().unwrap_or(b), self.root);
                         shape.values = None;
                         shape
                     })

@@ -94,8 +94,9 @@ impl Engine<'_> {
                 "pattern" => {
                     if value.as_str().is_some_and(self.p.pattern_ok) {
                         out.insert(kw.into(), value.clone());
+                        // Checked in exact mode too: a check undoes nothing, and the provider's
+                        // SDK may move the pattern into the description.
                         if self.p.check_kept_patterns
-                            && !self.exact
                             && let Some(found) = Check::from_keyword(kw, value)
                         {
                             silent.extend(found);

@@ -12,7 +12,7 @@ use super::{Built, Engine, Style};
 use crate::dialect::support::{disjoint, is_annotation, merge_ref_site};
 use crate::hint::Advice;
 use crate::pointer::Pointer;
-use crate::restore::{Node, NodeId, Shape};
+use crate::restore::{Node, NodeId, Shape, restored_through};
 use serde_json::{Map, Value};
 
 /// A union whose branch shapes wait for the finished schema: its node, the provider's branches,
@@ -224,6 +224,7 @@ impl Engine<'_> {
             self.nodes[*id].union = plans.iter().flatten().map(|p| (Shape::default(), *p)).collect();
         }
         let Liveness { busy, structural, reshaping } = liveness(&self.nodes);
+        let mut shared = Vec::new();
         for (id, pending, plans, ptr) in std::mem::take(&mut self.unions) {
             let exact: Vec<bool> = pending.iter().map(PendingShape::can_be_exact).collect();
             let mut shapes: Vec<Shape> = pending.into_iter().map(|p| p.shape(root)).collect();
@@ -245,7 +246,20 @@ impl Engine<'_> {
                     tried.push((i, Some(plan)));
                     continue;
                 }
-                let separate = shapes.iter().enumerate().all(|(j, s)| i == j || shapes[i].disjoint(s));
+                // A branch may share a few values with another where both restore them alike
+                // (checked below, once every union's branches are known).
+                let mut alike = Vec::new();
+                let separate = shapes.iter().enumerate().all(|(j, s)| {
+                    i == j
+                        || shapes[i].disjoint(s)
+                        || shapes[i].shared_values(s).is_some_and(|values| {
+                            alike.push((values, Some(plan), plans[j], ptr.clone()));
+                            true
+                        })
+                });
+                if separate {
+                    shared.append(&mut alike);
+                }
                 if !separate && !reshaping[plan] {
                     // Checks only (a bound the provider does not enforce): the value is the same
                     // in every branch, and restore takes the first whose checks pass.
@@ -287,6 +301,18 @@ impl Engine<'_> {
             let checked = checked.is_some();
             self.nodes[id].try_branches = checked;
             self.nodes[id].union = union;
+        }
+        // Branches told apart but for a few values both admit (`null`, a shared constant): they
+        // need no telling apart where both restore those values alike, now that every union's
+        // branches are known.
+        for (values, a, b, ptr) in shared {
+            let alike = values.iter().all(|v| {
+                let (x, y) = (restored_through(&self.nodes, a, v, 0), restored_through(&self.nodes, b, v, 0));
+                x.is_some() && x == y
+            });
+            if !alike {
+                self.refuse_overlap(&ptr);
+            }
         }
     }
 }

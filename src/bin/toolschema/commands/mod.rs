@@ -293,11 +293,15 @@ pub fn pin(out: &mut Out, accept: bool, path: &std::path::Path, tools: &[String]
             return usage(out, "pin", "name tools only with `--accept`");
         }
         for (name, fields) in &pins.tools {
-            out.line(&format!("{}  {name}", crate::pin::hash_of(name, fields)));
+            let hash = crate::pin::hash_of(name, fields);
+            let line = match fields.get("server").and_then(serde_json::Value::as_str) {
+                Some(server) => format!("{hash}  {name}  (server `{server}`)"),
+                None => format!("{hash}  {name}"),
+            };
+            out.line(&line);
         }
         for (name, listed) in &pins.pending {
-            let changes =
-                pins.tools.get(name).map(|old| crate::pin::changes(old, listed)).unwrap_or_default();
+            let changes = pins.describe(name, listed);
             out.line(&format!("pending: {name} (`toolschema pin --accept {label} {name}`):"));
             for change in changes {
                 out.line(&format!("  - {change}"));

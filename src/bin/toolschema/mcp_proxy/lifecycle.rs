@@ -20,6 +20,10 @@
 //! Once the client has closed stdin and the server is gone, what the server wrote before is
 //! still relayed, for up to [`DRAIN_GRACE`] (a listing being rewritten), unless a signal comes.
 //!
+//! A listing's token count (a stderr line, counted off the relay's path) still running then is
+//! waited for, up to [`REPORT_GRACE`] or until a signal, so a host that closes stdin right
+//! after `tools/list` still gets the line.
+//!
 //! What no process can catch (SIGKILL of the proxy) is outside this: the server then sees its
 //! stdin end, as it would without a proxy.
 
@@ -173,9 +177,22 @@ pub fn run(relay: Relay, server: &[String]) -> ExitCode {
             signal_exit(number)
         }
     };
+    // A listing's token count runs off the relay's path: its line is written before the exit,
+    // unless a signal comes first or it takes longer than REPORT_GRACE.
+    let deadline = Instant::now() + REPORT_GRACE;
+    while relay.reports_pending() && Instant::now() < deadline {
+        match event.recv_timeout(POLL) {
+            Ok(Event::Signal(_)) => break,
+            Err(mpsc::RecvTimeoutError::Disconnected) => std::thread::sleep(POLL),
+            _ => {}
+        }
+    }
     drop(signals);
     code
 }
+
+/// How long the proxy waits, on its way out, for a listing's stderr report still being counted.
+pub const REPORT_GRACE: Duration = Duration::from_secs(5);
 
 /// How long the relay may take to pass on what the server wrote before it ended, once the
 /// client has closed stdin.

@@ -2,7 +2,8 @@
 //!
 //! 1. with `--pin FILE`, the tool's listing (name, description, input and output schema) is
 //!    compared with the pinned one ([`crate::pin`]): a tool seen for the first time is pinned, a
-//!    tool whose listing differs is left out (a stderr line names it and each change) and its
+//!    tool whose listing differs, a pinned tool under a new name (renamed or copied) and a name
+//!    pinned for another server are left out (a stderr line names it and each change) and its
 //!    calls are refused until the change is accepted;
 //! 2. `inputSchema` is made self-contained and adapted to the dialect, the restore plan kept
 //!    (a tool the dialect refuses is left out, or kept unchanged with `--keep-refused`);
@@ -10,8 +11,9 @@
 //!    writes every schema ([`Draft2020`]; a dialect it does not know leaves the tool out, as a
 //!    refused `inputSchema` does), and has its references inlined under
 //!    `mcp-self-contained`, `inline-refs` and the provider dialects, for clients that cannot
-//!    resolve `$ref`; `structuredContent` in results is not touched, and means the same under
-//!    the inlined schema;
+//!    resolve `$ref`; `structuredContent` in results means the same under the inlined schema,
+//!    and with `--check-output` each result is checked against the schema the server wrote
+//!    ([`Relay::check_result`](super::Relay));
 //! 4. under a provider's dialect, each name the provider refuses is listed as one it accepts
 //!    ([`toolschema::tool_name`]; `--keep-names` keeps them), and a call under that name goes
 //!    to the server under the original;
@@ -76,6 +78,12 @@ impl Relay {
         let mut kept = Vec::with_capacity(tools.len());
         let mut adapted = Vec::new();
         let mut left = Vec::new();
+        // What the pins compare a new name with: the listing's other names, the server's name.
+        let listing: std::collections::BTreeSet<String> =
+            tools.iter().filter_map(|t| t.get("name").and_then(Value::as_str)).map(str::to_owned).collect();
+        let server = self.state().server.clone();
+        // With `--check-output`: each kept tool's `outputSchema` as the server wrote it.
+        let mut outputs = std::collections::HashMap::new();
         for mut tool in std::mem::take(tools) {
             let (Some(name), Some(schema)) =
                 (tool.get("name").and_then(Value::as_str), tool.get("inputSchema"))
@@ -84,11 +92,12 @@ impl Relay {
                 continue;
             };
             let name = name.to_owned();
+            let output = tool.get("outputSchema").filter(|_| self.check_output.is_some()).cloned();
             if let (Some((path, pins)), Some(fields)) = (&mut pins, tool.as_object()) {
                 let path = path.display();
                 let verdict = match pins {
                     Ok(pins) => {
-                        let (verdict, dirty) = pins.judge(&name, fields);
+                        let (verdict, dirty) = pins.judge(&name, fields, server.as_deref(), &listing);
                         pins_changed |= dirty;
                         verdict
                     }
@@ -107,19 +116,44 @@ impl Relay {
                         changed = true;
                         continue;
                     }
+                    held @ (Verdict::Renamed { .. } | Verdict::Copied { .. } | Verdict::Shadows { .. }) => {
+                        let what = match held {
+                            Verdict::Renamed { from, changes } => {
+                                let mut what = format!("it is the pinned tool `{from}` under a new name");
+                                for change in changes {
+                                    what.push_str("\n- ");
+                                    what.push_str(&change);
+                                }
+                                what
+                            }
+                            Verdict::Copied { of } => format!("it has the content of the pinned tool `{of}`"),
+                            Verdict::Shadows { by } => format!("`{name}` is pinned for the server `{by}`"),
+                            _ => String::new(),
+                        };
+                        log(&format!(
+                            "tool `{name}` left out of tools/list: {what} (accept it with `toolschema pin \
+                             --accept {path} {name}`)"
+                        ));
+                        left.push((name, Left::Changed));
+                        changed = true;
+                        continue;
+                    }
                 }
             }
             match self.adapt(&name, schema).and_then(|built| Ok((built, self.output(&name, &tool)?))) {
-                Ok((built, output)) => {
+                Ok((built, written)) => {
                     if tool["inputSchema"] != *built.as_value() {
                         tool["inputSchema"] = built.as_value().clone();
                         changed = true;
                     }
-                    if let Some(output) = output
-                        && tool.get("outputSchema") != Some(&output)
+                    if let Some(written) = written
+                        && tool.get("outputSchema") != Some(&written)
                     {
-                        tool["outputSchema"] = output;
+                        tool["outputSchema"] = written;
                         changed = true;
+                    }
+                    if let Some(output) = output {
+                        outputs.insert(name.clone(), output);
                     }
                     adapted.push((name, built));
                     kept.push(tool);
@@ -130,6 +164,9 @@ impl Relay {
                             "tool `{name}` kept unchanged: refused by `{}`: {message}",
                             self.dialect
                         ));
+                        if let Some(output) = output {
+                            outputs.insert(name.clone(), output);
+                        }
                         kept.push(tool);
                     } else {
                         log(&format!(
@@ -143,6 +180,9 @@ impl Relay {
             }
         }
         let mut state = self.state();
+        if self.check_output.is_some() {
+            state.outputs = outputs;
+        }
         if let Some(rule) = self.names {
             let names = state.names.get_or_insert_with(|| ToolNames::new(rule));
             names.add(kept.iter().filter_map(|t| t.get("name").and_then(Value::as_str)));
@@ -176,8 +216,13 @@ impl Relay {
         // Counted off the relay's path: the client gets the listing without waiting for the
         // encoding's first load or a count linear in a large listing.
         let (dialect, listed) = (self.dialect.clone(), kept.clone());
-        // A thread that cannot be started costs only the report.
-        let _ = std::thread::Builder::new().spawn(move || log(&token_report(&dialect, &listed)));
+        // A thread that cannot be started costs only the report; one that is started is waited
+        // for before the proxy exits (`Relay::finish_reports`).
+        if let Ok(report) = std::thread::Builder::new().spawn(move || log(&token_report(&dialect, &listed))) {
+            let mut reports = self.reports.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            reports.retain(|r| !r.is_finished());
+            reports.push(report);
+        }
         *tools = kept;
         changed
     }
@@ -268,7 +313,14 @@ mod tests {
 
     fn relay(dialect: &str, keep_names: bool, pin: Option<std::path::PathBuf>) -> Relay {
         let dialect = toolschema::dialect::by_name(dialect).expect("a built-in dialect");
-        Relay::new(&Options { dialect, coerce: false, keep_refused: false, keep_names, pin })
+        Relay::new(&Options {
+            dialect,
+            coerce: false,
+            keep_refused: false,
+            keep_names,
+            pin,
+            check_output: None,
+        })
     }
 
     fn parse(bytes: &[u8]) -> Value {

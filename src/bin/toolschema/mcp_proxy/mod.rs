@@ -57,13 +57,24 @@ pub const MAX_MESSAGE: usize = 32 << 20;
 /// closed").
 const CONNECTION_CLOSED: i64 = -32000;
 
-/// `--dialect`, `--coerce`, `--keep-refused`, `--keep-names`, `--pin`.
+/// `--dialect`, `--coerce`, `--keep-refused`, `--keep-names`, `--pin`, `--check-output`.
 pub struct Options {
     pub dialect: &'static dyn SchemaDialect,
     pub coerce: bool,
     pub keep_refused: bool,
     pub keep_names: bool,
     pub pin: Option<std::path::PathBuf>,
+    pub check_output: Option<OutputCheck>,
+}
+
+/// What `--check-output` does with a result whose `structuredContent` does not fit its tool's
+/// `outputSchema`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputCheck {
+    /// The result becomes an `isError` result naming each fault (and a stderr line).
+    Refuse,
+    /// A stderr line; the result passes unchanged.
+    Report,
 }
 
 /// What the relay does to messages, and what it remembers between them. Both directions share
@@ -80,7 +91,13 @@ pub struct Relay {
     pin: Option<std::path::PathBuf>,
     /// Whether `outputSchema` references are inlined (see [`listing`]).
     inline_output: bool,
+    /// `--check-output`.
+    check_output: Option<OutputCheck>,
     state: Mutex<State>,
+    /// The stderr reports still being counted off the relay's path (a listing's tokens): the
+    /// proxy waits for them before it exits, so a client that closes stdin right after a
+    /// listing still gets its line.
+    reports: Mutex<Vec<std::thread::JoinHandle<()>>>,
 }
 
 #[derive(Default)]
@@ -95,6 +112,11 @@ struct State {
     sequence: u64,
     /// The names listed to the client, where they differ from the server's.
     names: Option<ToolNames>,
+    /// The server's `serverInfo.name`, from its `initialize` answer (what pins record).
+    server: Option<String>,
+    /// Each listed tool's `outputSchema` as its server wrote it, by the server's name for the
+    /// tool (with `--check-output`).
+    outputs: HashMap<String, Value>,
     /// Tools left out because their listing differs from the pinned one: their calls are
     /// refused.
     blocked: BTreeSet<String>,
@@ -105,6 +127,11 @@ struct Pending {
     sequence: u64,
     /// A `tools/list` request: its response is rewritten.
     list: bool,
+    /// An `initialize` request: its response names the server.
+    initialize: bool,
+    /// A `tools/call` (with `--check-output`): the server's name for the tool, whose result is
+    /// checked if the tool has an `outputSchema` when the answer comes.
+    call: Option<String>,
 }
 
 struct Batch {
@@ -195,8 +222,60 @@ impl Relay {
             names: if options.keep_names { None } else { NameRule::for_dialect(options.dialect.name()) },
             pin: options.pin.clone(),
             inline_output: listing::inlines_output(options.dialect.name()),
+            check_output: options.check_output,
             state: Mutex::new(State::default()),
+            reports: Mutex::new(Vec::new()),
         }
+    }
+
+    /// With `--check-output`: a `tools/call` result of a tool with an `outputSchema` checked
+    /// against it (`structuredContent` must fit, and be there; an `isError` result is not
+    /// checked). A result that does not fit is reported on stderr and, with
+    /// [`OutputCheck::Refuse`], becomes an `isError` result naming each fault. Whether the
+    /// message changed.
+    fn check_result(&self, name: &str, message: &mut Value) -> bool {
+        let Some(schema) = self.state().outputs.get(name).cloned() else { return false };
+        let Some(result) = message.get_mut("result").and_then(Value::as_object_mut) else { return false };
+        if result.get("isError") == Some(&Value::Bool(true)) {
+            return false;
+        }
+        let faults: Vec<String> = match result.get("structuredContent") {
+            Some(content) => {
+                toolschema::restore::validate(&schema, content).iter().map(ToString::to_string).collect()
+            }
+            None => vec!["no `structuredContent`, and the tool declares an `outputSchema`".to_owned()],
+        };
+        if faults.is_empty() {
+            return false;
+        }
+        let text = format!(
+            "the result of `{name}` does not fit the tool's `outputSchema` (pointers into \
+             `structuredContent`):\n- {}",
+            faults.join("\n- ")
+        );
+        log(&format!("tools/call `{name}`: {text}"));
+        if self.check_output != Some(OutputCheck::Refuse) {
+            return false;
+        }
+        result.clear();
+        result.insert("content".into(), json!([{"type": "text", "text": text}]));
+        result.insert("isError".into(), Value::Bool(true));
+        true
+    }
+
+    /// Keeps the server's name from its `initialize` answer (`result.serverInfo.name`).
+    fn learn_server(&self, text: &[u8]) {
+        let Ok(answer) = serde_json::from_slice::<Value>(text) else { return };
+        if let Some(name) = answer.pointer("/result/serverInfo/name").and_then(Value::as_str) {
+            self.state().server = Some(name.to_owned());
+        }
+    }
+
+    /// Whether a report (see [`Relay::reports`]) is still being counted.
+    pub fn reports_pending(&self) -> bool {
+        let mut reports = self.reports.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        reports.retain(|r| !r.is_finished());
+        !reports.is_empty()
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
@@ -281,8 +360,12 @@ impl Relay {
             let mut state = self.state();
             state.sequence += 1;
             let sequence = state.sequence;
-            let list = method == "tools/list";
-            state.pending.insert(id_key(id), Pending { id: id.clone(), sequence, list });
+            let (list, initialize) = (method == "tools/list", method == "initialize");
+            let call = (method == "tools/call" && self.check_output.is_some())
+                .then(|| m.get("params").and_then(|p| p.get("name")).and_then(Value::as_str))
+                .flatten()
+                .map(|called| state.names.as_ref().map_or(called, |n| n.original_name(called)).to_owned());
+            state.pending.insert(id_key(id), Pending { id: id.clone(), sequence, list, initialize, call });
         }
         outcome
     }
@@ -364,11 +447,18 @@ impl Relay {
                 let Ok(probe) = serde_json::from_slice::<Probe>(text) else { return line.to_vec() };
                 let (Some(id), None) = (probe.id, probe.method) else { return line.to_vec() };
                 let Some(pending) = self.state().pending.remove(&id_key(&id)) else { return line.to_vec() };
-                if !pending.list {
+                if pending.initialize {
+                    self.learn_server(text);
+                }
+                if !pending.list && pending.call.is_none() {
                     return line.to_vec();
                 }
                 let Ok(mut message) = serde_json::from_slice::<Value>(text) else { return line.to_vec() };
-                if self.rewrite_list(&mut message) { line_of(&message, ending) } else { line.to_vec() }
+                let changed = match &pending.call {
+                    Some(name) => self.check_result(name, &mut message),
+                    None => self.rewrite_list(&mut message),
+                };
+                if changed { line_of(&message, ending) } else { line.to_vec() }
             }
             Some(b'[') => {
                 let Ok(Value::Array(mut items)) = serde_json::from_slice::<Value>(text) else {
@@ -381,8 +471,10 @@ impl Relay {
                     let key = id_key(id);
                     let pending = self.state().pending.remove(&key);
                     keys.push(key);
-                    if pending.is_some_and(|p| p.list) {
-                        changed |= self.rewrite_list(item);
+                    match pending {
+                        Some(Pending { list: true, .. }) => changed |= self.rewrite_list(item),
+                        Some(Pending { call: Some(name), .. }) => changed |= self.check_result(&name, item),
+                        _ => {}
                     }
                 }
                 let mut state = self.state();
@@ -544,7 +636,14 @@ mod tests {
 
     fn relay(dialect: &str, coerce: bool, keep_refused: bool) -> Relay {
         let dialect = toolschema::dialect::by_name(dialect).expect("a built-in dialect");
-        Relay::new(&Options { dialect, coerce, keep_refused, keep_names: false, pin: None })
+        Relay::new(&Options {
+            dialect,
+            coerce,
+            keep_refused,
+            keep_names: false,
+            pin: None,
+            check_output: None,
+        })
     }
 
     fn parse(bytes: &[u8]) -> Value {
