@@ -25,8 +25,8 @@ use crate::dialect::{self, AdaptContext, SchemaDialect};
 use crate::error::{Error, SchemaGenerationError};
 use crate::pass::RefsSeen;
 use crate::passes::{
-    CheckNesting, CheckRefs, DocWarning, DropEmptyBranches, DropTitles, Exclude, FindTags, IntegerBounds,
-    MapKeys, MergeDocs, MergeTags, PruneDefs, RejectAny, SortKeys, SortRequired, WellFormed,
+    CheckNesting, CheckRefs, DocWarning, Draft2020, DropEmptyBranches, DropTitles, Exclude, FindTags,
+    IntegerBounds, MapKeys, MergeDocs, MergeTags, PruneDefs, RejectAny, SortKeys, SortRequired, WellFormed,
 };
 use serde_json::Value;
 
@@ -38,6 +38,14 @@ pub const PASSES: &[&dyn Pass] = &[
     // reports) is the same whether or not serde_json's `preserve_order` is on. Runs again after the
     // dialect, since passes and `adapt` insert keys.
     &SortKeys,
+    // Before every pass that reads keywords: every later pass, every dialect and the output read
+    // draft 2020-12 only. A schema written in draft-04, -06, -07 or 2019-09 (by its `$schema`, or
+    // by forms that mean nothing in 2020-12: `definitions`, `dependencies`, a tuple under `items`,
+    // a boolean bound) is rewritten as 2020-12 says the same thing, its references repointed; a
+    // declared dialect it does not know is refused. Needs the whole document (a reference may
+    // point through a `definitions` anywhere), so not a node pass; after SortKeys, so its first
+    // error is the same in every build.
+    &Draft2020,
     // Before every pass that reads a union, so that none sees a member that admits no value (the
     // MCP TypeScript SDK's `anyOf: [{"not": {}}, X]`, `false`, an empty `enum`): dropped, the
     // union means the same, and a provider dialect need not refuse the `not` it cannot write.
@@ -316,6 +324,7 @@ mod tests {
             names,
             [
                 "sort-keys",
+                "draft-2020-12",
                 "drop-empty-branches",
                 "well-formed",
                 "merge-docs",

@@ -14,11 +14,6 @@ use serde_json::{Map, Value};
 /// not local; this pass resolves the local ones (percent-escapes, then `~` escapes, decoded: a
 /// `#/$defs/Percent%25Def` names the definition `Percent%Def`, not `Percent%25Def`).
 ///
-/// A reference into a draft-4 to 2019-09 tuple (`items: [A, B]`, `additionalItems`), which
-/// `WellFormed` rewrote as `prefixItems` and `items`, is rewritten to follow it: `.../items/0`
-/// becomes `.../prefixItems/0`, `.../additionalItems` becomes `.../items`, where the reference
-/// points at nothing as written and at a schema as rewritten.
-///
 /// A reference that comes back to where it stands without descending into a property or an item
 /// on the way (`{"$ref": "#/$defs/A"}` where `A` is `{"$ref": "#/$defs/A"}`, or
 /// `{"anyOf": [{"$ref": "#/$defs/A"}, ...]}`) is refused too: checking a value against it means
@@ -54,7 +49,6 @@ impl Pass for CheckRefs {
         }
         let root: &Value = schema;
         let mut bad = None;
-        let mut moved = Vec::new();
         // The `$ref` sites, in document order, for the loop search.
         let mut sites = Vec::new();
         crate::walk::visit_objects(root, cx.max_depth, &mut |at, node| {
@@ -65,10 +59,6 @@ impl Pass for CheckRefs {
             sites.push(node);
             let why = match reference.as_str().map(|r| (r, crate::refs::resolve(root, r))) {
                 Some((_, Some(target))) if crate::walk::is_schema(target) => return,
-                Some((r, None)) if into_rewritten_tuple(root, r).is_some() => {
-                    moved.extend(into_rewritten_tuple(root, r).map(|r| (at.to_string(), r)));
-                    return;
-                }
                 Some((r, Some(_))) => format!("reference `{r}` points at a value that is not a schema"),
                 Some((r, None)) => format!("reference `{r}` points at nothing in this document"),
                 None => "`$ref` must be a string".to_owned(),
@@ -76,24 +66,14 @@ impl Pass for CheckRefs {
             bad = Some((format!("{at}/$ref"), why));
         })
         .map_err(|p| cx.too_deep(p))?;
-        // Searched here while the sites are at hand, unless a reference is about to be rewritten.
-        let found = if bad.is_none() && moved.is_empty() { search(root, &sites, cx.max_depth) } else { None };
-        let rewritten = !moved.is_empty();
-        for (at, r) in moved {
-            if let Some(Value::Object(node)) = schema.pointer_mut(&at) {
-                node.insert("$ref".into(), Value::String(r));
-            }
-        }
+        // Searched here while the sites are at hand.
+        let found = if bad.is_none() { search(root, &sites, cx.max_depth) } else { None };
         if let Some((pointer, why)) = bad {
             return Err(SchemaGenerationError::Malformed {
                 pointer,
                 message: format!("{why}; add the definition it names, or fix the reference"),
             });
         }
-        let found = match found {
-            None if rewritten => loop_without_progress(schema, cx.max_depth).map_err(|p| cx.too_deep(p))?,
-            found => found,
-        };
         let Some(found) = found else { return Ok(()) };
         let origin = if cx.from_rust { crate::hint::Origin::Rust } else { cx.origin };
         let fix = crate::hint::Advice::SelfInPlace.text(origin);
@@ -152,17 +132,6 @@ type Step<'v> = (&'v Map<String, Value>, Vec<&'v Map<String, Value>>, usize);
 /// Searches from every `$ref` site, in document order, for a path of in-place subschemas back to
 /// where it started (depth first, each schema object once: linear in the document). Every such
 /// loop holds a `$ref`, so starting from the sites finds them all.
-fn loop_without_progress(root: &Value, max_depth: usize) -> Result<Option<Loop>, String> {
-    let mut sites: Vec<&Map<String, Value>> = Vec::new();
-    crate::walk::visit_objects(root, max_depth, &mut |_, node| {
-        if node.contains_key("$ref") {
-            sites.push(node);
-        }
-    })?;
-    Ok(search(root, &sites, max_depth))
-}
-
-/// [`loop_without_progress`] from the `$ref` sites already found, in document order.
 fn search(root: &Value, sites: &[&Map<String, Value>], max_depth: usize) -> Option<Loop> {
     let mut done = AddressSet::default();
     let mut on_path = AddressSet::default();
@@ -216,31 +185,6 @@ fn describe(ring: &[&Map<String, Value>], root: &Value, max_depth: usize) -> Loo
     Loop { pointer, path: refs.join(" → ") }
 }
 
-/// `r` rewritten to follow a draft-4 tuple that `WellFormed` rewrote, when it then points at a
-/// schema: `items/<i>` read as `prefixItems/<i>` and `additionalItems` as `items` where the object
-/// holds `prefixItems` (and no tuple under `items`).
-fn into_rewritten_tuple(root: &Value, r: &str) -> Option<String> {
-    let tokens = crate::refs::parse_local(r).ok()?;
-    let mut cur = root;
-    let mut out = String::from("#");
-    let mut changed = false;
-    for (i, token) in tokens.iter().enumerate() {
-        let tuple = cur.get("prefixItems").is_some_and(Value::is_array)
-            && !cur.get("items").is_some_and(Value::is_array);
-        let next_is_index = tokens.get(i + 1).is_some_and(|t| t.parse::<usize>().is_ok());
-        let token = match token.as_str() {
-            "items" if tuple && next_is_index => "prefixItems",
-            "additionalItems" if tuple && cur.get("additionalItems").is_none() => "items",
-            t => t,
-        };
-        changed |= token != tokens[i];
-        cur = crate::refs::lookup(cur, std::slice::from_ref(&token.to_owned()))?;
-        out.push('/');
-        out.push_str(&crate::pointer::fragment_token(token));
-    }
-    (changed && crate::walk::is_schema(cur)).then_some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,22 +213,6 @@ mod tests {
         let not_a_schema = json!({"properties": {"a": {"$ref": "#/required"}}, "required": ["a"]});
         let err = run(not_a_schema).unwrap_err();
         assert!(err.to_string().contains("not a schema"), "{err}");
-    }
-
-    #[test]
-    fn a_reference_into_a_rewritten_draft_4_tuple_follows_it() {
-        let mut s = json!({"properties": {"q": {"prefixItems": [{"type": "string"}], "items": {"$ref": "#/properties/q/items/0"}},
-            "r": {"$ref": "#/properties/q/additionalItems"}}});
-        CheckRefs.run(&mut s, &mut PassContext::new(None)).unwrap();
-        assert_eq!(s["properties"]["q"]["items"]["$ref"], "#/properties/q/prefixItems/0");
-        assert_eq!(s["properties"]["r"]["$ref"], "#/properties/q/items");
-        // Rewritten, a reference is searched for loops as it now reads.
-        let looping = json!({"properties": {"q": {"prefixItems": [{"$ref": "#/properties/q/items/0"}]}}});
-        let err = run(looping).unwrap_err();
-        assert_eq!(err.pointer(), Some("/properties/q/prefixItems/0/$ref"), "{err}");
-        assert!(err.to_string().contains("comes back to the schema it stands in"), "{err}");
-        // Where the tuple is not there, the reference still points at nothing.
-        assert!(run(json!({"properties": {"q": {"items": {"$ref": "#/properties/q/items/0"}}}})).is_err());
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //!
 //! Each pass implements [`Pass`](crate::pipeline::Pass) and can be run alone on any schema value.
 
+mod draft_2020;
+pub use draft_2020::Draft2020;
 mod drop_empty_branches;
 pub use drop_empty_branches::DropEmptyBranches;
 mod well_formed;

@@ -11,9 +11,6 @@ use serde_json::{Map, Value};
 /// instead, and reads the foreign spellings of type names as the JSON types they stand for.
 ///
 /// At every schema object:
-/// - A draft-4 tuple (`items: [A, B]`, with `additionalItems`) is rewritten as draft 2020-12
-///   says it (`prefixItems: [A, B]`, with `items`); [`CheckRefs`](super::CheckRefs) then points
-///   the references into it at the rewritten keywords.
 /// - `type` is one type name or an array of them, each name once (a repeated one is removed). The seven JSON Schema names pass; `dict`,
 ///   `float` and `tuple` (the Python spellings the Berkeley Function Calling Leaderboard writes)
 ///   are rewritten to `object`, `number` and `array` (the one rule, [`JsonType::read`]); any other
@@ -67,9 +64,6 @@ impl NodePass for WellFormed {
             if names_every_type(t) {
                 node.remove("type");
             }
-        }
-        if matches!(super::member(node, "items"), Some(Value::Array(_))) {
-            tuple_as_prefix_items(node);
         }
         for (key, value) in node.iter() {
             let Some(shape) = crate::walk::keyword_shape(key) else { continue };
@@ -126,19 +120,6 @@ impl WellFormed {
             Value::Bool(_) => "a boolean".into(),
             Value::Object(_) => "an object".into(),
         }
-    }
-}
-
-/// Draft 4 to 2019-09 write a tuple as `items: [A, B]` (and what follows as `additionalItems`);
-/// draft 2020-12 as `prefixItems: [A, B]` (and `items`). The output is 2020-12.
-fn tuple_as_prefix_items(node: &mut Map<String, Value>) {
-    if node.contains_key("prefixItems") {
-        return;
-    }
-    let Some(tuple) = node.remove("items") else { return };
-    node.insert("prefixItems".into(), tuple);
-    if let Some(rest) = node.remove("additionalItems") {
-        node.insert("items".into(), rest);
     }
 }
 
@@ -307,17 +288,6 @@ mod tests {
         }
         // Draft-7 property dependencies are schemas in their own shape.
         run(json!({"dependencies": {"a": ["b"], "c": {"required": ["d"]}}})).unwrap();
-    }
-
-    #[test]
-    fn a_draft_4_tuple_is_written_as_draft_2020_12_writes_it() {
-        let s = json!({"items": [{"type": "string"}, {"type": "integer"}], "additionalItems": false});
-        assert_eq!(
-            run(s).unwrap(),
-            json!({"prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false})
-        );
-        let s = json!({"prefixItems": [{"type": "string"}], "items": [{"type": "integer"}]});
-        assert!(run(s).is_ok());
     }
 
     #[test]

@@ -978,3 +978,296 @@ fn encode_works_linearly_through_nested_unions() {
     // openai-strict sends each default for absent, so every branch fits at every level.
     assert!(reached.contains(&"openai-strict") && reached.len() >= 5, "{reached:?}");
 }
+
+// ---- every JSON Schema output is draft 2020-12 ----
+
+/// The keywords draft 2020-12 defines (its core, applicator, unevaluated, validation, meta-data,
+/// format-annotation and content vocabularies).
+const DRAFT_2020_12: &[&str] = &[
+    "$anchor",
+    "$comment",
+    "$defs",
+    "$dynamicAnchor",
+    "$dynamicRef",
+    "$id",
+    "$ref",
+    "$schema",
+    "$vocabulary",
+    "additionalProperties",
+    "allOf",
+    "anyOf",
+    "const",
+    "contains",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "default",
+    "dependentRequired",
+    "dependentSchemas",
+    "deprecated",
+    "description",
+    "else",
+    "enum",
+    "examples",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "format",
+    "if",
+    "items",
+    "maxContains",
+    "maxItems",
+    "maxLength",
+    "maxProperties",
+    "maximum",
+    "minContains",
+    "minItems",
+    "minLength",
+    "minProperties",
+    "minimum",
+    "multipleOf",
+    "not",
+    "oneOf",
+    "pattern",
+    "patternProperties",
+    "prefixItems",
+    "properties",
+    "propertyNames",
+    "readOnly",
+    "required",
+    "then",
+    "title",
+    "type",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "uniqueItems",
+    "writeOnly",
+];
+
+/// The keywords of earlier drafts that 2020-12 does not define: none may be in an output.
+const EARLIER_DRAFTS: &[&str] = &[
+    "definitions",
+    "dependencies",
+    "additionalItems",
+    "id",
+    "$recursiveRef",
+    "$recursiveAnchor",
+    "divisibleBy",
+    "extends",
+    "disallow",
+];
+
+/// Whether a key the output holds in a schema object is one the policy lets through: a 2020-12
+/// keyword, or an annotation a schema's author wrote that no draft defines (`x-...` extensions,
+/// OpenAPI's `discriminator`, a generator's own words): 2020-12 reads an unknown keyword as an
+/// annotation, and the JSON Schema dialects keep what they do not understand (`json-schema` is
+/// the identity). A keyword of an earlier draft never is.
+fn allowed_in_2020_12(key: &str) -> bool {
+    DRAFT_2020_12.contains(&key) || !EARLIER_DRAFTS.contains(&key)
+}
+
+/// Every key of every schema object in `schema` that 2020-12 does not define, with its pointer;
+/// `unknown` gets the ones no draft defines, `earlier` the earlier drafts' keywords.
+fn keywords_outside_2020_12(schema: &Value, at: &str, unknown: &mut Vec<String>, earlier: &mut Vec<String>) {
+    if let Value::Object(m) = schema {
+        for key in m.keys() {
+            if !allowed_in_2020_12(key) {
+                earlier.push(format!("{at}/{key}"));
+            } else if !DRAFT_2020_12.contains(&key.as_str()) {
+                unknown.push(format!("{at}/{key}"));
+            }
+        }
+        // A boolean exclusive bound is draft-04's; 2020-12 says a number.
+        for key in ["exclusiveMaximum", "exclusiveMinimum"] {
+            if m.get(key).is_some_and(Value::is_boolean) {
+                earlier.push(format!("{at}/{key} (a boolean)"));
+            }
+        }
+        if m.get("items").is_some_and(Value::is_array) {
+            earlier.push(format!("{at}/items (a tuple)"));
+        }
+    }
+    toolschema::walk::for_each_child(schema, |step, child| {
+        keywords_outside_2020_12(child, &format!("{at}{step}"), unknown, earlier);
+    });
+}
+
+/// The foreign schemas of the corpus (real MCP servers, pydantic, BFCL) and of the fixtures
+/// (the CLI's tool files, the foreign regressions), named.
+fn foreign_schemas() -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    // A file that is no JSON (the CLI's `malformed.json`) holds no schema.
+    let read = |path: &Path| -> Option<Value> {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        serde_json::from_str(&text).ok()
+    };
+    let push_file = |out: &mut Vec<(String, Value)>, path: &Path| {
+        let Some(value) = read(path) else { return };
+        let name = path.display().to_string();
+        match &value {
+            Value::Object(m) if m.get("tools").is_some_and(Value::is_array) => {
+                for tool in m["tools"].as_array().into_iter().flatten() {
+                    for key in ["inputSchema", "outputSchema"] {
+                        if let Some(s) = tool.get(key) {
+                            out.push((format!("{name} {} {key}", tool["name"]), s.clone()));
+                        }
+                    }
+                }
+            }
+            Value::Array(cases) => {
+                for (i, case) in cases.iter().enumerate() {
+                    if let Some(s) = case.get("schema") {
+                        out.push((format!("{name}[{i}]"), s.clone()));
+                    }
+                }
+            }
+            _ => out.push((name, value)),
+        }
+    };
+    let json_files = |dir: &Path| -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        files.retain(|p| p.extension().is_some_and(|e| e == "json"));
+        files.sort();
+        files
+    };
+    if let Some(corpus) = corpus_dir::find("mcp") {
+        let mut servers: Vec<PathBuf> =
+            std::fs::read_dir(corpus.join("mcp")).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
+        servers.sort();
+        for server in servers {
+            json_files(&server).iter().for_each(|f| push_file(&mut out, f));
+        }
+        json_files(&corpus.join("pydantic")).iter().for_each(|f| push_file(&mut out, f));
+        if let Ok(text) = std::fs::read_to_string(corpus.join("bfcl/functions.jsonl")) {
+            for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                let case: Value = serde_json::from_str(line).unwrap();
+                out.push((format!("bfcl {}", case["id"]), case["schema"].clone()));
+            }
+        }
+    }
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    json_files(&fixtures.join("cli")).iter().for_each(|f| push_file(&mut out, f));
+    for f in ["regressions.json", "rejections.json"] {
+        push_file(&mut out, &fixtures.join("foreign").join(f));
+    }
+    out
+}
+
+// Law: every output of the dialects whose output is JSON Schema, over the corpus, the fixtures
+// and the zoo, holds no keyword of an earlier draft (a draft-07 schema's `definitions`,
+// `dependencies`, tuple `items` all rewritten) and passes the 2020-12 metaschema. Keywords no
+// draft defines (`x-...`, `discriminator`) are annotations in 2020-12 and pass through; they are
+// counted, not refused.
+#[test]
+fn every_json_schema_output_is_draft_2020_12() {
+    let schemas = foreign_schemas();
+    let names =
+        ["json-schema", "mcp", "mcp-self-contained", "strict-subset", "inline-refs", "gemini-json-schema"];
+    let mut failures = Vec::new();
+    let (mut outputs, mut drafted) = (0, 0);
+    let mut unknown_seen = std::collections::BTreeSet::new();
+    for name in names {
+        let d = dialect::by_name(name).unwrap();
+        let mut check = |what: &str, out: &Value| {
+            outputs += 1;
+            let (mut unknown, mut earlier) = (Vec::new(), Vec::new());
+            keywords_outside_2020_12(out, "", &mut unknown, &mut earlier);
+            for u in unknown {
+                unknown_seen.insert(u.rsplit('/').next().unwrap_or_default().to_owned());
+            }
+            if !earlier.is_empty() {
+                failures.push(format!("{name} {what}: {earlier:?}"));
+            }
+            if let Err(e) = jsonschema::draft202012::meta::validate(out) {
+                failures.push(format!("{name} {what}: not 2020-12 ({e}): {out}"));
+            }
+        };
+        for (what, schema) in &schemas {
+            if schema.get("$schema").and_then(Value::as_str).is_some_and(|s| !s.contains("2020-12")) {
+                drafted += 1;
+            }
+            if let Ok(out) = SchemaOptions::new().dialect(d).reject_any(false).normalize(schema.clone()) {
+                check(what, out.as_value());
+            }
+        }
+        for entry in zoo::ZOO {
+            if let Ok(out) = (entry.schema)(&SchemaOptions::new().dialect(d)) {
+                check(entry.name, out.as_value());
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} outputs not 2020-12:\n{}",
+        failures.len(),
+        failures[..failures.len().min(30)].join("\n")
+    );
+    eprintln!(
+        "{outputs} outputs checked ({drafted} inputs declared an earlier draft); keywords no draft defines passed through: {unknown_seen:?}"
+    );
+    assert!(outputs > 0);
+}
+
+// The end-to-end case: a schema as the MCP TypeScript SDK 1.x writes it (draft-07 stamped,
+// `definitions`, `dependencies`, a tuple), under `mcp` and `json-schema`: pure 2020-12 out, and a
+// 2020-12 validator of the output refuses what the draft-07 original refuses (the dependency
+// kept), and restore gives back what both accept.
+#[test]
+fn a_draft_07_typescript_sdk_schema_comes_out_as_draft_2020_12_with_its_dependency() {
+    let input = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "definitions": {"Point": {"type": "array", "items": [{"type": "number"}, {"type": "number"}], "additionalItems": false}},
+        "properties": {
+            "from": {"$ref": "#/definitions/Point"},
+            "to": {"$ref": "#/definitions/Point", "description": "where it ends", "maxItems": 1},
+            "label": {"type": "string"},
+            "limit": {"type": "integer", "exclusiveMinimum": 0}
+        },
+        "required": ["from"],
+        "dependencies": {"label": ["to"], "limit": {"required": ["label"]}},
+        "additionalProperties": false
+    });
+    let original = jsonschema::draft7::new(&input).unwrap();
+    for name in ["mcp", "json-schema"] {
+        let d = dialect::by_name(name).unwrap();
+        let out = SchemaOptions::new().dialect(d).normalize(input.clone()).unwrap();
+        let schema = out.as_value();
+        let (mut unknown, mut earlier) = (Vec::new(), Vec::new());
+        keywords_outside_2020_12(schema, "", &mut unknown, &mut earlier);
+        assert!(earlier.is_empty() && unknown.is_empty(), "{name}: {earlier:?} {unknown:?} in {schema}");
+        jsonschema::draft202012::meta::validate(schema).unwrap();
+        assert_eq!(schema["dependentRequired"], json!({"label": ["to"]}), "{name}: {schema}");
+        assert_eq!(schema["dependentSchemas"], json!({"limit": {"required": ["label"]}}), "{name}: {schema}");
+        let validator = jsonschema::draft202012::new(schema).unwrap();
+        for value in [
+            json!({"from": [1, 2]}),
+            json!({"from": [1, 2], "label": "a"}),
+            json!({"from": [1, 2], "label": "a", "to": [3, 4]}),
+            json!({"from": [1, 2], "limit": 3}),
+            json!({"from": [1, 2], "limit": 3, "label": "a", "to": [3, 4]}),
+            json!({"from": [1, 2, 3]}),
+            json!({"from": [1, 2], "to": [3, 4]}),
+            json!({"from": [1, 2], "limit": 0, "label": "a", "to": [1, 1]}),
+        ] {
+            assert_eq!(
+                validator.is_valid(&value),
+                original.is_valid(&value),
+                "{name}: {value} under {schema}"
+            );
+            // What both accept restores to itself (these dialects change no shape).
+            if original.is_valid(&value) {
+                assert_eq!(out.restore(value.clone()).ok(), Some(value.clone()), "{name}: restore {value}");
+            }
+        }
+        // python-jsonschema's 2020-12 validator ignores `dependencies`: it is no longer there to be ignored.
+        assert!(!validator.is_valid(&json!({"from": [1, 2], "label": "a"})), "{name}");
+    }
+    // A declared dialect nobody knows is refused, naming it.
+    let err = SchemaOptions::new()
+        .normalize(json!({"$schema": "https://json-schema.org/draft-08/schema", "type": "object"}))
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("`https://json-schema.org/draft-08/schema`") && text.contains("dialect"), "{text}");
+}

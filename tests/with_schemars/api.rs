@@ -246,10 +246,12 @@ fn from_schemars_runs_the_pipeline_on_a_schema_made_with_custom_settings() {
     let v = s.as_value();
     assert_eq!(v.get("$schema"), None);
     assert_eq!(
-        v["definitions"]["Waypoint"]["properties"]["city"]["description"],
+        v["$defs"]["Waypoint"]["properties"]["city"]["description"],
         json!("Where the traveller stops.")
     );
-    assert_eq!(v["properties"]["stops"]["items"], json!({"$ref": "#/definitions/Waypoint"}));
+    // Written as draft 2020-12, as every schema the pipeline writes.
+    assert_eq!(v.get("definitions"), None);
+    assert_eq!(v["properties"]["stops"]["items"], json!({"$ref": "#/$defs/Waypoint"}));
     assert_eq!(v["properties"]["traveller"]["description"], json!("Who is travelling."));
     assert!(!s.canonical_json().contains("\"title\""));
 }

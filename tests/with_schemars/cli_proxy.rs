@@ -355,6 +355,68 @@ fn the_proxy_reports_the_request_limits_of_each_listing_on_stderr() {
     );
 }
 
+/// A server that stamps draft-07 on every schema, as the MCP TypeScript SDK 1.x does: each tool is
+/// listed in draft 2020-12 under every dialect (`definitions`, `dependencies`, a tuple and the
+/// `$schema` itself rewritten, in `inputSchema` and `outputSchema`), and a tool declaring a
+/// dialect nobody knows is left out with the reason on stderr.
+#[test]
+fn a_draft_7_server_is_listed_in_draft_2020_12() {
+    let d7 = "http://json-schema.org/draft-07/schema#";
+    let input = serde_json::json!({
+        "$schema": d7, "type": "object",
+        "definitions": {"Point": {"type": "array", "items": [{"type": "number"}, {"type": "number"}], "additionalItems": false, "minItems": 2}},
+        "properties": {"from": {"$ref": "#/definitions/Point"}, "label": {"type": "string"}},
+        "required": ["from"],
+        "dependencies": {"label": ["from"]}
+    });
+    let output = serde_json::json!({"$schema": d7, "type": "object",
+        "definitions": {"N": {"type": "integer"}}, "properties": {"n": {"$ref": "#/definitions/N"}},
+        "dependencies": {"n": {"required": ["n"]}}});
+    let tools = serde_json::json!([
+        {"name": "draw", "inputSchema": input, "outputSchema": output},
+        {"name": "odd", "inputSchema": {"$schema": "https://example.com/dialect", "type": "object"}},
+        {"name": "odd_output", "inputSchema": {"type": "object"}, "outputSchema": {"$schema": "https://example.com/dialect"}}
+    ]);
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}}).to_string();
+    let script = format!("read -r line; printf '%s\\n' '{answer}'; cat > /dev/null");
+    let request = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n";
+    let legacy = ["definitions", "dependencies", "additionalItems", "$schema"];
+    for dialect in ["mcp", "json-schema", "mcp-self-contained", "openai-strict", "gemini-json-schema"] {
+        let (code, out, err) =
+            toolschema(&["mcp-proxy", "--dialect", dialect, "--", "sh", "-c", &script], request);
+        assert_eq!(code, 0, "{dialect}: {err}");
+        let listed: serde_json::Value = serde_json::from_str(&out).expect("the listing");
+        let tools = listed["result"]["tools"].as_array().expect("tools");
+        assert_eq!(tools.len(), 1, "{dialect}: {out}");
+        let text = tools[0].to_string();
+        for word in legacy {
+            assert!(!text.contains(&format!("\"{word}\"")), "{dialect}: `{word}` in {text}");
+        }
+        // The tuple, as 2020-12 writes it (OpenAI's strict mode takes none: it is an object there).
+        assert!(dialect == "openai-strict" || text.contains("\"prefixItems\""), "{dialect}: {text}");
+        for schema in ["inputSchema", "outputSchema"] {
+            let validator = jsonschema::draft202012::meta::validate(&tools[0][schema]);
+            assert!(validator.is_ok(), "{dialect}: {schema} {text}");
+        }
+        for name in ["odd", "odd_output"] {
+            assert!(
+                err.contains(&format!("tool `{name}` left out of tools/list"))
+                    && err.contains("`https://example.com/dialect`"),
+                "{dialect}: {err}"
+            );
+        }
+    }
+    // Under `mcp`, the dependency is kept where a 2020-12 validator reads it.
+    let (_, out, _) = toolschema(&["mcp-proxy", "--dialect", "mcp", "--", "sh", "-c", &script], request);
+    let listed: serde_json::Value = serde_json::from_str(&out).expect("the listing");
+    let schema = &listed["result"]["tools"][0]["inputSchema"];
+    assert_eq!(schema["dependentRequired"], serde_json::json!({"label": ["from"]}), "{schema}");
+    let validator = jsonschema::draft202012::new(schema).expect("a 2020-12 schema");
+    assert!(!validator.is_valid(&serde_json::json!({"label": "x"})), "the dependency holds");
+    assert!(validator.is_valid(&serde_json::json!({"from": [1, 2], "label": "x"})));
+    assert!(!validator.is_valid(&serde_json::json!({"from": [1, 2, 3]})), "the tuple stays closed");
+}
+
 /// The listing's token line reaches stderr even when the server ends right after answering and
 /// the client closes stdin at once: the proxy waits for the count before it exits.
 #[test]

@@ -7,7 +7,9 @@
 //!    calls are refused until the change is accepted;
 //! 2. `inputSchema` is made self-contained and adapted to the dialect, the restore plan kept
 //!    (a tool the dialect refuses is left out, or kept unchanged with `--keep-refused`);
-//! 3. `outputSchema` (any schema, not only an object) has its references inlined under
+//! 3. `outputSchema` (any schema, not only an object) is written in draft 2020-12 as the pipeline
+//!    writes every schema ([`Draft2020`]; a dialect it does not know leaves the tool out, as a
+//!    refused `inputSchema` does), and has its references inlined under
 //!    `mcp-self-contained`, `inline-refs` and the provider dialects, for clients that cannot
 //!    resolve `$ref`; `structuredContent` in results means the same under the inlined schema,
 //!    and with `--check-output` each result is checked against the schema the server wrote
@@ -28,6 +30,8 @@ use crate::pin::{Pins, Verdict};
 use serde_json::{Map, Value};
 use toolschema::ToolSchema;
 use toolschema::dialect::{AdaptContext, INLINE_REFS};
+use toolschema::passes::Draft2020;
+use toolschema::pipeline::{Pass, PassContext};
 use toolschema::request_limits::{RequestTool, request_limits};
 use toolschema::tokens::{Provider, ToolTokens};
 use toolschema::tool_name::ToolNames;
@@ -136,23 +140,17 @@ impl Relay {
                     }
                 }
             }
-            match self.adapt(&name, schema) {
-                Ok(built) => {
+            match self.adapt(&name, schema).and_then(|built| Ok((built, self.output(&name, &tool)?))) {
+                Ok((built, written)) => {
                     if tool["inputSchema"] != *built.as_value() {
                         tool["inputSchema"] = built.as_value().clone();
                         changed = true;
                     }
-                    if self.inline_output
-                        && let Some(output) = tool.get("outputSchema")
+                    if let Some(written) = written
+                        && tool.get("outputSchema") != Some(&written)
                     {
-                        match inline_output(output) {
-                            Ok(inlined) if inlined != *output => {
-                                tool["outputSchema"] = inlined;
-                                changed = true;
-                            }
-                            Ok(_) => {}
-                            Err(e) => log(&format!("tool `{name}`: `outputSchema` kept as it is: {e}")),
-                        }
+                        tool["outputSchema"] = written;
+                        changed = true;
                     }
                     if let Some(output) = output {
                         outputs.insert(name.clone(), output);
@@ -242,6 +240,24 @@ impl Relay {
     fn adapt(&self, name: &str, schema: &Value) -> Result<ToolSchema, String> {
         let contained = toolschema::self_contained_input_schema(schema, name).map_err(|e| e.to_string())?;
         self.options.normalize(contained).map_err(|e| e.to_string())
+    }
+
+    /// A tool's `outputSchema` written in draft 2020-12 ([`Draft2020`]: the same pass as the
+    /// pipeline's), with its references inlined where the dialect's clients need it; `None` when
+    /// the tool has none. An error (a dialect the pass does not know) leaves the tool out.
+    fn output(&self, name: &str, tool: &Value) -> Result<Option<Value>, String> {
+        let Some(output) = tool.get("outputSchema") else { return Ok(None) };
+        let mut translated = output.clone();
+        Draft2020
+            .run(&mut translated, &mut PassContext::new(None))
+            .map_err(|e| format!("`outputSchema`: {e}"))?;
+        if self.inline_output {
+            match inline_output(&translated) {
+                Ok(inlined) => translated = inlined,
+                Err(e) => log(&format!("tool `{name}`: `outputSchema` kept as draft 2020-12 writes it: {e}")),
+            }
+        }
+        Ok(Some(translated))
     }
 
     /// One stderr report: the provider's request-level limits over the listed tools, as the

@@ -1,7 +1,7 @@
 //! `toolschema mcp-proxy`: any MCP server behind the exact schemas a provider takes.
 //!
 //! The proxy speaks MCP over stdio to its client (an MCP host), spawns the server with stdio
-//! pipes, and relays newline-delimited JSON-RPC both ways. Two messages change on the way:
+//! pipes, and relays newline-delimited JSON-RPC both ways. Three messages change on the way:
 //!
 //! - a `tools/list` **response**: each tool's `inputSchema` becomes
 //!   `self_contained_input_schema`, then the pipeline under the dialect (untyped positions
@@ -13,6 +13,9 @@
 //!   that cannot be restored never reach the server: the proxy answers with a tool result,
 //!   `isError: true`, whose text is the [`ArgumentsError`](toolschema::ArgumentsError), so the
 //!   model can correct its call.
+//!
+//! - an `elicitation/create` **request** from the server: its `requestedSchema` is written in
+//!   draft 2020-12 as tool schemas are ([`toolschema::passes::Draft2020`]).
 //!
 //! Everything else (initialize, notifications, resources, prompts, pings, cancellations,
 //! server-initiated requests and the client's answers, text that is not JSON) passes through
@@ -428,6 +431,9 @@ impl Relay {
 
     /// A line the server sent: the bytes for the client.
     pub fn on_server_line(&self, line: &[u8]) -> Vec<u8> {
+        if let Some(rewritten) = elicitation(line) {
+            return rewritten;
+        }
         {
             let state = self.state();
             if state.pending.is_empty() && state.batches.is_empty() {
@@ -494,6 +500,37 @@ impl Relay {
             out.push(Value::Array(batch.answers));
         }
         out
+    }
+}
+
+/// An `elicitation/create` request from the server with its `requestedSchema` written in draft
+/// 2020-12 ([`Draft2020`](toolschema::passes::Draft2020), as every tool schema is), when that
+/// changes it; `None` for any other line. A `requestedSchema` declaring a dialect the pass does
+/// not know is passed on unchanged, the reason on stderr: the client, not the proxy, answers an
+/// elicitation.
+fn elicitation(line: &[u8]) -> Option<Vec<u8>> {
+    use toolschema::pipeline::{Pass, PassContext};
+    const METHOD: &[u8] = b"\"elicitation/create\"";
+    if !line.windows(METHOD.len()).any(|w| w == METHOD) {
+        return None;
+    }
+    let (text, ending) = split_line(line);
+    let mut message: Value = serde_json::from_slice(text).ok()?;
+    if message.get("method").and_then(Value::as_str) != Some("elicitation/create") {
+        return None;
+    }
+    let requested = message.get_mut("params")?.get_mut("requestedSchema")?;
+    let mut translated = requested.clone();
+    match toolschema::passes::Draft2020.run(&mut translated, &mut PassContext::new(None)) {
+        Ok(()) if translated != *requested => {
+            *requested = translated;
+            Some(line_of(&message, ending))
+        }
+        Ok(()) => None,
+        Err(e) => {
+            log(&format!("elicitation/create: `requestedSchema` passed on as the server wrote it: {e}"));
+            None
+        }
     }
 }
 
@@ -724,6 +761,31 @@ mod tests {
             b"garbage",
         ] {
             assert_eq!(r.on_server_line(line), line);
+        }
+    }
+
+    #[test]
+    fn an_elicitation_request_schema_is_written_in_draft_2020_12() {
+        let r = relay("json-schema", false, false);
+        let request = json!({"jsonrpc": "2.0", "id": 5, "method": "elicitation/create", "params": {
+            "message": "Pick", "requestedSchema": {"$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object", "properties": {"n": {"type": "number", "minimum": 0, "exclusiveMinimum": true}}}}});
+        let got = parse(&r.on_server_line(&line_of(&request, b"\n")));
+        assert_eq!(
+            got["params"]["requestedSchema"],
+            json!({"type": "object", "properties": {"n": {"type": "number", "exclusiveMinimum": 0}}})
+        );
+        assert_eq!(got["params"]["message"], "Pick");
+        // Already 2020-12, or declaring an unknown dialect: byte for byte.
+        for schema in
+            [json!({"type": "object"}), json!({"$schema": "https://example.com/x", "type": "object"})]
+        {
+            let line = line_of(
+                &json!({"jsonrpc": "2.0", "id": 6, "method": "elicitation/create",
+                "params": {"message": "m", "requestedSchema": schema}}),
+                b"\n",
+            );
+            assert_eq!(r.on_server_line(&line), line);
         }
     }
 
