@@ -16,6 +16,18 @@ use crate::restore::{AdaptationKind, Check, Decode, KeysPresent, Node, NodeId, P
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
+/// What [`Engine::object`] built of an object's properties, for [`Engine::finish_object`].
+struct ObjectParts<'m> {
+    props: &'m Map<String, Value>,
+    additional: Option<&'m Value>,
+    kept_map: bool,
+    map_like: bool,
+    renames: Vec<(String, String)>,
+    out_props: Map<String, Value>,
+    out_required: Vec<Value>,
+    plan_props: Vec<Prop>,
+}
+
 impl Engine<'_> {
     /// An object whose `anyOf` or `oneOf` only says which properties are present ("at least one
     /// of `a`, `b`", "exactly one of"): the object without it, and a restore check stated in its
@@ -178,103 +190,55 @@ impl Engine<'_> {
             }
         }
         for (name, schema) in props {
-            let mark = ptr.push("properties");
-            ptr.push(name);
-            let (mut child, plan) = self.schema(schema, ptr, depth + 1);
-            let mut null_is_absent = false;
-            let mut null_dropped = false;
-            let mut null_refused = false;
-            if required.contains(name.as_str()) || !self.p.require_all {
-                if required.contains(name.as_str()) {
-                    out_required.push(Value::String(name.clone()));
-                } else if self.p.absent_for_null
-                    && !alternatives.contains(name)
-                    && schema.get("default").is_none_or(Value::is_null)
-                    && !accepts_anything(schema, self.root)
-                    && admits_null(schema, self.root)
-                    && let Some(folded) = without_null(&child)
-                {
-                    // Optional, and its null reads as absent: absent stands for it (and a
-                    // default of null says nothing the type still admits).
-                    child = folded;
-                    if let Value::Object(c) = &mut child
-                        && c.get("default").is_some_and(Value::is_null)
-                    {
-                        c.remove("default");
-                    }
-                    null_dropped = true;
-                    self.adapt_note(ptr.as_str(), AdaptationKind::AbsentForNull, "type");
-                }
-            } else if admits_null(schema, self.root) {
-                // `Option<T>`: null stands for absent, as serde reads it; a default other than null
-                // is what absent means, and the model can send it.
+            let (child, prop, is_required) =
+                self.property(name, schema, &required, &alternatives, ptr, depth, kept_map);
+            if is_required {
                 out_required.push(Value::String(name.clone()));
-                match schema.get("default") {
-                    Some(d) if !d.is_null() => note_default(&mut child, d),
-                    // Named by a moved "at least one of": `null` is the property present, and
-                    // the check counts it (absent is sent as null too, and comes back as null,
-                    // which the property admits).
-                    _ if alternatives.contains(name) => {}
-                    _ => null_is_absent = true,
-                }
-                // Any value as JSON text (the whole schema or one branch of a union, where the
-                // original admitted null): a JSON `null` is the text "null", and null itself
-                // stands for absent. Null is written unless the written schema surely admits it:
-                // a reference into a definition still being written (a cycle) is unsure, and a
-                // second null branch costs nothing where absent must be sendable.
-                if accepts_anything(schema, self.root) || self.written_null(&child) != Some(true) {
-                    child = with_null(child, self.p.style);
-                    null_is_absent = true;
-                }
-                self.adapt_note(ptr.as_str(), AdaptationKind::NullForAbsent, "required");
-            } else if self.encode(
-                ptr.as_str(),
-                AdaptationKind::NullForAbsent,
-                "required",
-                &format!(
-                    "`{name}` may be left out, OpenAI strict mode requires every property, and its schema does \
-                     not accept null; requiring it would refuse what the code reads when it is absent"
-                ),
-                Advice::OptionalField.text(self.origin),
-            ) {
-                if let Some(d) = schema.get("default") {
-                    note_default(&mut child, d);
-                }
-                child = with_null(child, self.p.style);
-                out_required.push(Value::String(name.clone()));
-                null_is_absent = true;
-                null_refused = true;
             }
-            ptr.truncate(mark);
             out_props.insert(name.clone(), child);
-            // What absent means, for the forward map: the declared default, which the model sends
-            // to say "absent" where null is a value of its own.
-            let default = (self.p.require_all && !null_is_absent && !required.contains(name.as_str()))
-                .then(|| {
-                    let absent = alternatives.contains(name.as_str()).then_some(Value::Null);
-                    schema.get("default").cloned().or(absent)
-                })
-                .flatten()
-                // A required property with a default: a discriminator's tag (required here, as
-                // its readers require it, and optional in the member that gives it the default),
-                // which a value the original accepts may leave out; the forward map sends the
-                // default. (A property the original itself requires is never absent.)
-                .or_else(|| {
-                    required.contains(name.as_str()).then(|| schema.get("default").cloned()).flatten()
-                });
-            // Beside a map's plan every declared property is listed: the map's plan is for
-            // further keys only.
-            if plan.is_some() || null_is_absent || null_dropped || default.is_some() || kept_map {
-                plan_props.push(Prop {
-                    name: name.clone(),
-                    node: plan,
-                    null_is_absent,
-                    null_dropped,
-                    default,
-                    null_refused,
-                });
-            }
+            plan_props.extend(prop);
         }
+        self.finish_object(
+            ObjectParts {
+                props,
+                additional,
+                kept_map,
+                map_like,
+                renames,
+                out_props,
+                out_required,
+                plan_props,
+            },
+            out,
+            node,
+            ptr,
+            depth,
+        );
+    }
+
+    /// The end of [`Engine::object`]: a map of further keys beside the properties, the renamed
+    /// keys, `properties` and `required` written, the object closed in the provider's terms. A
+    /// frame of its own, off the recursion through the properties (a debug build's frames add up
+    /// along a schema's depth).
+    #[inline(never)]
+    fn finish_object(
+        &mut self,
+        parts: ObjectParts<'_>,
+        out: &mut Map<String, Value>,
+        node: &mut Node,
+        ptr: &mut Pointer,
+        depth: usize,
+    ) {
+        let ObjectParts {
+            props,
+            additional,
+            kept_map,
+            map_like,
+            renames,
+            mut out_props,
+            mut out_required,
+            mut plan_props,
+        } = parts;
         let mut closed = additional == Some(&Value::Bool(false));
         let mut kept_rest = None;
         if kept_map && let Some(value) = additional {
@@ -366,6 +330,113 @@ impl Engine<'_> {
             }
             Style::NullableFlag => {}
         }
+    }
+
+    /// One named property of an object: its schema as the provider is told it, its plan entry
+    /// (when restore or the forward map has something to do there), and whether it is sent as
+    /// required. A frame of its own, off the recursion's hot path through [`Engine::object`]
+    /// (a debug build's frames add up along a schema's depth).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn property(
+        &mut self,
+        name: &String,
+        schema: &Value,
+        required: &BTreeSet<&str>,
+        alternatives: &BTreeSet<String>,
+        ptr: &mut Pointer,
+        depth: usize,
+        kept_map: bool,
+    ) -> (Value, Option<Prop>, bool) {
+        let mut is_required = false;
+        let mark = ptr.push("properties");
+        ptr.push(name);
+        let (mut child, plan) = self.schema(schema, ptr, depth + 1);
+        let mut null_is_absent = false;
+        let mut null_dropped = false;
+        let mut null_refused = false;
+        if required.contains(name.as_str()) || !self.p.require_all {
+            if required.contains(name.as_str()) {
+                is_required = true;
+            } else if self.p.absent_for_null
+                && !alternatives.contains(name)
+                && schema.get("default").is_none_or(Value::is_null)
+                && !accepts_anything(schema, self.root)
+                && admits_null(schema, self.root)
+                && let Some(folded) = without_null(&child)
+            {
+                // Optional, and its null reads as absent: absent stands for it (and a
+                // default of null says nothing the type still admits).
+                child = folded;
+                if let Value::Object(c) = &mut child
+                    && c.get("default").is_some_and(Value::is_null)
+                {
+                    c.remove("default");
+                }
+                null_dropped = true;
+                self.adapt_note(ptr.as_str(), AdaptationKind::AbsentForNull, "type");
+            }
+        } else if admits_null(schema, self.root) {
+            // `Option<T>`: null stands for absent, as serde reads it; a default other than null
+            // is what absent means, and the model can send it.
+            is_required = true;
+            match schema.get("default") {
+                Some(d) if !d.is_null() => note_default(&mut child, d),
+                // Named by a moved "at least one of": `null` is the property present, and
+                // the check counts it (absent is sent as null too, and comes back as null,
+                // which the property admits).
+                _ if alternatives.contains(name) => {}
+                _ => null_is_absent = true,
+            }
+            // Any value as JSON text (the whole schema or one branch of a union, where the
+            // original admitted null): a JSON `null` is the text "null", and null itself
+            // stands for absent. Null is written unless the written schema surely admits it:
+            // a reference into a definition still being written (a cycle) is unsure, and a
+            // second null branch costs nothing where absent must be sendable.
+            if accepts_anything(schema, self.root) || self.written_null(&child) != Some(true) {
+                child = with_null(child, self.p.style);
+                null_is_absent = true;
+            }
+            self.adapt_note(ptr.as_str(), AdaptationKind::NullForAbsent, "required");
+        } else if self.encode(
+            ptr.as_str(),
+            AdaptationKind::NullForAbsent,
+            "required",
+            &format!(
+                "`{name}` may be left out, OpenAI strict mode requires every property, and its schema does \
+                 not accept null; requiring it would refuse what the code reads when it is absent"
+            ),
+            Advice::OptionalField.text(self.origin),
+        ) {
+            if let Some(d) = schema.get("default") {
+                note_default(&mut child, d);
+            }
+            child = with_null(child, self.p.style);
+            is_required = true;
+            null_is_absent = true;
+            null_refused = true;
+        }
+        ptr.truncate(mark);
+        // What absent means, for the forward map: the declared default, which the model sends
+        // to say "absent" where null is a value of its own.
+        let default = (self.p.require_all && !null_is_absent && !required.contains(name.as_str()))
+            .then(|| {
+                let absent = alternatives.contains(name.as_str()).then_some(Value::Null);
+                schema.get("default").cloned().or(absent)
+            })
+            .flatten()
+            // A required property with a default: a discriminator's tag (required here, as
+            // its readers require it, and optional in the member that gives it the default),
+            // which a value the original accepts may leave out; the forward map sends the
+            // default. (A property the original itself requires is never absent.)
+            .or_else(|| required.contains(name.as_str()).then(|| schema.get("default").cloned()).flatten());
+        // Beside a map's plan every declared property is listed: the map's plan is for
+        // further keys only.
+        let prop =
+            (plan.is_some() || null_is_absent || null_dropped || default.is_some() || kept_map).then(|| {
+                Prop { name: name.clone(), node: plan, null_is_absent, null_dropped, default, null_refused }
+            });
+        (child, prop, is_required)
     }
 
     /// The new name of each key of `props` the provider's rule refuses, `(sent, original)`

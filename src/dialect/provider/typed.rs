@@ -74,6 +74,36 @@ impl Engine<'_> {
         let mut notes = Vec::new();
         let mut out = self.annotations(m);
         let mut node = Node { integer: t == "integer", integer_format, ..Node::default() };
+        let (silent, mut out_type) = self.typed_keywords(m, t, nullable, &mut out, &mut node, ptr);
+        match t {
+            "object" => {
+                self.object(m, &mut out, &mut node, &mut notes, ptr, depth);
+                if out.remove(MAP_MARK).is_some() {
+                    out_type = Value::String("array".into());
+                }
+            }
+            "array" if self.array(m, &mut out, &mut node, &mut notes, ptr, depth) => {
+                out_type = Value::String("object".into());
+            }
+            _ => {}
+        }
+        self.finish_typed(out, node, &notes, silent, out_type, t, nullable, ptr)
+    }
+
+    /// The keywords of a schema of one type: each kept, moved into restore or dropped, the listed
+    /// values written; the checks restore runs without stating them, and the type to write. A
+    /// frame of its own, off the recursion through [`Engine::typed`] (a debug build's frames add
+    /// up along a schema's depth).
+    #[inline(never)]
+    fn typed_keywords(
+        &mut self,
+        m: &Map<String, Value>,
+        t: &str,
+        nullable: bool,
+        out: &mut Map<String, Value>,
+        node: &mut Node,
+        ptr: &mut Pointer,
+    ) -> (Vec<Check>, Value) {
         let mut checks = Vec::new();
         // Checks restore runs that the description need not state (the provider enforces them).
         let mut silent = Vec::new();
@@ -179,7 +209,7 @@ impl Engine<'_> {
             );
         }
         if let Some(values) = values
-            && let Some(decode) = self.enum_values(m, &values, nullable, &mut out, &mut out_type, ptr)
+            && let Some(decode) = self.enum_values(m, &values, nullable, out, &mut out_type, ptr)
         {
             // Written as text: the listed values say all, and a keyword that judges numbers or
             // names a string `format` would judge the text instead.
@@ -196,18 +226,24 @@ impl Engine<'_> {
             node.decode = Decode::CaseFold(members);
         }
         node.checks = checks;
-        match t {
-            "object" => {
-                self.object(m, &mut out, &mut node, &mut notes, ptr, depth);
-                if out.remove(MAP_MARK).is_some() {
-                    out_type = Value::String("array".into());
-                }
-            }
-            "array" if self.array(m, &mut out, &mut node, &mut notes, ptr, depth) => {
-                out_type = Value::String("object".into());
-            }
-            _ => {}
-        }
+        (silent, out_type)
+    }
+
+    /// The type written, Gemini's null-only schema as text, the description finished, the node
+    /// pushed: the end of [`Engine::typed`], in a frame of its own.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn finish_typed(
+        &mut self,
+        mut out: Map<String, Value>,
+        mut node: Node,
+        notes: &[String],
+        silent: Vec<Check>,
+        out_type: Value,
+        t: &str,
+        nullable: bool,
+        ptr: &mut Pointer,
+    ) -> Built {
         self.write_type(&mut out, out_type, nullable);
         if t == "null"
             && self.p.style == Style::NullableFlag
@@ -234,7 +270,7 @@ impl Engine<'_> {
         }
         node.checks.sort_by_key(|c| check_rank(c.keyword()));
         let constraints = describe_checks(&node);
-        finish_description(&mut out, &constraints, &notes);
+        finish_description(&mut out, &constraints, notes);
         node.checks.extend(silent);
         let id = self.push(node);
         (Value::Object(out), id)
