@@ -9,8 +9,10 @@
 #
 # The mutants are applied to a copy of the committed tree (HEAD, `git archive`) in a temporary
 # directory, one at a time, each reverted before the next; the working tree is never touched and
-# the copy is removed at the end. The build shares `target/` (MUTANTS_TARGET_DIR to use another),
-# so only the crate and the test binaries are rebuilt. Every mutant's text must occur exactly once
+# the copy is removed at the end. It builds in `target/mutants/` (MUTANTS_TARGET_DIR to use
+# another), never in `target/` itself: cargo names the copy's test binaries as the tree's, and a
+# mutated binary left there would be taken as fresh by the next `cargo test` of the tree. The
+# first run builds the dependencies there; later mutants rebuild only the crate and its tests. Every mutant's text must occur exactly once
 # in its file; a mutant whose copy does not build is a failure of this list, not a kill.
 # TOOLSCHEMA_CORPUS defaults to ../shared/corpus and must exist (the corpus tests would fail on
 # every mutant without it); TOOLSCHEMA_REQUIRE_CORPUS=1 is set. A kill names the failing tests:
@@ -28,7 +30,7 @@ if [ "${1:-}" != --list ] && [ ! -d "$TOOLSCHEMA_CORPUS/mcp" ]; then
     echo "mutants: no corpus at $TOOLSCHEMA_CORPUS (set TOOLSCHEMA_CORPUS)" >&2
     exit 2
 fi
-export CARGO_TARGET_DIR="${MUTANTS_TARGET_DIR:-$root/target}"
+export CARGO_TARGET_DIR="${MUTANTS_TARGET_DIR:-$root/target/mutants}"
 copy="$(mktemp -d)"
 trap 'rm -rf "$copy"' EXIT
 if [ "${1:-}" != --list ]; then
