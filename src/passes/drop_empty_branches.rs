@@ -6,7 +6,7 @@ use crate::pass::{NodePass, PassContext};
 use crate::walk::Location;
 use serde_json::{Map, Value};
 
-/// Removes every member of an `anyOf` or `oneOf` that admits no value ([`admits_nothing`]: `false`,
+/// Removes every member of an `anyOf` or `oneOf` that admits no value (`admits_nothing`: `false`,
 /// `{"not": {}}`, an empty `enum`, an `allOf` of types with nothing in common, ...), as long as a
 /// member that may admit one is left; a union of one member left, beside annotations only, becomes
 /// that member.
