@@ -301,8 +301,13 @@ fn every_dialect_restores_what_it_encodes_and_never_loosens_on_generated_schemas
                         continue;
                     }
                     pairs.count(label, true);
+                    // Sound: the original accepts the value with its formats read as the code's
+                    // readers read them, or as annotations (where restore leaves one unchecked to
+                    // keep a union's branches told apart). Either reading alone is too strict for
+                    // a `oneOf` whose branches a format alone tells apart.
                     if let Ok(back) = adapted.restore(m.clone())
                         && !sound.is_valid(&back)
+                        && !original.is_valid(&back)
                     {
                         return Err(fail(
                             label,
