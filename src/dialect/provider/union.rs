@@ -266,15 +266,19 @@ impl Engine<'_> {
                     continue;
                 }
                 // A branch may share a few values with another where both restore them alike
-                // (checked below, once every union's branches are known).
+                // (checked below, once every union's branches are known). One that only checks,
+                // and whose provider schema says all it admits, needs no such proof: restore
+                // tries it in turn (below), and its checks refuse what is not its own.
+                let checks_only = !reshaping[plan] && exact[i];
                 let mut alike = Vec::new();
                 let separate = shapes.iter().enumerate().all(|(j, s)| {
                     i == j
                         || shapes[i].disjoint(s)
-                        || shapes[i].shared_values(s).is_some_and(|values| {
-                            alike.push((values, Some(plan), plans[j], ptr.clone()));
-                            true
-                        })
+                        || !checks_only
+                            && shapes[i].shared_values(s).is_some_and(|values| {
+                                alike.push((values, Some(plan), plans[j], ptr.clone()));
+                                true
+                            })
                 });
                 if separate {
                     shared.append(&mut alike);
