@@ -436,7 +436,7 @@ def test_a_format_the_provider_drops_is_checked_on_restore_as_pydantic_reads_it(
     # Each value restore refuses, pydantic refuses too.
     for field, bad in (("day", "2023-02-29"), ("at", "noon"), ("ref", "not-a-uuid")):
         sent = {"day": "2024-01-02", field: bad}
-        assert [p for p, _ in faults_of(lambda: built.restore(sent)).faults] == [f"/{field}"], (field, bad)
+        assert [p for p, _ in faults_of(lambda sent=sent: built.restore(sent)).faults] == [f"/{field}"], (field, bad)
         with pytest.raises(ValidationError):
             Visit.model_validate(sent)
     # Each value pydantic reads passes restore unchanged: a time without seconds or offset, a naive
