@@ -125,12 +125,17 @@ SDKS_BY_DIALECT = {
     "mcp-self-contained": ["mcp", "vscode", "jsonschema"],
 }
 
-# openai-strict keeps a recursive schema's `$defs`, which openai-agents' MCP-tool conversion
-# refuses (docs/dialects.md: such a tool is served with `openai-agents-mcp`, which refuses it at
-# start-up). The tools of a full run (every source, `--allow-any`) whose openai-strict output the
-# conversion refuses that way: a documented number, asserted; any other raise is a failure.
+# openai-strict keeps `$defs` where a schema is recursive or a definition is past its inlining
+# budget (four times the size), and openai-agents' MCP-tool conversion refuses every reference
+# (docs/dialects.md: such a tool is served with `openai-agents-mcp`, which inlines or refuses it
+# at start-up). The tools of a full run (every source, `--allow-any`) whose openai-strict output
+# the conversion refuses that way: a documented number (10 recursive, 1 past the budget: the
+# hostile wide fan-out), asserted; any other raise is a failure.
 OPENAI_STRICT_MCP_RAISES = 11
-MCP_RECURSIVE_KIND = "MCP-tool conversion refuses the recursive schema's $defs (documented: use openai-agents-mcp)"
+MCP_RECURSIVE_KIND = (
+    "MCP-tool conversion refuses the $defs openai-strict keeps (recursion, or past its inlining budget; "
+    "documented: use openai-agents-mcp)"
+)
 
 # Protocol versions a client parses a `tools/list` result for, each with the result's other
 # required fields (2026-07-28 adds cache hints and `resultType`).
@@ -430,12 +435,14 @@ class Sdks:
             c.fail("MCP-tool conversion changes the schema: " + ", ".join(kinds), describe_changes(changes))
 
     def openai_mcp_recursive(self, c: Check, schema: Any, name: str) -> None:
-        """openai-strict's output through the MCP-tool conversion: a raise on a recursive schema
-        is the documented limit (information, counted against `OPENAI_STRICT_MCP_RAISES`);
-        anything else the conversion finds is a failure, as under `openai-agents-mcp`."""
+        """openai-strict's output through the MCP-tool conversion: a raise on a schema that keeps
+        references (recursion, or definitions past the inlining budget) is the documented limit
+        (information, counted against `OPENAI_STRICT_MCP_RAISES`); anything else the conversion
+        finds is a failure, as under `openai-agents-mcp`."""
         mcp = Check()
         self.openai_mcp(mcp, schema, name)
-        if mcp.failures and is_recursive(schema) and all(" raises " in n.kind for n in mcp.failures):
+        keeps_refs = is_recursive(schema) or any(k == "$ref" for _, k, _ in schema_refs(schema, ""))
+        if mcp.failures and keeps_refs and all(" raises " in n.kind for n in mcp.failures):
             c.note(MCP_RECURSIVE_KIND, mcp.failures[0].message)
         else:
             c.failures.extend(mcp.failures)
