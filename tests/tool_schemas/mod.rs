@@ -639,6 +639,17 @@ pub struct Coverage {
 }
 
 /// Whether some subschema position (or any value inside the schema) satisfies `f`.
+/// Whether a union member admits `null` by what it says itself (a `null` type, or `null` listed).
+fn admits_null_itself(b: &Value) -> bool {
+    match b.get("type") {
+        Some(Value::String(t)) if t == "null" => return true,
+        Some(Value::Array(ts)) if ts.iter().any(|t| t == "null") => return true,
+        _ => {}
+    }
+    b.get("const").is_some_and(Value::is_null)
+        || b.get("enum").and_then(Value::as_array).is_some_and(|e| e.iter().any(Value::is_null))
+}
+
 pub fn anywhere(v: &Value, f: &dyn Fn(&Map<String, Value>) -> bool) -> bool {
     match v {
         Value::Object(m) => f(m) || m.values().any(|c| anywhere(c, f)),
@@ -910,6 +921,18 @@ pub const COVERAGE: &[Coverage] = &[
     Coverage {
         name: "a union of maps told apart by their values' number type",
         holds: |v| told_apart_by_number_type(v, "/additionalProperties/type"),
+    },
+    Coverage {
+        name: "a union two of whose members admit null",
+        holds: |v| {
+            anywhere(v, &|m| {
+                ["anyOf", "oneOf"].iter().any(|k| {
+                    m.get(*k)
+                        .and_then(Value::as_array)
+                        .is_some_and(|members| members.iter().filter(|b| admits_null_itself(b)).count() >= 2)
+                })
+            })
+        },
     },
     Coverage { name: "default", holds: |v| anywhere(v, &|m| m.contains_key("default")) },
     Coverage {
