@@ -1345,8 +1345,30 @@ pub fn same_up_to_defaults_within(
         let resolved = reach.of(schemas.iter().copied())?;
         match (back, v) {
             (Value::Object(b), Value::Object(o)) => {
+                // A key's schemas: its property's and those of the patterns it matches, else the
+                // further keys' (a map's values).
                 let prop = |k: &str| -> Vec<&'v Value> {
-                    resolved.iter().filter_map(|s| s.get("properties").and_then(|p| p.get(k))).collect()
+                    let key = Value::String(k.to_owned());
+                    let mut found = Vec::new();
+                    for s in &resolved {
+                        let named = s.get("properties").and_then(|p| p.get(k));
+                        let patterns: Vec<&'v Value> = s
+                            .get("patternProperties")
+                            .and_then(Value::as_object)
+                            .into_iter()
+                            .flatten()
+                            .filter(|(p, _)| {
+                                toolschema::restore::validate(&json!({"pattern": p}), &key).is_empty()
+                            })
+                            .map(|(_, schema)| schema)
+                            .collect();
+                        found.extend(named);
+                        if named.is_none() && patterns.is_empty() {
+                            found.extend(s.get("additionalProperties").filter(|a| a.is_object()));
+                        }
+                        found.extend(patterns);
+                    }
+                    found
                 };
                 for (k, bv) in b {
                     let same = match o.get(k) {
