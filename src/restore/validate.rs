@@ -25,6 +25,7 @@
 use super::Fault;
 use super::check::{Check, short};
 use super::pattern::{Outcome, Pattern};
+use super::types::TypeSet;
 use crate::pointer::escape_token as escape;
 use crate::vocab::json_type::JsonType;
 use serde_json::{Map, Value};
@@ -93,23 +94,6 @@ fn type_name(value: &Value) -> &'static str {
         Value::String(_) => "string",
         Value::Array(_) => "array",
         Value::Object(_) => "object",
-    }
-}
-
-fn is_type(value: &Value, name: &str) -> bool {
-    match (JsonType::read(name), value) {
-        (Some(JsonType::Null), Value::Null)
-        | (Some(JsonType::Boolean), Value::Bool(_))
-        | (Some(JsonType::Number), Value::Number(_))
-        | (Some(JsonType::String), Value::String(_))
-        | (Some(JsonType::Array), Value::Array(_))
-        | (Some(JsonType::Object), Value::Object(_)) => true,
-        (Some(JsonType::Integer), Value::Number(n)) => {
-            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
-        }
-        // A name that is no JSON type: the pipeline refuses such a schema; here it accepts.
-        (None, _) => true,
-        _ => false,
     }
 }
 
@@ -184,7 +168,12 @@ impl Validator<'_> {
                         Value::Array(list) => list.iter().filter_map(Value::as_str).collect(),
                         _ => continue,
                     };
-                    if !names.iter().any(|n| is_type(value, n)) {
+                    // A name that is not one of the seven (the pipeline refuses such a schema, or
+                    // rewrites BFCL's `dict`) accepts.
+                    let known = names
+                        .iter()
+                        .all(|n| JsonType::read(n).is_some() && !JsonType::is_foreign_spelling(n));
+                    if known && !TypeSet::of_type(arg).contains(value) {
                         let wanted = names.join(" or ");
                         fault(faults, at, format!("must be of type {wanted}, got {}", type_name(value)));
                     }
