@@ -64,9 +64,12 @@ const SCHEMA_FLOOR: f64 = 0.1;
 const COMPARED_FLOOR: f64 = 0.95;
 
 /// The share of edits of encoded values that decode and restore must both refuse, per dialect
-/// in [`CHECKED_ON_RESTORE`], for the decode law over edits to count as reaching faults. The
-/// lowest measured, gemini-json-schema, refuses 4% of edits (1,505 of 37,721 on one seed).
-const DECODE_REFUSED_FLOOR: f64 = 0.02;
+/// in [`CHECKED_ON_RESTORE`], for the decode law over edits to count as reaching faults (a decode
+/// or a law that refuses nothing gives 0). The share depends on which schemas a seed draws: over
+/// 14 seeds at CI's counts the lowest dialect, gemini-json-schema, refused 1.6% to 8.1% (83 of
+/// 5,307 edits at the lowest), the others 4.4% to 12%; the floor sits below the lowest with a
+/// margin, so that no seed fails a law that holds.
+const DECODE_REFUSED_FLOOR: f64 = 0.005;
 
 /// One edit in this many goes through the decode law over edits: all of them tripled the law's
 /// time (36 s to 101 s on the 2-core machine); one in eight adds about a fifth.
