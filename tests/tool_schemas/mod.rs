@@ -68,12 +68,14 @@ impl Draft {
 
     /// A validator for a schema in this draft as JSON Schema reads it: a `discriminator` is an
     /// annotation, so a value may leave out a tag that has a default (its readers refuse it).
+    /// Formats are read as [`validator`](Self::validator) reads them, so that the two differ only
+    /// in the tag: a string of the wrong format is not a value without a tag.
     pub fn plain_validator(self, schema: &Value) -> Option<jsonschema::Validator> {
         let draft = match self {
             Draft::Draft7 => jsonschema::Draft::Draft7,
             Draft::Draft2020 => jsonschema::Draft::Draft202012,
         };
-        jsonschema::options().with_draft(draft).should_validate_formats(false).build(schema).ok()
+        readers_formats(jsonschema::options().with_draft(draft)).build(schema).ok()
     }
 
     /// `schema` with every object that says nothing of further keys closed: `unevaluatedProperties:
