@@ -29,11 +29,22 @@ pub fn cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
+/// `PROPTEST_CASES` when it is set to a number.
+pub fn env_cases() -> Option<u64> {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse::<u64>().ok())
+}
+
 /// A count beside the case count (values per zoo type, instances per schema) that grows with
 /// `PROPTEST_CASES`: `default` when it is unset, else `default × PROPTEST_CASES / reference`
 /// (at least 1), where `reference` is the case count `default` goes with.
 pub fn scaled(default: usize, reference: u32) -> usize {
-    match std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse::<u64>().ok()) {
+    scaled_at(default, reference, env_cases())
+}
+
+/// [`scaled`] at a given case count (`None`: `PROPTEST_CASES` unset), so the counts derived from
+/// it can be shown to grow without setting the process's environment.
+pub fn scaled_at(default: usize, reference: u32, cases: Option<u64>) -> usize {
+    match cases {
         Some(cases) => ((default as u64 * cases) / u64::from(reference.max(1))).max(1) as usize,
         None => default,
     }
@@ -43,9 +54,14 @@ pub fn scaled(default: usize, reference: u32) -> usize {
 /// case whose cases already grow (instances per generated schema), so a long run does not grow
 /// with the square of its cases.
 pub fn scaled_sqrt(default: usize, reference: u32) -> usize {
-    match std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse::<f64>().ok()) {
+    scaled_sqrt_at(default, reference, env_cases())
+}
+
+/// [`scaled_sqrt`] at a given case count (`None`: `PROPTEST_CASES` unset).
+pub fn scaled_sqrt_at(default: usize, reference: u32, cases: Option<u64>) -> usize {
+    match cases {
         Some(cases) => {
-            ((default as f64) * (cases / f64::from(reference.max(1))).sqrt()).round().max(1.0) as usize
+            ((default as f64) * (cases as f64 / f64::from(reference.max(1))).sqrt()).round().max(1.0) as usize
         }
         None => default,
     }

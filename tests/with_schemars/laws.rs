@@ -477,6 +477,12 @@ fn is_recursive(root: &Value) -> bool {
     go(root, root, &mut vec![root as *const Value], 0)
 }
 
+/// Zoo values per type for the inlining law: 24 at its default 32 random cases, growing with
+/// `PROPTEST_CASES` (`None`: unset).
+pub(crate) fn zoo_values_per_type_at(cases: Option<u64>) -> usize {
+    prop_run::scaled_at(24, 32, cases)
+}
+
 // Law: inlining is equivalent to the referencing schema on random instances. For every zoo type
 // whose schema uses `$ref`, on its values, every small edit of them, and random JSON: the
 // `inline-refs` dialect's output (when that dialect is built in) accepts exactly what the
@@ -492,7 +498,7 @@ fn inlined_schemas_accept_what_the_referencing_schema_accepts() {
         proptest::test_runner::RngSeed::Fixed(seed) => seed,
         proptest::test_runner::RngSeed::Random => 17,
     };
-    let per_type = prop_run::scaled(24, 32);
+    let per_type = zoo_values_per_type_at(prop_run::env_cases());
     let mut randoms = TestRunner::new(config);
     let arb = zoo::arb_json();
     let mut compared = 0usize;

@@ -21,6 +21,7 @@ mod tool_schemas;
 mod zoo;
 
 mod api;
+mod counts;
 #[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]
