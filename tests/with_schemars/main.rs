@@ -21,11 +21,11 @@ mod tool_schemas;
 mod zoo;
 
 mod api;
-mod counts;
 #[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]
 mod cli_proxy;
+mod counts;
 mod decode_laws;
 mod fuzz_replay;
 mod golden;
