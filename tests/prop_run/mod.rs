@@ -224,6 +224,13 @@ impl Reach {
     /// Prints `law: label reached/tried` for every label, then fails if a label in `labels` was
     /// never tried or reached the law on less than `floor` of its tries.
     pub fn finish(&self, law: &str, labels: &[&str], floor: f64) {
+        if let Some(short) = self.shortfall(law, labels, floor) {
+            panic!("{short}");
+        }
+    }
+
+    /// As [`Reach::finish`], returning what falls short instead of failing.
+    pub fn shortfall(&self, law: &str, labels: &[&str], floor: f64) -> Option<String> {
         let counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
         let mut short = Vec::new();
         for label in labels {
@@ -233,10 +240,7 @@ impl Reach {
                 short.push(format!("{label}: {reached} of {tried}"));
             }
         }
-        assert!(
-            short.is_empty(),
-            "{law}: too few cases reached the law (floor {:.0}%): {short:?}",
-            floor * 100.0
-        );
+        (!short.is_empty())
+            .then(|| format!("{law}: too few cases reached the law (floor {:.0}%): {short:?}", floor * 100.0))
     }
 }
