@@ -64,6 +64,13 @@ Checks of each accepted schema, by dialect:
   `openai-agents-mcp`, `anthropic-strict`, `gemini-json-schema`, `mcp`, `mcp-self-contained`): jsonschema `Draft202012Validator.check_schema`
   (every metaschema error is listed, not only the first), then every `$ref` at a schema position
   resolved with jsonschema's `referencing` (no network: a reference outside the document fails).
+- `json-schema`, `strict-subset`, `inline-refs`, `gemini-json-schema`, `mcp`, `mcp-self-contained`
+  (the outputs an MCP host or a 2020-12 validator reads as they are): Ajv2020 must compile them in
+  its strict mode (`scripts/ajv_check.mjs`, in Node, the modules from `scripts/package-lock.json`
+  that `scripts/sdk_node.sh` installs in `$SDK_NODE`): an unknown keyword or format refuses the
+  schema, as in a TypeScript host that validates with `new Ajv2020()`. Formats are annotations
+  (`validateFormats: false`). Ajv overflowing Node's stack on a chain of thousands of `$ref`s is
+  a documented limit of Ajv, counted per mode and asserted in a full run (`AJV_STACK_OVERFLOWS`).
 
 Before any of that, a self-test runs each check on a schema its SDK takes and one it does not, and
 stops the run (exit 2) if a check cannot tell them apart. Distinct schemas are checked once per SDK,
@@ -118,19 +125,23 @@ MODES = ["reversible", "exact"]
 CLI_SOURCES = SOURCES[1:]
 CORPUS_SOURCES = SOURCES[2:]
 
+# Ajv2020 in strict mode (scripts/ajv_check.mjs, in Node: checked in one batch, not per schema
+# in Python): what a TypeScript MCP host that validates with Ajv compiles.
+AJV = "ajv2020-strict"
+
 # Which SDKs check which dialect's output, in table order.
 SDKS_BY_DIALECT = {
-    "json-schema": ["jsonschema"],
-    "strict-subset": ["jsonschema"],
-    "inline-refs": ["jsonschema"],
+    "json-schema": ["jsonschema", AJV],
+    "strict-subset": ["jsonschema", AJV],
+    "inline-refs": ["jsonschema", AJV],
     "openai-strict": ["openai-agents", "openai-agents-mcp-recursive", "jsonschema"],
     "openai-agents-mcp": ["openai-agents", "openai-agents-mcp", "jsonschema"],
     "anthropic-strict": ["anthropic", "jsonschema"],
     "gemini": ["google-genai"],
     "gemini-ordered": ["google-genai"],
-    "gemini-json-schema": ["google-genai-json", "jsonschema"],
-    "mcp": ["mcp", "vscode", "jsonschema"],
-    "mcp-self-contained": ["mcp", "vscode", "jsonschema"],
+    "gemini-json-schema": ["google-genai-json", "jsonschema", AJV],
+    "mcp": ["mcp", "vscode", "jsonschema", AJV],
+    "mcp-self-contained": ["mcp", "vscode", "jsonschema", AJV],
 }
 
 # openai-strict keeps `$defs` where a schema is recursive or a definition is past its inlining
@@ -145,6 +156,47 @@ MCP_RECURSIVE_KIND = (
     "MCP-tool conversion refuses the $defs openai-strict keeps (recursion, or past its inlining budget; "
     "documented: use openai-agents-mcp)"
 )
+
+# Ajv compiles a schema by recursion through its references: the corpus's hostile chain of 5,000
+# `$ref`s (hostile/deep_ref_chain_5000, within every budget of ours) overflows Node's stack, in
+# any mode of Ajv, strict or not. A limit of the validator, not a keyword it refuses: the outputs
+# of a full run that do so, counted per mode (json-schema, strict-subset, gemini-json-schema and
+# mcp keep the chain; inline-refs and mcp-self-contained refuse it), asserted; any other refusal
+# is a failure.
+AJV_STACK_OVERFLOWS = {"reversible": 4, "exact": 4}
+AJV_STACK_KIND = "Ajv2020 overflows Node's call stack compiling it (a chain of thousands of `$ref`s; any Ajv mode)"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A documented limit of client code: outputs whose check notes `kind` under `sdk`."""
+
+    title: str
+    dialects: tuple[str, ...]
+    sdk: str
+    kind: str
+    full_run: dict[str, int]
+    documented: str
+
+
+DOCUMENTED_LIMITS = [
+    Limit(
+        "openai-strict outputs the MCP-tool conversion refuses as recursive",
+        ("openai-strict",),
+        "openai-agents-mcp-recursive",
+        MCP_RECURSIVE_KIND,
+        OPENAI_STRICT_MCP_RAISES,
+        "OPENAI_STRICT_MCP_RAISES, docs/dialects.md",
+    ),
+    Limit(
+        "outputs Ajv2020 cannot compile for Node's call stack",
+        ("json-schema", "strict-subset", "inline-refs", "gemini-json-schema", "mcp", "mcp-self-contained"),
+        "ajv2020-strict",
+        AJV_STACK_KIND,
+        AJV_STACK_OVERFLOWS,
+        "AJV_STACK_OVERFLOWS, docs/testing.md",
+    ),
+]
 
 # Protocol versions a client parses a `tools/list` result for, each with the result's other
 # required fields (2026-07-28 adds cache hints and `resultType`).
@@ -836,18 +888,79 @@ SELF_TEST: dict[str, tuple[Any, Any]] = {
         {"$defs": {"A": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/A"}}, "type": "object"},
         {"$defs": {"A": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/B"}}, "type": "object"},
     ),
+    AJV: (
+        {"properties": {"a": {"format": "int32", "type": ["integer", "null"]}}, "type": "object"},
+        {"properties": {"a": {"type": "string"}}, "type": "object", "x-vendor": 1},
+    ),
 }
 
 
 def self_test(sdks: Sdks) -> list[str]:
     problems = []
     for sdk, (good, bad) in SELF_TEST.items():
+        if sdk == AJV:
+            passed, refused = ajv_checks([good, bad])
+            if passed.failures:
+                problems.append(f"{sdk} fails a schema it takes: {passed.failures[0].message}")
+            if not refused.failures:
+                problems.append(f"{sdk} passes a schema it does not take: {compact(bad)}")
+            continue
         passed = sdks.check(sdk, good, "self_test")
         if passed.failures:
             problems.append(f"{sdk} fails a schema it takes: {passed.failures[0].kind}")
         if not sdks.check(sdk, bad, "self_test").failures:
             problems.append(f"{sdk} passes a schema it does not take: {compact(bad)}")
     return problems
+
+
+def ajv_checks(schemas: list[Any]) -> list[Check]:
+    """Ajv2020 strict (scripts/ajv_check.mjs) on every schema, in one Node process: a schema it
+    refuses to compile is a failure, by Ajv's message."""
+    return start_ajv(schemas)()
+
+
+def start_ajv(schemas: list[Any]) -> Callable[[], list[Check]]:
+    """Starts `ajv_checks` in a Node process of its own and returns the function that waits for
+    its answers. Files, not pipes, in and out: the checks' forked workers would inherit a pipe's
+    end and hold it open."""
+    node_dir = os.environ.get("SDK_NODE") or str(REPO / "target" / "sdk-node")
+    if not (Path(node_dir) / "node_modules" / "ajv").is_dir():
+        die(f"no Ajv in {node_dir}/node_modules: run scripts/sdk_node.sh (scripts/provider_sdks.sh does), or set SDK_NODE")
+    given = tempfile.TemporaryFile("w+", encoding="utf-8")
+    given.writelines(compact(s) + "\n" for s in schemas)
+    given.seek(0)
+    answered = tempfile.TemporaryFile("w+", encoding="utf-8")
+    errors = tempfile.TemporaryFile("w+", encoding="utf-8")
+    proc = subprocess.Popen(
+        ["node", str(REPO / "scripts" / "ajv_check.mjs")],
+        stdin=given,
+        stdout=answered,
+        stderr=errors,
+        env={**os.environ, "SDK_NODE": node_dir},
+    )
+
+    def wait() -> list[Check]:
+        code = proc.wait()
+        answered.seek(0)
+        errors.seek(0)
+        answers = [json.loads(line) for line in answered.read().splitlines() if line.strip()]
+        if code != 0 or len(answers) != len(schemas):
+            die(f"scripts/ajv_check.mjs exited with {code}, {len(answers)} answers for {len(schemas)}:\n{errors.read()}")
+        for f in (given, answered, errors):
+            f.close()
+        checks = []
+        for answer in answers:
+            c = Check()
+            if not answer["ok"] and answer["error"] == "Maximum call stack size exceeded":
+                c.note(AJV_STACK_KIND, answer["error"])
+            elif not answer["ok"]:
+                message = answer["error"]
+                kind = generalize(re.sub(r'"[^"]*"', "`…`", message))
+                c.fail(f"Ajv2020 strict refuses it: {kind}", short(message, 300))
+            checks.append(c)
+        return checks
+
+    return wait
 
 
 # ---------------------------------------------------------------------------------------------
@@ -999,7 +1112,7 @@ def report(
     modes: list[str],
     sources: list[str],
     limit: int,
-    expected_mcp_raises: dict[str, int] | None = None,
+    full_run: bool = False,
 ) -> tuple[str, int]:
     out: list[str] = []
     rows = [["dialect", "mode", "sdk", "checked", "passed", "failed", "refused by us", "unreadable", "info"]]
@@ -1082,23 +1195,26 @@ def report(
         if len(unreadable_tools) > limit:
             out.append(f"    ... and {len(unreadable_tools) - limit} more tool(s)")
     listing("Information (not failures), by kind:", infos)
-    if "openai-strict" in dialects:
-        out.append("")
+    # The documented limits of client code (information), counted; a full run asserts each count.
+    out.append("")
+    for limit_ in DOCUMENTED_LIMITS:
+        if not any(d in dialects for d in limit_.dialects):
+            continue
         for mode in modes:
-            raising = [
+            found = [
                 r
                 for r in results
-                if r.dialect == "openai-strict"
+                if r.dialect in limit_.dialects
                 and r.mode == mode
                 and r.status == "accepted"
-                and any(n.kind == MCP_RECURSIVE_KIND for n in r.checks["openai-agents-mcp-recursive"].info)
+                and any(n.kind == limit_.kind for n in r.checks[limit_.sdk].info)
             ]
-            out.append(f"openai-strict outputs ({mode}) the MCP-tool conversion refuses as recursive: {len(raising)}")
-            expected = (expected_mcp_raises or {}).get(mode)
-            if expected is not None and len(raising) != expected:
+            out.append(f"{limit_.title} ({mode}): {len(found)}")
+            expected = limit_.full_run.get(mode) if full_run else None
+            if expected is not None and len(found) != expected:
                 out.append(
-                    f"FAILURE: a full run documents {expected} in {mode} mode (OPENAI_STRICT_MCP_RAISES, "
-                    "docs/dialects.md); review the tools above and update both"
+                    f"FAILURE: a full run documents {expected} in {mode} mode ({limit_.documented}); "
+                    "review the tools above and update both"
                 )
                 total_failed += 1
     out.append("")
@@ -1253,7 +1369,16 @@ def main() -> int:
                     index[(sdk, text)] = len(jobs)
                     jobs.append((sdk, r.schema, r.tool.name))
                 wanted.append((r, sdk, index[(sdk, text)]))
-    checks, spent = run_checks(sdks, jobs, args.jobs)
+    python_jobs = [i for i, job in enumerate(jobs) if job[0] != AJV]
+    node_jobs = [i for i, job in enumerate(jobs) if job[0] == AJV]
+    # Ajv's one Node process runs beside the Python workers.
+    t_node = time.monotonic()
+    node_answers = start_ajv([jobs[i][1] for i in node_jobs]) if node_jobs else None
+    python_checks, spent = run_checks(sdks, [jobs[i] for i in python_jobs], args.jobs)
+    checks: dict[int, Check] = dict(zip(python_jobs, python_checks))
+    if node_answers is not None:
+        checks.update(zip(node_jobs, node_answers()))
+        spent[f"{AJV} (wall, beside the others)"] += time.monotonic() - t_node
     for r, sdk, i in wanted:
         r.checks[sdk] = checks[i]
     t = phase(
@@ -1265,7 +1390,7 @@ def main() -> int:
 
     # The documented count holds for a full run: every source, free-form schemas allowed.
     full = set(sources) == set(SOURCES) and not args.reject_any
-    text, failed = report(results, dialects, modes, sources, args.list, OPENAI_STRICT_MCP_RAISES if full else None)
+    text, failed = report(results, dialects, modes, sources, args.list, full)
     print(text)
     elapsed = time.monotonic() - started
     versions = sdks.versions()

@@ -14,6 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=$(scripts/sdk_venv.sh)
+SDK_NODE=$(scripts/sdk_node.sh)
+export SDK_NODE
 
 echo "provider_sdks: building the CLI" >&2
 cargo build --quiet --features cli --bin toolschema
