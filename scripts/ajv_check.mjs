@@ -1,5 +1,5 @@
 // Ajv2020 in strict mode over JSON Schema documents: one JSON document a line on stdin, one
-// answer a line on stdout, in order: `{"ok": true}` or `{"ok": false, "error": "..."}`.
+// answer a line on stdout, in order, each written when its line is read: `{"ok": true}` or `{"ok": false, "error": "..."}`.
 //
 // Strict as Ajv2020 is by default, which is what a TypeScript host that writes `new Ajv2020()`
 // runs: `strictSchema` (an unknown keyword, or an unknown format, refuses the schema) and
@@ -41,8 +41,7 @@ function check(text) {
     }
 }
 
-const out = [];
+// Each answer as soon as its line is read, so a caller may also send one schema at a time.
 for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-    if (line.trim()) out.push(JSON.stringify(check(line)));
+    if (line.trim()) process.stdout.write(JSON.stringify(check(line)) + "\n");
 }
-process.stdout.write(out.join("\n") + (out.length ? "\n" : ""));

@@ -405,6 +405,7 @@ class Sdks:
         self.ValidationError = pydantic.ValidationError
         self.referencing = referencing
         self.referencing_jsonschema = referencing.jsonschema
+        self._ajv: subprocess.Popen[str] | None = None
 
         # `transform_schema` calls itself through its module's global name: wrapping that name
         # records every (input node, output node) pair of one call, so the report can say which
@@ -439,6 +440,7 @@ class Sdks:
                 "mcp": self.mcp,
                 "vscode": self.vscode,
                 "jsonschema": self.json_schema,
+                AJV: self.ajv,
             }[sdk](c, schema, name)
         except RecursionError:
             c.fail("raises RecursionError", "the SDK exceeded Python's recursion limit")
@@ -732,6 +734,27 @@ class Sdks:
 
         walk(schema, "")
 
+    # -- Ajv2020 ---------------------------------------------------------------------------------
+
+    def ajv(self, c: Check, schema: Any, name: str) -> None:
+        """One schema through scripts/ajv_check.mjs, in a Node process kept for the next (the
+        suite's main run sends every schema in one batch instead: `start_ajv`)."""
+        if self._ajv is None:
+            self._ajv = subprocess.Popen(
+                ["node", str(REPO / "scripts" / "ajv_check.mjs")],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                env={**os.environ, "SDK_NODE": node_dir()},
+            )
+        assert self._ajv.stdin is not None and self._ajv.stdout is not None
+        self._ajv.stdin.write(compact(schema) + "\n")
+        self._ajv.stdin.flush()
+        line = self._ajv.stdout.readline()
+        if not line:
+            die(f"scripts/ajv_check.mjs ended (exit {self._ajv.wait()}) without an answer")
+        ajv_verdict(c, json.loads(line))
+
     # -- jsonschema ------------------------------------------------------------------------------
 
     def json_schema(self, c: Check, schema: Any, name: str) -> None:
@@ -923,9 +946,7 @@ def start_ajv(schemas: list[Any]) -> Callable[[], list[Check]]:
     """Starts `ajv_checks` in a Node process of its own and returns the function that waits for
     its answers. Files, not pipes, in and out: the checks' forked workers would inherit a pipe's
     end and hold it open."""
-    node_dir = os.environ.get("SDK_NODE") or str(REPO / "target" / "sdk-node")
-    if not (Path(node_dir) / "node_modules" / "ajv").is_dir():
-        die(f"no Ajv in {node_dir}/node_modules: run scripts/sdk_node.sh (scripts/provider_sdks.sh does), or set SDK_NODE")
+    modules = node_dir()
     given = tempfile.TemporaryFile("w+", encoding="utf-8")
     given.writelines(compact(s) + "\n" for s in schemas)
     given.seek(0)
@@ -936,7 +957,7 @@ def start_ajv(schemas: list[Any]) -> Callable[[], list[Check]]:
         stdin=given,
         stdout=answered,
         stderr=errors,
-        env={**os.environ, "SDK_NODE": node_dir},
+        env={**os.environ, "SDK_NODE": modules},
     )
 
     def wait() -> list[Check]:
@@ -951,16 +972,30 @@ def start_ajv(schemas: list[Any]) -> Callable[[], list[Check]]:
         checks = []
         for answer in answers:
             c = Check()
-            if not answer["ok"] and answer["error"] == "Maximum call stack size exceeded":
-                c.note(AJV_STACK_KIND, answer["error"])
-            elif not answer["ok"]:
-                message = answer["error"]
-                kind = generalize(re.sub(r'"[^"]*"', "`…`", message))
-                c.fail(f"Ajv2020 strict refuses it: {kind}", short(message, 300))
+            ajv_verdict(c, answer)
             checks.append(c)
         return checks
 
     return wait
+
+
+def ajv_verdict(c: Check, answer: dict[str, Any]) -> None:
+    """What an answer of scripts/ajv_check.mjs says, on `c`."""
+    if not answer["ok"] and answer["error"] == "Maximum call stack size exceeded":
+        c.note(AJV_STACK_KIND, answer["error"])
+    elif not answer["ok"]:
+        message = answer["error"]
+        kind = generalize(re.sub(r'"[^"]*"', "`…`", message))
+        c.fail(f"Ajv2020 strict refuses it: {kind}", short(message, 300))
+
+
+def node_dir() -> str:
+    """Where scripts/sdk_node.sh installed the Node modules (`$SDK_NODE`); stops the run if Ajv
+    is not there."""
+    found = os.environ.get("SDK_NODE") or str(REPO / "target" / "sdk-node")
+    if not (Path(found) / "node_modules" / "ajv").is_dir():
+        die(f"no Ajv in {found}/node_modules: run scripts/sdk_node.sh (scripts/provider_sdks.sh does), or set SDK_NODE")
+    return found
 
 
 # ---------------------------------------------------------------------------------------------
