@@ -69,8 +69,10 @@ Checks of each accepted schema, by dialect:
   its strict mode (`scripts/ajv_check.mjs`, in Node, the modules from `scripts/package-lock.json`
   that `scripts/sdk_node.sh` installs in `$SDK_NODE`): an unknown keyword or format refuses the
   schema, as in a TypeScript host that validates with `new Ajv2020()`. Formats are annotations
-  (`validateFormats: false`). Ajv overflowing Node's stack on a chain of thousands of `$ref`s is
-  a documented limit of Ajv, counted per mode and asserted in a full run (`AJV_STACK_OVERFLOWS`).
+  (`validateFormats: false`). Two documented limits are counted per mode and asserted in a full
+  run: the OpenAPI `discriminator` these dialects keep, which strict mode refuses
+  (`AJV_DISCRIMINATORS`), and Ajv overflowing Node's stack on a chain of thousands of `$ref`s
+  (`AJV_STACK_OVERFLOWS`).
 
 Before any of that, a self-test runs each check on a schema its SDK takes and one it does not, and
 stops the run (exit 2) if a check cannot tell them apart. Distinct schemas are checked once per SDK,
@@ -164,6 +166,14 @@ MCP_RECURSIVE_KIND = (
 # mcp keep the chain; inline-refs and mcp-self-contained refuse it), asserted; any other refusal
 # is a failure.
 AJV_STACK_OVERFLOWS = {"reversible": 4, "exact": 4}
+
+# The JSON Schema dialects keep OpenAPI's `discriminator` (docs/dialects.md: pydantic refuses a
+# union member without its tag even where the schema gives the tag a default, so leaving it out
+# would loosen the schema for the server's reader); Ajv2020 in strict mode refuses it as an
+# unknown keyword. The outputs of a full run that hold one, counted per mode, asserted; any other
+# unknown keyword is a failure.
+AJV_DISCRIMINATORS = {"reversible": 10, "exact": 10}
+AJV_DISCRIMINATOR_KIND = "Ajv2020 strict refuses the `discriminator` the JSON Schema dialects keep (documented)"
 AJV_STACK_KIND = "Ajv2020 overflows Node's call stack compiling it (a chain of thousands of `$ref`s; any Ajv mode)"
 
 
@@ -187,6 +197,14 @@ DOCUMENTED_LIMITS = [
         MCP_RECURSIVE_KIND,
         OPENAI_STRICT_MCP_RAISES,
         "OPENAI_STRICT_MCP_RAISES, docs/dialects.md",
+    ),
+    Limit(
+        "outputs whose kept `discriminator` Ajv2020 strict refuses",
+        ("json-schema", "strict-subset", "inline-refs", "gemini-json-schema", "mcp", "mcp-self-contained"),
+        "ajv2020-strict",
+        AJV_DISCRIMINATOR_KIND,
+        AJV_DISCRIMINATORS,
+        "AJV_DISCRIMINATORS, docs/dialects.md",
     ),
     Limit(
         "outputs Ajv2020 cannot compile for Node's call stack",
@@ -983,6 +1001,8 @@ def ajv_verdict(c: Check, answer: dict[str, Any]) -> None:
     """What an answer of scripts/ajv_check.mjs says, on `c`."""
     if not answer["ok"] and answer["error"] == "Maximum call stack size exceeded":
         c.note(AJV_STACK_KIND, answer["error"])
+    elif not answer["ok"] and answer["error"] == 'strict mode: unknown keyword: "discriminator"':
+        c.note(AJV_DISCRIMINATOR_KIND, answer["error"])
     elif not answer["ok"]:
         message = answer["error"]
         kind = generalize(re.sub(r'"[^"]*"', "`…`", message))

@@ -114,10 +114,10 @@ pub trait SchemaDialect: Send + Sync {
     }
 
     /// Whether the output holds only keywords draft 2020-12 defines: the pipeline then leaves
-    /// out, after [`adapt`](Self::adapt), every other keyword (`x-…`, OpenAPI's
-    /// `discriminator`), which a validator that collects unknown keywords reads as an
-    /// annotation and one in a strict mode (Ajv2020's default) refuses the schema over; one a
-    /// `$ref` points into stays. `true` for the built-in JSON Schema dialects (`json-schema`,
+    /// out, after [`adapt`](Self::adapt), every other keyword (`x-…`, OpenAPI's `nullable`),
+    /// which a validator that collects unknown keywords reads as an annotation and one in a
+    /// strict mode (Ajv2020's default) refuses the schema over; one a `$ref` points into stays,
+    /// and so does OpenAPI's `discriminator`, which pydantic reads. `true` for the built-in JSON Schema dialects (`json-schema`,
     /// `strict-subset`, `inline-refs`, `mcp`, `mcp-self-contained`); the default is `false`, which
     /// keeps them as the input had them.
     fn writes_defined_keywords_only(&self) -> bool {

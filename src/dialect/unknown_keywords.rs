@@ -1,6 +1,6 @@
 //! Keywords draft 2020-12 does not define, left out of the JSON Schema dialects' output.
 //!
-//! A keyword no vocabulary of 2020-12 defines (`x-…` extensions, OpenAPI's `discriminator`,
+//! A keyword no vocabulary of 2020-12 defines (`x-…` extensions, OpenAPI's `nullable`,
 //! pydantic's `unit` from `json_schema_extra`) is an annotation to a validator that collects
 //! unknown keywords, so leaving it out changes no value's verdict; a validator in a strict mode
 //! refuses the whole schema over it: Ajv2020, which TypeScript MCP hosts and SDKs run, throws
@@ -9,8 +9,11 @@
 //! defines ([`SchemaDialect::writes_defined_keywords_only`]); the provider dialects' engine drops
 //! unknown keywords already.
 //!
-//! One exception: a keyword a `$ref` points into (`{"$ref": "#/x-defs/A"}`) stays, since the
-//! reference would point at nothing without it.
+//! Two exceptions: a keyword a `$ref` points into (`{"$ref": "#/x-defs/A"}`) stays, since the
+//! reference would point at nothing without it; and OpenAPI's `discriminator` stays, since the
+//! input's readers give it meaning (pydantic refuses a union member without its tag even where
+//! the schema gives the tag a default; a 2020-12 validator in strict mode refuses it, which the
+//! SDK suite counts).
 //!
 //! The passes and the dialects read the schema before this step, so a keyword they take meaning
 //! from (the provider dialects read pydantic's `discriminator`) is theirs to read; the restore
@@ -96,6 +99,14 @@ pub(crate) fn is_defined(key: &str) -> bool {
     DRAFT_2020_12.binary_search(&key).is_ok()
 }
 
+/// Whether the step keeps `key`: a keyword 2020-12 defines, or OpenAPI's `discriminator`, whose
+/// readers give it meaning 2020-12 does not: pydantic refuses a value without the tag even where
+/// the schema gives the tag a default, so leaving it out would let through, for the server's
+/// reader, what the input's reader refuses (the restore laws check this reading).
+pub(crate) fn is_kept(key: &str) -> bool {
+    is_defined(key) || key == "discriminator"
+}
+
 /// Removes every keyword 2020-12 does not define from every schema object of `schema` (within
 /// `max_depth`, which the pipeline's passes already checked), except one a local `$ref` points
 /// into or at.
@@ -109,7 +120,7 @@ pub(crate) fn drop_unknown_keywords(schema: &mut Value, max_depth: usize) {
         max_depth,
         &mut |at, node| {
             for key in node.keys() {
-                if !is_defined(key) {
+                if !is_kept(key) {
                     unknown.push((at.pointer().as_str().to_owned(), key.clone()));
                 }
             }
@@ -154,11 +165,12 @@ mod tests {
     }
 
     #[test]
-    fn unknown_keywords_go_at_every_schema_position_and_nowhere_else() {
+    fn unknown_keywords_go_at_every_schema_position_and_nowhere_else_but_the_discriminator() {
         let mut schema = json!({
             "type": "object",
             "x-vendor": {"a": 1},
             "discriminator": {"propertyName": "k"},
+            "x-order": 1,
             "properties": {
                 "unit": {"type": "number", "unit": "m"},
                 "list": {"type": "array", "items": {"type": "string", "x-order": 2}},
@@ -172,6 +184,7 @@ mod tests {
             schema,
             json!({
                 "type": "object",
+                "discriminator": {"propertyName": "k"},
                 "properties": {
                     "unit": {"type": "number"},
                     "list": {"type": "array", "items": {"type": "string"}},
