@@ -2,7 +2,8 @@
 # SDK conformance suite: every schema a dialect accepts (the zoo goldens and the shared corpus)
 # through the providers' own client code. See scripts/provider_sdks.py for what is checked.
 #
-#   scripts/provider_sdks.sh [--dialect D,D...] [--source zoo,rejections,mcp,pydantic,bfcl,hostile] [--json FILE]
+#   scripts/provider_sdks.sh [--dialect D,D...] [--source zoo,rejections,mcp,pydantic,bfcl,hostile]
+#       [--mode reversible,exact] [--json FILE]
 #
 # Makes a virtual environment with the pinned SDKs (scripts/requirements-sdk.txt; reused while the
 # file and the Python version are unchanged), builds the CLI once, then runs the suite with the
@@ -13,6 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=$(scripts/sdk_venv.sh)
+SDK_NODE=$(scripts/sdk_node.sh)
+export SDK_NODE
 
 echo "provider_sdks: building the CLI" >&2
 cargo build --quiet --features cli --bin toolschema

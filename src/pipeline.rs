@@ -218,6 +218,10 @@ pub(crate) fn run(
         dialect::adapt_checked(settings.dialect, schema, &acx, true, &mut |node, at| {
             SortRequired.visit(node, at, &mut cx)
         })??;
+    if settings.dialect.writes_defined_keywords_only() {
+        // Draft 2020-12 output, for validators in a strict mode too (`dialect::unknown_keywords`).
+        dialect::unknown_keywords::drop_unknown_keywords(&mut value, settings.max_depth);
+    }
     if settings.dialect.adapts() {
         // A dialect that merges a `$ref` site with its target (openai-strict does, at the root)
         // can leave a definition nothing uses; a second run would remove it. Found by

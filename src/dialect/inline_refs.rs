@@ -83,6 +83,10 @@ impl SchemaDialect for InlineRefs {
         "inline-refs"
     }
 
+    fn writes_defined_keywords_only(&self) -> bool {
+        true
+    }
+
     fn forbidden_keywords(&self) -> &[&str] {
         &["$ref", "$defs", "definitions", "$dynamicRef", "$recursiveRef"]
     }

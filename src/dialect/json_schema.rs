@@ -21,4 +21,8 @@ impl SchemaDialect for JsonSchema {
     fn adapts(&self) -> bool {
         false
     }
+
+    fn writes_defined_keywords_only(&self) -> bool {
+        true
+    }
 }

@@ -58,6 +58,10 @@ impl SchemaDialect for Mcp {
         if self.self_contained { "mcp-self-contained" } else { "mcp" }
     }
 
+    fn writes_defined_keywords_only(&self) -> bool {
+        true
+    }
+
     fn forbidden_keywords(&self) -> &[&str] {
         if self.self_contained { INLINED } else { &[] }
     }

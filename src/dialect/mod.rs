@@ -39,6 +39,7 @@ pub(crate) mod provider;
 mod ref_sites;
 pub mod strict_subset;
 pub(crate) mod support;
+pub(crate) mod unknown_keywords;
 
 pub use anthropic_strict::{ANTHROPIC_STRICT, AnthropicStrict};
 pub use gemini::{GEMINI, GEMINI_ORDERED, Gemini};
@@ -110,6 +111,17 @@ pub trait SchemaDialect: Send + Sync {
     /// `true`, which is always correct.
     fn adapts(&self) -> bool {
         true
+    }
+
+    /// Whether the output holds only keywords draft 2020-12 defines: the pipeline then leaves
+    /// out, after [`adapt`](Self::adapt), every other keyword (`x-…`, OpenAPI's `nullable`),
+    /// which a validator that collects unknown keywords reads as an annotation and one in a
+    /// strict mode (Ajv2020's default) refuses the schema over; one a `$ref` points into stays,
+    /// and so does OpenAPI's `discriminator`, which pydantic reads. `true` for the built-in JSON Schema dialects (`json-schema`,
+    /// `strict-subset`, `inline-refs`, `mcp`, `mcp-self-contained`); the default is `false`, which
+    /// keeps them as the input had them.
+    fn writes_defined_keywords_only(&self) -> bool {
+        false
     }
 
     /// A hint appended to a forbidden-keyword error for `keyword`, such as the Rust shape to use

@@ -61,6 +61,10 @@ impl SchemaDialect for StrictSubset {
         "strict-subset"
     }
 
+    fn writes_defined_keywords_only(&self) -> bool {
+        true
+    }
+
     fn adapt(&self, mut schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
         let actions = close_actions(self.name(), &schema, cx.max_depth)?;
         apply_actions(&mut schema, actions);

@@ -29,11 +29,22 @@ pub fn cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
+/// `PROPTEST_CASES` when it is set to a number.
+pub fn env_cases() -> Option<u64> {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse::<u64>().ok())
+}
+
 /// A count beside the case count (values per zoo type, instances per schema) that grows with
 /// `PROPTEST_CASES`: `default` when it is unset, else `default × PROPTEST_CASES / reference`
 /// (at least 1), where `reference` is the case count `default` goes with.
 pub fn scaled(default: usize, reference: u32) -> usize {
-    match std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse::<u64>().ok()) {
+    scaled_at(default, reference, env_cases())
+}
+
+/// [`scaled`] at a given case count (`None`: `PROPTEST_CASES` unset), so the counts derived from
+/// it can be shown to grow without setting the process's environment.
+pub fn scaled_at(default: usize, reference: u32, cases: Option<u64>) -> usize {
+    match cases {
         Some(cases) => ((default as u64 * cases) / u64::from(reference.max(1))).max(1) as usize,
         None => default,
     }
@@ -43,9 +54,14 @@ pub fn scaled(default: usize, reference: u32) -> usize {
 /// case whose cases already grow (instances per generated schema), so a long run does not grow
 /// with the square of its cases.
 pub fn scaled_sqrt(default: usize, reference: u32) -> usize {
-    match std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse::<f64>().ok()) {
+    scaled_sqrt_at(default, reference, env_cases())
+}
+
+/// [`scaled_sqrt`] at a given case count (`None`: `PROPTEST_CASES` unset).
+pub fn scaled_sqrt_at(default: usize, reference: u32, cases: Option<u64>) -> usize {
+    match cases {
         Some(cases) => {
-            ((default as f64) * (cases / f64::from(reference.max(1))).sqrt()).round().max(1.0) as usize
+            ((default as f64) * (cases as f64 / f64::from(reference.max(1))).sqrt()).round().max(1.0) as usize
         }
         None => default,
     }
@@ -208,6 +224,13 @@ impl Reach {
     /// Prints `law: label reached/tried` for every label, then fails if a label in `labels` was
     /// never tried or reached the law on less than `floor` of its tries.
     pub fn finish(&self, law: &str, labels: &[&str], floor: f64) {
+        if let Some(short) = self.shortfall(law, labels, floor) {
+            panic!("{short}");
+        }
+    }
+
+    /// As [`Reach::finish`], returning what falls short instead of failing.
+    pub fn shortfall(&self, law: &str, labels: &[&str], floor: f64) -> Option<String> {
         let counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
         let mut short = Vec::new();
         for label in labels {
@@ -217,10 +240,7 @@ impl Reach {
                 short.push(format!("{label}: {reached} of {tried}"));
             }
         }
-        assert!(
-            short.is_empty(),
-            "{law}: too few cases reached the law (floor {:.0}%): {short:?}",
-            floor * 100.0
-        );
+        (!short.is_empty())
+            .then(|| format!("{law}: too few cases reached the law (floor {:.0}%): {short:?}", floor * 100.0))
     }
 }

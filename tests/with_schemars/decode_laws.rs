@@ -93,7 +93,12 @@ fn floated(value: &Value) -> Value {
 /// Values per zoo type: 6 at the default case count of 24 (the arbitrary-JSON law's), growing
 /// with `PROPTEST_CASES` ([`prop_run::scaled`]).
 fn samples() -> usize {
-    prop_run::scaled(6, 24)
+    samples_at(prop_run::env_cases())
+}
+
+/// [`samples`] at a given `PROPTEST_CASES` (`None`: unset).
+pub(crate) fn samples_at(cases: Option<u64>) -> usize {
+    prop_run::scaled_at(6, 24, cases)
 }
 
 // The law over the zoo's values in each provider's terms, their integers as floats, and every

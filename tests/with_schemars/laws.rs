@@ -343,11 +343,25 @@ fn an_enum_written_as_text_keeps_no_keyword_that_would_judge_the_text() {
     }
 }
 
+/// A dialect that changes nothing and keeps every keyword: the passes' output as it is (the
+/// built-in JSON Schema dialects leave out keywords draft 2020-12 does not define after them).
+struct PassesOnly;
+impl toolschema::SchemaDialect for PassesOnly {
+    fn name(&self) -> &str {
+        "passes-only"
+    }
+    fn adapts(&self) -> bool {
+        false
+    }
+}
+static PASSES_ONLY: PassesOnly = PassesOnly;
+
 // Law: the pipeline (node passes sharing one walk, PruneDefs left to RejectAny) gives what running
 // each pass of `PASSES` on its own, in order, gives: the same schema, or the same error.
 #[test]
 fn the_pipeline_equals_its_passes_run_one_by_one() {
     use toolschema::pipeline::{PASSES, PassContext};
+    let options = SchemaOptions::new().dialect(&PASSES_ONLY);
     check(512, arb_schema_like(), |schema| {
         let one_by_one = {
             let mut s = schema.clone();
@@ -358,10 +372,8 @@ fn the_pipeline_equals_its_passes_run_one_by_one() {
                 .map(|()| s)
                 .map_err(|e| e.to_string())
         };
-        let pipeline = SchemaOptions::new()
-            .normalize(schema.clone())
-            .map(|t| t.as_value().clone())
-            .map_err(|e| e.to_string());
+        let pipeline =
+            options.normalize(schema.clone()).map(|t| t.as_value().clone()).map_err(|e| e.to_string());
         prop_assert_eq!(pipeline, one_by_one);
         // As a Rust type's schema (`from_schemars` takes the root `title` as the type's name).
         let title = schema.get("title").and_then(Value::as_str).map(str::to_owned);
@@ -375,7 +387,7 @@ fn the_pipeline_equals_its_passes_run_one_by_one() {
                 .map(|()| s)
                 .map_err(|e| e.to_string())
         };
-        if let Some(pipeline) = as_rust(&SchemaOptions::new(), &schema) {
+        if let Some(pipeline) = as_rust(&options, &schema) {
             let pipeline = pipeline.map(|t| t.as_value().clone()).map_err(|e| e.to_string());
             prop_assert_eq!(pipeline, one_by_one, "as a Rust type's schema");
         }
@@ -477,6 +489,12 @@ fn is_recursive(root: &Value) -> bool {
     go(root, root, &mut vec![root as *const Value], 0)
 }
 
+/// Zoo values per type for the inlining law: 24 at its default 32 random cases, growing with
+/// `PROPTEST_CASES` (`None`: unset).
+pub(crate) fn zoo_values_per_type_at(cases: Option<u64>) -> usize {
+    prop_run::scaled_at(24, 32, cases)
+}
+
 // Law: inlining is equivalent to the referencing schema on random instances. For every zoo type
 // whose schema uses `$ref`, on its values, every small edit of them, and random JSON: the
 // `inline-refs` dialect's output (when that dialect is built in) accepts exactly what the
@@ -492,7 +510,7 @@ fn inlined_schemas_accept_what_the_referencing_schema_accepts() {
         proptest::test_runner::RngSeed::Fixed(seed) => seed,
         proptest::test_runner::RngSeed::Random => 17,
     };
-    let per_type = prop_run::scaled(24, 32);
+    let per_type = zoo_values_per_type_at(prop_run::env_cases());
     let mut randoms = TestRunner::new(config);
     let arb = zoo::arb_json();
     let mut compared = 0usize;

@@ -25,6 +25,7 @@ mod api;
 mod cli;
 #[cfg(feature = "cli")]
 mod cli_proxy;
+mod counts;
 mod decode_laws;
 mod fuzz_replay;
 mod golden;

@@ -91,7 +91,12 @@ const DECODE_STRIDE: u64 = 16;
 /// many tries a schema gets to reach them: 8 and 64 when `PROPTEST_CASES` is unset, growing with
 /// it as from a default of 64 cases ([`prop_run::scaled`]).
 fn corpus_instances() -> (usize, usize) {
-    (prop_run::scaled(8, 64), prop_run::scaled(64, 64))
+    corpus_instances_at(prop_run::env_cases())
+}
+
+/// [`corpus_instances`] at a given `PROPTEST_CASES` (`None`: unset).
+pub(crate) fn corpus_instances_at(cases: Option<u64>) -> (usize, usize) {
+    (prop_run::scaled_at(8, 64, cases), prop_run::scaled_at(64, 64, cases))
 }
 
 /// The completeness and soundness laws over the corpus with values drawn from `seed`, under every

@@ -90,7 +90,12 @@ const CHECKED_ON_RESTORE: [&str; 6] = [
 /// the default 96 schemas, growing with the square root of `PROPTEST_CASES` (the schemas grow
 /// with it already; [`prop_run::scaled_sqrt`]).
 fn instances_per_schema() -> usize {
-    prop_run::scaled_sqrt(6, 96)
+    instances_per_schema_at(prop_run::env_cases())
+}
+
+/// [`instances_per_schema`] at a given `PROPTEST_CASES` (`None`: unset).
+pub(crate) fn instances_per_schema_at(cases: Option<u64>) -> usize {
+    prop_run::scaled_sqrt_at(6, 96, cases)
 }
 
 // The generator covers the vocabulary: each item of `tool_schemas::COVERAGE` holds in some generated
