@@ -96,7 +96,8 @@ fn probes(schema: &Value) -> Vec<Value> {
 fn validate_agrees_with_a_2020_12_validator_on_the_corpus_and_the_fixtures() {
     let mut files = Vec::new();
     json_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/provider_rejections"), &mut files);
-    if let Some(corpus) = corpus_dir::find("README.md") {
+    let corpus = corpus_dir::find("README.md");
+    if let Some(corpus) = &corpus {
         json_files(&corpus.join("mcp"), &mut files);
         json_files(&corpus.join("pydantic"), &mut files);
     }
@@ -138,7 +139,13 @@ fn validate_agrees_with_a_2020_12_validator_on_the_corpus_and_the_fixtures() {
         }
     }
     assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
-    // The probes reach both verdicts, over enough schemas to mean something.
-    assert!(schemas >= 40, "only {schemas} schemas loaded");
-    assert!(invalid >= 100 && checked - invalid >= 100, "{invalid} of {checked} probes invalid");
+    // The probes reach both verdicts, over enough schemas to mean something: the fixtures alone
+    // when the corpus is absent (the corpus part is then skipped with a notice).
+    println!("{schemas} schemas, {checked} probes, {invalid} invalid");
+    let (least_schemas, least_each) = if corpus.is_some() { (200, 100) } else { (20, 10) };
+    assert!(schemas >= least_schemas, "only {schemas} schemas loaded");
+    assert!(
+        invalid >= least_each && checked - invalid >= least_each,
+        "{invalid} of {checked} probes invalid"
+    );
 }
