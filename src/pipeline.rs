@@ -259,15 +259,15 @@ mod tests {
         fn name(&self) -> &str {
             "appends-required"
         }
-        fn adapt(
+        fn adapt_reversible(
             &self,
             mut schema: Value,
             _cx: &AdaptContext<'_>,
-        ) -> Result<Value, Vec<crate::error::CapabilityError>> {
+        ) -> Result<crate::dialect::Adapted, Vec<crate::error::CapabilityError>> {
             if let Some(Value::Array(required)) = schema.get_mut("required") {
                 required.push(Value::String("a".into()));
             }
-            Ok(schema)
+            Ok(crate::dialect::Adapted::identity(schema))
         }
     }
 
