@@ -97,6 +97,7 @@ pub struct RestorePlan {
 /// is sent under: the provider's schema and the model's arguments use `sent`, the original
 /// schema and restored arguments `original`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub struct RenamedKey {
     /// JSON pointer of the property in the original (normalised) schema.
     pub pointer: String,
@@ -114,6 +115,7 @@ impl fmt::Display for RenamedKey {
 
 /// One rewrite a dialect made, for logs and the CLI: where in the original schema, and what.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub struct Adaptation {
     /// JSON pointer into the original (normalised) schema.
     pub pointer: String,
