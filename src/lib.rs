@@ -1,5 +1,9 @@
 #![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
+// The library's public API is what `pub` says: every other item says `pub(crate)` or less. (Set
+// here rather than in Cargo.toml's lints, which would reach the CLI, the tests and the benches,
+// whose items no other crate sees.)
+#![warn(unreachable_pub)]
 
 // Reading order: the vocabulary every module speaks (it imports nothing of the crate), where
 // errors point, how schemas are walked, the pipeline and its passes, the dialects (and the `$ref`
@@ -9,8 +13,14 @@ mod vocab;
 
 pub mod error;
 pub mod hint;
+// Internals, public only for the crate's own other targets (the CLI, the Python package, tests,
+// benches and fuzz targets, which reach them by path) and hidden from the documentation: not part
+// of the public API, and they may change in any release.
+#[doc(hidden)]
 pub mod pointer;
+#[doc(hidden)]
 pub mod refs;
+#[doc(hidden)]
 pub mod walk;
 
 mod pass;

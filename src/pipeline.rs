@@ -7,19 +7,15 @@
 //! Each pass is one small type in [`crate::passes`], with its tests at the bottom of its file.
 //! Every pass walks through [`crate::walk`] with the depth budget, checked before it descends.
 //!
-//! A pass that only ever looks at one schema object at a time is also a [`NodePass`]; the
-//! pipeline runs each run of neighbouring node passes in one walk ([`run_node_passes`]), each
-//! pass at every object in list order, which gives what separate walks would give at a fraction
-//! of the cost. The list below is still the order in which passes take effect.
+//! A pass that only ever looks at one schema object at a time is also a node pass; the
+//! pipeline runs each run of neighbouring node passes in one walk, each pass at every object in
+//! list order, which gives what separate walks would give at a fraction of the cost. The list
+//! below is still the order in which passes take effect.
 //!
-//! ```
-//! use serde_json::json;
-//! use toolschema::passes::{DropTitles, SortRequired};
-//! use toolschema::pipeline::{run_node_passes, PassContext};
-//! let mut schema = json!({"title": "T", "required": ["b", "a"], "properties": {"x": {"title": "X"}}});
-//! run_node_passes(&[&DropTitles, &SortRequired], &mut schema, &mut PassContext::new(None)).unwrap();
-//! assert_eq!(schema, json!({"required": ["a", "b"], "properties": {"x": {}}}));
-//! ```
+//! A schema goes through the pipeline by [`SchemaOptions`](crate::SchemaOptions); a pass alone,
+//! by the crate's `transform` module (feature `schemars`). What a pass is (`Pass`, `NodePass`,
+//! `PassContext`, `run_node_passes`) is the crate's own: the CLI runs passes by hand through it,
+//! so it stays reachable, hidden from the documentation and outside the public API.
 
 use crate::dialect::{self, AdaptContext, SchemaDialect};
 use crate::error::{Error, SchemaGenerationError};
@@ -30,6 +26,9 @@ use crate::passes::{
 };
 use serde_json::Value;
 
+// Hidden: the CLI and the tests reach them; a user runs passes through `SchemaOptions` or
+// `transform` (see the module docs).
+#[doc(hidden)]
 pub use crate::pass::{NodePass, Pass, PassContext, run_node_passes};
 
 /// The passes, in the order they run. README "The pipeline" mirrors this list.
@@ -263,15 +262,15 @@ mod tests {
         fn name(&self) -> &str {
             "appends-required"
         }
-        fn adapt(
+        fn adapt_reversible(
             &self,
             mut schema: Value,
             _cx: &AdaptContext<'_>,
-        ) -> Result<Value, Vec<crate::error::CapabilityError>> {
+        ) -> Result<crate::dialect::Adapted, Vec<crate::error::CapabilityError>> {
             if let Some(Value::Array(required)) = schema.get_mut("required") {
                 required.push(Value::String("a".into()));
             }
-            Ok(schema)
+            Ok(crate::dialect::Adapted::identity(schema))
         }
     }
 

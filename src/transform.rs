@@ -5,7 +5,7 @@
 //! and [`MapKeys`] implement `Transform`, so they can be added to `SchemaSettings::transforms` and
 //! run as schemars generates each root schema (definitions included); a schema schemars generates
 //! is a Rust type's, so the last two write what serde reads
-//! ([`PassContext::from_rust`](crate::pipeline::PassContext::from_rust)).
+//! (as a pass does for a Rust type's schema).
 //! [`Exclude`](crate::passes::Exclude) needs options, and [`RejectAny`](crate::passes::RejectAny)
 //! and [`MergeTags`](crate::passes::MergeTags) may refuse, so none of them is offered: run those
 //! through [`SchemaOptions::from_schemars`](crate::SchemaOptions::from_schemars).

@@ -170,10 +170,6 @@ impl SchemaDialect for Gemini {
         }
     }
 
-    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
-        self.adapt_reversible(schema, cx).map(|a| a.schema)
-    }
-
     fn adapt_reversible(
         &self,
         schema: Value,

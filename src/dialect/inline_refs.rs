@@ -49,7 +49,7 @@
 //! unions stay as they are, and nothing is checked that the pipeline has checked.
 
 use super::support::{combine_ref_site, is_annotation, unsupported};
-use super::{AdaptContext, SchemaDialect};
+use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
 use crate::inline::{Bound, Engine, Fault, Policy, Recursion};
 use serde_json::{Map, Value};
@@ -91,8 +91,12 @@ impl SchemaDialect for InlineRefs {
         &["$ref", "$defs", "definitions", "$dynamicRef", "$recursiveRef"]
     }
 
-    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
-        inline_all(self.name(), schema, cx, self.max_depth.min(cx.max_depth))
+    fn adapt_reversible(
+        &self,
+        schema: Value,
+        cx: &AdaptContext<'_>,
+    ) -> Result<Adapted, Vec<CapabilityError>> {
+        inline_all(self.name(), schema, cx, self.max_depth.min(cx.max_depth)).map(Adapted::identity)
     }
 }
 

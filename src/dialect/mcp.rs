@@ -66,10 +66,6 @@ impl SchemaDialect for Mcp {
         if self.self_contained { INLINED } else { &[] }
     }
 
-    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
-        self.adapt_reversible(schema, cx).map(|a| a.schema)
-    }
-
     fn adapt_reversible(
         &self,
         schema: Value,

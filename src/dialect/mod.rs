@@ -76,32 +76,36 @@ pub trait SchemaDialect: Send + Sync {
         &[]
     }
 
-    /// Restructures or tightens `schema` for this dialect. The default is the identity.
+    /// Restructures or tightens `schema` for this dialect, and returns beside it the
+    /// [`RestorePlan`] that maps arguments valid under the adapted schema back to arguments valid
+    /// under `schema`: the one method a dialect that changes a schema implements (the pipeline
+    /// calls it, and [`adapt`](Self::adapt) is this without the plan). The default is the
+    /// identity.
+    ///
+    /// A dialect that only tightens or restructures without changing the shape of a value
+    /// returns [`Adapted::identity`]; the built-in provider dialects encode what their provider
+    /// cannot say (a map as a list of entries, a `minimum` moved into restore) and return the
+    /// plan that undoes it.
     ///
     /// # Errors
     /// Every part of the schema the dialect cannot express, each with its pointer.
-    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
-        let _ = cx;
-        Ok(schema)
-    }
-
-    /// Adapts `schema` and returns, beside it, the [`RestorePlan`] that maps arguments valid under
-    /// the adapted schema back to arguments valid under `schema`. The default runs
-    /// [`adapt`](Self::adapt) and returns the identity plan: right for any dialect that only
-    /// tightens or restructures without changing the shape of a value.
-    ///
-    /// The built-in provider dialects encode what their provider cannot say (a map as a list of
-    /// entries, a `minimum` moved into restore); their `adapt` returns the same schema as this,
-    /// without the plan that arguments under it need.
-    ///
-    /// # Errors
-    /// As [`adapt`](Self::adapt).
     fn adapt_reversible(
         &self,
         schema: Value,
         cx: &AdaptContext<'_>,
     ) -> Result<Adapted, Vec<CapabilityError>> {
-        self.adapt(schema, cx).map(|schema| Adapted { schema, plan: RestorePlan::identity() })
+        let _ = cx;
+        Ok(Adapted::identity(schema))
+    }
+
+    /// The schema [`adapt_reversible`](Self::adapt_reversible) gives, without its plan. Provided
+    /// for every dialect: a dialect implements `adapt_reversible`, and the pipeline never calls
+    /// this.
+    ///
+    /// # Errors
+    /// As [`adapt_reversible`](Self::adapt_reversible).
+    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
+        self.adapt_reversible(schema, cx).map(|a| a.schema)
     }
 
     /// Whether [`adapt`](Self::adapt) may change the schema. A dialect whose `adapt` is the
@@ -146,6 +150,14 @@ pub struct Adapted {
     pub schema: Value,
     /// Maps arguments valid under [`schema`](Self::schema) back to arguments the original accepts.
     pub plan: RestorePlan,
+}
+
+impl Adapted {
+    /// `schema` with the plan that changes nothing: what a dialect returns that only tightens or
+    /// restructures a schema without changing the shape of a value.
+    pub fn identity(schema: Value) -> Self {
+        Adapted { schema, plan: RestorePlan::identity() }
+    }
 }
 
 impl std::fmt::Debug for dyn SchemaDialect {

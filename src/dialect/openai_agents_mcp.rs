@@ -85,10 +85,6 @@ impl SchemaDialect for OpenAiAgentsMcp {
         crate::hint::for_keyword(keyword, origin)
     }
 
-    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
-        self.adapt_reversible(schema, cx).map(|a| a.schema)
-    }
-
     fn adapt_reversible(
         &self,
         schema: Value,

@@ -40,7 +40,7 @@
 //! closed at a reference, it would refuse the keys an untyped branch of it takes).
 
 use super::support::unsupported;
-use super::{AdaptContext, SchemaDialect};
+use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
 use crate::pointer::Pointer;
 use crate::walk::{Depth, for_each_child};
@@ -65,10 +65,14 @@ impl SchemaDialect for StrictSubset {
         true
     }
 
-    fn adapt(&self, mut schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
+    fn adapt_reversible(
+        &self,
+        mut schema: Value,
+        cx: &AdaptContext<'_>,
+    ) -> Result<Adapted, Vec<CapabilityError>> {
         let actions = close_actions(self.name(), &schema, cx.max_depth)?;
         apply_actions(&mut schema, actions);
-        Ok(schema)
+        Ok(Adapted::identity(schema))
     }
 }
 

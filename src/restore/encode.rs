@@ -24,7 +24,7 @@ impl RestorePlan {
     /// ```
     pub fn encode(&self, value: Value) -> Value {
         match self.root {
-            Some(root) => Encode { nodes: &self.nodes }.node(root, value, 0),
+            Some(root) => Encode { nodes: &self.nodes, same: Vec::new() }.node(root, value, 0),
             None => value,
         }
     }
@@ -32,13 +32,31 @@ impl RestorePlan {
 
 struct Encode<'p> {
     nodes: &'p [Node],
+    /// The nodes entered for the value at hand, outermost first, as restore keeps them (its
+    /// `same`): what restore's choice of a union's branch is read against.
+    same: Vec<NodeId>,
 }
 
 impl Encode<'_> {
-    fn node(&self, id: NodeId, value: Value, depth: usize) -> Value {
+    fn node(&mut self, id: NodeId, value: Value, depth: usize) -> Value {
         if depth > MAX_DEPTH {
             return value;
         }
+        self.same.push(id);
+        let value = self.node_once(id, value, depth);
+        self.same.pop();
+        value
+    }
+
+    /// `node` on a value inside the one at hand.
+    fn inner(&mut self, id: NodeId, value: Value, depth: usize) -> Value {
+        let outer = std::mem::take(&mut self.same);
+        let out = self.node(id, value, depth);
+        self.same = outer;
+        out
+    }
+
+    fn node_once(&mut self, id: NodeId, value: Value, depth: usize) -> Value {
         let node = &self.nodes[id];
         let mut value = value;
         match &mut value {
@@ -81,42 +99,32 @@ impl Encode<'_> {
                             && prop.is_some_and(|p| p.null_is_absent)
                             && (absent.contains(&key.as_str()) || !self.null_as_text(child)))
                     {
-                        *slot = self.node(child, std::mem::take(slot), depth + 1);
+                        *slot = self.inner(child, std::mem::take(slot), depth + 1);
                     }
                 }
             }
             Value::Array(items) if node.items.is_some() || !node.prefix.is_empty() => {
                 for (i, item) in items.iter_mut().enumerate() {
                     if let Some(child) = node.prefix.get(i).copied().unwrap_or(node.items) {
-                        *item = self.node(child, std::mem::take(item), depth + 1);
+                        *item = self.inner(child, std::mem::take(item), depth + 1);
                     }
                 }
             }
             _ => {}
         }
-        for (shape, branch) in &node.union {
+        // The nodes entered for this value, which restore's choice of a branch reads.
+        let same = if node.union.is_empty() { Vec::new() } else { self.same.clone() };
+        let sent = super::branch::send(self.nodes, id, &value, &same, depth, |this, branch| {
             // A null the branch's original refuses, where the branch sends null for absent: the
             // value is another branch's (which declares that null), though the encoding fits.
-            if self.refuses_null_of(*branch, &value) || !self.encodes(*branch, &value) {
-                continue;
+            if self.refuses_null_of(branch, this) || !self.encodes(branch, this) {
+                return None;
             }
-            let encoded = self.node(*branch, value.clone(), depth + 1);
-            // The branch the provider's schema takes the value in, and whose restore checks
-            // (an `enum` of objects sent as JSON text, a moved bound) pass: another branch may
-            // take it in the same written shape and check what this one cannot.
-            if !shape.fits_deep(&encoded) {
-                continue;
-            }
-            let Some(back) = self.restored(*branch, &encoded, depth + 1) else { continue };
-            // One whose restore changes the value (the listed `0` for `0.0`) gives way to a
-            // branch that needs nothing and takes the value as it is (a `number` beside it).
-            // (A value restore takes has at most its depth budget of levels: `==` stays shallow.)
-            let as_is = !node.idle.is_empty() && back != value && node.idle.iter().any(|s| s.fits(&value));
-            crate::walk::drop_any_depth(back);
-            if !as_is {
-                value = encoded;
-            }
-            break;
+            let encoded = self.node(branch, this.clone(), depth + 1);
+            Some(encoded)
+        });
+        if let Some(encoded) = sent {
+            value = encoded;
         }
         if let Some(t) = node.target {
             value = self.node(t, value, depth + 1);
@@ -149,11 +157,6 @@ impl Encode<'_> {
             at = node.target;
         }
         false
-    }
-
-    /// What restore gives for `sent` through the node `id`, where it finds no fault.
-    fn restored(&self, id: NodeId, sent: &Value, depth: usize) -> Option<Value> {
-        super::restored_through(self.nodes, Some(id), sent, depth)
     }
 
     /// Whether the encodings of the node `id` (through its references) apply to `value`: a map's

@@ -50,6 +50,7 @@
 //! whose checks pass is taken. Every fault is collected,
 //! not only the first, each with the pointer of the argument the model sent.
 
+mod branch;
 mod check;
 mod de;
 mod encode;
@@ -96,6 +97,7 @@ pub struct RestorePlan {
 /// is sent under: the provider's schema and the model's arguments use `sent`, the original
 /// schema and restored arguments `original`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub struct RenamedKey {
     /// JSON pointer of the property in the original (normalised) schema.
     pub pointer: String,
@@ -113,6 +115,7 @@ impl fmt::Display for RenamedKey {
 
 /// One rewrite a dialect made, for logs and the CLI: where in the original schema, and what.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub struct Adaptation {
     /// JSON pointer into the original (normalised) schema.
     pub pointer: String,
@@ -408,6 +411,21 @@ pub(crate) fn restored_through(
     }
 }
 
+/// The branch of node `id`'s union that restore takes for `value`, where `same` are the nodes
+/// entered for it (`id` last): the forward map's check that restore reads what it sends through
+/// the branch it sent it through.
+pub(super) fn branch_taken(
+    nodes: &[Node],
+    id: NodeId,
+    value: &Value,
+    same: &[NodeId],
+    depth: usize,
+) -> Option<NodeId> {
+    let mut run = Run::new(nodes);
+    run.same.extend_from_slice(same);
+    run.branch(id, value, depth)
+}
+
 impl Faults for Run<'_> {
     fn fault(&mut self, message: String) {
         self.faults.push(Pending { message, path: Vec::new() });
@@ -459,65 +477,21 @@ impl Run<'_> {
         out
     }
 
-    /// Whether `branch`, through its references, is a node already entered for this value.
-    fn leads_back(&self, branch: NodeId) -> bool {
-        let mut at = Some(branch);
-        for _ in 0..=MAX_DEPTH {
-            let Some(id) = at else { return false };
-            if self.same.contains(&id) {
-                return true;
-            }
-            at = self.nodes[id].target;
-        }
-        true
-    }
-
-    /// The branch of node `id`'s union that restores `value`: the first whose shape fits it and
-    /// that does something, unless several fit and either their checks differ or the value
-    /// holds an integral float. Then the branches are tried in turn: the first whose restore
-    /// leaves the value as it is, without a fault, is taken, else the first without a fault.
+    /// The branch of node `id`'s union that restores `value`, as [`branch::pick`] reads it; where
+    /// it leaves several to try, each is restored on a copy (see [`branch::Trial::settle`]).
     /// A float belongs to a branch that reads it as a float (`A { a: i64 } | B { a: f64 }`,
     /// untagged, reads `{"a": 1.0}` as `B`), and turning it into an integer would hand serde
     /// another branch's value; a value whose checks fail in one branch may pass another's.
     fn branch(&mut self, id: NodeId, value: &Value, depth: usize) -> Option<NodeId> {
+        let trial = match branch::pick(self.nodes, id, value, |n| self.same.contains(&n)) {
+            branch::Pick::Taken(b) => return b,
+            branch::Pick::Trial(trial) => trial,
+        };
         let nodes = self.nodes;
-        let mut fitting = nodes[id]
-            .union
-            .iter()
-            .filter(|(shape, b)| shape.fits(value) && !self.leads_back(*b))
-            .map(|(_, b)| *b);
-        // The common case, one branch that fits (or none), needs no list.
-        let one = fitting.next()?;
-        let Some(two) = fitting.next() else { return (!idle(&nodes[one])).then_some(one) };
-        let mut fitting = [one, two].into_iter().chain(fitting);
-        if !(nodes[id].try_branches || has_integral_float(value)) {
-            return fitting.find(|b| !idle(&nodes[*b]));
-        }
-        let mut fitting: Vec<NodeId> = fitting.collect();
-        // With an integral float, a branch whose items or property values refuse it (`[1.0]`
-        // for `Vec<String>` beside `Vec<u32>`) is not the value's, though its top level fits:
-        // it would keep the float, which the branch that reads it needs as an integer. Where
-        // no branch's shape fits below its top level, they are all tried as before.
-        if has_integral_float(value) {
-            let deep: Vec<NodeId> = nodes[id]
-                .union
-                .iter()
-                .filter(|(shape, b)| fitting.contains(b) && shape.fits_deep(value))
-                .map(|(_, b)| *b)
-                .collect();
-            if !deep.is_empty() {
-                fitting = deep;
-            }
-        }
-        let first = fitting.iter().copied().find(|b| !idle(&nodes[*b]));
-        let mut clean = None;
-        for &b in &fitting {
-            if idle(&nodes[b]) {
-                // Nothing to change and nothing to check: the value passes as it is.
-                return None;
-            }
+        trial.settle(nodes, |b| {
+            // Each trial restores a copy, and nested unions would multiply them: a budget.
             if self.trials == 0 {
-                break;
+                return None;
             }
             self.trials -= 1;
             let before = self.faults.len();
@@ -526,14 +500,8 @@ impl Run<'_> {
             let kept = passes && out == *value;
             self.faults.truncate(before);
             crate::walk::drop_any_depth(out);
-            if kept {
-                return Some(b);
-            }
-            if passes && clean.is_none() {
-                clean = Some(b);
-            }
-        }
-        clean.or(first)
+            Some(branch::Tried { passes, kept })
+        })
     }
 
     fn node(&mut self, id: NodeId, value: Value, depth: usize) -> Value {
@@ -649,38 +617,6 @@ impl Run<'_> {
 }
 
 /// `1.0` to `1`, where the float is integral and fits an `i64` or `u64`.
-/// Whether a plan node does nothing: a union's branch kept only so that restore can take it for
-/// a value its siblings would change (see [`Run::branch`]).
-pub(super) fn idle(node: &Node) -> bool {
-    node.decode == Decode::None
-        && node.target.is_none()
-        && node.union.is_empty()
-        && node.props.is_empty()
-        && node.rest.is_none()
-        && node.items.is_none()
-        && node.prefix.is_empty()
-        && !node.integer
-        && node.checks.is_empty()
-}
-
-/// Whether an integral float (`1.0`) sits anywhere in `value`.
-pub(super) fn has_integral_float(value: &Value) -> bool {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Number(n)
-                if n.is_f64() && n.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0) =>
-            {
-                return true;
-            }
-            Value::Array(xs) => stack.extend(xs),
-            Value::Object(m) => stack.extend(m.values()),
-            _ => {}
-        }
-    }
-    false
-}
-
 fn integral(value: &mut Value) {
     // Within ±2^53 every integer is exact in an f64; beyond it a float's digits are not the
     // integer the model meant, so it stays a float (and serde refuses it, as it would anyway).

@@ -48,12 +48,12 @@ pub const KEYWORDS: &[(&str, Shape)] = &[
 /// The meta-data vocabulary (draft 2020-12 §9) and `$comment`: keywords that annotate and never
 /// decide whether a value is accepted. Every "is this only an annotation" question in the crate
 /// starts from this list.
-pub const META_DATA: &[&str] =
+pub(crate) const META_DATA: &[&str] =
     &["$comment", "default", "deprecated", "description", "examples", "readOnly", "title", "writeOnly"];
 
 /// The content vocabulary (draft 2020-12 §8): annotations only, which a 2020-12 validator does not
 /// assert by default. (`contentSchema` also holds a subschema, listed in [`KEYWORDS`].)
-pub const CONTENT: &[&str] = &["contentEncoding", "contentMediaType", "contentSchema"];
+pub(crate) const CONTENT: &[&str] = &["contentEncoding", "contentMediaType", "contentSchema"];
 
 /// A keyword some part of the crate decides on by name: the subschema-bearing ones of
 /// [`KEYWORDS`], and the few others a reader of schema objects singles out.

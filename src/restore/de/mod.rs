@@ -243,27 +243,12 @@ impl<'a> Resolve<'a> {
                 Cur::Own(v) => v,
                 Cur::Entries(_) | Cur::Merged(_) | Cur::Tuple(_) => return Err(Stop::Subtree),
             };
-            let leads_back = |branch: NodeId| {
-                let mut at = Some(branch);
-                for _ in 0..=MAX_DEPTH {
-                    let Some(id) = at else { return false };
-                    if here.contains(id) {
-                        return true;
-                    }
-                    at = nodes[id].target;
-                }
-                true
-            };
-            let mut fitting =
-                node.union.iter().filter(|(shape, b)| shape.fits(v) && !leads_back(*b)).map(|(_, b)| *b);
-            let first = fitting.next();
             // Several branches, and checks that differ or an integral float: restore tries
             // them in turn.
-            let second = first.and_then(|_| fitting.next());
-            if second.is_some() && (node.try_branches || super::has_integral_float(v)) {
-                return Err(Stop::Subtree);
-            }
-            let first = first.into_iter().chain(second).chain(fitting).find(|b| !super::idle(&nodes[*b]));
+            let first = match super::branch::pick(nodes, id, v, |n| here.contains(n)) {
+                super::branch::Pick::Taken(b) => b,
+                super::branch::Pick::Trial(_) => return Err(Stop::Subtree),
+            };
             if let Some(branch) = first {
                 self.step(branch, depth + 1, Some(&here))?;
             }
