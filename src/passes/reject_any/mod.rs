@@ -69,16 +69,32 @@ const MAX_REF_HOPS: usize = 32;
 /// such a schema. A union with an untyped member is judged member by member instead, so the error
 /// points at the member.
 fn is_untyped(schema: &Value, doc: &Document<'_>) -> bool {
-    is_untyped_hops(schema, doc, MAX_REF_HOPS, false)
+    is_untyped_hops(schema, doc, MAX_REF_HOPS, Unions::No)
 }
 
 /// Like [`is_untyped`], and also true for a union with an untyped member (`Option<Value>` spells
-/// itself `anyOf: [{}, {"type": "null"}]`).
+/// itself `anyOf: [{}, {"type": "null"}]`): the judgement of where the model must send a value
+/// its type leaves open. A `oneOf` counts here, as a position that is as good as untyped.
 fn accepts_anything(schema: &Value, doc: &Document<'_>) -> bool {
-    is_untyped_hops(schema, doc, MAX_REF_HOPS, true)
+    is_untyped_hops(schema, doc, MAX_REF_HOPS, Unions::AnyOfAndOneOf)
 }
 
-fn is_untyped_hops(schema: &Value, doc: &Document<'_>, hops: usize, unions: bool) -> bool {
+/// Like [`accepts_anything`], but only an `anyOf` with an untyped member counts: the judgement of
+/// which optional property may be written as `{}`. `oneOf: [{}, X]` accepts exactly what `X`
+/// refuses, so written as `{}` it would let through every value of `X`.
+fn accepts_every_value(schema: &Value, doc: &Document<'_>) -> bool {
+    is_untyped_hops(schema, doc, MAX_REF_HOPS, Unions::AnyOf)
+}
+
+/// Which unions with an untyped member [`is_untyped_hops`] takes as untyped.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Unions {
+    No,
+    AnyOf,
+    AnyOfAndOneOf,
+}
+
+fn is_untyped_hops(schema: &Value, doc: &Document<'_>, hops: usize, unions: Unions) -> bool {
     match schema {
         Value::Bool(b) => *b,
         Value::Object(map) => {
@@ -99,7 +115,10 @@ fn is_untyped_hops(schema: &Value, doc: &Document<'_>, hops: usize, unions: bool
                             .and_then(|r| doc.resolve(r))
                             .is_some_and(|t| is_untyped_hops(t, doc, hops - 1, unions))
                 }
-                (Some(k), None) if unions && (k == "anyOf" || k == "oneOf") => {
+                (Some(k), None)
+                    if k == "anyOf" && unions != Unions::No
+                        || k == "oneOf" && unions == Unions::AnyOfAndOneOf =>
+                {
                     super::member(map, k).and_then(Value::as_array).is_some_and(|members| {
                         members.iter().any(|m| is_untyped_hops(m, doc, hops.saturating_sub(1), unions))
                     })
@@ -670,7 +689,7 @@ impl<'a> Walk<'a, '_> {
             }
             None if !typed
                 && matches!(step, Step::Entry("properties", _))
-                && accepts_anything(child, self.doc) =>
+                && accepts_every_value(child, self.doc) =>
             {
                 if self.fast {
                     return Err(gave_up());

@@ -278,3 +278,16 @@ proptest::proptest! {
         proptest::prop_assert_eq!(fast, full);
     }
 }
+
+#[test]
+fn an_optional_one_of_with_an_untyped_member_is_kept_as_it_is() {
+    // `oneOf: [true, X]` accepts exactly what `X` refuses: written as `{}` it would let every
+    // value of `X` through (a `date-time` string here, which both members take).
+    let original = json!({"type": "object", "properties": {
+        "a": {"oneOf": [true, {"type": "string", "format": "date-time"}]},
+        "b": {"oneOf": [{"anyOf": [{}, {"type": "null"}]}, {"type": "integer"}]}
+    }});
+    let mut s = original.clone();
+    RejectAny.run(&mut s, &mut PassContext::new(None)).unwrap();
+    assert_eq!(s, original);
+}
