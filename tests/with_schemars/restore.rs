@@ -1625,6 +1625,24 @@ fn a_union_with_a_formatted_branch_passes_a_value_another_branch_takes() {
     }
 }
 
+// A `true` branch beside a formatted one: the value only `true` takes (a string of another shape
+// under `oneOf`) passes as it is; restore judged it by the formatted branch, the only one it saw.
+#[test]
+fn a_true_branch_beside_a_formatted_one_passes_a_value_only_it_takes() {
+    let schema = json!({"type": "object", "properties": {
+        "a": {"oneOf": [true, {"type": "string", "format": "date-time"}]},
+        "b": {"anyOf": [{"type": "string", "format": "date"}, true]}
+    }});
+    for name in ["json-schema", "strict-subset", "inline-refs", "mcp", "mcp-self-contained"] {
+        let d = dialect::by_name(name).expect("built in");
+        let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(schema.clone()).unwrap();
+        for ok in [json!({"a": "x"}), json!({"a": 5}), json!({"b": "x"}), json!({"b": "2024-01-02"})] {
+            assert_eq!(adapted.restore(ok.clone()).map_err(|e| e.to_string()), Ok(ok.clone()), "{name}");
+            assert_eq!(adapted.decode::<Value>(ok.clone()).map_err(|e| e.to_string()), Ok(ok), "{name}");
+        }
+    }
+}
+
 // A union of a format the provider drops beside one it keeps (`IpAddr | Uuid`, untagged, under
 // OpenAI: `ip` dropped, `uuid` kept): restore could not check what the provider enforced in the
 // other branch, so the dropped format stays an annotation (stated, not checked) rather than the

@@ -222,7 +222,16 @@ pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
                     })
                     .collect();
                 for (i, b) in branches.iter().enumerate() {
-                    if let Some(child) = self.node(b, depth + 1) {
+                    // `true` is `{}`: a branch that takes any value as it is, which restore must
+                    // see beside one that checks (a `format`), or a value only it takes is
+                    // judged by its sibling.
+                    let child = if *b == Value::Bool(true) {
+                        self.nodes.push(Node::default());
+                        Some(self.nodes.len() - 1)
+                    } else {
+                        self.node(b, depth + 1)
+                    };
+                    if let Some(child) = child {
                         // Integral floats only: taking one branch for another keeps the value
                         // valid, so no branch needs telling apart; but a float stays a float
                         // where another branch takes fractions.
