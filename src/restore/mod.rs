@@ -50,6 +50,7 @@
 //! whose checks pass is taken. Every fault is collected,
 //! not only the first, each with the pointer of the argument the model sent.
 
+mod bound;
 mod check;
 mod de;
 mod encode;
@@ -65,6 +66,7 @@ use rewrite::{Faults, Place, Seg};
 pub(crate) use shape::Shape;
 pub(crate) use types::TypeSet;
 
+pub use bound::{BIG_INTEGER_MARK, BigInt, Bound, MAX_DIGITS as BIG_INTEGER_MAX_DIGITS, big_integer_token};
 pub use check::{Check, KeysPresent, Presence};
 pub use format::Format;
 pub use pattern::{Pattern, STEP_BOUND};

@@ -90,6 +90,8 @@ fn type_name(value: &Value) -> &'static str {
         Value::Bool(_) => "boolean",
         Value::Number(n) if n.is_f64() => "number",
         Value::Number(_) => "integer",
+        // A big-integer token is an integer (see `super::bound`).
+        Value::String(_) if super::BigInt::of_token(value).is_some() => "integer",
         Value::String(_) => "string",
         Value::Array(_) => "array",
         Value::Object(_) => "object",
@@ -98,6 +100,7 @@ fn type_name(value: &Value) -> &'static str {
 
 fn is_type(value: &Value, name: &str) -> bool {
     match (JsonType::read(name), value) {
+        (Some(JsonType::String), Value::String(_)) if super::BigInt::of_token(value).is_some() => false,
         (Some(JsonType::Null), Value::Null)
         | (Some(JsonType::Boolean), Value::Bool(_))
         | (Some(JsonType::Number), Value::Number(_))
@@ -106,6 +109,10 @@ fn is_type(value: &Value, name: &str) -> bool {
         | (Some(JsonType::Object), Value::Object(_)) => true,
         (Some(JsonType::Integer), Value::Number(n)) => {
             n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        // A big-integer token is an integer, not a string (see `super::bound`).
+        (Some(JsonType::Integer | JsonType::Number), Value::String(_)) => {
+            super::BigInt::of_token(value).is_some()
         }
         // A name that is no JSON type: the pipeline refuses such a schema; here it accepts.
         (None, _) => true,
