@@ -4,8 +4,9 @@
 //!
 //! - `dict` (and any other mapping) becomes an object; every key must be a `str`.
 //! - `list` and `tuple` become arrays.
-//! - `str`, `bool`, `None` and `int` become themselves; an `int` outside `-2**63 .. 2**64-1` is an
-//!   error (turning it into a float would change its value).
+//! - `str`, `bool`, `None` and `int` become themselves; an `int` outside `-2**63 .. 2**64-1`
+//!   becomes the library's big-integer token (see below), never a float, which would change its
+//!   value.
 //! - `float` becomes a number; NaN and the infinities are an error (JSON has no such number, and
 //!   serde_json would make them `null`).
 //! - Anything else is an error naming its type: `bytes`, a `set` (unordered: its order, and so a
@@ -28,11 +29,25 @@
 //! `int` past 64 bits, a NaN or infinite `float`, anywhere under one of those four keywords) is
 //! kept aside in [`Extras`] and stands in the `Value` as a placeholder string: [`MARK`], its
 //! index, [`MARK`]. On the way out the placeholder becomes the very object again. A `str` that
-//! starts with [`MARK`] (a noncharacter no text is meant to hold) is kept aside the same way,
+//! starts with [`MARK`] or U+FDD1 (noncharacters no text is meant to hold) is kept aside the same way,
 //! anywhere, so that no input string is ever read as a placeholder. [`Mode::Values`] (for
 //! `canonical_json` and `schema_hash`) keeps big integers aside anywhere; a non-JSON float stays an
 //! error there, since those functions must write JSON. [`write_canonical`] writes such a value's
 //! canonical text: a big integer with its exact digits.
+//!
+//! # Integers past 64 bits
+//! serde_json (without its `arbitrary_precision` feature, which the library leaves off because
+//! it would change serde_json for every crate of a user's build) holds no integer past the 64-bit
+//! range. Such an `int` in a schema's bound (`Field(le=2**70)` gives `maximum: 2**70`) or in a
+//! model's arguments stands in the `Value` as the library's big-integer token, a string of
+//! U+FDD1 and the integer's digits (`toolschema::restore::big_integer_token`): the library reads
+//! it exactly where it reads a number (restore's bound checks compare digits, its error and a
+//! moved check's description write them) and passes it through elsewhere. On the way out a token
+//! becomes the `int` again, and [`write_canonical`] writes its digits, so the canonical JSON and
+//! the hash are those of the Python value. (Under `default`, `examples`, `enum` and `const` a big
+//! `int` is kept aside as any other value there is.) A `str` of a model's arguments that spells a
+//! token is refused; one in a schema is kept aside like a placeholder-shaped `str`. An `int` of
+//! more than 4,300 digits (Python's own limit for writing one) stays an error.
 //!
 //! On the way out ([`to_python`]) objects become `dict`s (keys in sorted order), arrays `list`s,
 //! integers `int`, other numbers `float`.
@@ -49,6 +64,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, P
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 use std::fmt;
+use toolschema::restore::{BIG_INTEGER_MARK, BigInt};
 
 /// How deeply a converted value may nest (lists and dicts) at most: four times the corpus's
 /// deepest hostile case, and past the depth any library function reads (`declared_type` follows
@@ -269,8 +285,18 @@ fn read(obj: &Bound<'_, PyAny>, budget: usize, cx: &mut Reader, data: bool) -> R
     // The common types first, by cheap type checks; `bool` before `int` (it is one).
     if let Ok(s) = obj.cast::<PyString>() {
         let value = text(s)?;
-        if cx.mode != Mode::Strict && value.starts_with(MARK) {
-            return Ok(cx.extras.keep(obj));
+        if value.starts_with([MARK, BIG_INTEGER_MARK]) {
+            if cx.mode != Mode::Strict {
+                return Ok(cx.extras.keep(obj));
+            }
+            if toolschema::restore::BigInt::of_token(&Value::String(value.clone())).is_some() {
+                return Err(Fail::new(
+                    Fault::UnsupportedType,
+                    "a str that spells a big-integer token (U+FDD1 and digits), which stands for an \
+                     int here; no model sends one"
+                        .to_owned(),
+                ));
+            }
         }
         return Ok(Value::String(value));
     }
@@ -293,12 +319,19 @@ fn read(obj: &Bound<'_, PyAny>, budget: usize, cx: &mut Reader, data: bool) -> R
         if cx.mode == Mode::Values || (cx.mode == Mode::Schema && data) {
             return Ok(cx.extras.keep(obj));
         }
-        let shown = obj.str().map(|s| s.to_string()).unwrap_or_else(|_| "with that many digits".to_owned());
+        // Anywhere else (a bound, a model's arguments): the library's big-integer token, which
+        // it reads exactly and which comes back as this `int`.
+        let digits = obj.str().ok().and_then(|s| s.to_cow().ok().map(Cow::into_owned));
+        if let Some(token) = digits.as_deref().and_then(toolschema::restore::big_integer_token) {
+            return Ok(token);
+        }
+        let shown = digits.unwrap_or_else(|| "with that many digits".to_owned());
         return Err(Fail::new(
             Fault::IntegerOutOfRange,
             format!(
-                "the int {shown} is outside the 64-bit range JSON numbers are read in here \
-                 (-2**63 to 2**64-1); a float would change its value, so write it as a string"
+                "the int {shown} has more digits than an int is read with here ({}); a float would \
+                 change its value, so write it as a string",
+                toolschema::restore::BIG_INTEGER_MAX_DIGITS
             ),
         ));
     }
@@ -492,6 +525,10 @@ fn write<'py>(
                 PyFloat::new(py, n.as_f64().unwrap_or_default()).into_any()
             }
         }
+        Value::String(s) if s.starts_with(BIG_INTEGER_MARK) => match BigInt::of_token(value) {
+            Some(big) => big_int(py, &big)?,
+            None => string(py, s).into_any(),
+        },
         Value::String(s) => match extras.and_then(|e| e.lookup(py, s)) {
             Some(original) => original,
             None => string(py, s).into_any(),
@@ -525,6 +562,11 @@ fn write<'py>(
             dict.into_any()
         }
     })
+}
+
+/// The Python `int` of a big-integer token.
+fn big_int<'py>(py: Python<'py>, big: &BigInt) -> PyResult<Bound<'py, PyAny>> {
+    py.get_type::<PyInt>().call1((big.to_string(),))
 }
 
 /// The words JSON Schemas are mostly made of (keywords, type names): made into Python `str`s
@@ -708,7 +750,7 @@ fn out_budget(budget: usize) -> PyResult<usize> {
 /// spelling: the error names its pointer in `value`.
 pub fn write_canonical(py: Python<'_>, value: &Value, extras: &Extras) -> Result<String, ConvertError> {
     let text = toolschema::canonical::to_string(value);
-    if extras.is_empty() {
+    if extras.is_empty() && !text.contains(BIG_INTEGER_MARK) {
         return Ok(text);
     }
     let mut out = String::with_capacity(text.len());
@@ -721,7 +763,12 @@ pub fn write_canonical(py: Python<'_>, value: &Value, extras: &Extras) -> Result
         let end = string_end(after);
         let token = &after[..end];
         let next = &after[(end + 1).min(after.len())..];
-        let replaced = if token.starts_with(MARK) && !next.starts_with(':') {
+        let big = token.strip_prefix(BIG_INTEGER_MARK).filter(|_| !next.starts_with(':'));
+        let replaced = if let Some(big) =
+            big.and_then(|digits| BigInt::of_token(&Value::String(format!("{BIG_INTEGER_MARK}{digits}"))))
+        {
+            Some(big.to_string())
+        } else if token.starts_with(MARK) && !next.starts_with(':') {
             match extras.lookup(py, token) {
                 Some(obj) => Some(spell(py, &obj).map_err(|message| ConvertError {
                     fault: Fault::NotFinite,

@@ -506,8 +506,9 @@ impl ToolSchema {
     ///     ArgumentsError: every fault, each with its pointer into ``arguments``; ``str()`` is
     ///         written to be handed back to the model.
     ///     ConversionError: ``arguments`` holds a value JSON cannot carry unchanged, which
-    ///         ``json.loads`` lets through from a model's text too (``NaN``, ``Infinity``, an
-    ///         integer past 64 bits), or nests deeper than 512 levels; ``pointer`` names it.
+    ///         ``json.loads`` lets through from a model's text too (``NaN``, ``Infinity``), or
+    ///         nests deeper than 512 levels; ``pointer`` names it. An ``int`` of any size is
+    ///         read exactly (a bound restore checks compares it by its digits).
     fn restore<'py>(&self, py: Python<'py>, arguments: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         restore_with(py, &self.inner, arguments, None)
     }
@@ -584,7 +585,9 @@ impl ToolSchema {
         custom: Option<dialects::Custom>,
         extras: convert::Extras,
     ) -> Self {
-        let written = if custom.is_some() || !extras.is_empty() {
+        // A big-integer token (an `int` past 64 bits in a bound) is written with its digits too.
+        let big = inner.canonical_json().contains(toolschema::restore::BIG_INTEGER_MARK);
+        let written = if custom.is_some() || !extras.is_empty() || big {
             let (value, dialect) = match &custom {
                 Some(c) => (&c.value, c.name.as_str()),
                 None => (inner.as_value(), inner.dialect_name()),

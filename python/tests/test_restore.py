@@ -558,7 +558,7 @@ def test_arguments_that_are_not_json_are_a_conversion_error_naming_the_value() -
     built = schema_for(Booking, dialect="openai-strict")
     for sent, kind, pointer in [
         ({"guest": "A", "nights": float("nan")}, "not-finite", "/nights"),  # json.loads("NaN")
-        ({"guest": "A", "nights": 10**30}, "integer-out-of-range", "/nights"),
+        ({"guest": "A", "nights": 10**5000}, "integer-out-of-range", "/nights"),
         ({"guest": "A", "nights": 0, "rooms": [{"beds": {1, 2}}]}, "unsupported-type", "/rooms/0/beds"),
     ]:
         for call in (built.restore, built.encode):
