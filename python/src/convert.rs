@@ -101,6 +101,10 @@ pub enum Mode {
     Schema,
     /// A value to write as JSON: integers past 64 bits are kept aside anywhere.
     Values,
+    /// A schema to check values against (`validate`): as [`Mode::Schema`], but an integer past
+    /// 64 bits is the library's big-integer token everywhere, so an `enum` or `const` compares
+    /// it exactly.
+    Check,
 }
 
 /// The Python objects a converted value stands in for with placeholders, by index.
@@ -337,7 +341,7 @@ fn read(obj: &Bound<'_, PyAny>, budget: usize, cx: &mut Reader, data: bool) -> R
     }
     if let Ok(float) = obj.cast::<PyFloat>() {
         let v = float.value();
-        if !v.is_finite() && cx.mode == Mode::Schema && data {
+        if !v.is_finite() && matches!(cx.mode, Mode::Schema | Mode::Check) && data {
             return Ok(cx.extras.keep(obj));
         }
         return Number::from_f64(v).map(Value::Number).ok_or_else(|| {
@@ -378,7 +382,8 @@ fn object<'py>(
         let (k, v) = entry?;
         let key = key(&k)?;
         // A property named `default` is read as data too: it only lets more through.
-        let under = data || (cx.mode == Mode::Schema && DATA_KEYWORDS.contains(&key.as_str()));
+        let under =
+            data || (matches!(cx.mode, Mode::Schema | Mode::Check) && DATA_KEYWORDS.contains(&key.as_str()));
         match read(&v, budget, cx, under) {
             Ok(value) => {
                 map.insert(key, value);

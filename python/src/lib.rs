@@ -223,6 +223,9 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 ///     name: What errors are about (their ``tool`` attribute), e.g. the type's name.
 ///     exact: Refuse what the dialect could only write with an encoding ``restore`` undoes
 ///         (``CapabilityError`` naming the shape to use instead). Part of the hash.
+///     advice: The language of the fixes errors suggest: ``"json-schema"`` (keywords, the
+///         default) or ``"python"`` (``Optional[...] = None``, ``dict[str, X]``, as
+///         ``schema_for`` uses). Only error text depends on it.
 ///
 /// Returns:
 ///     A ``ToolSchema``: ``.schema`` (``properties`` in the input's order, every other key
@@ -237,9 +240,10 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 ///     ToolSchemaError: an unknown dialect name (``kind == "unknown-dialect"``).
 ///     TypeError: ``dialect`` is neither a name nor an object with ``name``, ``forbidden`` and
 ///         ``adapt``.
-///     ValueError: a bad ``max_bytes``, or a dialect of your own named like a built-in.
+///     ValueError: a bad ``max_bytes`` or ``advice``, or a dialect of your own named like a
+///         built-in.
 #[pyfunction]
-#[pyo3(signature = (schema, *, dialect = None, exclude = None, max_bytes = None, allow_any = false, name = None, exact = false))]
+#[pyo3(signature = (schema, *, dialect = None, exclude = None, max_bytes = None, allow_any = false, name = None, exact = false, advice = "json-schema"))]
 #[allow(clippy::too_many_arguments)]
 fn normalize(
     py: Python<'_>,
@@ -250,16 +254,28 @@ fn normalize(
     allow_any: bool,
     name: Option<&str>,
     exact: bool,
+    advice: &str,
 ) -> PyResult<ToolSchema> {
     let chosen = dialects::Chosen::of(py, dialect)?;
     let max_bytes = max_bytes.map(byte_budget).transpose()?;
-    let options = options(py, &chosen, exclude, max_bytes, allow_any, exact)?;
+    let options = options(py, &chosen, exclude, max_bytes, allow_any, exact)?.origin(origin_of(advice)?);
     let (inner, extras) = build(py, &options, schema, name)?;
     let (custom, extras) = match chosen.finish(py, &inner, &extras, name, max_bytes)? {
         Some((custom, own)) => (Some(custom), own),
         None => (None, extras),
     };
     Ok(ToolSchema::new(py, inner, custom, extras))
+}
+
+/// The library's advice language for `advice`.
+fn origin_of(advice: &str) -> PyResult<toolschema::Origin> {
+    match advice {
+        "json-schema" => Ok(toolschema::Origin::JsonSchema),
+        "python" => Ok(toolschema::Origin::Python),
+        other => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "advice must be \"json-schema\" or \"python\", got {other:?}"
+        ))),
+    }
 }
 
 /// `max_bytes` as a byte count: a negative or non-integral value is a `ValueError` saying so.
@@ -486,6 +502,21 @@ impl ToolSchema {
         PyTuple::new(py, list)
     }
 
+    /// Every property key the dialect sends under another name (Anthropic's strict mode refuses
+    /// keys outside ``^[a-zA-Z0-9_.-]{1,64}$``), as a tuple of ``RenamedKey`` s (``pointer`` into
+    /// the normalised original, ``original``, ``sent``), sorted by pointer: the model sees and
+    /// sends ``sent``, and ``restore`` gives ``original`` back. Empty where no key is renamed.
+    #[getter]
+    fn renamed_keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let list = self.inner.plan().renamed_keys().iter().map(|k| RenamedKey {
+            pointer: k.pointer.clone(),
+            original: k.original.clone(),
+            sent: k.sent.clone(),
+            message: k.to_string(),
+        });
+        PyTuple::new(py, list)
+    }
+
     /// Maps a model's arguments, sent under ``.schema`` (the provider's terms), back to arguments
     /// the original schema accepts: undoes every encoding the dialect made (``null`` standing for
     /// an absent field is dropped, ``{"key", "value"}`` entries become a dict again, JSON text is
@@ -669,6 +700,64 @@ impl Adaptation {
     }
 }
 
+/// A property key a provider dialect sends under another name. ``str()`` gives
+/// ``"`original` -> `sent` (at `pointer`)"``. Equal (and hashed) by its three fields.
+#[pyclass(frozen, eq, hash, module = "toolschema", get_all)]
+#[derive(PartialEq, Eq, Hash)]
+struct RenamedKey {
+    /// JSON pointer of the property in the normalised original schema.
+    pointer: String,
+    /// The key the original schema (and the restored arguments) use.
+    original: String,
+    /// The key the provider is told, and the model sends.
+    sent: String,
+    /// The renaming in words.
+    message: String,
+}
+
+#[pymethods]
+impl RenamedKey {
+    fn __repr__(&self) -> String {
+        format!("RenamedKey(pointer={:?}, original={:?}, sent={:?})", self.pointer, self.original, self.sent)
+    }
+
+    fn __str__(&self) -> &str {
+        &self.message
+    }
+}
+
+/// Every fault of a value against a JSON Schema (draft 2020-12, local ``$ref`` s into the schema
+/// itself), as ``(pointer, message)`` pairs in the order found; empty when the value is valid.
+///
+/// The check ``mcp-proxy --check-output`` runs on a tool's ``structuredContent`` against its
+/// ``outputSchema``: for a Python MCP server or gateway that checks a result before sending it
+/// on. It runs with the GIL released, within a depth and a step budget (past either, a fault
+/// says so: never a hang). Formats are checked where restore checks them (``date``, ``uuid``,
+/// ...); an ``int`` of any size is compared exactly.
+///
+/// Args:
+///     schema: The JSON Schema (a dict, or ``True``/``False``). Not mutated.
+///     value: The value to check (``json.loads`` output). Not mutated.
+///
+/// Returns:
+///     A list of ``(pointer, message)``: ``pointer`` into ``value``, ``message`` worded like
+///     ``ArgumentsError.faults`` (``"must be at least 0, got -1"``).
+///
+/// Raises:
+///     ConversionError: ``schema`` or ``value`` holds a value that is not JSON (a NaN, a set, a
+///         non-str key), or nests deeper than ``MAX_NESTING`` levels.
+#[pyfunction]
+fn validate(py: Python<'_>, schema: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<Vec<(String, String)>> {
+    let (schema, _) = value_of(schema, None, convert::Mode::Check)?;
+    let (value, _) = value_of(value, None, convert::Mode::Strict)?;
+    Ok(py.detach(|| {
+        let faults = toolschema::restore::validate(&schema.value, &value.value);
+        convert::free(schema.value, schema.deep);
+        convert::free(value.value, value.deep);
+        faults.into_iter().map(|f| (f.pointer, f.message)).collect()
+    }))
+}
+
 /// The native half of the `toolschema` Python package.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -683,6 +772,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ToolSchema>()?;
     m.add_class::<DocWarning>()?;
     m.add_class::<Adaptation>()?;
+    m.add_class::<RenamedKey>()?;
     m.add_function(wrap_pyfunction!(self_contained_input_schema, m)?)?;
     m.add_function(wrap_pyfunction!(declared_type, m)?)?;
     m.add_function(wrap_pyfunction!(declared_types, m)?)?;
@@ -690,6 +780,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canonical_json, m)?)?;
     m.add_function(wrap_pyfunction!(normalize, m)?)?;
     m.add_function(wrap_pyfunction!(restore, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
     let names: Vec<&str> = toolschema::dialect::builtin().iter().map(|d| d.name()).collect();
     m.add("DIALECTS", pyo3::types::PyTuple::new(py, names)?)?;
     m.add("MAX_NESTING", convert::MAX_NESTING)?;
