@@ -209,11 +209,11 @@ impl Fail {
 pub fn to_value_in(obj: &Bound<'_, PyAny>, mode: Mode) -> Result<(Json, Extras), ConvertError> {
     match convert(obj, SHALLOW, mode) {
         Err(e) if e.fault == Fault::TooDeep => match to_value_deep(obj, mode) {
-            Some(Ok((value, extras))) => Ok((Json { value, deep: true }, extras)),
+            Some(Ok((value, extras, containers))) => Ok((Json { value, deep: true, containers }, extras)),
             Some(Err(e)) => Err(e),
             None => Err(e),
         },
-        other => other.map(|(value, extras)| (Json { value, deep: false }, extras)),
+        other => other.map(|(value, extras, containers)| (Json { value, deep: false, containers }, extras)),
     }
 }
 
@@ -223,7 +223,7 @@ pub fn to_value_in(obj: &Bound<'_, PyAny>, mode: Mode) -> Result<(Json, Extras),
 /// writes. Deeper arguments are an error naming the pointer where the limit was passed (JSON text
 /// that deep does not come from `json.loads` with the default recursion limit).
 pub fn to_value_shallow(obj: &Bound<'_, PyAny>) -> Result<Json, ConvertError> {
-    convert(obj, SHALLOW, Mode::Strict).map(|(value, _)| Json { value, deep: false })
+    convert(obj, SHALLOW, Mode::Strict).map(|(value, _, containers)| Json { value, deep: false, containers })
 }
 
 /// A converted value, and whether it nests past [`SHALLOW`] levels.
@@ -232,6 +232,8 @@ pub struct Json {
     pub value: Value,
     /// Whether it came from the deep reading (then free it with [`free`]).
     pub deep: bool,
+    /// How many dicts and lists it was read from: a measure of the work a call does with it.
+    pub containers: usize,
 }
 
 /// Frees a value: one nested past [`SHALLOW`] levels without recursion (serde_json's `Drop`
@@ -244,7 +246,7 @@ pub fn free(value: Value, deep: bool) {
     }
 }
 
-fn to_value_deep(obj: &Bound<'_, PyAny>, mode: Mode) -> Option<Result<(Value, Extras), ConvertError>> {
+fn to_value_deep(obj: &Bound<'_, PyAny>, mode: Mode) -> Option<Result<(Value, Extras, usize), ConvertError>> {
     let py = obj.py();
     let handle = obj.clone().unbind();
     let result = py.detach(|| {
@@ -264,12 +266,14 @@ fn to_value_deep(obj: &Bound<'_, PyAny>, mode: Mode) -> Option<Result<(Value, Ex
 struct Reader {
     mode: Mode,
     extras: Extras,
+    /// Dicts and lists read so far.
+    containers: usize,
 }
 
-fn convert(obj: &Bound<'_, PyAny>, limit: usize, mode: Mode) -> Result<(Value, Extras), ConvertError> {
-    let mut reader = Reader { mode, extras: Extras::default() };
+fn convert(obj: &Bound<'_, PyAny>, limit: usize, mode: Mode) -> Result<(Value, Extras, usize), ConvertError> {
+    let mut reader = Reader { mode, extras: Extras::default(), containers: 0 };
     let read = read(obj, limit, &mut reader, false);
-    read.map(|value| (value, reader.extras)).map_err(|fail| {
+    read.map(|value| (value, reader.extras, reader.containers)).map_err(|fail| {
         let mut pointer = String::new();
         for step in fail.unwound.iter().rev() {
             pointer.push('/');
@@ -286,6 +290,19 @@ fn convert(obj: &Bound<'_, PyAny>, limit: usize, mode: Mode) -> Result<(Value, E
 /// One value; `budget` is the number of container levels still allowed; `data`: under one of
 /// [`DATA_KEYWORDS`].
 fn read(obj: &Bound<'_, PyAny>, budget: usize, cx: &mut Reader, data: bool) -> Result<Value, Fail> {
+    // A `dict` or a `list` itself (not a subclass), by one comparison of its type pointer: the
+    // checks below each call into the interpreter under the limited API.
+    // SAFETY: the type is checked exactly before each unchecked cast.
+    if exactly(obj, &raw mut pyo3::ffi::PyDict_Type) {
+        let dict = unsafe { obj.cast_unchecked::<PyDict>() };
+        cx.containers += 1;
+        return object(dict.iter().map(Ok), dict.len(), enter(budget)?, cx, data);
+    }
+    if exactly(obj, &raw mut pyo3::ffi::PyList_Type) {
+        let list = unsafe { obj.cast_unchecked::<PyList>() };
+        cx.containers += 1;
+        return array(list.iter(), list.len(), enter(budget)?, cx, data);
+    }
     // The common types first, by cheap type checks; `bool` before `int` (it is one).
     if let Ok(s) = obj.cast::<PyString>() {
         let value = text(s)?;
@@ -305,9 +322,11 @@ fn read(obj: &Bound<'_, PyAny>, budget: usize, cx: &mut Reader, data: bool) -> R
         return Ok(Value::String(value));
     }
     if let Ok(dict) = obj.cast::<PyDict>() {
+        cx.containers += 1;
         return object(dict.iter().map(Ok), dict.len(), enter(budget)?, cx, data);
     }
     if let Ok(list) = obj.cast::<PyList>() {
+        cx.containers += 1;
         return array(list.iter(), list.len(), enter(budget)?, cx, data);
     }
     if let Ok(b) = obj.cast::<PyBool>() {
@@ -365,6 +384,12 @@ fn read(obj: &Bound<'_, PyAny>, budget: usize, cx: &mut Reader, data: bool) -> R
         return object(entries, 0, inner, cx, data);
     }
     Err(Fail::new(Fault::UnsupportedType, unsupported(obj)))
+}
+
+/// Whether `obj`'s type is `ty` itself.
+fn exactly(obj: &Bound<'_, PyAny>, ty: *mut pyo3::ffi::PyTypeObject) -> bool {
+    // SAFETY: `obj` is a live object, whose type pointer is always set.
+    unsafe { pyo3::ffi::Py_TYPE(obj.as_ptr()) == ty }
 }
 
 /// An object from `(key, value)` entries (`len` of them, where known), each value read with

@@ -17,6 +17,12 @@ use pyo3::types::{PyList, PyString, PyTuple};
 use serde_json::Value;
 use toolschema::{DocWarningKind, PropertyOrder, SchemaOptions};
 
+/// The extension's allocator (Python's objects keep Python's): a call allocates and frees a
+/// string or a table for every key and text of a schema, which mimalloc serves in a fraction of
+/// glibc's instructions (BENCHMARKS.md, Python package).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Converts `obj` in `mode`, raising `ConversionError` (about `tool`, where given) when it is
 /// not JSON; with what was kept aside (see [`convert::Mode`]).
 fn value_of(
@@ -57,6 +63,10 @@ fn written(
     Ok((canonical, hash))
 }
 
+/// The number of dicts and lists under which a schema is small enough that a call keeps the GIL
+/// rather than release it for the library's work (a few microseconds).
+const SMALL: usize = 64;
+
 /// Makes a tool's input schema self-contained: every local ``$ref`` inlined, optional unions
 /// collapsed, titles and the root description dropped; the result always has ``type: "object"``,
 /// ``properties`` and ``required``.
@@ -91,8 +101,11 @@ fn self_contained_input_schema<'py>(
     // The owned variant rewrites a schema without references in place, and frees a refused one of
     // any depth without recursion; what it returns is within the library's budgets. Its maps keep
     // the input's order (`preserve_order`): `properties` keep it, every other key is written
-    // sorted.
-    let result = py.detach(|| toolschema::self_contained_input_schema_owned(value, tool_name));
+    // sorted. The GIL is released for a schema of some size only: for a small one (most tools)
+    // releasing and taking it back costs more than other threads gain in the microseconds
+    // between.
+    let run = move || toolschema::self_contained_input_schema_owned(value, tool_name);
+    let result = if json.containers < SMALL { run() } else { py.detach(run) };
     match result {
         Ok(out) => convert::to_python_ordered(py, &out, &extras),
         Err(e) => {
@@ -747,7 +760,11 @@ impl RenamedKey {
 ///     ConversionError: ``schema`` or ``value`` holds a value that is not JSON (a NaN, a set, a
 ///         non-str key), or nests deeper than ``MAX_NESTING`` levels.
 #[pyfunction]
-fn validate(py: Python<'_>, schema: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<Vec<(String, String)>> {
+fn validate(
+    py: Python<'_>,
+    schema: &Bound<'_, PyAny>,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<Vec<(String, String)>> {
     let (schema, _) = value_of(schema, None, convert::Mode::Check)?;
     let (value, _) = value_of(value, None, convert::Mode::Strict)?;
     Ok(py.detach(|| {
