@@ -366,7 +366,8 @@ fn restore_with<'py>(
     tool: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let value = arguments_of(arguments)?;
-    match py.detach(|| schema.restore(value)) {
+    // JSON text a dialect had the model send for a value is read with its big integers exact.
+    match py.detach(|| schema.plan().restore_big_integers(value)) {
         Ok(out) => convert::to_python(py, &out),
         Err(e) => Err(errors::arguments(py, &e, tool)),
     }

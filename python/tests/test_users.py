@@ -550,3 +550,18 @@ def test_the_pydantic_extra_and_the_offline_build_are_offered() -> None:
     # What CI runs over the stubs and the Python code, pinned like the rest.
     pins = (PYTHON_DIR / "requirements-ci.txt").read_text("utf-8").split()
     assert any(p.startswith("mypy==") for p in pins) and any(p.startswith("ruff==") for p in pins)
+
+
+def test_a_big_int_in_json_text_a_dialect_had_the_model_send_comes_back_exactly() -> None:
+    schema = {"type": "object", "properties": {"x": {}}, "required": ["x"]}
+    built = normalize(schema, dialect="openai-strict", allow_any=True)
+    assert [a.kind for a in built.adaptations] == ["json-text"]
+    restored = built.restore({"x": '{"n": 1180591620717411303425, "f": 1.5}'})
+    assert restored == {"x": {"n": 2**70 + 1, "f": 1.5}} and type(restored["x"]["n"]) is int
+    assert built.restore({"x": "-1180591620717411303425"}) == {"x": -(2**70) - 1}
+    sent = built.encode({"x": {"n": 2**70 + 1}})
+    assert sent == {"x": '{"n":1180591620717411303425}'}
+    assert built.restore(sent) == {"x": {"n": 2**70 + 1}}
+    with pytest.raises(ArgumentsError) as info:
+        built.restore({"x": '["\\ufdd11"]'})
+    assert "U+FDD1" in str(info.value)

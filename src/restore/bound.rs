@@ -17,7 +17,11 @@
 //! not apply to it, and [`validate`](super::validate) reads it as an `integer`. Everywhere else
 //! it is the string it is, passed through untouched: the caller turns tokens back into its own
 //! integers on the way out (the Python package does, in its schemas, canonical JSON, hashes and
-//! restored arguments). The CLI and serde_json's own parser never make a token.
+//! restored arguments). JSON text a dialect has the model send for a value (any value, a
+//! free-form object) is read with tokens for such integers by
+//! [`RestorePlan::restore_big_integers`](super::RestorePlan::restore_big_integers), and the
+//! forward map writes a token in such text as its digits. The CLI, [`RestorePlan::restore`](super::RestorePlan::restore)
+//! and serde_json's own parser never make a token.
 
 use serde_json::{Number, Value};
 use std::cmp::Ordering;
@@ -35,6 +39,85 @@ pub const MAX_DIGITS: usize = 4300;
 /// or `None` when `digits` is not one.
 pub fn big_integer_token(digits: &str) -> Option<Value> {
     BigInt::parse(digits).map(|_| Value::String(format!("{BIG_INTEGER_MARK}{digits}")))
+}
+
+/// `text` (JSON) with every integer literal past the 64-bit range written as a big-integer
+/// token (a JSON string), for serde_json to read exactly: `Ok(None)` where it holds none (the
+/// text is read as it is), `Err(())` where it holds U+FDD1 itself, raw or escaped (a string that
+/// would read as a token). Strings are skipped with their escapes; what is not JSON is left for
+/// serde_json to refuse.
+pub(crate) fn tokenize_big_integers(text: &str) -> Result<Option<String>, ()> {
+    let lower = text.to_ascii_lowercase();
+    if text.contains(BIG_INTEGER_MARK) || lower.contains("\\ufdd1") {
+        return Err(());
+    }
+    let bytes = text.as_bytes();
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let fraction = i < bytes.len() && matches!(bytes[i], b'.' | b'e' | b'E');
+                while i < bytes.len() && matches!(bytes[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
+                    i += 1;
+                }
+                let literal = &text[start..i];
+                let big = !fraction && literal.parse::<i64>().is_err() && literal.parse::<u64>().is_err();
+                if let Some(Value::String(token)) = big.then(|| big_integer_token(literal)).flatten() {
+                    let out = out.get_or_insert_with(|| String::with_capacity(text.len() + 16));
+                    out.push_str(&text[copied..start]);
+                    out.push('"');
+                    out.push_str(&token);
+                    out.push('"');
+                    copied = i;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    Ok(out.map(|mut out| {
+        out.push_str(&text[copied..]);
+        out
+    }))
+}
+
+/// JSON text (as serde_json writes it: U+FDD1 raw) with every big-integer token string written
+/// as its integer's digits.
+pub(crate) fn untokenize(text: String) -> String {
+    let needle = format!("\"{BIG_INTEGER_MARK}");
+    if !text.contains(&needle) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(&needle) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + needle.len()..];
+        let end = after.find('"').unwrap_or(after.len());
+        let digits = &after[..end];
+        if big_integer_token(digits).is_some() && end < after.len() {
+            out.push_str(digits);
+            rest = &after[end + 1..];
+        } else {
+            out.push_str(&needle);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// An integer of any size, read from a big-integer token.
@@ -340,5 +423,41 @@ mod tests {
         );
         assert!(adapted.plan.restore(json!({"n": token("-1180591620717411303425")})).is_err());
         assert!(adapted.plan.restore(json!({"n": 7})).is_err());
+    }
+
+    #[test]
+    fn json_text_is_read_with_tokens_for_big_integers_and_written_back_with_digits() {
+        let text = r#"{"a": [1180591620717411303425, -9223372036854775809, 18446744073709551615], "b": "12345678901234567890123", "c": 1e30, "d": 123456789012345678901.5}"#;
+        let tokenized = tokenize_big_integers(text).unwrap().unwrap();
+        let value: Value = serde_json::from_str(&tokenized).unwrap();
+        assert_eq!(value["a"][0], big_integer_token("1180591620717411303425").unwrap());
+        assert_eq!(value["a"][1], big_integer_token("-9223372036854775809").unwrap());
+        assert_eq!(value["a"][2], json!(18_446_744_073_709_551_615u64));
+        assert_eq!(value["b"], "12345678901234567890123");
+        assert!(value["c"].is_f64() && value["d"].is_f64());
+        assert_eq!(tokenize_big_integers(r#"{"n": [1, -2, 3.5, "x\"9"]}"#), Ok(None));
+        assert_eq!(tokenize_big_integers("\"\u{FDD1}1\""), Err(()));
+        assert_eq!(tokenize_big_integers(r#""\uFDD1""#), Err(()));
+        assert_eq!(
+            untokenize(value.to_string()),
+            r#"{"a":[1180591620717411303425,-9223372036854775809,18446744073709551615],"b":"12345678901234567890123","c":1e+30,"d":1.2345678901234568e+20}"#
+        );
+        assert_eq!(untokenize("[\"\u{FDD1}x\",\"\u{FDD1}12\"]".to_owned()), "[\"\u{FDD1}x\",12]");
+    }
+
+    #[test]
+    fn a_plan_reads_big_integers_in_json_text_exactly_when_asked() {
+        use crate::dialect::{self, AdaptContext, OPENAI_STRICT};
+        let schema = json!({"type": "object", "required": ["x"], "properties": {"x": {}}});
+        let adapted = dialect::adapt(&OPENAI_STRICT, schema, &AdaptContext::default()).unwrap();
+        let sent = json!({"x": "{\"n\": 1180591620717411303425}"});
+        let exact = adapted.plan.restore_big_integers(sent.clone()).unwrap();
+        assert_eq!(exact, json!({"x": {"n": big_integer_token("1180591620717411303425").unwrap()}}));
+        // Without asking, serde_json reads it as the nearest float, as it always has.
+        assert!(adapted.plan.restore(sent).unwrap()["x"]["n"].is_f64());
+        assert_eq!(adapted.plan.encode(exact.clone()), json!({"x": "{\"n\":1180591620717411303425}"}));
+        let marked = json!({"x": "[\"\u{FDD1}1\"]"});
+        assert!(adapted.plan.restore_big_integers(marked.clone()).is_err());
+        assert_eq!(adapted.plan.restore(marked).unwrap(), json!({"x": ["\u{FDD1}1"]}));
     }
 }
