@@ -44,7 +44,9 @@
 //! it exactly where it reads a number (restore's bound checks compare digits, its error and a
 //! moved check's description write them) and passes it through elsewhere. On the way out a token
 //! becomes the `int` again, and [`write_canonical`] writes its digits, so the canonical JSON and
-//! the hash are those of the Python value. (Under `default`, `examples`, `enum` and `const` a big
+//! the hash are those of the Python value. Restore reads JSON text a dialect had the model send
+//! for a free-form value with tokens for such integers too (`RestorePlan::restore_big_integers`).
+//! (Under `default`, `examples`, `enum` and `const` a big
 //! `int` is kept aside as any other value there is.) A `str` of a model's arguments that spells a
 //! token is refused; one in a schema is kept aside like a placeholder-shaped `str`. An `int` of
 //! more than 4,300 digits (Python's own limit for writing one) stays an error.
