@@ -14,7 +14,7 @@
 //! float), a check's wording writes the digits, and a dialect that rewrites a bound (an exclusive
 //! one made inclusive, a format's range) compares it exactly too. In a model's arguments a token
 //! is the integer: restore's bound checks read it, a string check (`pattern`, `minLength`) does
-//! not apply to it, and [`validate`](super::validate) reads it as an `integer`. Everywhere else
+//! not apply to it, and [`validate`](super::validate()) reads it as an `integer`. Everywhere else
 //! it is the string it is, passed through untouched: the caller turns tokens back into its own
 //! integers on the way out (the Python package does, in its schemas, canonical JSON, hashes and
 //! restored arguments). JSON text a dialect has the model send for a value (any value, a
