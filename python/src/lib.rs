@@ -558,6 +558,39 @@ impl ToolSchema {
         restore_with(py, &self.inner, arguments, None)
     }
 
+    /// For arguments a model sent without strict mode (the CLI's ``mcp-proxy --coerce``): a
+    /// string where this schema (the provider's, ``.schema``) declares an array, object, number,
+    /// integer or boolean is converted (JSON text parsed, ``"3"`` read as 3, ``"true"`` as
+    /// ``True``), nothing else guessed; then ``restore``. The work runs with the GIL released.
+    ///
+    /// Args:
+    ///     arguments: The model's arguments, parsed (``json.loads``). Not mutated.
+    ///
+    /// Returns:
+    ///     ``(restored, coercions)``: the restored arguments (new objects), and each conversion
+    ///     as ``(pointer, from_type, to_type)``, ``pointer`` into ``arguments``, in argument order.
+    ///
+    /// Raises:
+    ///     ArgumentsError: a string that stands where another type is declared and does not
+    ///         convert, then what ``restore`` finds; every fault with its pointer.
+    ///     ConversionError: as for ``restore``.
+    #[allow(clippy::type_complexity)]
+    fn coerce_and_restore<'py>(
+        &self,
+        py: Python<'py>,
+        arguments: &Bound<'py, PyAny>,
+    ) -> PyResult<(Bound<'py, PyAny>, Vec<(String, &'static str, &'static str)>)> {
+        let value = arguments_of(arguments)?;
+        match py.detach(|| self.inner.coerce_and_restore(value)) {
+            Ok(coerced) => {
+                let done =
+                    coerced.coercions.iter().map(|c| (c.pointer.clone(), c.from.as_str(), c.to.as_str())).collect();
+                Ok((convert::to_python(py, &coerced.value)?, done))
+            }
+            Err(e) => Err(errors::arguments(py, &e, None)),
+        }
+    }
+
     /// The forward map, ``restore``'s inverse: arguments the original schema accepts written in
     /// the provider's terms (``null`` for an absent field where every field is required, a dict
     /// as entries, a free-form value as JSON text), e.g. an example to show a model.

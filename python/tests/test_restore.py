@@ -674,3 +674,14 @@ def test_advice_speaks_python_for_schema_for_and_json_schema_by_default() -> Non
     assert str(default.value) != str(python.value)
     with pytest.raises(ValueError, match="advice"):
         toolschema.normalize(schema, advice="rust")
+
+
+def test_coerce_and_restore_converts_strings_a_model_sent_without_strict_mode() -> None:
+    built = schema_for(Booking, dialect="openai-strict")
+    restored, coercions = built.coerce_and_restore({"guest": "A", "nights": "3", "note": None})
+    assert restored == built.restore({"guest": "A", "nights": 3, "note": None})
+    assert coercions == [("/nights", "string", "integer")]
+    assert built.coerce_and_restore({"guest": "A", "nights": 3, "note": None})[1] == []
+    with pytest.raises(ArgumentsError) as info:
+        built.coerce_and_restore({"guest": "A", "nights": "three", "note": None})
+    assert [f[0] for f in info.value.faults] == ["/nights"]

@@ -126,3 +126,7 @@ def test_renamed_keys_and_validate_have_their_runtime_types() -> None:
     assert [f[0] for f in faults] == ["/unit price"]
     assert validate(schema, {"unit price": 1}) == []
 
+    restored, coercions = built.coerce_and_restore({sent: "2.5"})
+    done: list[tuple[str, str, str]] = coercions
+    assert restored == {"unit price": 2.5} and done == [("/" + sent, "string", "number")]
+

@@ -176,6 +176,9 @@ class ToolSchema:
     def restore(self, arguments: Any) -> Any:
         """A model's arguments, sent under ``.schema``, mapped back to what the original schema
         accepts; ``ArgumentsError`` listing every fault. Runs with the GIL released."""
+    def coerce_and_restore(self, arguments: Any) -> Tuple[Any, list[Tuple[str, str, str]]]:
+        """Arguments sent without strict mode: strings converted where ``.schema`` declares
+        another type (each as ``(pointer, from_type, to_type)``), then ``restore``."""
     def encode(self, value: Any) -> Any:
         """The forward map: arguments the original accepts, in the provider's terms;
         ``restore(encode(v)) == v`` up to ``null`` for a field left out."""
