@@ -583,8 +583,11 @@ impl ToolSchema {
         let value = arguments_of(arguments)?;
         match py.detach(|| self.inner.coerce_and_restore(value)) {
             Ok(coerced) => {
-                let done =
-                    coerced.coercions.iter().map(|c| (c.pointer.clone(), c.from.as_str(), c.to.as_str())).collect();
+                let done = coerced
+                    .coercions
+                    .iter()
+                    .map(|c| (c.pointer.clone(), c.from.as_str(), c.to.as_str()))
+                    .collect();
                 Ok((convert::to_python(py, &coerced.value)?, done))
             }
             Err(e) => Err(errors::arguments(py, &e, None)),

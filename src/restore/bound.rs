@@ -275,9 +275,10 @@ impl Bound {
         }
     }
 
-    /// Compares two numbers exactly: JSON numbers as [`super::check::cmp`] does, a big integer
-    /// by its digits against an integer or an integral float, and by its sign against a fraction
-    /// (a float with a fraction lies within ±2^53, inside every big integer's magnitude).
+    /// Compares two numbers exactly: JSON numbers by value (an integer against a float by the
+    /// float's exact value), a big integer by its digits against an integer or an integral float,
+    /// and by its sign against a fraction (a float with a fraction lies within ±2^53, inside every
+    /// big integer's magnitude).
     pub fn compare(&self, other: &Bound) -> Ordering {
         match (self, other) {
             (Bound::Number(a), Bound::Number(b)) => super::check::cmp(a, b),
@@ -292,7 +293,7 @@ impl Bound {
     }
 
     /// Whether `self` is a multiple of `d` (a positive bound): exactly where both are integers,
-    /// as [`super::check`] compares floats otherwise.
+    /// as restore's checks compare floats otherwise.
     pub fn is_multiple_of(&self, d: &Bound) -> bool {
         if let (Bound::Number(x), Bound::Number(n)) = (self, d) {
             return super::check::multiple_of(x, n);

@@ -50,7 +50,7 @@
 //! whose checks pass is taken. Every fault is collected,
 //! not only the first, each with the pointer of the argument the model sent.
 
-pub(crate) mod bound;
+pub mod bound;
 mod check;
 mod de;
 mod encode;
