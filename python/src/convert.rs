@@ -4,8 +4,9 @@
 //!
 //! - `dict` (and any other mapping) becomes an object; every key must be a `str`.
 //! - `list` and `tuple` become arrays.
-//! - `str`, `bool`, `None` and `int` become themselves; an `int` outside `-2**63 .. 2**64-1` is an
-//!   error (turning it into a float would change its value).
+//! - `str`, `bool`, `None` and `int` become themselves; an `int` outside `-2**63 .. 2**64-1`
+//!   becomes the library's big-integer token (see below), never a float, which would change its
+//!   value.
 //! - `float` becomes a number; NaN and the infinities are an error (JSON has no such number, and
 //!   serde_json would make them `null`).
 //! - Anything else is an error naming its type: `bytes`, a `set` (unordered: its order, and so a
@@ -28,11 +29,27 @@
 //! `int` past 64 bits, a NaN or infinite `float`, anywhere under one of those four keywords) is
 //! kept aside in [`Extras`] and stands in the `Value` as a placeholder string: [`MARK`], its
 //! index, [`MARK`]. On the way out the placeholder becomes the very object again. A `str` that
-//! starts with [`MARK`] (a noncharacter no text is meant to hold) is kept aside the same way,
+//! starts with [`MARK`] or U+FDD1 (noncharacters no text is meant to hold) is kept aside the same way,
 //! anywhere, so that no input string is ever read as a placeholder. [`Mode::Values`] (for
 //! `canonical_json` and `schema_hash`) keeps big integers aside anywhere; a non-JSON float stays an
 //! error there, since those functions must write JSON. [`write_canonical`] writes such a value's
 //! canonical text: a big integer with its exact digits.
+//!
+//! # Integers past 64 bits
+//! serde_json (without its `arbitrary_precision` feature, which the library leaves off because
+//! it would change serde_json for every crate of a user's build) holds no integer past the 64-bit
+//! range. Such an `int` in a schema's bound (`Field(le=2**70)` gives `maximum: 2**70`) or in a
+//! model's arguments stands in the `Value` as the library's big-integer token, a string of
+//! U+FDD1 and the integer's digits (`toolschema::restore::big_integer_token`): the library reads
+//! it exactly where it reads a number (restore's bound checks compare digits, its error and a
+//! moved check's description write them) and passes it through elsewhere. On the way out a token
+//! becomes the `int` again, and [`write_canonical`] writes its digits, so the canonical JSON and
+//! the hash are those of the Python value. Restore reads JSON text a dialect had the model send
+//! for a free-form value with tokens for such integers too (`RestorePlan::restore_big_integers`).
+//! (Under `default`, `examples`, `enum` and `const` a big
+//! `int` is kept aside as any other value there is.) A `str` of a model's arguments that spells a
+//! token is refused; one in a schema is kept aside like a placeholder-shaped `str`. An `int` of
+//! more than 4,300 digits (Python's own limit for writing one) stays an error.
 //!
 //! On the way out ([`to_python`]) objects become `dict`s (keys in sorted order), arrays `list`s,
 //! integers `int`, other numbers `float`.
@@ -49,6 +66,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, P
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 use std::fmt;
+use toolschema::restore::{BIG_INTEGER_MARK, BigInt};
 
 /// How deeply a converted value may nest (lists and dicts) at most: four times the corpus's
 /// deepest hostile case, and past the depth any library function reads (`declared_type` follows
@@ -85,6 +103,10 @@ pub enum Mode {
     Schema,
     /// A value to write as JSON: integers past 64 bits are kept aside anywhere.
     Values,
+    /// A schema to check values against (`validate`): as [`Mode::Schema`], but an integer past
+    /// 64 bits is the library's big-integer token everywhere, so an `enum` or `const` compares
+    /// it exactly.
+    Check,
 }
 
 /// The Python objects a converted value stands in for with placeholders, by index.
@@ -189,11 +211,11 @@ impl Fail {
 pub fn to_value_in(obj: &Bound<'_, PyAny>, mode: Mode) -> Result<(Json, Extras), ConvertError> {
     match convert(obj, SHALLOW, mode) {
         Err(e) if e.fault == Fault::TooDeep => match to_value_deep(obj, mode) {
-            Some(Ok((value, extras))) => Ok((Json { value, deep: true }, extras)),
+            Some(Ok((value, extras, containers))) => Ok((Json { value, deep: true, containers }, extras)),
             Some(Err(e)) => Err(e),
             None => Err(e),
         },
-        other => other.map(|(value, extras)| (Json { value, deep: false }, extras)),
+        other => other.map(|(value, extras, containers)| (Json { value, deep: false, containers }, extras)),
     }
 }
 
@@ -203,7 +225,7 @@ pub fn to_value_in(obj: &Bound<'_, PyAny>, mode: Mode) -> Result<(Json, Extras),
 /// writes. Deeper arguments are an error naming the pointer where the limit was passed (JSON text
 /// that deep does not come from `json.loads` with the default recursion limit).
 pub fn to_value_shallow(obj: &Bound<'_, PyAny>) -> Result<Json, ConvertError> {
-    convert(obj, SHALLOW, Mode::Strict).map(|(value, _)| Json { value, deep: false })
+    convert(obj, SHALLOW, Mode::Strict).map(|(value, _, containers)| Json { value, deep: false, containers })
 }
 
 /// A converted value, and whether it nests past [`SHALLOW`] levels.
@@ -212,6 +234,8 @@ pub struct Json {
     pub value: Value,
     /// Whether it came from the deep reading (then free it with [`free`]).
     pub deep: bool,
+    /// How many dicts and lists it was read from: a measure of the work a call does with it.
+    pub containers: usize,
 }
 
 /// Frees a value: one nested past [`SHALLOW`] levels without recursion (serde_json's `Drop`
@@ -224,7 +248,7 @@ pub fn free(value: Value, deep: bool) {
     }
 }
 
-fn to_value_deep(obj: &Bound<'_, PyAny>, mode: Mode) -> Option<Result<(Value, Extras), ConvertError>> {
+fn to_value_deep(obj: &Bound<'_, PyAny>, mode: Mode) -> Option<Result<(Value, Extras, usize), ConvertError>> {
     let py = obj.py();
     let handle = obj.clone().unbind();
     let result = py.detach(|| {
@@ -244,12 +268,14 @@ fn to_value_deep(obj: &Bound<'_, PyAny>, mode: Mode) -> Option<Result<(Value, Ex
 struct Reader {
     mode: Mode,
     extras: Extras,
+    /// Dicts and lists read so far.
+    containers: usize,
 }
 
-fn convert(obj: &Bound<'_, PyAny>, limit: usize, mode: Mode) -> Result<(Value, Extras), ConvertError> {
-    let mut reader = Reader { mode, extras: Extras::default() };
+fn convert(obj: &Bound<'_, PyAny>, limit: usize, mode: Mode) -> Result<(Value, Extras, usize), ConvertError> {
+    let mut reader = Reader { mode, extras: Extras::default(), containers: 0 };
     let read = read(obj, limit, &mut reader, false);
-    read.map(|value| (value, reader.extras)).map_err(|fail| {
+    read.map(|value| (value, reader.extras, reader.containers)).map_err(|fail| {
         let mut pointer = String::new();
         for step in fail.unwound.iter().rev() {
             pointer.push('/');
@@ -266,18 +292,43 @@ fn convert(obj: &Bound<'_, PyAny>, limit: usize, mode: Mode) -> Result<(Value, E
 /// One value; `budget` is the number of container levels still allowed; `data`: under one of
 /// [`DATA_KEYWORDS`].
 fn read(obj: &Bound<'_, PyAny>, budget: usize, cx: &mut Reader, data: bool) -> Result<Value, Fail> {
+    // A `dict` or a `list` itself (not a subclass), by one comparison of its type pointer: the
+    // checks below each call into the interpreter under the limited API.
+    // SAFETY: the type is checked exactly before each unchecked cast.
+    if exactly(obj, &raw mut pyo3::ffi::PyDict_Type) {
+        let dict = unsafe { obj.cast_unchecked::<PyDict>() };
+        cx.containers += 1;
+        return object(dict.iter().map(Ok), dict.len(), enter(budget)?, cx, data);
+    }
+    if exactly(obj, &raw mut pyo3::ffi::PyList_Type) {
+        let list = unsafe { obj.cast_unchecked::<PyList>() };
+        cx.containers += 1;
+        return array(list.iter(), list.len(), enter(budget)?, cx, data);
+    }
     // The common types first, by cheap type checks; `bool` before `int` (it is one).
     if let Ok(s) = obj.cast::<PyString>() {
         let value = text(s)?;
-        if cx.mode != Mode::Strict && value.starts_with(MARK) {
-            return Ok(cx.extras.keep(obj));
+        if value.starts_with([MARK, BIG_INTEGER_MARK]) {
+            if cx.mode != Mode::Strict {
+                return Ok(cx.extras.keep(obj));
+            }
+            if toolschema::restore::BigInt::of_token(&Value::String(value.clone())).is_some() {
+                return Err(Fail::new(
+                    Fault::UnsupportedType,
+                    "a str that spells a big-integer token (U+FDD1 and digits), which stands for an \
+                     int here; no model sends one"
+                        .to_owned(),
+                ));
+            }
         }
         return Ok(Value::String(value));
     }
     if let Ok(dict) = obj.cast::<PyDict>() {
+        cx.containers += 1;
         return object(dict.iter().map(Ok), dict.len(), enter(budget)?, cx, data);
     }
     if let Ok(list) = obj.cast::<PyList>() {
+        cx.containers += 1;
         return array(list.iter(), list.len(), enter(budget)?, cx, data);
     }
     if let Ok(b) = obj.cast::<PyBool>() {
@@ -293,18 +344,25 @@ fn read(obj: &Bound<'_, PyAny>, budget: usize, cx: &mut Reader, data: bool) -> R
         if cx.mode == Mode::Values || (cx.mode == Mode::Schema && data) {
             return Ok(cx.extras.keep(obj));
         }
-        let shown = obj.str().map(|s| s.to_string()).unwrap_or_else(|_| "with that many digits".to_owned());
+        // Anywhere else (a bound, a model's arguments): the library's big-integer token, which
+        // it reads exactly and which comes back as this `int`.
+        let digits = obj.str().ok().and_then(|s| s.to_cow().ok().map(Cow::into_owned));
+        if let Some(token) = digits.as_deref().and_then(toolschema::restore::big_integer_token) {
+            return Ok(token);
+        }
+        let shown = digits.unwrap_or_else(|| "with that many digits".to_owned());
         return Err(Fail::new(
             Fault::IntegerOutOfRange,
             format!(
-                "the int {shown} is outside the 64-bit range JSON numbers are read in here \
-                 (-2**63 to 2**64-1); a float would change its value, so write it as a string"
+                "the int {shown} has more digits than an int is read with here ({}); a float would \
+                 change its value, so write it as a string",
+                toolschema::restore::BIG_INTEGER_MAX_DIGITS
             ),
         ));
     }
     if let Ok(float) = obj.cast::<PyFloat>() {
         let v = float.value();
-        if !v.is_finite() && cx.mode == Mode::Schema && data {
+        if !v.is_finite() && matches!(cx.mode, Mode::Schema | Mode::Check) && data {
             return Ok(cx.extras.keep(obj));
         }
         return Number::from_f64(v).map(Value::Number).ok_or_else(|| {
@@ -330,6 +388,12 @@ fn read(obj: &Bound<'_, PyAny>, budget: usize, cx: &mut Reader, data: bool) -> R
     Err(Fail::new(Fault::UnsupportedType, unsupported(obj)))
 }
 
+/// Whether `obj`'s type is `ty` itself.
+fn exactly(obj: &Bound<'_, PyAny>, ty: *mut pyo3::ffi::PyTypeObject) -> bool {
+    // SAFETY: `obj` is a live object, whose type pointer is always set.
+    unsafe { pyo3::ffi::Py_TYPE(obj.as_ptr()) == ty }
+}
+
 /// An object from `(key, value)` entries (`len` of them, where known), each value read with
 /// `budget` levels left.
 fn object<'py>(
@@ -345,7 +409,8 @@ fn object<'py>(
         let (k, v) = entry?;
         let key = key(&k)?;
         // A property named `default` is read as data too: it only lets more through.
-        let under = data || (cx.mode == Mode::Schema && DATA_KEYWORDS.contains(&key.as_str()));
+        let under =
+            data || (matches!(cx.mode, Mode::Schema | Mode::Check) && DATA_KEYWORDS.contains(&key.as_str()));
         match read(&v, budget, cx, under) {
             Ok(value) => {
                 map.insert(key, value);
@@ -492,6 +557,10 @@ fn write<'py>(
                 PyFloat::new(py, n.as_f64().unwrap_or_default()).into_any()
             }
         }
+        Value::String(s) if s.starts_with(BIG_INTEGER_MARK) => match BigInt::of_token(value) {
+            Some(big) => big_int(py, &big)?,
+            None => string(py, s).into_any(),
+        },
         Value::String(s) => match extras.and_then(|e| e.lookup(py, s)) {
             Some(original) => original,
             None => string(py, s).into_any(),
@@ -525,6 +594,11 @@ fn write<'py>(
             dict.into_any()
         }
     })
+}
+
+/// The Python `int` of a big-integer token.
+fn big_int<'py>(py: Python<'py>, big: &BigInt) -> PyResult<Bound<'py, PyAny>> {
+    py.get_type::<PyInt>().call1((big.to_string(),))
 }
 
 /// The words JSON Schemas are mostly made of (keywords, type names): made into Python `str`s
@@ -708,7 +782,7 @@ fn out_budget(budget: usize) -> PyResult<usize> {
 /// spelling: the error names its pointer in `value`.
 pub fn write_canonical(py: Python<'_>, value: &Value, extras: &Extras) -> Result<String, ConvertError> {
     let text = toolschema::canonical::to_string(value);
-    if extras.is_empty() {
+    if extras.is_empty() && !text.contains(BIG_INTEGER_MARK) {
         return Ok(text);
     }
     let mut out = String::with_capacity(text.len());
@@ -721,7 +795,12 @@ pub fn write_canonical(py: Python<'_>, value: &Value, extras: &Extras) -> Result
         let end = string_end(after);
         let token = &after[..end];
         let next = &after[(end + 1).min(after.len())..];
-        let replaced = if token.starts_with(MARK) && !next.starts_with(':') {
+        let big = token.strip_prefix(BIG_INTEGER_MARK).filter(|_| !next.starts_with(':'));
+        let replaced = if let Some(big) =
+            big.and_then(|digits| BigInt::of_token(&Value::String(format!("{BIG_INTEGER_MARK}{digits}"))))
+        {
+            Some(big.to_string())
+        } else if token.starts_with(MARK) && !next.starts_with(':') {
             match extras.lookup(py, token) {
                 Some(obj) => Some(spell(py, &obj).map_err(|message| ConvertError {
                     fault: Fault::NotFinite,

@@ -6,7 +6,7 @@
 //!     ├── ForeignSchemaError     self_contained_input_schema refused the schema
 //!     ├── SchemaGenerationError  the pipeline refused it (untyped value, unknown exclude, size, depth)
 //!     ├── CapabilityError        the dialect cannot express it: dialect, keyword, errors
-//!     ├── ConversionError        an argument is not JSON (NaN, an int past 64 bits, a non-str key)
+//!     ├── ConversionError        an argument is not JSON (NaN, a non-str key, a set)
 //!     └── ArgumentsError         restore refused a model's arguments: faults (pointer, message)
 //! ```
 

@@ -17,6 +17,12 @@ use pyo3::types::{PyList, PyString, PyTuple};
 use serde_json::Value;
 use toolschema::{DocWarningKind, PropertyOrder, SchemaOptions};
 
+/// The extension's allocator (Python's objects keep Python's): a call allocates and frees a
+/// string or a table for every key and text of a schema, which mimalloc serves in a fraction of
+/// glibc's instructions (BENCHMARKS.md, Python package).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Converts `obj` in `mode`, raising `ConversionError` (about `tool`, where given) when it is
 /// not JSON; with what was kept aside (see [`convert::Mode`]).
 fn value_of(
@@ -57,6 +63,10 @@ fn written(
     Ok((canonical, hash))
 }
 
+/// The number of dicts and lists under which a schema is small enough that a call keeps the GIL
+/// rather than release it for the library's work (a few microseconds).
+const SMALL: usize = 64;
+
 /// Makes a tool's input schema self-contained: every local ``$ref`` inlined, optional unions
 /// collapsed, titles and the root description dropped; the result always has ``type: "object"``,
 /// ``properties`` and ``required``.
@@ -91,8 +101,11 @@ fn self_contained_input_schema<'py>(
     // The owned variant rewrites a schema without references in place, and frees a refused one of
     // any depth without recursion; what it returns is within the library's budgets. Its maps keep
     // the input's order (`preserve_order`): `properties` keep it, every other key is written
-    // sorted.
-    let result = py.detach(|| toolschema::self_contained_input_schema_owned(value, tool_name));
+    // sorted. The GIL is released for a schema of some size only: for a small one (most tools)
+    // releasing and taking it back costs more than other threads gain in the microseconds
+    // between.
+    let run = move || toolschema::self_contained_input_schema_owned(value, tool_name);
+    let result = if json.containers < SMALL { run() } else { py.detach(run) };
     match result {
         Ok(out) => convert::to_python_ordered(py, &out, &extras),
         Err(e) => {
@@ -223,6 +236,9 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 ///     name: What errors are about (their ``tool`` attribute), e.g. the type's name.
 ///     exact: Refuse what the dialect could only write with an encoding ``restore`` undoes
 ///         (``CapabilityError`` naming the shape to use instead). Part of the hash.
+///     advice: The language of the fixes errors suggest: ``"json-schema"`` (keywords, the
+///         default) or ``"python"`` (``Optional[...] = None``, ``dict[str, X]``, as
+///         ``schema_for`` uses). Only error text depends on it.
 ///
 /// Returns:
 ///     A ``ToolSchema``: ``.schema`` (``properties`` in the input's order, every other key
@@ -237,9 +253,10 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 ///     ToolSchemaError: an unknown dialect name (``kind == "unknown-dialect"``).
 ///     TypeError: ``dialect`` is neither a name nor an object with ``name``, ``forbidden`` and
 ///         ``adapt``.
-///     ValueError: a bad ``max_bytes``, or a dialect of your own named like a built-in.
+///     ValueError: a bad ``max_bytes`` or ``advice``, or a dialect of your own named like a
+///         built-in.
 #[pyfunction]
-#[pyo3(signature = (schema, *, dialect = None, exclude = None, max_bytes = None, allow_any = false, name = None, exact = false))]
+#[pyo3(signature = (schema, *, dialect = None, exclude = None, max_bytes = None, allow_any = false, name = None, exact = false, advice = "json-schema"))]
 #[allow(clippy::too_many_arguments)]
 fn normalize(
     py: Python<'_>,
@@ -250,16 +267,28 @@ fn normalize(
     allow_any: bool,
     name: Option<&str>,
     exact: bool,
+    advice: &str,
 ) -> PyResult<ToolSchema> {
     let chosen = dialects::Chosen::of(py, dialect)?;
     let max_bytes = max_bytes.map(byte_budget).transpose()?;
-    let options = options(py, &chosen, exclude, max_bytes, allow_any, exact)?;
+    let options = options(py, &chosen, exclude, max_bytes, allow_any, exact)?.origin(origin_of(advice)?);
     let (inner, extras) = build(py, &options, schema, name)?;
     let (custom, extras) = match chosen.finish(py, &inner, &extras, name, max_bytes)? {
         Some((custom, own)) => (Some(custom), own),
         None => (None, extras),
     };
     Ok(ToolSchema::new(py, inner, custom, extras))
+}
+
+/// The library's advice language for `advice`.
+fn origin_of(advice: &str) -> PyResult<toolschema::Origin> {
+    match advice {
+        "json-schema" => Ok(toolschema::Origin::JsonSchema),
+        "python" => Ok(toolschema::Origin::Python),
+        other => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "advice must be \"json-schema\" or \"python\", got {other:?}"
+        ))),
+    }
 }
 
 /// `max_bytes` as a byte count: a negative or non-integral value is a `ValueError` saying so.
@@ -337,7 +366,8 @@ fn restore_with<'py>(
     tool: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let value = arguments_of(arguments)?;
-    match py.detach(|| schema.restore(value)) {
+    // JSON text a dialect had the model send for a value is read with its big integers exact.
+    match py.detach(|| schema.plan().restore_big_integers(value)) {
         Ok(out) => convert::to_python(py, &out),
         Err(e) => Err(errors::arguments(py, &e, tool)),
     }
@@ -486,6 +516,21 @@ impl ToolSchema {
         PyTuple::new(py, list)
     }
 
+    /// Every property key the dialect sends under another name (Anthropic's strict mode refuses
+    /// keys outside ``^[a-zA-Z0-9_.-]{1,64}$``), as a tuple of ``RenamedKey`` s (``pointer`` into
+    /// the normalised original, ``original``, ``sent``), sorted by pointer: the model sees and
+    /// sends ``sent``, and ``restore`` gives ``original`` back. Empty where no key is renamed.
+    #[getter]
+    fn renamed_keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let list = self.inner.plan().renamed_keys().iter().map(|k| RenamedKey {
+            pointer: k.pointer.clone(),
+            original: k.original.clone(),
+            sent: k.sent.clone(),
+            message: k.to_string(),
+        });
+        PyTuple::new(py, list)
+    }
+
     /// Maps a model's arguments, sent under ``.schema`` (the provider's terms), back to arguments
     /// the original schema accepts: undoes every encoding the dialect made (``null`` standing for
     /// an absent field is dropped, ``{"key", "value"}`` entries become a dict again, JSON text is
@@ -506,10 +551,47 @@ impl ToolSchema {
     ///     ArgumentsError: every fault, each with its pointer into ``arguments``; ``str()`` is
     ///         written to be handed back to the model.
     ///     ConversionError: ``arguments`` holds a value JSON cannot carry unchanged, which
-    ///         ``json.loads`` lets through from a model's text too (``NaN``, ``Infinity``, an
-    ///         integer past 64 bits), or nests deeper than 512 levels; ``pointer`` names it.
+    ///         ``json.loads`` lets through from a model's text too (``NaN``, ``Infinity``), or
+    ///         nests deeper than 512 levels; ``pointer`` names it. An ``int`` of any size is
+    ///         read exactly (a bound restore checks compares it by its digits).
     fn restore<'py>(&self, py: Python<'py>, arguments: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         restore_with(py, &self.inner, arguments, None)
+    }
+
+    /// For arguments a model sent without strict mode (the CLI's ``mcp-proxy --coerce``): a
+    /// string where this schema (the provider's, ``.schema``) declares an array, object, number,
+    /// integer or boolean is converted (JSON text parsed, ``"3"`` read as 3, ``"true"`` as
+    /// ``True``), nothing else guessed; then ``restore``. The work runs with the GIL released.
+    ///
+    /// Args:
+    ///     arguments: The model's arguments, parsed (``json.loads``). Not mutated.
+    ///
+    /// Returns:
+    ///     ``(restored, coercions)``: the restored arguments (new objects), and each conversion
+    ///     as ``(pointer, from_type, to_type)``, ``pointer`` into ``arguments``, in argument order.
+    ///
+    /// Raises:
+    ///     ArgumentsError: a string that stands where another type is declared and does not
+    ///         convert, then what ``restore`` finds; every fault with its pointer.
+    ///     ConversionError: as for ``restore``.
+    #[allow(clippy::type_complexity)]
+    fn coerce_and_restore<'py>(
+        &self,
+        py: Python<'py>,
+        arguments: &Bound<'py, PyAny>,
+    ) -> PyResult<(Bound<'py, PyAny>, Vec<(String, &'static str, &'static str)>)> {
+        let value = arguments_of(arguments)?;
+        match py.detach(|| self.inner.coerce_and_restore(value)) {
+            Ok(coerced) => {
+                let done = coerced
+                    .coercions
+                    .iter()
+                    .map(|c| (c.pointer.clone(), c.from.as_str(), c.to.as_str()))
+                    .collect();
+                Ok((convert::to_python(py, &coerced.value)?, done))
+            }
+            Err(e) => Err(errors::arguments(py, &e, None)),
+        }
     }
 
     /// The forward map, ``restore``'s inverse: arguments the original schema accepts written in
@@ -584,7 +666,9 @@ impl ToolSchema {
         custom: Option<dialects::Custom>,
         extras: convert::Extras,
     ) -> Self {
-        let written = if custom.is_some() || !extras.is_empty() {
+        // A big-integer token (an `int` past 64 bits in a bound) is written with its digits too.
+        let big = inner.canonical_json().contains(toolschema::restore::BIG_INTEGER_MARK);
+        let written = if custom.is_some() || !extras.is_empty() || big {
             let (value, dialect) = match &custom {
                 Some(c) => (&c.value, c.name.as_str()),
                 None => (inner.as_value(), inner.dialect_name()),
@@ -666,6 +750,68 @@ impl Adaptation {
     }
 }
 
+/// A property key a provider dialect sends under another name. ``str()`` gives
+/// ``"`original` -> `sent` (at `pointer`)"``. Equal (and hashed) by its three fields.
+#[pyclass(frozen, eq, hash, module = "toolschema", get_all)]
+#[derive(PartialEq, Eq, Hash)]
+struct RenamedKey {
+    /// JSON pointer of the property in the normalised original schema.
+    pointer: String,
+    /// The key the original schema (and the restored arguments) use.
+    original: String,
+    /// The key the provider is told, and the model sends.
+    sent: String,
+    /// The renaming in words.
+    message: String,
+}
+
+#[pymethods]
+impl RenamedKey {
+    fn __repr__(&self) -> String {
+        format!("RenamedKey(pointer={:?}, original={:?}, sent={:?})", self.pointer, self.original, self.sent)
+    }
+
+    fn __str__(&self) -> &str {
+        &self.message
+    }
+}
+
+/// Every fault of a value against a JSON Schema (draft 2020-12, local ``$ref`` s into the schema
+/// itself), as ``(pointer, message)`` pairs in the order found; empty when the value is valid.
+///
+/// The check ``mcp-proxy --check-output`` runs on a tool's ``structuredContent`` against its
+/// ``outputSchema``: for a Python MCP server or gateway that checks a result before sending it
+/// on. It runs with the GIL released, within a depth and a step budget (past either, a fault
+/// says so: never a hang). Formats are checked where restore checks them (``date``, ``uuid``,
+/// ...); an ``int`` of any size is compared exactly.
+///
+/// Args:
+///     schema: The JSON Schema (a dict, or ``True``/``False``). Not mutated.
+///     value: The value to check (``json.loads`` output). Not mutated.
+///
+/// Returns:
+///     A list of ``(pointer, message)``: ``pointer`` into ``value``, ``message`` worded like
+///     ``ArgumentsError.faults`` (``"must be at least 0, got -1"``).
+///
+/// Raises:
+///     ConversionError: ``schema`` or ``value`` holds a value that is not JSON (a NaN, a set, a
+///         non-str key), or nests deeper than ``MAX_NESTING`` levels.
+#[pyfunction]
+fn validate(
+    py: Python<'_>,
+    schema: &Bound<'_, PyAny>,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<Vec<(String, String)>> {
+    let (schema, _) = value_of(schema, None, convert::Mode::Check)?;
+    let (value, _) = value_of(value, None, convert::Mode::Strict)?;
+    Ok(py.detach(|| {
+        let faults = toolschema::restore::validate(&schema.value, &value.value);
+        convert::free(schema.value, schema.deep);
+        convert::free(value.value, value.deep);
+        faults.into_iter().map(|f| (f.pointer, f.message)).collect()
+    }))
+}
+
 /// The native half of the `toolschema` Python package.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -680,6 +826,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ToolSchema>()?;
     m.add_class::<DocWarning>()?;
     m.add_class::<Adaptation>()?;
+    m.add_class::<RenamedKey>()?;
     m.add_function(wrap_pyfunction!(self_contained_input_schema, m)?)?;
     m.add_function(wrap_pyfunction!(declared_type, m)?)?;
     m.add_function(wrap_pyfunction!(declared_types, m)?)?;
@@ -687,6 +834,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canonical_json, m)?)?;
     m.add_function(wrap_pyfunction!(normalize, m)?)?;
     m.add_function(wrap_pyfunction!(restore, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
     let names: Vec<&str> = toolschema::dialect::builtin().iter().map(|d| d.name()).collect();
     m.add("DIALECTS", pyo3::types::PyTuple::new(py, names)?)?;
     m.add("MAX_NESTING", convert::MAX_NESTING)?;

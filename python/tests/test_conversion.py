@@ -41,22 +41,30 @@ def test_a_value_json_cannot_carry_is_refused_with_its_pointer(value: Any, kind:
         assert f"`{pointer}`" in str(info.value)
 
 
-@pytest.mark.parametrize(
-    ("value", "pointer"),
-    [
-        ({"big": 2**64}, "/big"),
-        ({"big": -(2**63) - 1}, "/big"),
-        ({"huge": [10**40]}, "/huge/0"),
-        ({"vast": 10**400}, "/vast"),
-    ],
-)
-def test_an_int_past_64_bits_in_a_models_arguments_is_refused_with_its_pointer(value: Any, pointer: str) -> None:
-    # Arguments are read as the library reads JSON; `canonical_json` writes such an int exactly
-    # (test_users.py), and a schema's `default` keeps it.
+@pytest.mark.parametrize("value", [{"big": 2**64}, {"big": -(2**63) - 1}, {"huge": [10**40]}, {"vast": 10**400}])
+def test_an_int_past_64_bits_in_a_models_arguments_comes_back_exactly(value: Any) -> None:
+    # Read as the library's big-integer token, never through a float: the same int comes back.
+    schema = toolschema.normalize({"type": "object"}, allow_any=True)
+    restored = schema.restore(value)
+    assert restored == value and type(next(iter(restored.values()))) is type(next(iter(value.values())))
+
+
+def test_an_int_with_more_digits_than_python_writes_is_refused_with_its_pointer() -> None:
     schema = toolschema.normalize({"type": "object"}, allow_any=True)
     with pytest.raises(toolschema.ConversionError) as info:
-        schema.restore(value)
-    assert (info.value.kind, info.value.pointer) == ("integer-out-of-range", pointer), str(info.value)
+        schema.restore({"vast": [10**5000]})
+    assert (info.value.kind, info.value.pointer) == ("integer-out-of-range", "/vast/0"), str(info.value)
+
+
+def test_a_str_spelling_a_big_integer_token_is_refused_in_arguments_and_kept_in_schemas() -> None:
+    token = "\ufdd1" + str(2**70)
+    schema = toolschema.normalize({"type": "object"}, allow_any=True)
+    with pytest.raises(toolschema.ConversionError) as info:
+        schema.restore({"s": token})
+    assert (info.value.kind, info.value.pointer) == ("unsupported-type", "/s")
+    marked = {"type": "object", "properties": {"s": {"type": "string", "description": token}}}
+    assert toolschema.normalize(marked).schema == marked
+    assert toolschema.self_contained_input_schema(marked, tool_name="t")["properties"]["s"]["description"] == token
 
 
 def test_a_dataclass_instance_is_refused_as_json_dumps_refuses_it() -> None:

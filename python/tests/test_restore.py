@@ -558,7 +558,7 @@ def test_arguments_that_are_not_json_are_a_conversion_error_naming_the_value() -
     built = schema_for(Booking, dialect="openai-strict")
     for sent, kind, pointer in [
         ({"guest": "A", "nights": float("nan")}, "not-finite", "/nights"),  # json.loads("NaN")
-        ({"guest": "A", "nights": 10**30}, "integer-out-of-range", "/nights"),
+        ({"guest": "A", "nights": 10**5000}, "integer-out-of-range", "/nights"),
         ({"guest": "A", "nights": 0, "rooms": [{"beds": {1, 2}}]}, "unsupported-type", "/rooms/0/beds"),
     ]:
         for call in (built.restore, built.encode):
@@ -619,3 +619,69 @@ def test_one_schema_restores_from_many_threads_at_once() -> None:
         results = list(pool.map(work, range(400)))
     assert all(r == (FULL, None) for r in results[1::2])
     assert all(r == (None, [("/extras/1", "repeats the key `a`; each key may appear once")]) for r in results[0::2])
+
+
+# ---- options the Rust API has: renamed keys, validate, advice -----------------------------------
+
+
+def test_renamed_keys_say_what_the_model_sends_and_restore_maps_them_back() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"unit price": {"type": "number"}, "ok_key": {"type": "string"}},
+        "required": ["unit price", "ok_key"],
+    }
+    built = toolschema.normalize(schema, dialect="anthropic-strict")
+    [key] = built.renamed_keys
+    assert (key.pointer, key.original) == ("/properties/unit price", "unit price")
+    assert key.sent in built.schema["properties"] and "unit price" not in built.schema["properties"]
+    assert str(key) == f"`unit price` -> `{key.sent}` (at `/properties/unit price`)"
+    assert key == built.renamed_keys[0] and hash(key) == hash(built.renamed_keys[0])
+    assert {a.kind for a in built.adaptations} >= {"renamed-key"}
+    assert built.restore({key.sent: 1.5, "ok_key": "x"}) == {"unit price": 1.5, "ok_key": "x"}
+    assert built.encode({"unit price": 1.5, "ok_key": "x"}) == {key.sent: 1.5, "ok_key": "x"}
+    assert toolschema.normalize(schema, dialect="openai-strict").renamed_keys == ()
+
+
+def test_validate_checks_structured_content_against_an_output_schema() -> None:
+    output_schema = {
+        "type": "object",
+        "properties": {
+            "total": {"type": "integer", "minimum": 0, "maximum": 2**70},
+            "items": {"type": "array", "items": {"$ref": "#/$defs/item"}},
+            "day": {"type": "string", "format": "date"},
+        },
+        "required": ["total"],
+        "$defs": {"item": {"type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]}},
+    }
+    good = {"total": 2**70, "items": [{"sku": "a"}], "day": "2024-02-29"}
+    assert toolschema.validate(output_schema, good) == []
+    faults = toolschema.validate(output_schema, {"total": 2**70 + 1, "items": [{}], "day": "2023-02-29"})
+    assert [f[0] for f in faults] == ["/total", "/items/0", "/day"], faults
+    assert faults[0] == ("/total", "must be at most 1180591620717411303424, got 1180591620717411303425")
+    assert toolschema.validate(output_schema, {"total": -1})[0] == ("/total", "must be at least 0, got -1")
+    assert [f[0] for f in toolschema.validate(output_schema, {"total": "7"})] == ["/total"]
+    assert toolschema.validate(True, {"anything": [1]}) == [] and toolschema.validate(False, 1)
+    with pytest.raises(ConversionError):
+        toolschema.validate(output_schema, {"total": float("nan")})
+
+
+def test_advice_speaks_python_for_schema_for_and_json_schema_by_default() -> None:
+    schema = {"type": "object", "properties": {"x": {"type": "object", "additionalProperties": {"type": "integer"}}}}
+    with pytest.raises(CapabilityError) as default:
+        toolschema.normalize(schema, dialect="openai-strict", exact=True)
+    with pytest.raises(CapabilityError) as python:
+        toolschema.normalize(schema, dialect="openai-strict", exact=True, advice="python")
+    assert str(default.value) != str(python.value)
+    with pytest.raises(ValueError, match="advice"):
+        toolschema.normalize(schema, advice="rust")
+
+
+def test_coerce_and_restore_converts_strings_a_model_sent_without_strict_mode() -> None:
+    built = schema_for(Booking, dialect="openai-strict")
+    restored, coercions = built.coerce_and_restore({"guest": "A", "nights": "3", "note": None})
+    assert restored == built.restore({"guest": "A", "nights": 3, "note": None})
+    assert coercions == [("/nights", "string", "integer")]
+    assert built.coerce_and_restore({"guest": "A", "nights": 3, "note": None})[1] == []
+    with pytest.raises(ArgumentsError) as info:
+        built.coerce_and_restore({"guest": "A", "nights": "three", "note": None})
+    assert [f[0] for f in info.value.faults] == ["/nights"]

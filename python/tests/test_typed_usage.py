@@ -18,9 +18,11 @@ from toolschema import (
     ArgumentsError,
     CapabilityError,
     DocWarning,
+    RenamedKey,
     ToolSchema,
     normalize,
     schema_for,
+    validate,
 )
 
 
@@ -102,3 +104,29 @@ def test_a_capability_error_s_fields_have_their_runtime_types() -> None:
     keyword: Optional[str] = info.value.keyword
     assert isinstance(errors, tuple) and errors and all(isinstance(e, dict) for e in errors)
     assert dialect == "openai-strict" and keyword == "not"
+
+
+def test_renamed_keys_and_validate_have_their_runtime_types() -> None:
+    # Anthropic refuses property keys outside `^[a-zA-Z0-9_.-]{1,64}$`: sent under another name.
+    schema = {"type": "object", "properties": {"unit price": {"type": "number"}}, "required": ["unit price"]}
+    built = normalize(schema, dialect="anthropic-strict", advice="python")
+    renamed: tuple[RenamedKey, ...] = built.renamed_keys
+    assert isinstance(renamed, tuple) and len(renamed) == 1
+    key = renamed[0]
+    pointer: str = key.pointer
+    original: str = key.original
+    sent: str = key.sent
+    message: str = key.message
+    assert (pointer, original) == ("/properties/unit price", "unit price") and sent != original
+    assert isinstance(message, str) and str(key) == message
+    assert built.restore({sent: 2.5}) == {"unit price": 2.5}
+
+    faults: list[tuple[str, str]] = validate(schema, {"unit price": "free"})
+    assert isinstance(faults, list) and all(isinstance(f, tuple) and len(f) == 2 for f in faults)
+    assert [f[0] for f in faults] == ["/unit price"]
+    assert validate(schema, {"unit price": 1}) == []
+
+    restored, coercions = built.coerce_and_restore({sent: "2.5"})
+    done: list[tuple[str, str, str]] = coercions
+    assert restored == {"unit price": 2.5} and done == [("/" + sent, "string", "number")]
+

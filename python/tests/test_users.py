@@ -12,11 +12,12 @@ from typing import Any, Dict, Iterator, List, Optional
 
 import pytest
 import rfc8785
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 import toolschema
 from seed_models import Itinerary, Waypoint
 from toolschema import (
+    ArgumentsError,
     CapabilityError,
     ConversionError,
     ForeignSchemaError,
@@ -443,10 +444,76 @@ def test_big_ints_and_non_json_floats_pass_through_as_the_reference_keeps_them()
     marked = {"type": "object", "properties": {"s": {"type": "string", "default": "\ufdd00\ufdd0"}}}
     assert self_contained_input_schema(marked, tool_name="t")["properties"]["s"]["default"] == "\ufdd00\ufdd0"
     assert normalize(marked).schema == marked
-    # Outside the data keywords a value JSON cannot carry is still refused, naming the pointer.
+    # Outside the data keywords a float JSON cannot carry is still refused, naming the pointer.
     with pytest.raises(ConversionError) as bound:
-        normalize({"type": "integer", "maximum": 10**20})
+        normalize({"type": "number", "maximum": math.inf})
     assert bound.value.pointer == "/maximum"
+
+
+class BigBounds(BaseModel):
+    big: int = Field(le=2**70, ge=-(2**70), multiple_of=2**65)
+    n: int = Field(default=3, lt=2**64)
+
+
+#: What the reference (``threetears.tool_schema.self_contained_input_schema``) returns for
+#: ``BigBounds.model_json_schema()``: every bound as the exact ``int``.
+BIG_BOUNDS_REFERENCE = {
+    "properties": {
+        "big": {"maximum": 2**70, "minimum": -(2**70), "multipleOf": 2**65, "type": "integer"},
+        "n": {"default": 3, "exclusiveMaximum": 2**64, "type": "integer"},
+    },
+    "required": ["big"],
+    "type": "object",
+}
+
+
+def test_big_int_bounds_are_kept_exactly_as_the_reference_keeps_them() -> None:
+    flat = self_contained_input_schema(BigBounds.model_json_schema(), tool_name="big")
+    assert flat == BIG_BOUNDS_REFERENCE
+    assert all(type(v) is int for v in flat["properties"]["big"].values() if v != "integer")
+    built = schema_for(BigBounds)
+    assert built.schema == BIG_BOUNDS_REFERENCE
+    text = built.canonical_json
+    assert '"maximum":1180591620717411303424,"minimum":-1180591620717411303424' in text
+    assert '"multipleOf":36893488147419103232' in text and '"exclusiveMaximum":18446744073709551616' in text
+    assert text == toolschema.canonical_json(BIG_BOUNDS_REFERENCE)
+    envelope = '{"dialect":"json-schema","schema":' + text + "}"
+    assert built.hash == "sha256:" + hashlib.sha256(envelope.encode("utf-8")).hexdigest()
+    assert built.hash != schema_for(BigBounds, dialect="mcp").hash
+
+
+@pytest.mark.parametrize("dialect", ["anthropic-strict", "gemini", "openai-strict", "json-schema"])
+def test_restore_compares_a_big_int_with_a_big_bound_exactly(dialect: str) -> None:
+    built = schema_for(BigBounds, dialect=dialect)
+    for good in (2**70, -(2**70), 2**65, 0, 2**70 - 2**65):
+        restored = built.restore({"big": good})
+        assert restored == {"big": good} and type(restored["big"]) is int
+    # From a model's JSON text too: `json.loads` gives the exact int.
+    assert built.restore(json.loads('{"big": 1180591620717411303424}')) == {"big": 2**70}
+    moved = {a.keyword for a in built.adaptations if a.kind == "moved-check"}
+    for bad, keyword in (
+        (2**70 + 1, "maximum"),
+        (2**70 + 2**65, "maximum"),
+        (-(2**70) - 2**65, "minimum"),
+        (2**65 + 1, "multipleOf"),
+        (3, "multipleOf"),
+    ):
+        if keyword not in moved:
+            continue  # the provider enforces it; restore checks only what it cannot
+        with pytest.raises(ArgumentsError) as info:
+            built.restore({"big": bad})
+        assert {f[0] for f in info.value.faults} == {"/big"}, str(info.value)
+        assert str(bad) in str(info.value)
+    if dialect == "anthropic-strict":
+        assert moved == {"maximum", "minimum", "multipleOf", "exclusiveMaximum"}
+        description = built.schema["properties"]["big"]["description"]
+        assert "at most 1180591620717411303424" in description and "a multiple of 36893488147419103232" in description
+        with pytest.raises(ArgumentsError) as info:
+            built.restore(json.loads('{"big": 1180591620717411303425}'))
+        assert "\n- `/big`: must be at most 1180591620717411303424, got 1180591620717411303425\n" in str(info.value)
+        with pytest.raises(ArgumentsError):
+            built.restore({"big": 0, "n": 2**64})
+        assert built.restore({"big": 0, "n": 2**64 - 1}) == {"big": 0, "n": 2**64 - 1}
 
 
 def test_canonical_json_and_schema_hash_write_big_ints_exactly_and_refuse_non_json_floats() -> None:
@@ -483,3 +550,18 @@ def test_the_pydantic_extra_and_the_offline_build_are_offered() -> None:
     # What CI runs over the stubs and the Python code, pinned like the rest.
     pins = (PYTHON_DIR / "requirements-ci.txt").read_text("utf-8").split()
     assert any(p.startswith("mypy==") for p in pins) and any(p.startswith("ruff==") for p in pins)
+
+
+def test_a_big_int_in_json_text_a_dialect_had_the_model_send_comes_back_exactly() -> None:
+    schema = {"type": "object", "properties": {"x": {}}, "required": ["x"]}
+    built = normalize(schema, dialect="openai-strict", allow_any=True)
+    assert [a.kind for a in built.adaptations] == ["json-text"]
+    restored = built.restore({"x": '{"n": 1180591620717411303425, "f": 1.5}'})
+    assert restored == {"x": {"n": 2**70 + 1, "f": 1.5}} and type(restored["x"]["n"]) is int
+    assert built.restore({"x": "-1180591620717411303425"}) == {"x": -(2**70) - 1}
+    sent = built.encode({"x": {"n": 2**70 + 1}})
+    assert sent == {"x": '{"n":1180591620717411303425}'}
+    assert built.restore(sent) == {"x": {"n": 2**70 + 1}}
+    with pytest.raises(ArgumentsError) as info:
+        built.restore({"x": '["\\ufdd11"]'})
+    assert "U+FDD1" in str(info.value)

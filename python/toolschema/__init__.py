@@ -50,6 +50,7 @@ from ._native import (
     ConversionError,
     DocWarning,
     ForeignSchemaError,
+    RenamedKey,
     SchemaGenerationError,
     ToolSchema,
     ToolSchemaError,
@@ -61,6 +62,7 @@ from ._native import (
     restore,
     schema_hash,
     self_contained_input_schema,
+    validate,
 )
 
 __all__ = [
@@ -72,6 +74,7 @@ __all__ = [
     "ConversionError",
     "DocWarning",
     "ForeignSchemaError",
+    "RenamedKey",
     "SchemaGenerationError",
     "ToolSchema",
     "ToolSchemaError",
@@ -86,6 +89,7 @@ __all__ = [
     "schema_for",
     "schema_hash",
     "self_contained_input_schema",
+    "validate",
 ]
 
 
@@ -182,7 +186,9 @@ def schema_for(
         excluded = excluded + tuple(b for b in bound if b not in excluded)
     else:
         schema = _type_schema(obj, name)
-    return normalize(schema, dialect=dialect, exclude=excluded, max_bytes=max_bytes, name=name, exact=exact)
+    return normalize(
+        schema, dialect=dialect, exclude=excluded, max_bytes=max_bytes, name=name, exact=exact, advice="python"
+    )
 
 
 def annotations_of(obj: Callable[..., Any]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ __all__ = [
     "DocWarning",
     "ForeignSchemaError",
     "MAX_NESTING",
+    "RenamedKey",
     "SchemaGenerationError",
     "ToolSchema",
     "ToolSchemaError",
@@ -22,6 +23,7 @@ __all__ = [
     "restore",
     "schema_hash",
     "self_contained_input_schema",
+    "validate",
 ]
 
 __version__: str
@@ -107,6 +109,25 @@ class Adaptation:
     def __eq__(self, other: object, /) -> bool: ...
 
 @final
+class RenamedKey:
+    """A property key a dialect sends under another name (``restore`` maps it back); ``str()``
+    says it in words. Equal and hashed by ``(pointer, original, sent)``."""
+
+    @property
+    def pointer(self) -> str:
+        """JSON pointer of the property in the normalised original schema."""
+    @property
+    def original(self) -> str:
+        """The key the original schema and the restored arguments use."""
+    @property
+    def sent(self) -> str:
+        """The key the provider is told and the model sends."""
+    @property
+    def message(self) -> str: ...
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+
+@final
 class DocWarning:
     """A docstring ``Args:`` entry that did not land on a property."""
 
@@ -149,9 +170,15 @@ class ToolSchema:
     @property
     def adaptations(self) -> Tuple[Adaptation, ...]:
         """Every rewrite the dialect made that ``restore`` undoes, sorted by pointer."""
+    @property
+    def renamed_keys(self) -> Tuple[RenamedKey, ...]:
+        """Every property key sent under another name, sorted by pointer."""
     def restore(self, arguments: Any) -> Any:
         """A model's arguments, sent under ``.schema``, mapped back to what the original schema
         accepts; ``ArgumentsError`` listing every fault. Runs with the GIL released."""
+    def coerce_and_restore(self, arguments: Any) -> Tuple[Any, list[Tuple[str, str, str]]]:
+        """Arguments sent without strict mode: strings converted where ``.schema`` declares
+        another type (each as ``(pointer, from_type, to_type)``), then ``restore``."""
     def encode(self, value: Any) -> Any:
         """The forward map: arguments the original accepts, in the provider's terms;
         ``restore(encode(v)) == v`` up to ``null`` for a field left out."""
@@ -183,6 +210,7 @@ def normalize(
     allow_any: bool = False,
     name: Optional[str] = None,
     exact: bool = False,
+    advice: Literal["json-schema", "python"] = "json-schema",
 ) -> ToolSchema:
     """The pipeline and a dialect (a name, ``None`` for ``"json-schema"``, or an object with
     ``name``, ``forbidden`` and ``adapt``) on a JSON Schema from anywhere; ``exact=True`` refuses
@@ -200,3 +228,7 @@ def restore(
 ) -> Any:
     """``normalize(schema, dialect=..., ...).restore(arguments)`` in one call, for a gateway that
     keeps only the original schema (the plan is derived from the schema alone)."""
+
+def validate(schema: Any, value: Any) -> list[Tuple[str, str]]:
+    """Every fault of ``value`` against ``schema`` (draft 2020-12, local ``$ref`` s) as
+    ``(pointer, message)`` pairs; empty when valid. Runs with the GIL released."""

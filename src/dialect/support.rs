@@ -7,6 +7,7 @@
 //! that makes the caller refuse rather than rewrite.
 
 use crate::error::CapabilityError;
+use crate::restore::Bound;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -555,9 +556,10 @@ pub(crate) fn format_as_bounds(map: &mut Map<String, Value>) {
     if !map.get("type").is_some_and(|t| type_names(t).contains("integer")) {
         return;
     }
-    let (lo_f, hi_f) = (lo.as_f64().unwrap_or(f64::MIN), hi.as_f64().unwrap_or(f64::MAX));
-    let tighter_min = |v: &Value| v.as_f64().is_some_and(|m| m >= lo_f);
-    let tighter_max = |v: &Value| v.as_f64().is_some_and(|m| m <= hi_f);
+    // Exactly, a big-integer token included (`crate::restore::Bound`).
+    let (lo_b, hi_b) = (Bound::Number(lo.clone()), Bound::Number(hi.clone()));
+    let tighter_min = |v: &Value| Bound::of(v).is_some_and(|m| m.compare(&lo_b).is_ge());
+    let tighter_max = |v: &Value| Bound::of(v).is_some_and(|m| m.compare(&hi_b).is_le());
     if !map.get("minimum").is_some_and(tighter_min) {
         map.insert("minimum".into(), Value::Number(lo));
     }

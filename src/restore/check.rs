@@ -6,6 +6,7 @@
 //! description ([`Check::describe`]) and the one it puts in an error ([`Check::failure`]) are
 //! the one documented wording: "at least 0", "at most 64 characters", "unique items".
 
+use super::bound::{BigInt, Bound};
 use super::format::Format;
 use super::pattern::{Outcome, Pattern};
 use serde_json::{Map, Number, Value};
@@ -16,15 +17,15 @@ use std::fmt::Write as _;
 #[non_exhaustive]
 pub enum Check {
     /// `minimum`: a number at least this.
-    Minimum(Number),
+    Minimum(Bound),
     /// `maximum`: a number at most this.
-    Maximum(Number),
+    Maximum(Bound),
     /// `exclusiveMinimum`: a number greater than this.
-    ExclusiveMinimum(Number),
+    ExclusiveMinimum(Bound),
     /// `exclusiveMaximum`: a number less than this.
-    ExclusiveMaximum(Number),
+    ExclusiveMaximum(Bound),
     /// `multipleOf`: a number that is a multiple of this.
-    MultipleOf(Number),
+    MultipleOf(Bound),
     /// `minLength`: a string of at least this many characters (Unicode scalar values).
     MinLength(u64),
     /// `maxLength`: a string of at most this many characters.
@@ -158,16 +159,13 @@ impl Check {
     /// The check for one keyword and its value, when it is one this module knows.
     pub fn from_keyword(keyword: &str, value: &Value) -> Option<Vec<Check>> {
         let count = || value.as_u64();
-        let number = || match value {
-            Value::Number(n) => Some(n.clone()),
-            _ => None,
-        };
+        let number = || Bound::of(value);
         Some(vec![match keyword {
             "minimum" => Check::Minimum(number()?),
             "maximum" => Check::Maximum(number()?),
             "exclusiveMinimum" => Check::ExclusiveMinimum(number()?),
             "exclusiveMaximum" => Check::ExclusiveMaximum(number()?),
-            "multipleOf" => Check::MultipleOf(number().filter(|n| n.as_f64().is_some_and(|f| f > 0.0))?),
+            "multipleOf" => Check::MultipleOf(number().filter(Bound::is_positive)?),
             "minLength" => Check::MinLength(count()?),
             "maxLength" => Check::MaxLength(count()?),
             "minItems" => Check::MinItems(count()?),
@@ -298,11 +296,17 @@ impl Check {
     /// Schema's rule: `minimum` ignores strings).
     pub fn passes(&self, value: &Value) -> bool {
         match (self, value) {
-            (Check::Minimum(n), Value::Number(v)) => cmp(v, n).is_ge(),
-            (Check::Maximum(n), Value::Number(v)) => cmp(v, n).is_le(),
-            (Check::ExclusiveMinimum(n), Value::Number(v)) => cmp(v, n).is_gt(),
-            (Check::ExclusiveMaximum(n), Value::Number(v)) => cmp(v, n).is_lt(),
-            (Check::MultipleOf(n), Value::Number(v)) => multiple_of(v, n),
+            (Check::Minimum(n), v) => Bound::of(v).is_none_or(|v| v.compare(n).is_ge()),
+            (Check::Maximum(n), v) => Bound::of(v).is_none_or(|v| v.compare(n).is_le()),
+            (Check::ExclusiveMinimum(n), v) => Bound::of(v).is_none_or(|v| v.compare(n).is_gt()),
+            (Check::ExclusiveMaximum(n), v) => Bound::of(v).is_none_or(|v| v.compare(n).is_lt()),
+            (Check::MultipleOf(n), v) => Bound::of(v).is_none_or(|v| v.is_multiple_of(n)),
+            // A big-integer token is a number, not a string (see `super::bound`).
+            (check, Value::String(_))
+                if !matches!(check, Check::OneOf(_)) && BigInt::of_token(value).is_some() =>
+            {
+                true
+            }
             (Check::MinLength(n), Value::String(s)) => s.chars().count() as u64 >= *n,
             (Check::MaxLength(n), Value::String(s)) => s.chars().count() as u64 <= *n,
             (Check::MinItems(n), Value::Array(a)) => a.len() as u64 >= *n,
@@ -387,6 +391,9 @@ fn list(out: &mut String, names: &[String]) {
 
 /// A value for an error message: itself when short, else its kind.
 pub(crate) fn short(value: &Value) -> String {
+    if let Some(big) = BigInt::of_token(value) {
+        return big.to_string();
+    }
     let text = value.to_string();
     if text.chars().count() <= 40 {
         text
@@ -437,7 +444,7 @@ fn cmp_int_float(x: i128, f: f64) -> std::cmp::Ordering {
     }
 }
 
-fn multiple_of(v: &Number, n: &Number) -> bool {
+pub(super) fn multiple_of(v: &Number, n: &Number) -> bool {
     if let (Some(x), Some(d)) = (v.as_i64(), n.as_i64()) {
         return d != 0 && x % d == 0;
     }
@@ -458,6 +465,12 @@ fn unique(items: &[Value]) -> bool {
 pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => cmp(x, y).is_eq(),
+        // A big-integer token equals a float of its exact value.
+        (Value::Number(_) | Value::String(_), Value::Number(_) | Value::String(_))
+            if Bound::of(a).is_some() && Bound::of(b).is_some() =>
+        {
+            Bound::of(a).zip(Bound::of(b)).is_some_and(|(x, y)| x.compare(&y).is_eq())
+        }
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b))
         }
@@ -488,7 +501,7 @@ mod tests {
         assert!(Check::Minimum(1.into()).passes(&json!(1.0)));
         assert!(!Check::Minimum(2.into()).passes(&json!(1.5)));
         assert!(Check::Maximum(2.into()).passes(&json!(1.5)));
-        assert!(Check::MultipleOf(Number::from_f64(0.5).unwrap()).passes(&json!(1.5)));
+        assert!(Check::MultipleOf(Number::from_f64(0.5).unwrap().into()).passes(&json!(1.5)));
         assert!(!Check::MultipleOf(3.into()).passes(&json!(7)));
         assert!(Check::ExclusiveMaximum(1.into()).passes(&json!(0.5)));
         assert!(!Check::ExclusiveMaximum(1.into()).passes(&json!(1)));

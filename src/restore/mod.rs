@@ -50,6 +50,7 @@
 //! whose checks pass is taken. Every fault is collected,
 //! not only the first, each with the pointer of the argument the model sent.
 
+pub mod bound;
 mod branch;
 mod check;
 mod de;
@@ -66,6 +67,7 @@ use rewrite::{Faults, Place, Seg};
 pub(crate) use shape::Shape;
 pub(crate) use types::TypeSet;
 
+pub use bound::{BIG_INTEGER_MARK, BigInt, Bound, MAX_DIGITS as BIG_INTEGER_MAX_DIGITS, big_integer_token};
 pub use check::{Check, KeysPresent, Presence};
 pub use format::Format;
 pub use pattern::{Pattern, STEP_BOUND};
@@ -349,8 +351,25 @@ impl RestorePlan {
     /// [`ArgumentsError::Invalid`] with every fault: JSON text that does not parse, a repeated
     /// map key, a moved assertion that fails, arguments deeper than [`MAX_DEPTH`].
     pub fn restore(&self, args: Value) -> Result<Value, ArgumentsError> {
+        self.restore_in(args, false)
+    }
+
+    /// [`restore`](Self::restore) for a caller that writes integers past the 64-bit range as
+    /// big-integer tokens ([`big_integer_token`]): JSON text the model sent for a value (any
+    /// value, a free-form object) is read with each integer literal past the 64-bit range as
+    /// such a token, so that its digits reach the caller exactly (serde_json alone reads one as
+    /// the nearest float). Text that holds U+FDD1 itself is a fault here.
+    ///
+    /// # Errors
+    /// As [`restore`](Self::restore).
+    pub fn restore_big_integers(&self, args: Value) -> Result<Value, ArgumentsError> {
+        self.restore_in(args, true)
+    }
+
+    fn restore_in(&self, args: Value, big_integers: bool) -> Result<Value, ArgumentsError> {
         let Some(root) = self.root else { return Ok(args) };
         let mut run = Run::new(&self.nodes);
+        run.big_integers = big_integers;
         let out = run.node(root, args, 0);
         if run.faults.is_empty() {
             Ok(out)
@@ -380,6 +399,8 @@ struct Run<'p> {
     /// a copy, and nested unions would multiply the trials; past the budget the first branch
     /// that fits is taken, as without one.
     trials: usize,
+    /// Whether JSON text is read with big-integer tokens ([`RestorePlan::restore_big_integers`]).
+    big_integers: bool,
 }
 
 /// The trial restores one restore may make to pick union branches (see [`Run::branch`]).
@@ -387,7 +408,7 @@ const MAX_TRIALS: usize = 256;
 
 impl<'p> Run<'p> {
     pub(crate) fn new(nodes: &'p [Node]) -> Self {
-        Run { nodes, faults: Vec::new(), same: Vec::new(), trials: MAX_TRIALS }
+        Run { nodes, faults: Vec::new(), same: Vec::new(), trials: MAX_TRIALS, big_integers: false }
     }
 }
 
@@ -427,6 +448,10 @@ pub(super) fn branch_taken(
 }
 
 impl Faults for Run<'_> {
+    fn big_integers(&self) -> bool {
+        self.big_integers
+    }
+
     fn fault(&mut self, message: String) {
         self.faults.push(Pending { message, path: Vec::new() });
     }

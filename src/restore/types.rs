@@ -45,6 +45,8 @@ impl TypeSet {
             Value::Array(_) => 8,
             Value::Number(n) if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() != 0.0) => 16,
             Value::Number(_) => 32,
+            // A big-integer token is an integer (see `super::bound`).
+            Value::String(_) if super::BigInt::of_token(v).is_some() => 32,
             Value::String(_) => 64,
         })
     }

@@ -91,6 +91,8 @@ fn type_name(value: &Value) -> &'static str {
         Value::Bool(_) => "boolean",
         Value::Number(n) if n.is_f64() => "number",
         Value::Number(_) => "integer",
+        // A big-integer token is an integer (see `super::bound`).
+        Value::String(_) if super::BigInt::of_token(value).is_some() => "integer",
         Value::String(_) => "string",
         Value::Array(_) => "array",
         Value::Object(_) => "object",

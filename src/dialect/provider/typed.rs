@@ -10,7 +10,7 @@ use crate::hint::{Advice, for_keyword};
 use crate::pointer::Pointer;
 use crate::restore::rewrite::enum_text::{self, Listed};
 use crate::restore::rewrite::{case_fold, json_text};
-use crate::restore::{AdaptationKind, Check, Decode, Node, TypeSet};
+use crate::restore::{AdaptationKind, Bound, Check, Decode, Node, TypeSet};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -160,10 +160,11 @@ impl Engine<'_> {
                     let inclusive = if kw == "exclusiveMinimum" { "minimum" } else { "maximum" };
                     match value.as_i64().and_then(|v| v.checked_add(step)) {
                         Some(v) if self.p.keep.contains(&inclusive) => {
-                            let tighter = m
-                                .get(inclusive)
-                                .and_then(Value::as_f64)
-                                .is_some_and(|x| if step > 0 { x >= v as f64 } else { x <= v as f64 });
+                            // Exactly, a big-integer token included (`crate::restore::Bound`).
+                            let tighter = m.get(inclusive).and_then(Bound::of).is_some_and(|x| {
+                                let order = x.compare(&Bound::from(v));
+                                if step > 0 { order.is_ge() } else { order.is_le() }
+                            });
                             if !tighter {
                                 out.insert(inclusive.into(), Value::from(v));
                             }

@@ -33,7 +33,23 @@ pub(crate) fn write(types: TypeSet, checks: &[Check]) -> String {
 
 /// Inverse: the value the text holds, which must be of `types`.
 pub(crate) fn restore(types: TypeSet, text: String, faults: &mut impl Faults) -> Value {
-    match serde_json::from_str::<Value>(&text) {
+    let parsed = if faults.big_integers() {
+        match crate::restore::bound::tokenize_big_integers(&text) {
+            Err(()) => {
+                faults.fault(format!(
+                    "must be JSON text of {} without the character U+FDD1, which stands for an integer \
+                     past 64 bits here",
+                    types.describe()
+                ));
+                return Value::String(text);
+            }
+            Ok(Some(tokenized)) => serde_json::from_str::<Value>(&tokenized),
+            Ok(None) => serde_json::from_str::<Value>(&text),
+        }
+    } else {
+        serde_json::from_str::<Value>(&text)
+    };
+    match parsed {
         Ok(v) if types.contains(&v) => v,
         Ok(v) => {
             faults.fault(format!("must be JSON text of {}, got {}", types.describe(), kind(&v)));
@@ -50,7 +66,8 @@ pub(crate) fn restore(types: TypeSet, text: String, faults: &mut impl Faults) ->
 /// text (the provider's schema admits null beside the string there).
 pub(crate) fn encode(types: TypeSet, value: Value) -> Value {
     if types.contains(&value) && !(value.is_null() && types != TypeSet::ALL) {
-        Value::String(value.to_string())
+        // A big-integer token is written as its integer's digits, which restore reads back.
+        Value::String(crate::restore::bound::untokenize(value.to_string()))
     } else {
         value
     }

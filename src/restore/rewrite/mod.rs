@@ -124,6 +124,11 @@ pub(crate) trait Faults {
     fn count(&self) -> usize;
     /// Puts the step `seg` above every fault found since `before` (they lie below it).
     fn below(&mut self, before: usize, seg: impl Fn() -> Seg);
+    /// Whether JSON text is read with an integer past the 64-bit range as a big-integer token
+    /// ([`RestorePlan::restore_big_integers`](crate::restore::RestorePlan::restore_big_integers)).
+    fn big_integers(&self) -> bool {
+        false
+    }
 }
 
 /// The value at hand while decode follows a node's chain (decode, reference, union branch).
