@@ -223,6 +223,11 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 ///     name: What errors are about (their ``tool`` attribute), e.g. the type's name.
 ///     exact: Refuse what the dialect could only write with an encoding ``restore`` undoes
 ///         (``CapabilityError`` naming the shape to use instead). Part of the hash.
+///     recursion_depth: Where the provider takes no recursion (``anthropic-strict``,
+///         ``gemini``, ``openai-agents-mcp``; a cycle through required properties under
+///         ``gemini-json-schema``): how many levels a recursive model is written out past its
+///         first appearance (default 2); deeper levels are sent as JSON text that ``restore``
+///         checks against the original.
 ///
 /// Returns:
 ///     A ``ToolSchema``: ``.schema`` (``properties`` in the input's order, every other key
@@ -239,7 +244,7 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 ///         ``adapt``.
 ///     ValueError: a bad ``max_bytes``, or a dialect of your own named like a built-in.
 #[pyfunction]
-#[pyo3(signature = (schema, *, dialect = None, exclude = None, max_bytes = None, allow_any = false, name = None, exact = false))]
+#[pyo3(signature = (schema, *, dialect = None, exclude = None, max_bytes = None, allow_any = false, name = None, exact = false, recursion_depth = toolschema::dialect::DEFAULT_RECURSION_DEPTH))]
 #[allow(clippy::too_many_arguments)]
 fn normalize(
     py: Python<'_>,
@@ -250,10 +255,12 @@ fn normalize(
     allow_any: bool,
     name: Option<&str>,
     exact: bool,
+    recursion_depth: usize,
 ) -> PyResult<ToolSchema> {
     let chosen = dialects::Chosen::of(py, dialect)?;
     let max_bytes = max_bytes.map(byte_budget).transpose()?;
-    let options = options(py, &chosen, exclude, max_bytes, allow_any, exact)?;
+    let options =
+        options(py, &chosen, exclude, max_bytes, allow_any, exact)?.recursion_depth(recursion_depth);
     let (inner, extras) = build(py, &options, schema, name)?;
     let (custom, extras) = match chosen.finish(py, &inner, &extras, name, max_bytes)? {
         Some((custom, own)) => (Some(custom), own),
@@ -362,6 +369,7 @@ fn restore_with<'py>(
 ///         ``normalize`` took).
 ///     exact: As for ``normalize``: exact mode's schemas need no restore, so restore then only
 ///         turns integral floats into integers where an integer is declared.
+///     recursion_depth: As for ``normalize``.
 ///     allow_any: As for ``normalize``.
 ///     exclude: As for ``normalize``.
 ///     name: What errors are about (their ``tool`` attribute).
@@ -378,7 +386,7 @@ fn restore_with<'py>(
 ///         ``ToolSchema.restore``).
 ///     ToolSchemaError: an unknown dialect name (``kind == "unknown-dialect"``).
 #[pyfunction]
-#[pyo3(signature = (schema, arguments, *, dialect, exact = false, allow_any = false, exclude = None, name = None))]
+#[pyo3(signature = (schema, arguments, *, dialect, exact = false, allow_any = false, exclude = None, name = None, recursion_depth = toolschema::dialect::DEFAULT_RECURSION_DEPTH))]
 #[allow(clippy::too_many_arguments)]
 fn restore<'py>(
     py: Python<'py>,
@@ -389,9 +397,10 @@ fn restore<'py>(
     allow_any: bool,
     exclude: Option<&Bound<'py, PyAny>>,
     name: Option<&str>,
+    recursion_depth: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let chosen = dialects::Chosen::of(py, Some(dialect))?;
-    let options = options(py, &chosen, exclude, None, allow_any, exact)?;
+    let options = options(py, &chosen, exclude, None, allow_any, exact)?.recursion_depth(recursion_depth);
     let (built, extras) = build(py, &options, schema, name)?;
     // A Python dialect's adapt has no restore plan: the pipeline's (integral floats) is the one.
     chosen.finish(py, &built, &extras, name, None)?;
@@ -648,8 +657,8 @@ struct Adaptation {
     /// ``"minimum"``, ...
     keyword: String,
     /// ``"null-for-absent"``, ``"map-as-entries"``, ``"json-text"``, ``"wrapped-root"``,
-    /// ``"tuple-as-object"``, ``"enum-as-text"``, ``"moved-check"``, ``"absent-for-null"`` or
-    /// ``"renamed-key"``.
+    /// ``"tuple-as-object"``, ``"enum-as-text"``, ``"moved-check"``, ``"absent-for-null"``,
+    /// ``"renamed-key"`` or ``"schema-text"``.
     kind: &'static str,
     /// The rewrite in words.
     message: String,

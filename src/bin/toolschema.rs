@@ -59,11 +59,22 @@ struct Pipeline {
     /// map as entries, a bound moved into restore), instead of writing it.
     #[arg(long)]
     exact: bool,
+    /// Where the provider takes no recursion (`anthropic-strict`, `gemini`, `openai-agents-mcp`;
+    /// a cycle through required properties under `gemini-json-schema`): how many levels a
+    /// recursive definition is written out past its first appearance; deeper levels are sent as
+    /// JSON text that restore checks against the original.
+    #[arg(long, value_name = "N", default_value_t = toolschema::dialect::DEFAULT_RECURSION_DEPTH)]
+    recursion_depth: usize,
 }
 
 impl Pipeline {
     fn mode(&self) -> commands::Mode {
-        commands::Mode { dialect: self.dialect.clone(), allow_any: self.allow_any, exact: self.exact }
+        commands::Mode {
+            dialect: self.dialect.clone(),
+            allow_any: self.allow_any,
+            exact: self.exact,
+            recursion_depth: self.recursion_depth,
+        }
     }
 }
 
@@ -170,6 +181,10 @@ enum Command {
         /// List each accepted tool's adaptations (pointer, keyword, kind) before the table.
         #[arg(long)]
         adaptations: bool,
+        /// Levels a recursion is written out where the provider takes none, deeper levels as
+        /// JSON text (see `canon --help`).
+        #[arg(long, value_name = "N", default_value_t = toolschema::dialect::DEFAULT_RECURSION_DEPTH)]
+        recursion_depth: usize,
         /// List each accepted tool's property order per dialect: every object's properties in the
         /// order the dialect's provider generates them (Anthropic: required first; Gemini:
         /// `propertyOrdering` where written; otherwise the order of `properties` as written).
@@ -361,6 +376,7 @@ fn main() -> ExitCode {
             allow_any,
             exact,
             adaptations,
+            recursion_depth,
             order,
             max_tokens,
             format,
@@ -376,6 +392,7 @@ fn main() -> ExitCode {
                 json: format == Format::Json,
                 order,
                 max_tokens,
+                recursion_depth,
             },
             lines.jsonl,
             &inputs,

@@ -303,7 +303,7 @@ mod tests {
     }
 
     #[test]
-    fn maps_and_numeric_consts_are_encoded_and_recursion_is_refused() {
+    fn maps_and_numeric_consts_are_encoded_and_recursion_is_unrolled_or_refused_in_exact_mode() {
         let out = run(json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}}))
             .unwrap();
         assert_eq!(out.schema["properties"]["m"]["type"], "array");
@@ -314,7 +314,12 @@ mod tests {
         let out = run(json!({"type": "object", "properties": {"c": {"const": 3}}})).unwrap();
         assert_eq!(out.schema["properties"]["c"], json!({"type": "string", "enum": ["3"]}));
         assert_eq!(out.plan.restore(json!({"c": "3"})).unwrap(), json!({"c": 3}));
-        let errs = run(json!({"type": "object", "properties": {"n": {"$ref": "#"}}})).unwrap_err();
+        let recursive = json!({"type": "object", "properties": {"n": {"$ref": "#"}}});
+        let out = run(recursive.clone()).unwrap();
+        assert_eq!(out.schema["properties"]["n"]["properties"]["n"]["properties"]["n"]["type"], "string");
+        let deep = json!({"n": {"n": {"n": {"n": {}}}}});
+        assert_eq!(out.plan.restore(out.plan.encode(deep.clone())).unwrap(), deep);
+        let errs = GEMINI.adapt_reversible(recursive, &AdaptContext::default().with_exact(true)).unwrap_err();
         assert!(matches!(errs[0], CapabilityError::Recursive { .. }));
     }
 

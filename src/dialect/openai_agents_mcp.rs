@@ -43,8 +43,8 @@
 //! assert_eq!((refused.keyword(), refused.pointer()), (Some("$ref"), "/properties/kids/items"));
 //! ```
 
-use super::openai_strict::{FORBIDDEN, PROFILE as STRICT, expanded_limits, limits};
-use super::provider::{self, Profile, Refs};
+use super::openai_strict::{FORBIDDEN, PROFILE as STRICT, adapt_cutting_nesting, expanded_limits, limits};
+use super::provider::{Profile, Refs};
 use super::support::sort_errors;
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
@@ -94,25 +94,29 @@ impl SchemaDialect for OpenAiAgentsMcp {
         schema: Value,
         cx: &AdaptContext<'_>,
     ) -> Result<Adapted, Vec<CapabilityError>> {
-        let out = provider::adapt(&PROFILE, schema, cx)?;
-        // OpenAI's limits, counted through the references as the inlined schema will have them,
-        // before it is built: a definition graph that doubles at each level is refused at the
-        // cost of its size, not its expansion's.
-        let mut errors = Vec::new();
-        expanded_limits(NAME, &out.schema, cx.max_depth, cx.origin, &mut errors);
-        if errors.is_empty() {
-            let depth = super::InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth);
-            let schema = super::inline_refs::inline_all(NAME, out.schema, cx, depth)?;
-            limits(NAME, &schema, cx.max_depth, cx.origin, &mut errors);
-            if errors.is_empty() {
-                // The plan follows definitions by node, not by the schema's spelling: an inlined
-                // definition means what the reference did.
-                return Ok(Adapted { schema, plan: out.plan });
-            }
-        }
-        sort_errors(&mut errors);
-        Err(errors)
+        adapt_cutting_nesting(&PROFILE, schema, cx, |out| inlined_within_limits(out, cx))
     }
+}
+
+/// The engine's output with every definition inlined, within OpenAI's limits.
+fn inlined_within_limits(out: Adapted, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+    // OpenAI's limits, counted through the references as the inlined schema will have them,
+    // before it is built: a definition graph that doubles at each level is refused at the
+    // cost of its size, not its expansion's.
+    let mut errors = Vec::new();
+    expanded_limits(NAME, &out.schema, cx.max_depth, cx.origin, &mut errors);
+    if errors.is_empty() {
+        let depth = super::InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth);
+        let schema = super::inline_refs::inline_all(NAME, out.schema, cx, depth)?;
+        limits(NAME, &schema, cx.max_depth, cx.origin, &mut errors);
+        if errors.is_empty() {
+            // The plan follows definitions by node, not by the schema's spelling: an inlined
+            // definition means what the reference did.
+            return Ok(Adapted { schema, plan: out.plan });
+        }
+    }
+    sort_errors(&mut errors);
+    Err(errors)
 }
 
 #[cfg(test)]
@@ -147,10 +151,12 @@ mod tests {
     }
 
     #[test]
-    fn a_recursive_schema_is_refused_naming_the_reference() {
+    fn a_recursive_schema_is_unrolled_or_in_exact_mode_refused_naming_the_reference() {
         let schema = json!({"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}},
             "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}}});
-        let errors = adapt(schema).unwrap_err();
+        let out = adapt(schema.clone()).unwrap();
+        assert!(!out.to_string().contains("\"$ref\":"), "{out}");
+        let errors = OPENAI_AGENTS_MCP.adapt(schema, &AdaptContext::default().with_exact(true)).unwrap_err();
         assert_eq!(errors.len(), 1, "{errors:?}");
         let e = &errors[0];
         assert_eq!(

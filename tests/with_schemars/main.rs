@@ -31,6 +31,7 @@ mod golden;
 mod hostile;
 mod integrations;
 mod laws;
+mod limits;
 mod props;
 mod provider_api;
 mod rejections;
