@@ -64,7 +64,10 @@
 //! - **past 16 union properties**: the schema is written again with every optional property
 //!   whose `null` reads as absent (no default, or a default of `null`) without `null`, absent
 //!   standing for it: `Option<String>` as `string`, left out for `None` by the forward map;
-//! - **refused**: recursion, `not`, `if`/`then`/`else`, `contains`, overlapping `oneOf`, a
+//! - **recursion**: Anthropic refuses a cycle of references, so each is unrolled to
+//!   [`AdaptContext::recursion_depth`] levels and the rest sent as JSON text that restore checks
+//!   against the original (`restore/rewrite/schema_text.rs`; refused in exact mode);
+//! - **refused**: `not`, `if`/`then`/`else`, `contains`, overlapping `oneOf`, a
 //!   pattern Anthropic cannot run, and the limits (24 optional properties, 16 union properties),
 //!   counted on the output per schema ([`request_limits`](crate::request_limits) counts them over
 //!   a request's tools).

@@ -31,8 +31,10 @@
 //! ```
 //!
 //! # How it works
-//! Every `$ref` is inlined first, as [`INLINE_REFS`](super::INLINE_REFS) does (recursion is an
-//! error; the expansion is size-checked before it is built). Then the provider engine
+//! Every `$ref` is inlined first, as [`INLINE_REFS`](super::INLINE_REFS) does (the expansion
+//! is size-checked before it is built); a recursion is first unrolled to
+//! [`AdaptContext::recursion_depth`] levels, the rest sent as JSON text that restore checks
+//! against the original (`restore/rewrite/schema_text.rs`; refused in exact mode). Then the provider engine
 //! (`src/dialect/provider/`) with this profile:
 //! - **kept**: `type` (one value; null as `nullable: true`), `properties`, `required`, `items`,
 //!   `anyOf`, `enum` of strings, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`,
@@ -50,7 +52,7 @@
 //!   is not an object as `{"value": ...}`;
 //! - **dropped**: `default` (older Developer API versions refused it, python-genai#699),
 //!   `examples`, `deprecated`, `readOnly`, `writeOnly`, `$comment`, `x-*`, other formats;
-//! - **refused**: recursion, `not`, `if`, `contains`, overlapping `oneOf`, a schema that admits
+//! - **refused**: `not`, `if`, `contains`, overlapping `oneOf`, a schema that admits
 //!   only null, and any key the proto lacks (a final check over the output).
 //!
 //! [`GEMINI_ORDERED`] also writes `propertyOrdering` (the order of `properties` in the schema it

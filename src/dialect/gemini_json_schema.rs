@@ -74,12 +74,12 @@
 //!   `x-*`, other formats (an integer format first becomes the bounds it implies);
 //! - **kept as references**: definitions stay in `$defs`, never inlined (a definition shared at
 //!   each level of a graph doubles at each level when inlined). A cycle must pass through a
-//!   property that is not required; one whose every step is a required property, an item, a map
-//!   value or a union branch is refused, naming the `$ref` that closes it (the property to make
-//!   optional is the caller's choice: restore cannot send a value Gemini stopped unrolling);
+//!   property that is not required; where one's every step is a required property, an item, a
+//!   map value or a union branch, every cycle is unrolled to [`AdaptContext::recursion_depth`]
+//!   levels and the rest sent as JSON text that restore checks against the original
+//!   (`restore/rewrite/schema_text.rs`); exact mode refuses it, naming the `$ref` that closes it;
 //! - **refused**: `not`, `if`/`then`/`else`, `contains`, `dependentSchemas`, overlapping `oneOf`,
-//!   the cycles above, and any keyword outside the supported list (a final check over the
-//!   output).
+//!   and any keyword outside the supported list (a final check over the output).
 
 use super::provider::{self, Enums, Profile, Refs, Style};
 use super::support::{sort_errors, unsupported};

@@ -17,10 +17,11 @@
 //!   limits, with their sources there);
 //! - **inlined**: every definition, whatever the expansion's size within the byte budget
 //!   (`AdaptContext::max_bytes`), then OpenAI's limits counted on the inlined schema;
-//! - **refused**: a recursive schema. Strict mode says recursion only with `$ref`, which this
-//!   path refuses, and unrolling it to a fixed depth would take away the deeper values the code
-//!   reads. Serve such a tool through `openai-strict` (the OpenAI API follows references, and so
-//!   does openai-agents' `FunctionTool` path), or non-strict.
+//! - **unrolled**: a recursive schema. Strict mode says recursion only with `$ref`, which this
+//!   path refuses: the recursion is unrolled to [`AdaptContext::recursion_depth`] levels and the
+//!   rest sent as JSON text that restore checks against the original
+//!   (`restore/rewrite/schema_text.rs`), so no deeper value is taken away; exact mode refuses it
+//!   (serve such a tool through `openai-strict`, whose path follows references).
 //!
 //! ```
 //! use serde_json::json;

@@ -71,8 +71,10 @@
 //! - **dropped**: `default` (refused by OpenAI; stated in the description where restore relies
 //!   on it), `examples`, `deprecated`, `readOnly`, `writeOnly`, `$comment`, `x-*`, other formats
 //!   (an integer format first becomes the bounds it implies);
+//! - **cut**: objects past the 10 levels of nesting (reversible mode): sent as JSON text that
+//!   restore checks against their place in the original (`restore/rewrite/schema_text.rs`);
 //! - **refused**: `not`, `if`/`then`/`else`, `contains`, `dependentSchemas`, overlapping `oneOf`,
-//!   and the size limits, counted on the output.
+//!   and the other size limits, counted on the output.
 
 use super::provider::{self, Enums, Profile, Refs, Style};
 use super::support::{sort_errors, type_names};

@@ -10,9 +10,11 @@
 //!
 //! # How it works
 //! References are prepared first: a provider that follows `$ref` keeps them (a `$ref` site's
-//! assertions merged into its target where that is exact, recursion refused where the provider
-//! refuses it); one that does not gets every reference inlined, the expansion measured before it
-//! is built. Then one recursive walk over the schema (each definition once, from a work list,
+//! assertions merged into its target where that is exact, recursion unrolled where the provider
+//! refuses it, the levels past the caller's depth marked as cuts, `unroll.rs`); one that does not
+//! gets every reference inlined, the expansion measured before it is built (a recursion unrolled
+//! first). A cut is written as JSON text checked against the original
+//! (`restore/rewrite/schema_text.rs`); in exact mode recursion is refused instead. Then one recursive walk over the schema (each definition once, from a work list,
 //! so a long chain of references never deepens the stack) builds, for every schema, the
 //! provider's schema and the plan node that restores it:
 //!
