@@ -175,9 +175,9 @@ impl Unroll<'_> {
             *node = Value::Object(site);
             return;
         };
-        let size =
+        let bytes =
             *self.sizes.entry(key.clone()).or_insert_with(|| crate::inline::size::canonical_len(target));
-        self.used = self.used.saturating_add(size);
+        self.used = self.used.saturating_add(bytes);
         if self.used > self.budget {
             self.error = Some(unsupported(
                 self.dialect,

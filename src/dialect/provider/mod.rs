@@ -162,8 +162,11 @@ pub(crate) struct Limits {
     pub(crate) unroll: bool,
     /// Objects nested past this many levels (objects as the function says), where the schema
     /// has no recursion to unroll: OpenAI's limit.
-    pub(crate) object_nesting: Option<(usize, fn(&Map<String, Value>) -> bool)>,
+    pub(crate) object_nesting: Option<(usize, IsObject)>,
 }
+
+/// Whether an object schema counts as a level of nesting, in a provider's count.
+pub(crate) type IsObject = fn(&Map<String, Value>) -> bool;
 
 /// [`adapt`], with the parts past `limits` written as JSON text (reversible mode only).
 pub(crate) fn adapt_within(

@@ -284,7 +284,7 @@ impl Decode {
                 entries::encode_extra(key, declared, m)
             }
             (Decode::JsonText(types), v) => json_text::encode(*types, v),
-            (Decode::SchemaText(_), v) => schema_text::encode(v),
+            (Decode::SchemaText(_), v) => schema_text::encode(&v),
             (Decode::EnumText(table), v) => enum_text::encode(table, v),
             (Decode::Tuple(_), Value::Array(items)) => tuple::encode(items),
             (Decode::Keys(renames, inner), v) => keys::encode(renames, inner.encode(v)),
