@@ -291,6 +291,10 @@ enum Command {
         /// naming each fault, `report` only writes the faults to stderr.
         #[arg(long, value_name = "MODE", num_args = 0..=1, default_missing_value = "refuse", value_parser = ["refuse", "report"])]
         check_output: Option<String>,
+        /// Levels a recursive tool schema is written out where the provider takes no recursion,
+        /// deeper levels as JSON text each call's restore checks (see `canon --help`).
+        #[arg(long, value_name = "N", default_value_t = toolschema::dialect::DEFAULT_RECURSION_DEPTH)]
+        recursion_depth: usize,
         /// The MCP server to run, and its arguments.
         #[arg(last = true, required = true, value_name = "SERVER_COMMAND")]
         server: Vec<String>,
@@ -333,8 +337,16 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut out = output::Out::new();
-    if let Command::McpProxy { dialect, coerce, keep_refused, keep_names, pin, check_output, server } =
-        &cli.command
+    if let Command::McpProxy {
+        dialect,
+        coerce,
+        keep_refused,
+        keep_names,
+        pin,
+        check_output,
+        recursion_depth,
+        server,
+    } = &cli.command
     {
         let Some(dialect) = commands::find_dialect(&mut out, dialect) else {
             return out.finish(output::Status::USAGE);
@@ -347,6 +359,7 @@ fn main() -> ExitCode {
         }
         let options = mcp_proxy::Options {
             dialect,
+            recursion_depth: *recursion_depth,
             coerce: *coerce,
             keep_refused: *keep_refused,
             keep_names: *keep_names,

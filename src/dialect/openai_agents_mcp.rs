@@ -39,7 +39,15 @@
 //!
 //! let tree = json!({"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#"}}}});
 //! assert!(dialect::adapt(&OPENAI_STRICT, tree.clone(), &AdaptContext::default()).is_ok());
-//! let refused = dialect::adapt(&OPENAI_AGENTS_MCP, tree, &AdaptContext::default()).unwrap_err();
+//! // Unrolled: two levels of `kids`, the third as JSON text restore checks.
+//! let unrolled = dialect::adapt(&OPENAI_AGENTS_MCP, tree.clone(), &AdaptContext::default()).unwrap();
+//! let cut = &unrolled.schema["properties"]["kids"]["items"]["properties"]["kids"]["items"];
+//! assert_eq!(cut["properties"]["kids"]["items"]["type"], "string");
+//! let value = json!({"kids": [{"kids": [{"kids": [{"kids": []}]}]}]});
+//! assert_eq!(unrolled.plan.restore(unrolled.plan.encode(value.clone())).unwrap(), value);
+//! // Exact mode refuses it, naming the reference.
+//! let exact = AdaptContext::default().with_exact(true);
+//! let refused = dialect::adapt(&OPENAI_AGENTS_MCP, tree, &exact).unwrap_err();
 //! let refused = &refused.as_slice()[0];
 //! assert_eq!((refused.keyword(), refused.pointer()), (Some("$ref"), "/properties/kids/items"));
 //! ```
