@@ -168,6 +168,8 @@ pub(crate) struct Settings<'a> {
     pub(crate) from_rust: bool,
     /// The language of the advice in errors.
     pub(crate) origin: crate::hint::Origin,
+    /// See [`AdaptContext::recursion_depth`].
+    pub(crate) recursion_depth: usize,
 }
 
 /// Runs [`PASSES`], the dialect, key ordering and the size check.
@@ -208,7 +210,8 @@ pub(crate) fn run(
         .with_max_bytes(settings.max_bytes)
         .with_declaration_order(settings.declaration_order)
         .with_exact(settings.exact)
-        .with_origin(settings.origin);
+        .with_origin(settings.origin)
+        .with_recursion_depth(settings.recursion_depth);
     // The dialect, then in one walk its forbidden-keyword check and SortRequired: a dialect may
     // build `required` lists (merging a `$ref` site with its definition) and insert keys; the
     // output must be as normalised as the input was, or a second run would change it. (No walk
@@ -252,6 +255,7 @@ mod tests {
             exact: false,
             from_rust: false,
             origin: crate::hint::Origin::JsonSchema,
+            recursion_depth: crate::dialect::DEFAULT_RECURSION_DEPTH,
             dialect,
         }
     }

@@ -334,6 +334,7 @@ pub struct SchemaOptions {
     reject_any: bool,
     exact: bool,
     origin: Origin,
+    recursion_depth: usize,
 }
 
 impl std::fmt::Debug for SchemaOptions {
@@ -347,6 +348,7 @@ impl std::fmt::Debug for SchemaOptions {
             .field("reject_any", &self.reject_any)
             .field("exact", &self.exact)
             .field("origin", &self.origin)
+            .field("recursion_depth", &self.recursion_depth)
             .finish()
     }
 }
@@ -370,6 +372,7 @@ impl SchemaOptions {
             reject_any: true,
             exact: false,
             origin: Origin::JsonSchema,
+            recursion_depth: crate::dialect::DEFAULT_RECURSION_DEPTH,
         }
     }
 
@@ -392,6 +395,19 @@ impl SchemaOptions {
     #[must_use]
     pub fn exact(mut self, exact: bool) -> Self {
         self.exact = exact;
+        self
+    }
+
+    /// For a dialect whose provider cannot take recursion (`anthropic-strict`, `gemini`,
+    /// `gemini-ordered`, `openai-agents-mcp`; a cycle through required properties under
+    /// `gemini-json-schema`): how many levels a recursive type is written out past its first
+    /// appearance (default 2: a tree's root, its children and grandchildren). Deeper levels are
+    /// sent as a string of JSON text whose description states the schema it must follow;
+    /// [`ToolSchema::restore`] parses it and checks it against the original, so every value of
+    /// the type can still be sent, however deep. Exact mode refuses recursion there instead.
+    #[must_use]
+    pub fn recursion_depth(mut self, levels: usize) -> Self {
+        self.recursion_depth = levels;
         self
     }
 
@@ -596,6 +612,7 @@ impl SchemaOptions {
             exact: self.exact,
             from_rust,
             origin: if from_rust { Origin::Rust } else { self.origin },
+            recursion_depth: self.recursion_depth,
         };
         let out = pipeline::run(schema, type_name.as_deref(), settings)?;
         let dialect = self.dialect.name().to_owned();
@@ -638,6 +655,7 @@ impl SchemaOptions {
             && self.property_order == other.property_order
             && self.reject_any == other.reject_any
             && self.exact == other.exact
+            && self.recursion_depth == other.recursion_depth
             && std::ptr::addr_eq(self.dialect, other.dialect)
             // Zero-sized statics may share an address; the name tells such dialects apart.
             && self.dialect.name() == other.dialect.name()

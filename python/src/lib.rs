@@ -239,6 +239,11 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 ///     advice: The language of the fixes errors suggest: ``"json-schema"`` (keywords, the
 ///         default) or ``"python"`` (``Optional[...] = None``, ``dict[str, X]``, as
 ///         ``schema_for`` uses). Only error text depends on it.
+///     recursion_depth: Where the provider takes no recursion (``anthropic-strict``,
+///         ``gemini``, ``openai-agents-mcp``; a cycle through required properties under
+///         ``gemini-json-schema``): how many levels a recursive model is written out past its
+///         first appearance (default 2); deeper levels are sent as JSON text that ``restore``
+///         checks against the original.
 ///
 /// Returns:
 ///     A ``ToolSchema``: ``.schema`` (``properties`` in the input's order, every other key
@@ -256,7 +261,7 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 ///     ValueError: a bad ``max_bytes`` or ``advice``, or a dialect of your own named like a
 ///         built-in.
 #[pyfunction]
-#[pyo3(signature = (schema, *, dialect = None, exclude = None, max_bytes = None, allow_any = false, name = None, exact = false, advice = "json-schema"))]
+#[pyo3(signature = (schema, *, dialect = None, exclude = None, max_bytes = None, allow_any = false, name = None, exact = false, advice = "json-schema", recursion_depth = toolschema::dialect::DEFAULT_RECURSION_DEPTH))]
 #[allow(clippy::too_many_arguments)]
 fn normalize(
     py: Python<'_>,
@@ -268,10 +273,13 @@ fn normalize(
     name: Option<&str>,
     exact: bool,
     advice: &str,
+    recursion_depth: usize,
 ) -> PyResult<ToolSchema> {
     let chosen = dialects::Chosen::of(py, dialect)?;
     let max_bytes = max_bytes.map(byte_budget).transpose()?;
-    let options = options(py, &chosen, exclude, max_bytes, allow_any, exact)?.origin(origin_of(advice)?);
+    let options = options(py, &chosen, exclude, max_bytes, allow_any, exact)?
+        .origin(origin_of(advice)?)
+        .recursion_depth(recursion_depth);
     let (inner, extras) = build(py, &options, schema, name)?;
     let (custom, extras) = match chosen.finish(py, &inner, &extras, name, max_bytes)? {
         Some((custom, own)) => (Some(custom), own),
@@ -392,6 +400,7 @@ fn restore_with<'py>(
 ///         ``normalize`` took).
 ///     exact: As for ``normalize``: exact mode's schemas need no restore, so restore then only
 ///         turns integral floats into integers where an integer is declared.
+///     recursion_depth: As for ``normalize``.
 ///     allow_any: As for ``normalize``.
 ///     exclude: As for ``normalize``.
 ///     name: What errors are about (their ``tool`` attribute).
@@ -408,7 +417,7 @@ fn restore_with<'py>(
 ///         ``ToolSchema.restore``).
 ///     ToolSchemaError: an unknown dialect name (``kind == "unknown-dialect"``).
 #[pyfunction]
-#[pyo3(signature = (schema, arguments, *, dialect, exact = false, allow_any = false, exclude = None, name = None))]
+#[pyo3(signature = (schema, arguments, *, dialect, exact = false, allow_any = false, exclude = None, name = None, recursion_depth = toolschema::dialect::DEFAULT_RECURSION_DEPTH))]
 #[allow(clippy::too_many_arguments)]
 fn restore<'py>(
     py: Python<'py>,
@@ -419,9 +428,10 @@ fn restore<'py>(
     allow_any: bool,
     exclude: Option<&Bound<'py, PyAny>>,
     name: Option<&str>,
+    recursion_depth: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let chosen = dialects::Chosen::of(py, Some(dialect))?;
-    let options = options(py, &chosen, exclude, None, allow_any, exact)?;
+    let options = options(py, &chosen, exclude, None, allow_any, exact)?.recursion_depth(recursion_depth);
     let (built, extras) = build(py, &options, schema, name)?;
     // A Python dialect's adapt has no restore plan: the pipeline's (integral floats) is the one.
     chosen.finish(py, &built, &extras, name, None)?;
@@ -732,8 +742,8 @@ struct Adaptation {
     /// ``"minimum"``, ...
     keyword: String,
     /// ``"null-for-absent"``, ``"map-as-entries"``, ``"json-text"``, ``"wrapped-root"``,
-    /// ``"tuple-as-object"``, ``"enum-as-text"``, ``"moved-check"``, ``"absent-for-null"`` or
-    /// ``"renamed-key"``.
+    /// ``"tuple-as-object"``, ``"enum-as-text"``, ``"moved-check"``, ``"absent-for-null"``,
+    /// ``"renamed-key"`` or ``"schema-text"``.
     kind: &'static str,
     /// The rewrite in words.
     message: String,

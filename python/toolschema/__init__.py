@@ -131,6 +131,7 @@ def schema_for(
     exclude: Iterable[str] = (),
     max_bytes: int | None = None,
     exact: bool = False,
+    recursion_depth: int = 2,
 ) -> ToolSchema:
     """The normalised JSON Schema of a Python type or callable, with its canonical JSON and hash.
 
@@ -165,6 +166,11 @@ def schema_for(
             every field, a ``dict[str, X]`` where it has no maps, a bound it does not enforce.
             The default writes them, and the model's arguments then go through ``restore``.
             Part of the hash.
+        recursion_depth: Where the provider takes no recursion (``anthropic-strict``,
+            ``gemini``, ``openai-agents-mcp``; a cycle through required fields under
+            ``gemini-json-schema``): how many levels a recursive model is written out past its
+            first appearance; deeper levels are sent as JSON text that ``restore`` checks
+            against the original model's schema.
 
     Returns:
         A ``ToolSchema``: ``.schema`` (dict), ``.canonical_json`` (str), ``.hash``
@@ -187,7 +193,14 @@ def schema_for(
     else:
         schema = _type_schema(obj, name)
     return normalize(
-        schema, dialect=dialect, exclude=excluded, max_bytes=max_bytes, name=name, exact=exact, advice="python"
+        schema,
+        dialect=dialect,
+        exclude=excluded,
+        max_bytes=max_bytes,
+        name=name,
+        exact=exact,
+        recursion_depth=recursion_depth,
+        advice="python",
     )
 
 

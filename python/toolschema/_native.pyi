@@ -88,6 +88,7 @@ _AdaptationKind = Literal[
     "moved-check",
     "absent-for-null",
     "renamed-key",
+    "schema-text",
 ]
 
 @final
@@ -211,10 +212,12 @@ def normalize(
     name: Optional[str] = None,
     exact: bool = False,
     advice: Literal["json-schema", "python"] = "json-schema",
+    recursion_depth: int = 2,
 ) -> ToolSchema:
     """The pipeline and a dialect (a name, ``None`` for ``"json-schema"``, or an object with
     ``name``, ``forbidden`` and ``adapt``) on a JSON Schema from anywhere; ``exact=True`` refuses
-    what would need a restore."""
+    what would need a restore; ``recursion_depth`` levels of a recursion are written out where the
+    provider takes none, deeper ones as JSON text."""
 
 def restore(
     schema: Any,
@@ -225,6 +228,7 @@ def restore(
     allow_any: bool = False,
     exclude: Optional[Iterable[str]] = None,
     name: Optional[str] = None,
+    recursion_depth: int = 2,
 ) -> Any:
     """``normalize(schema, dialect=..., ...).restore(arguments)`` in one call, for a gateway that
     keeps only the original schema (the plan is derived from the schema alone)."""

@@ -59,11 +59,22 @@ struct Pipeline {
     /// map as entries, a bound moved into restore), instead of writing it.
     #[arg(long)]
     exact: bool,
+    /// Where the provider takes no recursion (`anthropic-strict`, `gemini`, `openai-agents-mcp`;
+    /// a cycle through required properties under `gemini-json-schema`): how many levels a
+    /// recursive definition is written out past its first appearance; deeper levels are sent as
+    /// JSON text that restore checks against the original.
+    #[arg(long, value_name = "N", default_value_t = toolschema::dialect::DEFAULT_RECURSION_DEPTH)]
+    recursion_depth: usize,
 }
 
 impl Pipeline {
     fn mode(&self) -> commands::Mode {
-        commands::Mode { dialect: self.dialect.clone(), allow_any: self.allow_any, exact: self.exact }
+        commands::Mode {
+            dialect: self.dialect.clone(),
+            allow_any: self.allow_any,
+            exact: self.exact,
+            recursion_depth: self.recursion_depth,
+        }
     }
 }
 
@@ -170,6 +181,10 @@ enum Command {
         /// List each accepted tool's adaptations (pointer, keyword, kind) before the table.
         #[arg(long)]
         adaptations: bool,
+        /// Levels a recursion is written out where the provider takes none, deeper levels as
+        /// JSON text (see `canon --help`).
+        #[arg(long, value_name = "N", default_value_t = toolschema::dialect::DEFAULT_RECURSION_DEPTH)]
+        recursion_depth: usize,
         /// List each accepted tool's property order per dialect: every object's properties in the
         /// order the dialect's provider generates them (Anthropic: required first; Gemini:
         /// `propertyOrdering` where written; otherwise the order of `properties` as written).
@@ -276,6 +291,10 @@ enum Command {
         /// naming each fault, `report` only writes the faults to stderr.
         #[arg(long, value_name = "MODE", num_args = 0..=1, default_missing_value = "refuse", value_parser = ["refuse", "report"])]
         check_output: Option<String>,
+        /// Levels a recursive tool schema is written out where the provider takes no recursion,
+        /// deeper levels as JSON text each call's restore checks (see `canon --help`).
+        #[arg(long, value_name = "N", default_value_t = toolschema::dialect::DEFAULT_RECURSION_DEPTH)]
+        recursion_depth: usize,
         /// The MCP server to run, and its arguments.
         #[arg(last = true, required = true, value_name = "SERVER_COMMAND")]
         server: Vec<String>,
@@ -318,8 +337,16 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut out = output::Out::new();
-    if let Command::McpProxy { dialect, coerce, keep_refused, keep_names, pin, check_output, server } =
-        &cli.command
+    if let Command::McpProxy {
+        dialect,
+        coerce,
+        keep_refused,
+        keep_names,
+        pin,
+        check_output,
+        recursion_depth,
+        server,
+    } = &cli.command
     {
         let Some(dialect) = commands::find_dialect(&mut out, dialect) else {
             return out.finish(output::Status::USAGE);
@@ -332,6 +359,7 @@ fn main() -> ExitCode {
         }
         let options = mcp_proxy::Options {
             dialect,
+            recursion_depth: *recursion_depth,
             coerce: *coerce,
             keep_refused: *keep_refused,
             keep_names: *keep_names,
@@ -361,6 +389,7 @@ fn main() -> ExitCode {
             allow_any,
             exact,
             adaptations,
+            recursion_depth,
             order,
             max_tokens,
             format,
@@ -376,6 +405,7 @@ fn main() -> ExitCode {
                 json: format == Format::Json,
                 order,
                 max_tokens,
+                recursion_depth,
             },
             lines.jsonl,
             &inputs,

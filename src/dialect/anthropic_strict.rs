@@ -64,7 +64,10 @@
 //! - **past 16 union properties**: the schema is written again with every optional property
 //!   whose `null` reads as absent (no default, or a default of `null`) without `null`, absent
 //!   standing for it: `Option<String>` as `string`, left out for `None` by the forward map;
-//! - **refused**: recursion, `not`, `if`/`then`/`else`, `contains`, overlapping `oneOf`, a
+//! - **recursion**: Anthropic refuses a cycle of references, so each is unrolled to
+//!   [`AdaptContext::recursion_depth`] levels and the rest sent as JSON text that restore checks
+//!   against the original (`restore/rewrite/schema_text.rs`; refused in exact mode);
+//! - **refused**: `not`, `if`/`then`/`else`, `contains`, overlapping `oneOf`, a
 //!   pattern Anthropic cannot run, and the limits (24 optional properties, 16 union properties),
 //!   counted on the output per schema ([`request_limits`](crate::request_limits) counts them over
 //!   a request's tools).
@@ -332,7 +335,7 @@ mod tests {
     }
 
     #[test]
-    fn bounds_and_fixed_arrays_move_into_restore_and_recursion_is_refused() {
+    fn bounds_and_fixed_arrays_move_into_restore_and_recursion_is_unrolled_or_refused_in_exact_mode() {
         let s = json!({"type": "object", "required": ["n", "arr"], "properties": {
             "n": {"type": "integer", "format": "uint32", "minimum": 0},
             "arr": {"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 3}
@@ -352,7 +355,15 @@ mod tests {
         assert_eq!(pointers, ["/arr", "/n"]);
         let s =
             json!({"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}}});
-        let errs = run(s).unwrap_err();
+        // Reversible: two levels written out, the third as JSON text checked on restore.
+        let out = run(s.clone()).unwrap();
+        let cut = &out.schema["properties"]["next"]["anyOf"][0]["properties"]["next"]["anyOf"][0]["properties"]
+            ["next"]["anyOf"][0];
+        assert_eq!(cut["type"], "string", "{}", out.schema);
+        let deep = json!({"next": {"next": {"next": {"next": {"next": null}}}}});
+        assert_eq!(out.plan.restore(out.plan.encode(deep.clone())).unwrap(), deep);
+        let errs =
+            ANTHROPIC_STRICT.adapt_reversible(s, &AdaptContext::default().with_exact(true)).unwrap_err();
         assert!(errs.iter().any(|e| matches!(e, CapabilityError::Recursive { .. })), "{errs:?}");
     }
 

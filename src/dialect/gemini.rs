@@ -31,8 +31,10 @@
 //! ```
 //!
 //! # How it works
-//! Every `$ref` is inlined first, as [`INLINE_REFS`](super::INLINE_REFS) does (recursion is an
-//! error; the expansion is size-checked before it is built). Then the provider engine
+//! Every `$ref` is inlined first, as [`INLINE_REFS`](super::INLINE_REFS) does (the expansion
+//! is size-checked before it is built); a recursion is first unrolled to
+//! [`AdaptContext::recursion_depth`] levels, the rest sent as JSON text that restore checks
+//! against the original (`restore/rewrite/schema_text.rs`; refused in exact mode). Then the provider engine
 //! (`src/dialect/provider/`) with this profile:
 //! - **kept**: `type` (one value; null as `nullable: true`), `properties`, `required`, `items`,
 //!   `anyOf`, `enum` of strings, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`,
@@ -50,7 +52,7 @@
 //!   is not an object as `{"value": ...}`;
 //! - **dropped**: `default` (older Developer API versions refused it, python-genai#699),
 //!   `examples`, `deprecated`, `readOnly`, `writeOnly`, `$comment`, `x-*`, other formats;
-//! - **refused**: recursion, `not`, `if`, `contains`, overlapping `oneOf`, a schema that admits
+//! - **refused**: `not`, `if`, `contains`, overlapping `oneOf`, a schema that admits
 //!   only null, and any key the proto lacks (a final check over the output).
 //!
 //! [`GEMINI_ORDERED`] also writes `propertyOrdering` (the order of `properties` in the schema it
@@ -299,7 +301,7 @@ mod tests {
     }
 
     #[test]
-    fn maps_and_numeric_consts_are_encoded_and_recursion_is_refused() {
+    fn maps_and_numeric_consts_are_encoded_and_recursion_is_unrolled_or_refused_in_exact_mode() {
         let out = run(json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}}))
             .unwrap();
         assert_eq!(out.schema["properties"]["m"]["type"], "array");
@@ -310,7 +312,12 @@ mod tests {
         let out = run(json!({"type": "object", "properties": {"c": {"const": 3}}})).unwrap();
         assert_eq!(out.schema["properties"]["c"], json!({"type": "string", "enum": ["3"]}));
         assert_eq!(out.plan.restore(json!({"c": "3"})).unwrap(), json!({"c": 3}));
-        let errs = run(json!({"type": "object", "properties": {"n": {"$ref": "#"}}})).unwrap_err();
+        let recursive = json!({"type": "object", "properties": {"n": {"$ref": "#"}}});
+        let out = run(recursive.clone()).unwrap();
+        assert_eq!(out.schema["properties"]["n"]["properties"]["n"]["properties"]["n"]["type"], "string");
+        let deep = json!({"n": {"n": {"n": {"n": {}}}}});
+        assert_eq!(out.plan.restore(out.plan.encode(deep.clone())).unwrap(), deep);
+        let errs = GEMINI.adapt_reversible(recursive, &AdaptContext::default().with_exact(true)).unwrap_err();
         assert!(matches!(errs[0], CapabilityError::Recursive { .. }));
     }
 

@@ -74,12 +74,12 @@
 //!   `x-*`, other formats (an integer format first becomes the bounds it implies);
 //! - **kept as references**: definitions stay in `$defs`, never inlined (a definition shared at
 //!   each level of a graph doubles at each level when inlined). A cycle must pass through a
-//!   property that is not required; one whose every step is a required property, an item, a map
-//!   value or a union branch is refused, naming the `$ref` that closes it (the property to make
-//!   optional is the caller's choice: restore cannot send a value Gemini stopped unrolling);
+//!   property that is not required; where one's every step is a required property, an item, a
+//!   map value or a union branch, every cycle is unrolled to [`AdaptContext::recursion_depth`]
+//!   levels and the rest sent as JSON text that restore checks against the original
+//!   (`restore/rewrite/schema_text.rs`); exact mode refuses it, naming the `$ref` that closes it;
 //! - **refused**: `not`, `if`/`then`/`else`, `contains`, `dependentSchemas`, overlapping `oneOf`,
-//!   the cycles above, and any keyword outside the supported list (a final check over the
-//!   output).
+//!   and any keyword outside the supported list (a final check over the output).
 
 use super::provider::{self, Enums, Profile, Refs, Style};
 use super::support::{sort_errors, unsupported};
@@ -198,7 +198,18 @@ impl SchemaDialect for GeminiJsonSchema {
         schema: Value,
         cx: &AdaptContext<'_>,
     ) -> Result<Adapted, Vec<CapabilityError>> {
-        let Adapted { mut schema, plan } = provider::adapt(&PROFILE, schema, cx)?;
+        // A cycle through required properties only is unrolled to the recursion depth, the rest
+        // as JSON text (in exact mode, refused below as it stands).
+        let mut cycles = Vec::new();
+        if !cx.exact {
+            required_cycles(&schema, cx, &mut cycles);
+        }
+        let Adapted { mut schema, plan } = provider::adapt_within(
+            &PROFILE,
+            schema,
+            cx,
+            provider::Limits { unroll: !cycles.is_empty(), ..Default::default() },
+        )?;
         let _ = crate::walk::visit_all_mut(
             &mut schema,
             cx.max_depth,
@@ -400,11 +411,17 @@ mod tests {
     }
 
     #[test]
-    fn recursion_through_required_properties_only_is_refused_at_the_closing_reference() {
+    fn recursion_through_required_properties_only_is_unrolled_or_in_exact_mode_refused_at_the_closing_reference()
+     {
         let s = json!({"$defs": {"N": {"type": "object", "properties": {"children": {"type": "array",
             "items": {"$ref": "#/$defs/N"}}}, "required": ["children"]}},
             "type": "object", "properties": {"head": {"$ref": "#/$defs/N"}}});
-        let errs = run(s).unwrap_err();
+        let out = run(s.clone()).unwrap();
+        assert!(!out.schema.to_string().contains("\"$ref\":"), "{}", out.schema);
+        let tree = json!({"head": {"children": [{"children": [{"children": [{"children": []}]}]}]}});
+        assert_eq!(out.plan.restore(out.plan.encode(tree.clone())).unwrap(), tree);
+        let exact = AdaptContext::new(128, Some("T")).with_exact(true);
+        let errs = GEMINI_JSON_SCHEMA.adapt_reversible(s, &exact).unwrap_err();
         assert_eq!(errs.len(), 1, "{errs:?}");
         assert_eq!(errs[0].pointer(), "/$defs/N/properties/children/items");
         assert_eq!(errs[0].keyword(), Some("$ref"));
@@ -412,7 +429,8 @@ mod tests {
         // Nullable is not enough [GEM-SDK]: the property must be optional.
         let s = json!({"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}},
             "required": ["next"]});
-        assert!(run(s).is_err());
+        assert!(GEMINI_JSON_SCHEMA.adapt_reversible(s.clone(), &exact).is_err());
+        assert!(run(s).is_ok());
     }
 
     #[test]

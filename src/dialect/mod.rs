@@ -40,6 +40,7 @@ mod ref_sites;
 pub mod strict_subset;
 pub(crate) mod support;
 pub(crate) mod unknown_keywords;
+mod unroll;
 
 pub use anthropic_strict::{ANTHROPIC_STRICT, AnthropicStrict};
 pub use gemini::{GEMINI, GEMINI_ORDERED, Gemini};
@@ -192,7 +193,18 @@ pub struct AdaptContext<'a> {
     /// The language of the advice in errors ([`Origin`]): [`AdaptContext::new`] takes Rust
     /// when it is given a type name, the default is JSON Schema terms.
     pub origin: Origin,
+    /// For a provider that cannot take recursion (`anthropic-strict`, `gemini`,
+    /// `gemini-ordered`, `openai-agents-mcp`, and a cycle through required properties under
+    /// `gemini-json-schema`): how many levels a recursive definition is unrolled past its first
+    /// appearance on a path, before the rest is sent as JSON text that restore checks against
+    /// the original ([`DEFAULT_RECURSION_DEPTH`] by default). Exact mode refuses recursion
+    /// there instead.
+    pub recursion_depth: usize,
 }
+
+/// The default of [`AdaptContext::recursion_depth`]: a recursive definition and two levels of
+/// itself (a tree's root, its children and grandchildren), then JSON text.
+pub const DEFAULT_RECURSION_DEPTH: usize = 2;
 
 impl Default for AdaptContext<'_> {
     fn default() -> Self {
@@ -203,6 +215,7 @@ impl Default for AdaptContext<'_> {
             declaration_order: false,
             exact: false,
             origin: Origin::JsonSchema,
+            recursion_depth: DEFAULT_RECURSION_DEPTH,
         }
     }
 }
@@ -211,7 +224,15 @@ impl<'a> AdaptContext<'a> {
     /// A context with the given depth budget and type name, and no size budget.
     pub fn new(max_depth: usize, type_name: Option<&'a str>) -> Self {
         let origin = if type_name.is_some() { Origin::Rust } else { Origin::JsonSchema };
-        AdaptContext { max_depth, type_name, max_bytes: None, declaration_order: false, exact: false, origin }
+        AdaptContext {
+            max_depth,
+            type_name,
+            max_bytes: None,
+            declaration_order: false,
+            exact: false,
+            origin,
+            recursion_depth: DEFAULT_RECURSION_DEPTH,
+        }
     }
 
     /// The same context with advice in `origin`'s terms: see [`AdaptContext::origin`].
@@ -232,6 +253,13 @@ impl<'a> AdaptContext<'a> {
     #[must_use]
     pub fn with_declaration_order(mut self, declaration_order: bool) -> Self {
         self.declaration_order = declaration_order;
+        self
+    }
+
+    /// The same context with another recursion depth: see [`AdaptContext::recursion_depth`].
+    #[must_use]
+    pub fn with_recursion_depth(mut self, levels: usize) -> Self {
+        self.recursion_depth = levels;
         self
     }
 

@@ -17,10 +17,11 @@
 //!   limits, with their sources there);
 //! - **inlined**: every definition, whatever the expansion's size within the byte budget
 //!   (`AdaptContext::max_bytes`), then OpenAI's limits counted on the inlined schema;
-//! - **refused**: a recursive schema. Strict mode says recursion only with `$ref`, which this
-//!   path refuses, and unrolling it to a fixed depth would take away the deeper values the code
-//!   reads. Serve such a tool through `openai-strict` (the OpenAI API follows references, and so
-//!   does openai-agents' `FunctionTool` path), or non-strict.
+//! - **unrolled**: a recursive schema. Strict mode says recursion only with `$ref`, which this
+//!   path refuses: the recursion is unrolled to [`AdaptContext::recursion_depth`] levels and the
+//!   rest sent as JSON text that restore checks against the original
+//!   (`restore/rewrite/schema_text.rs`), so no deeper value is taken away; exact mode refuses it
+//!   (serve such a tool through `openai-strict`, whose path follows references).
 //!
 //! ```
 //! use serde_json::json;
@@ -38,13 +39,21 @@
 //!
 //! let tree = json!({"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#"}}}});
 //! assert!(dialect::adapt(&OPENAI_STRICT, tree.clone(), &AdaptContext::default()).is_ok());
-//! let refused = dialect::adapt(&OPENAI_AGENTS_MCP, tree, &AdaptContext::default()).unwrap_err();
+//! // Unrolled: two levels of `kids`, the third as JSON text restore checks.
+//! let unrolled = dialect::adapt(&OPENAI_AGENTS_MCP, tree.clone(), &AdaptContext::default()).unwrap();
+//! let cut = &unrolled.schema["properties"]["kids"]["items"]["properties"]["kids"]["items"];
+//! assert_eq!(cut["properties"]["kids"]["items"]["type"], "string");
+//! let value = json!({"kids": [{"kids": [{"kids": [{"kids": []}]}]}]});
+//! assert_eq!(unrolled.plan.restore(unrolled.plan.encode(value.clone())).unwrap(), value);
+//! // Exact mode refuses it, naming the reference.
+//! let exact = AdaptContext::default().with_exact(true);
+//! let refused = dialect::adapt(&OPENAI_AGENTS_MCP, tree, &exact).unwrap_err();
 //! let refused = &refused.as_slice()[0];
 //! assert_eq!((refused.keyword(), refused.pointer()), (Some("$ref"), "/properties/kids/items"));
 //! ```
 
-use super::openai_strict::{FORBIDDEN, PROFILE as STRICT, expanded_limits, limits};
-use super::provider::{self, Profile, Refs};
+use super::openai_strict::{FORBIDDEN, PROFILE as STRICT, adapt_cutting_nesting, expanded_limits, limits};
+use super::provider::{Profile, Refs};
 use super::support::sort_errors;
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
@@ -90,25 +99,29 @@ impl SchemaDialect for OpenAiAgentsMcp {
         schema: Value,
         cx: &AdaptContext<'_>,
     ) -> Result<Adapted, Vec<CapabilityError>> {
-        let out = provider::adapt(&PROFILE, schema, cx)?;
-        // OpenAI's limits, counted through the references as the inlined schema will have them,
-        // before it is built: a definition graph that doubles at each level is refused at the
-        // cost of its size, not its expansion's.
-        let mut errors = Vec::new();
-        expanded_limits(NAME, &out.schema, cx.max_depth, cx.origin, &mut errors);
-        if errors.is_empty() {
-            let depth = super::InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth);
-            let schema = super::inline_refs::inline_all(NAME, out.schema, cx, depth)?;
-            limits(NAME, &schema, cx.max_depth, cx.origin, &mut errors);
-            if errors.is_empty() {
-                // The plan follows definitions by node, not by the schema's spelling: an inlined
-                // definition means what the reference did.
-                return Ok(Adapted { schema, plan: out.plan });
-            }
-        }
-        sort_errors(&mut errors);
-        Err(errors)
+        adapt_cutting_nesting(&PROFILE, schema, cx, |out| inlined_within_limits(out, cx))
     }
+}
+
+/// The engine's output with every definition inlined, within OpenAI's limits.
+fn inlined_within_limits(out: Adapted, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+    // OpenAI's limits, counted through the references as the inlined schema will have them,
+    // before it is built: a definition graph that doubles at each level is refused at the
+    // cost of its size, not its expansion's.
+    let mut errors = Vec::new();
+    expanded_limits(NAME, &out.schema, cx.max_depth, cx.origin, &mut errors);
+    if errors.is_empty() {
+        let depth = super::InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth);
+        let schema = super::inline_refs::inline_all(NAME, out.schema, cx, depth)?;
+        limits(NAME, &schema, cx.max_depth, cx.origin, &mut errors);
+        if errors.is_empty() {
+            // The plan follows definitions by node, not by the schema's spelling: an inlined
+            // definition means what the reference did.
+            return Ok(Adapted { schema, plan: out.plan });
+        }
+    }
+    sort_errors(&mut errors);
+    Err(errors)
 }
 
 #[cfg(test)]
@@ -143,10 +156,12 @@ mod tests {
     }
 
     #[test]
-    fn a_recursive_schema_is_refused_naming_the_reference() {
+    fn a_recursive_schema_is_unrolled_or_in_exact_mode_refused_naming_the_reference() {
         let schema = json!({"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}},
             "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}}});
-        let errors = adapt(schema).unwrap_err();
+        let out = adapt(schema.clone()).unwrap();
+        assert!(!out.to_string().contains("\"$ref\":"), "{out}");
+        let errors = OPENAI_AGENTS_MCP.adapt(schema, &AdaptContext::default().with_exact(true)).unwrap_err();
         assert_eq!(errors.len(), 1, "{errors:?}");
         let e = &errors[0];
         assert_eq!(

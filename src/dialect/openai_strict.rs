@@ -71,8 +71,10 @@
 //! - **dropped**: `default` (refused by OpenAI; stated in the description where restore relies
 //!   on it), `examples`, `deprecated`, `readOnly`, `writeOnly`, `$comment`, `x-*`, other formats
 //!   (an integer format first becomes the bounds it implies);
+//! - **cut**: objects past the 10 levels of nesting (reversible mode): sent as JSON text that
+//!   restore checks against their place in the original (`restore/rewrite/schema_text.rs`);
 //! - **refused**: `not`, `if`/`then`/`else`, `contains`, `dependentSchemas`, overlapping `oneOf`,
-//!   and the size limits, counted on the output.
+//!   and the other size limits, counted on the output.
 
 use super::provider::{self, Enums, Profile, Refs, Style};
 use super::support::{sort_errors, type_names};
@@ -186,27 +188,92 @@ impl SchemaDialect for OpenAiStrict {
         schema: Value,
         cx: &AdaptContext<'_>,
     ) -> Result<Adapted, Vec<CapabilityError>> {
-        let out = provider::adapt(&PROFILE, schema, cx)?;
-        let mut errors = Vec::new();
-        // Within the limits only with its definitions shared: kept as it was.
-        let inlined = inline_acyclic(&out.schema, cx).filter(|inlined| {
-            let mut over = Vec::new();
-            limits(NAME, inlined, cx.max_depth, cx.origin, &mut over);
-            over.is_empty()
-        });
-        let schema = match inlined {
-            Some(inlined) => inlined,
-            None => {
-                limits(NAME, &out.schema, cx.max_depth, cx.origin, &mut errors);
-                out.schema
-            }
-        };
-        if errors.is_empty() {
-            Ok(Adapted { schema, plan: out.plan })
-        } else {
-            sort_errors(&mut errors);
-            Err(errors)
+        adapt_cutting_nesting(&PROFILE, schema, cx, |out| within_limits(out, cx))
+    }
+}
+
+/// `profile`'s adaptation, finished by `finish` (the size limits); where only the nesting limit
+/// refuses it (reversible mode), the deepest cut of the objects past it into JSON text
+/// (`provider::Limits::object_nesting`) whose finished schema is within every limit.
+pub(super) fn adapt_cutting_nesting(
+    profile: &Profile,
+    schema: Value,
+    cx: &AdaptContext<'_>,
+    finish: impl Fn(Adapted) -> Result<Adapted, Vec<CapabilityError>>,
+) -> Result<Adapted, Vec<CapabilityError>> {
+    // A schema whose objects may nest past the limit once written (an encoding adds a level:
+    // a map's entries, a tuple, the wrapped root) is kept, to cut the levels past it into JSON
+    // text if the provider's schema is past it.
+    let deep = !cx.exact && expanded(&schema, cx.max_depth).nesting + 3 > MAX_OBJECT_NESTING;
+    let kept = deep.then(|| schema.clone());
+    let first = provider::adapt(profile, schema, cx).and_then(&finish);
+    let Some(input) = kept else { return first };
+    let Err(errors) = &first else { return first };
+    if !errors.iter().any(|e| nesting(e).is_some()) {
+        return first;
+    }
+    // Cut at the limit; where the written schema nests deeper than the input (a map's entries,
+    // a tuple as an object), once more that many levels higher. No more tries: each costs an
+    // adaptation.
+    let mut levels = MAX_OBJECT_NESTING;
+    for _ in 0..2 {
+        let limits = provider::Limits { object_nesting: Some((levels, is_object)), ..Default::default() };
+        match provider::adapt_within(profile, input.clone(), cx, limits).and_then(&finish) {
+            Ok(out) => return Ok(out),
+            Err(errors) => match errors.iter().find_map(nesting) {
+                Some(actual)
+                    if errors.iter().all(|e| nesting(e).is_some()) && actual > MAX_OBJECT_NESTING =>
+                {
+                    let over = actual - MAX_OBJECT_NESTING;
+                    if over >= levels {
+                        break;
+                    }
+                    levels -= over;
+                }
+                _ => break,
+            },
         }
+    }
+    first
+}
+
+/// Whether an object schema is a level of nesting in [OAI-SO]'s count.
+fn is_object(m: &serde_json::Map<String, Value>) -> bool {
+    m.get("type").is_some_and(|t| type_names(t).contains("object"))
+}
+
+/// The levels of nesting an error of the nesting limit counts.
+fn nesting(e: &CapabilityError) -> Option<usize> {
+    match e {
+        CapabilityError::LimitExceeded { limit, actual, .. } if limit == "levels of object nesting" => {
+            Some(*actual)
+        }
+        _ => None,
+    }
+}
+
+/// The engine's output within [OAI-SO]'s limits: its definitions inlined where that stays within
+/// them, else kept.
+fn within_limits(out: Adapted, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+    let mut errors = Vec::new();
+    // Within the limits only with its definitions shared: kept as it was.
+    let inlined = inline_acyclic(&out.schema, cx).filter(|inlined| {
+        let mut over = Vec::new();
+        limits(NAME, inlined, cx.max_depth, cx.origin, &mut over);
+        over.is_empty()
+    });
+    let schema = match inlined {
+        Some(inlined) => inlined,
+        None => {
+            limits(NAME, &out.schema, cx.max_depth, cx.origin, &mut errors);
+            out.schema
+        }
+    };
+    if errors.is_empty() {
+        Ok(Adapted { schema, plan: out.plan })
+    } else {
+        sort_errors(&mut errors);
+        Err(errors)
     }
 }
 
@@ -532,16 +599,31 @@ mod tests {
     }
 
     #[test]
-    fn nesting_past_ten_objects_is_a_limit_error() {
+    fn nesting_past_ten_objects_is_json_text_or_in_exact_mode_a_limit_error() {
         let mut s = json!({"type": "object", "properties": {}, "additionalProperties": false});
         for _ in 0..11 {
             s = json!({"type": "object", "properties": {"x": s}, "required": ["x"]});
         }
-        let errs = run(s.clone()).unwrap_err();
+        // Reversible: the eleventh object and what is in it are JSON text, checked on restore.
+        let out = run(s.clone()).unwrap();
+        let cut = out.schema.pointer(&"/properties/x".repeat(10)).unwrap();
+        assert_eq!(cut["type"], "string", "{cut}");
+        let mut value = json!({});
+        for _ in 0..11 {
+            value = json!({"x": value});
+        }
+        let sent = out.plan.encode(value.clone());
+        assert!(sent.pointer(&"/x".repeat(10)).is_some_and(Value::is_string), "{sent}");
+        assert_eq!(out.plan.restore(sent).unwrap(), value);
+        let mut bad = value.clone();
+        *bad.pointer_mut(&"/x".repeat(10)).unwrap() = json!("{\"x\": {\"y\": 1}}");
+        let err = out.plan.restore(bad).unwrap_err();
+        assert_eq!(err.faults()[0].pointer, format!("{}/x/y", "/x".repeat(10)), "{err}");
+        // Exact mode: the limit error, its advice in the input's terms.
+        let errs = exact(s.clone()).unwrap_err();
         assert!(matches!(&errs[0], CapabilityError::LimitExceeded { actual: 12, max: 10, .. }), "{errs:?}");
-        // The advice is in the input's terms.
         assert!(errs[0].to_string().contains("#[serde(flatten)]"), "{}", errs[0]);
-        let foreign = AdaptContext::new(128, None);
+        let foreign = AdaptContext::new(128, None).with_exact(true);
         let errs = OPENAI_STRICT.adapt_reversible(s, &foreign).unwrap_err();
         assert!(errs[0].to_string().contains("nest fewer objects"), "{}", errs[0]);
     }

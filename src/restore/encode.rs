@@ -148,6 +148,9 @@ impl Encode<'_> {
             if let Decode::JsonText(types) = &node.decode {
                 return *types == TypeSet::ALL;
             }
+            if let Decode::SchemaText(_) = &node.decode {
+                return true;
+            }
             if node.decode != Decode::None {
                 return false;
             }

@@ -151,11 +151,16 @@ pub enum AdaptationKind {
     /// A property key the provider refuses, sent under another name (see
     /// [`RestorePlan::renamed_keys`]); restore maps it back.
     RenamedKey,
+    /// A part of the schema past a provider's limit (a recursive reference past the recursion
+    /// depth the caller set), written as a string of JSON text whose description states the
+    /// subschema; restore parses it and checks it against the original subschema.
+    SchemaText,
 }
 
 impl AdaptationKind {
     /// A short name: `null-for-absent`, `map-as-entries`, `json-text`, `wrapped-root`,
-    /// `tuple-as-object`, `enum-as-text`, `moved-check`, `absent-for-null`, `renamed-key`.
+    /// `tuple-as-object`, `enum-as-text`, `moved-check`, `absent-for-null`, `renamed-key`,
+    /// `schema-text`.
     pub fn as_str(self) -> &'static str {
         match self {
             AdaptationKind::NullForAbsent => "null-for-absent",
@@ -167,6 +172,7 @@ impl AdaptationKind {
             AdaptationKind::MovedCheck => "moved-check",
             AdaptationKind::AbsentForNull => "absent-for-null",
             AdaptationKind::RenamedKey => "renamed-key",
+            AdaptationKind::SchemaText => "schema-text",
         }
     }
 }

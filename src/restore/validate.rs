@@ -56,6 +56,15 @@ pub fn validate(schema: &Value, value: &Value) -> Vec<Fault> {
     faults
 }
 
+/// [`validate`] of `schema`, a schema inside the document `root` (its references resolved there):
+/// a part of a schema checked on its own, as the schema-text rewrite does at a cut.
+pub(crate) fn validate_in(root: &Value, schema: &Value, value: &Value) -> Vec<Fault> {
+    let mut cx = Validator { root, steps: 0, out_of_budget: false };
+    let mut faults = Vec::new();
+    cx.node(schema, value, &mut String::new(), 0, &mut faults);
+    faults
+}
+
 struct Validator<'s> {
     root: &'s Value,
     steps: usize,

@@ -244,8 +244,8 @@ pub const DEF_NAMES: &[(&str, &str)] =
 
 /// Placeholders for what depends on the draft, rewritten by [`finish`]: a `$ref` to
 /// `@def:<i>` (definition `i` of [`DEF_NAMES`]), `@holder` (the `Holder` definition's property
-/// `x`) or `@pair` (the `Pair` definition's first tuple member); `{"@tuple": [..], "@rest": s}`
-/// for a tuple; `"@dependencies"` for a property's dependencies.
+/// `x`), `@pair` (the `Pair` definition's first tuple member) or `@node` (the recursive `Node`);
+/// `{"@tuple": [..], "@rest": s}` for a tuple; `"@dependencies"` for a property's dependencies.
 fn reference(target: &str) -> Value {
     json!({"$ref": target})
 }
@@ -313,8 +313,30 @@ fn arb_leaf() -> BoxedStrategy<Value> {
         3 => (0..DEF_NAMES.len()).prop_map(|i| reference(&format!("@def:{i}"))),
         1 => Just(reference("@holder")),
         1 => Just(reference("@pair")),
+        1 => Just(reference("@node")),
     ]
     .boxed()
+}
+
+/// Objects nested `levels` deep, each holding the next as a required property, `inner` at the
+/// bottom: past OpenAI's 10 levels at 11 or more.
+fn deep_objects(inner: Value, levels: usize) -> Value {
+    (0..levels).fold(inner, |v, _| json!({"type": "object", "properties": {"d": v}, "required": ["d"]}))
+}
+
+/// The recursive definition `Node`: a value, children (`kids`, a list of nodes) and `next` (a node
+/// or null), each required or not by `bits`, the recursion through one of them or both.
+fn recursive_node(value: Value, bits: u8) -> Value {
+    let mut props = Map::new();
+    props.insert("v".into(), value);
+    if bits & 1 == 0 {
+        props.insert("kids".into(), json!({"type": "array", "items": {"$ref": "@node"}}));
+    }
+    if bits & 1 == 1 || bits & 2 == 0 {
+        props.insert("next".into(), json!({"anyOf": [{"$ref": "@node"}, {"type": "null"}]}));
+    }
+    let required: Vec<&String> = props.keys().filter(|k| bits & 4 == 0 || k.as_str() == "v").collect();
+    json!({"type": "object", "properties": props, "required": required})
 }
 
 /// A property key: a plain letter most of the time, else one Anthropic's rule refuses (`a b`,
@@ -371,6 +393,8 @@ pub fn arb_node() -> BoxedStrategy<Value> {
                 4 => arb_object(inner.clone()),
                 2 => inner.clone().prop_map(|i| json!({"type": "array", "items": i})),
                 1 => Just(json!({"type": "array"})),
+                // Objects nested past OpenAI's 10 levels.
+                1 => (inner.clone(), 11..13usize).prop_map(|(i, levels)| deep_objects(i, levels)),
                 1 => (vec(inner.clone(), 1..3), 0..3u8, inner.clone()).prop_map(|(members, rest, r)| {
                     let rest = match rest {
                         0 => Value::Null,
@@ -507,13 +531,15 @@ pub fn arb_tool_schema() -> BoxedStrategy<(Draft, Value)> {
 /// among them) for every reference to point at.
 pub fn arb_rich_tool_schema() -> BoxedStrategy<(Draft, Value)> {
     let root = prop_oneof![7 => arb_object(arb_node()), 1 => arb_node()];
-    (root, vec(arb_node(), DEF_NAMES.len()), arb_node(), vec(arb_node(), 2), any::<bool>())
-        .prop_map(|(root, defs, holder, pair, draft7)| {
+    let node = (arb_leaf(), any::<u8>()).prop_map(|(v, bits)| recursive_node(v, bits));
+    (root, vec(arb_node(), DEF_NAMES.len()), arb_node(), vec(arb_node(), 2), any::<bool>(), node)
+        .prop_map(|(root, defs, holder, pair, draft7, node)| {
             let draft = if draft7 { Draft::Draft7 } else { Draft::Draft2020 };
             let mut defs: Map<String, Value> =
                 DEF_NAMES.iter().map(|(name, _)| (*name).to_owned()).zip(defs).collect();
             defs.insert("Holder".into(), json!({"type": "object", "properties": {"x": holder}}));
             defs.insert("Pair".into(), json!({"@tuple": pair, "@rest": false}));
+            defs.insert("Node".into(), node);
             let mut root = match root {
                 Value::Object(m) => Value::Object(m),
                 // A boolean root: a tool that takes anything, or nothing.
@@ -581,6 +607,8 @@ fn finish(value: Value, draft: Draft) -> Value {
                             format!("#/{defs}/{}", DEF_NAMES[i].1)
                         } else if target == "@holder" {
                             format!("#/{defs}/Holder/properties/x")
+                        } else if target == "@node" {
+                            format!("#/{defs}/Node")
                         } else if target == "@pair" {
                             match draft {
                                 Draft::Draft7 => format!("#/{defs}/Pair/items/0"),
@@ -660,6 +688,19 @@ pub fn anywhere(v: &Value, f: &dyn Fn(&Map<String, Value>) -> bool) -> bool {
     }
 }
 
+/// The most `type: object` schemas nested in one another through `properties`, references not
+/// followed.
+fn object_levels(v: &Value) -> usize {
+    let Value::Object(m) = v else { return 0 };
+    let below = m
+        .get("properties")
+        .and_then(Value::as_object)
+        .map_or(0, |p| p.values().map(object_levels).max().unwrap_or(0));
+    let others = m.values().filter(|c| c.is_array()).flat_map(|c| c.as_array().into_iter().flatten());
+    let below = others.map(object_levels).fold(below, usize::max);
+    below + usize::from(m.get("type") == Some(&json!("object")))
+}
+
 fn has_ref(v: &Value, f: fn(&str) -> bool) -> bool {
     anywhere(v, &|m| m.get("$ref").and_then(Value::as_str).is_some_and(f))
 }
@@ -728,6 +769,19 @@ pub const COVERAGE: &[Coverage] = &[
         holds: |v| has_ref(v, |r| r.starts_with("#/$defs/Item") || r.starts_with("#/definitions/Item")),
     },
     Coverage { name: "$ref into properties", holds: |v| has_ref(v, |r| r.contains("/properties/")) },
+    Coverage {
+        name: "a recursive definition, referenced",
+        holds: |v| {
+            let mut outside = v.clone();
+            for defs in ["$defs", "definitions"] {
+                if let Some(Value::Object(d)) = outside.get_mut(defs) {
+                    d.remove("Node");
+                }
+            }
+            has_ref(&outside, |r| r.ends_with("/Node"))
+        },
+    },
+    Coverage { name: "objects nested past 10 levels", holds: |v| object_levels(v) > 10 },
     Coverage {
         name: "$ref into a tuple member",
         holds: |v| has_ref(v, |r| r.ends_with("/items/0") || r.ends_with("/prefixItems/0")),

@@ -569,6 +569,41 @@ fn check_counts_and_lists_each_tools_adaptations() {
     );
 }
 
+#[test]
+fn check_with_a_recursion_depth_lists_the_cuts_sent_as_json_text() {
+    let levels = |n: usize| format!("/properties/category{}", "/properties/children/items".repeat(n));
+    for (depth, cut) in [("3", levels(4)), ("0", levels(1))] {
+        let out = run(&[
+            "check",
+            "--dialect",
+            "anthropic-strict,gemini",
+            "--recursion-depth",
+            depth,
+            "--adaptations",
+            "tree.json",
+        ]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let text = stdout(&out);
+        let cuts: Vec<&str> = text.lines().filter(|l| l.ends_with(": schema-text")).collect();
+        let line = format!("  - `$ref` at `{cut}`: schema-text");
+        assert_eq!(cuts, vec![line.as_str(), line.as_str()], "{text}");
+    }
+    // The default depth is 2; exact mode refuses the recursion.
+    let out = run(&["check", "--dialect", "anthropic-strict", "--adaptations", "tree.json"]);
+    assert!(stdout(&out).contains(&format!("`{}`: schema-text", levels(3))), "{}", stdout(&out));
+    let out = run(&["check", "--dialect", "anthropic-strict", "--exact", "tree.json"]);
+    assert_eq!(code(&out), 1);
+    assert!(stdout(&out).contains("recursive type `Category`"), "{}", stdout(&out));
+    // The cut restores through the command: a tree deeper than the depth, as JSON text past it.
+    let args = json!({"document": "d", "category": {"name": "a", "children": [
+        "{\"name\": \"b\", \"children\": [{\"name\": \"c\"}]}"]}});
+    let restore = ["restore", "--dialect", "gemini", "--recursion-depth", "0", "--schema", "tree.json", "-"];
+    let out = run_in(&fixtures(), &restore, Some(&args.to_string()));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let restored: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(restored["category"]["children"][0]["children"][0]["name"], "c");
+}
+
 // ---- tokens, check --max-tokens, check --order ----
 
 /// Writes `text` to the golden file under BLESS=1, else compares it.

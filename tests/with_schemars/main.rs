@@ -32,6 +32,7 @@ mod golden;
 mod hostile;
 mod integrations;
 mod laws;
+mod limits;
 mod props;
 mod provider_api;
 mod rejections;

@@ -10,9 +10,11 @@
 //!
 //! # How it works
 //! References are prepared first: a provider that follows `$ref` keeps them (a `$ref` site's
-//! assertions merged into its target where that is exact, recursion refused where the provider
-//! refuses it); one that does not gets every reference inlined, the expansion measured before it
-//! is built. Then one recursive walk over the schema (each definition once, from a work list,
+//! assertions merged into its target where that is exact, recursion unrolled where the provider
+//! refuses it, the levels past the caller's depth marked as cuts, `unroll.rs`); one that does not
+//! gets every reference inlined, the expansion measured before it is built (a recursion unrolled
+//! first). A cut is written as JSON text checked against the original
+//! (`restore/rewrite/schema_text.rs`); in exact mode recursion is refused instead. Then one recursive walk over the schema (each definition once, from a work list,
 //! so a long chain of references never deepens the stack) builds, for every schema, the
 //! provider's schema and the plan node that restores it:
 //!
@@ -64,7 +66,7 @@ use super::{AdaptContext, Adapted};
 use crate::error::CapabilityError;
 use crate::hint::{Advice, Origin, for_keyword};
 use crate::pointer::{Pointer, fragment_token};
-use crate::restore::rewrite::wrap;
+use crate::restore::rewrite::{schema_text, wrap};
 use crate::restore::{Adaptation, AdaptationKind, Decode, Node, NodeId, RenamedKey, RestorePlan, TypeSet};
 use object::moved_presence;
 pub(crate) use plan::integer_plan;
@@ -72,6 +74,7 @@ use plan::prune;
 use refs::{MergedDef, merge_key};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 use typed::declared_types;
 use union::PendingUnion;
 
@@ -147,36 +150,90 @@ pub(crate) fn adapt(
     schema: Value,
     cx: &AdaptContext<'_>,
 ) -> Result<Adapted, Vec<CapabilityError>> {
+    adapt_within(profile, schema, cx, Limits::default())
+}
+
+/// What [`adapt_within`] cuts into JSON text besides what the profile refuses.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Limits {
+    /// Every cycle of references unrolled, even where the profile keeps recursion: for a provider
+    /// that takes some cycles and not others (Gemini's JSON Schema fields, a cycle through
+    /// required properties).
+    pub(crate) unroll: bool,
+    /// Objects nested past this many levels (objects as the function says), where the schema
+    /// has no recursion to unroll: OpenAI's limit.
+    pub(crate) object_nesting: Option<(usize, IsObject)>,
+}
+
+/// Whether an object schema counts as a level of nesting, in a provider's count.
+pub(crate) type IsObject = fn(&Map<String, Value>) -> bool;
+
+/// [`adapt`], with the parts past `limits` written as JSON text (reversible mode only).
+pub(crate) fn adapt_within(
+    profile: &Profile,
+    schema: Value,
+    cx: &AdaptContext<'_>,
+    limits: Limits,
+) -> Result<Adapted, Vec<CapabilityError>> {
+    let unroll = limits.unroll;
     let mut errors = Vec::new();
+    let mut original = None;
     let schema = match profile.refs {
         Refs::Keep { recursion } => {
-            let schema = super::ref_sites::rewrite_ref_sites(
+            let mut schema = super::ref_sites::rewrite_ref_sites(
                 profile.name,
                 schema,
                 cx.max_depth,
                 cx.origin,
                 &mut errors,
             );
-            if !recursion
+            if (!recursion || unroll) && !cx.exact && errors.is_empty() {
+                // Past the depth the caller set, the recursion is JSON text (`schema_text`).
+                let unrolled = super::unroll::unroll(profile.name, schema, cx, &mut errors);
+                schema = unrolled.schema;
+                original = unrolled.original;
+            } else if !recursion
                 && let Some((type_name, pointer)) =
                     super::ref_sites::find_recursion(&schema, cx.max_depth, cx.type_name)
             {
                 errors.push(CapabilityError::Recursive { dialect: profile.name.into(), type_name, pointer });
             }
+            if let Some((levels, is_object)) = limits.object_nesting
+                && original.is_none()
+                && !cx.exact
+                && errors.is_empty()
+            {
+                let cut =
+                    super::unroll::cut_nesting(profile.name, schema, cx, levels, is_object, &mut errors);
+                schema = cut.schema;
+                original = cut.original;
+            }
             schema
         }
-        Refs::Inline => super::inline_refs::inline_all(
-            profile.name,
-            schema,
-            cx,
-            super::InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth),
-        )?,
+        Refs::Inline => {
+            let mut schema = schema;
+            if !cx.exact {
+                let unrolled = super::unroll::unroll(profile.name, schema, cx, &mut errors);
+                schema = unrolled.schema;
+                original = unrolled.original;
+                if !errors.is_empty() {
+                    return Err(errors);
+                }
+            }
+            super::inline_refs::inline_all(
+                profile.name,
+                schema,
+                cx,
+                super::InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth),
+            )?
+        }
     };
     if !errors.is_empty() {
         return Err(errors);
     }
     let mut engine = Engine {
         p: profile,
+        original,
         exact: cx.exact,
         origin: cx.origin,
         max_depth: cx.max_depth,
@@ -245,6 +302,9 @@ fn needs_wrap(root: &Value, style: Style) -> bool {
 
 struct Engine<'a> {
     p: &'a Profile,
+    /// The schema before its recursion was unrolled, where it was: what the text at each cut is
+    /// checked against.
+    original: Option<Arc<Value>>,
     exact: bool,
     /// The language of the advice in errors.
     origin: Origin,
@@ -410,6 +470,9 @@ impl Engine<'_> {
     }
 
     fn object_schema(&mut self, m: &Map<String, Value>, ptr: &mut Pointer, depth: usize) -> Built {
+        if m.contains_key(schema_text::MARK) {
+            return self.schema_text(m, ptr);
+        }
         for kw in REFUSED {
             if m.contains_key(*kw) {
                 self.refuse(

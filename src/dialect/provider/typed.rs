@@ -9,7 +9,7 @@ use crate::dialect::support::{format_as_bounds, type_names};
 use crate::hint::{Advice, for_keyword};
 use crate::pointer::Pointer;
 use crate::restore::rewrite::enum_text::{self, Listed};
-use crate::restore::rewrite::{case_fold, json_text};
+use crate::restore::rewrite::{case_fold, json_text, schema_text};
 use crate::restore::{AdaptationKind, Bound, Check, Decode, Node, TypeSet};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -367,6 +367,39 @@ impl Engine<'_> {
         let existing = out.get("description").and_then(Value::as_str).map(str::to_owned);
         out.insert("description".into(), Value::String(join_description(existing.as_deref(), &[text])));
         let node = Node { decode: Decode::JsonText(types), checks, ..Node::default() };
+        let id = self.push(node);
+        (Value::Object(out), id)
+    }
+
+    /// A cut past a provider's limit (a [`schema_text::mark`]): a string of JSON text whose
+    /// description states the original subschema, which restore checks the parsed value against.
+    pub(super) fn schema_text(&mut self, m: &Map<String, Value>, ptr: &mut Pointer) -> Built {
+        let Some(cut) = self.original.clone().and_then(|doc| schema_text::SchemaText::from_mark(doc, m))
+        else {
+            self.refuse(
+                "$ref",
+                ptr.as_str(),
+                "a cut of a recursion without the schema it was cut from",
+                None,
+            );
+            return (Value::Bool(true), None);
+        };
+        if !self.encode(
+            ptr.as_str(),
+            AdaptationKind::SchemaText,
+            "$ref",
+            "the provider cannot express recursion",
+            "use the reversible mode (the default), which sends the levels past the recursion depth as JSON text",
+        ) {
+            return (Value::Bool(true), None);
+        }
+        let mut out = self.annotations(m);
+        out.remove("default");
+        let text = schema_text::write(&cut);
+        self.write_type(&mut out, "string".into(), false);
+        let existing = out.get("description").and_then(Value::as_str).map(str::to_owned);
+        out.insert("description".into(), Value::String(join_description(existing.as_deref(), &[text])));
+        let node = Node { decode: Decode::SchemaText(Box::new(cut)), ..Node::default() };
         let id = self.push(node);
         (Value::Object(out), id)
     }

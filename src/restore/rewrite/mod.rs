@@ -12,6 +12,7 @@
 //! | [`case_fold`] | a string enum | the same enum; the model may answer in another capitalisation (Anthropic) | [`Decode::CaseFold`] |
 //! | [`tuple`] | a tuple (`prefixItems`) | an object with keys `"0"`, `"1"`, ... | [`Decode::Tuple`] |
 //! | [`keys`] | a property key the provider refuses (`filter[id]`) | the key renamed (`filter_id_`), `required` and the rules that name it following | [`Decode::Keys`] |
+//! | [`schema_text`] | a part past a provider's limit (a recursion cut at the depth the caller set) | a string of JSON text, its description stating the subschema | [`Decode::SchemaText`] |
 //!
 //! Each module holds, in this order:
 //!
@@ -38,6 +39,7 @@ pub(crate) mod entries;
 pub(crate) mod enum_text;
 pub(crate) mod json_text;
 pub(crate) mod keys;
+pub(crate) mod schema_text;
 pub(crate) mod tuple;
 pub(crate) mod wrap;
 
@@ -75,6 +77,9 @@ pub(crate) enum Decode {
     /// the sent name: renamed back first, then the object's own decode (its further keys as
     /// entries) ([`keys`]).
     Keys(Vec<(String, String)>, Box<Decode>),
+    /// A string of JSON text whose value must pass a subschema of the original, checked whole
+    /// ([`schema_text`]).
+    SchemaText(Box<schema_text::SchemaText>),
 }
 
 /// How a provider writes null and closes an object: what a rewrite that writes an object (a
@@ -203,6 +208,14 @@ impl Decode {
                 entries::restore_extra(key, declared, checks, m, faults, places)
             }
             (Decode::JsonText(types), Value::String(text)) => json_text::restore(*types, text, faults),
+            (Decode::SchemaText(cut), Value::String(text)) => schema_text::restore(cut, text, faults),
+            (Decode::SchemaText(_), v) => {
+                faults.fault(format!(
+                    "must be a string of JSON text, got {}",
+                    crate::vocab::json_type::kind(&v)
+                ));
+                v
+            }
             (Decode::CaseFold(members), Value::String(text)) => case_fold::restore(members, text),
             (Decode::EnumText(table), Value::String(text)) => enum_text::restore(table, text),
             (Decode::Tuple(n), Value::Object(m)) => tuple::restore(*n, m, faults),
@@ -227,7 +240,8 @@ impl Decode {
             (Decode::ExtraEntries(key, declared, checks), Value::Object(m)) => {
                 Ok(entries::read_extra(m, key, declared, checks)?.map(Cur::Merged))
             }
-            (Decode::JsonText(_), Value::String(_)) => Err(Stop::Subtree),
+            (Decode::JsonText(_) | Decode::SchemaText(_), Value::String(_)) => Err(Stop::Subtree),
+            (Decode::SchemaText(_), _) => Err(Stop::Fault),
             (Decode::CaseFold(members), Value::String(text)) => {
                 Ok(case_fold::read(members, text).map(Cur::Own))
             }
@@ -245,7 +259,7 @@ impl Decode {
         match (self, own) {
             (Decode::Unwrap(_), _) => Err(Stop::Fault),
             (Decode::Keys(_, inner), v) => inner.read_own(v),
-            (Decode::JsonText(_), Value::String(_)) => Err(Stop::Subtree),
+            (Decode::JsonText(_) | Decode::SchemaText(_), Value::String(_)) => Err(Stop::Subtree),
             (Decode::EnumText(table), Value::String(text)) => Ok(enum_text::read(table, text).map(Cur::Ref)),
             (Decode::CaseFold(members), Value::String(text)) => {
                 Ok(case_fold::read(members, text).map(Cur::Own))
@@ -275,6 +289,7 @@ impl Decode {
                 entries::encode_extra(key, declared, m)
             }
             (Decode::JsonText(types), v) => json_text::encode(*types, v),
+            (Decode::SchemaText(_), v) => schema_text::encode(&v),
             (Decode::EnumText(table), v) => enum_text::encode(table, v),
             (Decode::Tuple(_), Value::Array(items)) => tuple::encode(items),
             (Decode::Keys(renames, inner), v) => keys::encode(renames, inner.encode(v)),

@@ -66,11 +66,20 @@ pub struct CheckOptions {
     pub order: bool,
     /// `--max-tokens`: refuse a tool whose whole o200k count exceeds it.
     pub max_tokens: Option<usize>,
+    /// `--recursion-depth`: levels a recursion is unrolled where the provider takes none.
+    pub recursion_depth: usize,
 }
 
 pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, paths: &[String]) -> Status {
-    let CheckOptions { allow_any, exact, adaptations: list_adaptations, json: json_out, order, max_tokens } =
-        flags;
+    let CheckOptions {
+        allow_any,
+        exact,
+        adaptations: list_adaptations,
+        json: json_out,
+        order,
+        max_tokens,
+        recursion_depth,
+    } = flags;
     let mut dialects: Vec<&'static dyn SchemaDialect> = Vec::new();
     let mut status = Status::OK;
     if names.is_empty() {
@@ -105,7 +114,7 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
                 .iter()
                 .map(|d| {
                     progress.step();
-                    options(*d, allow_any, exact).normalize(schema.clone())
+                    options(*d, allow_any, exact, recursion_depth).normalize(schema.clone())
                 })
                 .collect();
             let mut built: Vec<Option<ToolSchema>> =

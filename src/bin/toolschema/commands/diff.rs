@@ -43,7 +43,7 @@ pub fn diff(
     new_path: &str,
 ) -> Status {
     let Some(d) = find_dialect(out, &mode.dialect) else { return Status::USAGE };
-    let opts = options(d, mode.allow_any, mode.exact);
+    let opts = options(d, mode.allow_any, mode.exact, mode.recursion_depth);
     let mut status = Status::OK;
     let old = read(out, old_path, jsonl, &mut status);
     let new = read(out, new_path, jsonl, &mut status);

@@ -24,21 +24,28 @@ pub fn find_dialect(out: &mut Out, name: &str) -> Option<&'static dyn SchemaDial
     found
 }
 
-/// How a command runs the pipeline: `--dialect`, `--allow-any`, `--exact`.
+/// How a command runs the pipeline: `--dialect`, `--allow-any`, `--exact`, `--recursion-depth`.
 pub struct Mode {
     pub dialect: String,
     pub allow_any: bool,
     pub exact: bool,
+    pub recursion_depth: usize,
 }
 
 /// The pipeline's options for a command. `properties` keep the input's order (providers fill
 /// arguments in the order they are shown); every other key is sorted, and the hash is the sorted
 /// build's, the same as a Rust program's `SchemaOptions::new()` gives.
-fn options(d: &'static dyn SchemaDialect, allow_any: bool, exact: bool) -> SchemaOptions {
+fn options(
+    d: &'static dyn SchemaDialect,
+    allow_any: bool,
+    exact: bool,
+    recursion_depth: usize,
+) -> SchemaOptions {
     SchemaOptions::new()
         .dialect(d)
         .reject_any(!allow_any)
         .exact(exact)
+        .recursion_depth(recursion_depth)
         .property_order(PropertyOrder::DeclarationSortedHash)
 }
 
@@ -126,7 +133,7 @@ pub fn canon(out: &mut Out, mode: &Mode, pretty: bool, jsonl: bool, path: &str) 
     let Some(d) = find_dialect(out, &mode.dialect) else { return Status::USAGE };
     let mut status = Status::OK;
     let Some(input) = read(out, path, jsonl, &mut status) else { return status };
-    let opts = options(d, mode.allow_any, mode.exact);
+    let opts = options(d, mode.allow_any, mode.exact, mode.recursion_depth);
     rewrite_each(out, &input, pretty, Layout::Canonical, &mut status, |_, schema| {
         opts.normalize(schema.clone()).map(ToolSchema::into_value).map_err(|e| e.to_string())
     });
@@ -160,7 +167,7 @@ pub fn self_contained(
 
 pub fn hash(out: &mut Out, mode: &Mode, jsonl: bool, paths: &[String]) -> Status {
     let Some(d) = find_dialect(out, &mode.dialect) else { return Status::USAGE };
-    let opts = options(d, mode.allow_any, mode.exact);
+    let opts = options(d, mode.allow_any, mode.exact, mode.recursion_depth);
     let mut status = Status::OK;
     for path in paths {
         let Some(input) = read(out, path, jsonl, &mut status) else { continue };
@@ -258,7 +265,7 @@ pub fn restore(
         return usage(out, &input.label, &format!("no tool named `{}`", tool.unwrap_or_default()));
     };
     let Some(schema) = schema_of(out, &input, found, &mut status) else { return status };
-    let built = match options(d, mode.allow_any, mode.exact).normalize(schema.clone()) {
+    let built = match options(d, mode.allow_any, mode.exact, mode.recursion_depth).normalize(schema.clone()) {
         Ok(s) => s,
         Err(e) => {
             out.error(&input.tool_label(found), &e.to_string());
@@ -345,7 +352,7 @@ fn count_name(input: &Input, tool: &Tool) -> String {
 
 pub fn tokens(out: &mut Out, mode: &Mode, json_out: bool, jsonl: bool, paths: &[String]) -> Status {
     let Some(d) = find_dialect(out, &mode.dialect) else { return Status::USAGE };
-    let opts = options(d, mode.allow_any, mode.exact);
+    let opts = options(d, mode.allow_any, mode.exact, mode.recursion_depth);
     let mut status = Status::OK;
     let mut counted = Vec::new();
     for path in paths {

@@ -324,6 +324,7 @@ mod tests {
         let dialect = toolschema::dialect::by_name(dialect).expect("a built-in dialect");
         Relay::new(&Options {
             dialect,
+            recursion_depth: toolschema::dialect::DEFAULT_RECURSION_DEPTH,
             coerce: false,
             keep_refused: false,
             keep_names,

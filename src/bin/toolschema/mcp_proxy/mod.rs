@@ -57,9 +57,11 @@ pub const MAX_MESSAGE: usize = 32 << 20;
 /// closed").
 const CONNECTION_CLOSED: i64 = -32000;
 
-/// `--dialect`, `--coerce`, `--keep-refused`, `--keep-names`, `--pin`, `--check-output`.
+/// `--dialect`, `--coerce`, `--keep-refused`, `--keep-names`, `--pin`, `--check-output`,
+/// `--recursion-depth`.
 pub struct Options {
     pub dialect: &'static dyn SchemaDialect,
+    pub recursion_depth: usize,
     pub coerce: bool,
     pub keep_refused: bool,
     pub keep_names: bool,
@@ -215,6 +217,7 @@ impl Relay {
             options: SchemaOptions::new()
                 .dialect(options.dialect)
                 .reject_any(false)
+                .recursion_depth(options.recursion_depth)
                 .property_order(toolschema::PropertyOrder::DeclarationSortedHash),
             dialect: options.dialect.name().to_owned(),
             coerce: options.coerce,
@@ -638,6 +641,7 @@ mod tests {
         let dialect = toolschema::dialect::by_name(dialect).expect("a built-in dialect");
         Relay::new(&Options {
             dialect,
+            recursion_depth: toolschema::dialect::DEFAULT_RECURSION_DEPTH,
             coerce,
             keep_refused,
             keep_names: false,

@@ -1,0 +1,275 @@
+//! A part of a schema past a provider's limit (a recursion cut at the depth the caller set, a level
+//! past the provider's nesting limit), sent as a string of JSON text: the provider is told a
+//! string whose description states, compactly, the schema the text must follow; restore parses
+//! the text and checks the value against the *original* subschema with
+//! [`validate`](crate::restore::validate), every fault pointed into the value the text holds.
+//!
+//! Both laws hold where the provider's schema language cannot go: any value the original accepts,
+//! however deep, can be sent (the forward map writes its JSON text), and restore refuses what the
+//! original refuses (the whole subschema is checked, references followed in the original
+//! document, not only what a rewrite would have undone).
+//!
+//! The API, for any place in the engine that meets a limit:
+//!
+//! - [`SchemaText::new`]: the original document (shared by every cut of one plan) and the schema
+//!   inside it the value must follow (a `{"$ref": ...}` with the assertions that stood beside
+//!   it, or any subschema whose references point into the document);
+//! - [`write`]: the note for the description (the caller writes `"type": "string"`);
+//! - [`restore`] / [`encode`]: the inverse and the forward map; the plan node is
+//!   [`Decode::SchemaText`](super::Decode::SchemaText).
+//!
+//! Where the adaptation runs before the engine's walk (recursion unrolled), the cut is a [`mark`]
+//! in the schema: an object holding the key [`MARK`] (the reference as written) and the keywords
+//! that stood beside the reference; the engine reads it back with [`SchemaText::from_mark`].
+
+use super::Faults;
+use super::Seg;
+use crate::restore::validate::validate_in;
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// The key of a cut's mark: no JSON Schema keyword, and a NUL no real schema spells.
+pub(crate) const MARK: &str = "\u{0}schema-text";
+
+/// References followed to gather the definitions a note states.
+const MAX_DEFS: usize = 256;
+
+/// What the text at a cut must hold: a value `schema` accepts, `schema`'s references resolved in
+/// `doc` (the original schema).
+#[derive(Debug, Clone)]
+pub(crate) struct SchemaText {
+    doc: Arc<Value>,
+    schema: Value,
+}
+
+impl PartialEq for SchemaText {
+    fn eq(&self, other: &Self) -> bool {
+        (Arc::ptr_eq(&self.doc, &other.doc) || self.doc == other.doc) && self.schema == other.schema
+    }
+}
+
+impl SchemaText {
+    /// A value that must pass `schema`, a schema inside the document `doc`.
+    pub(crate) fn new(doc: Arc<Value>, schema: Value) -> Self {
+        SchemaText { doc, schema }
+    }
+
+    /// The schema a [`mark`] stands for: the reference it holds, with the keywords beside it.
+    pub(crate) fn from_mark(doc: Arc<Value>, m: &Map<String, Value>) -> Option<Self> {
+        let reference = m.get(MARK)?.as_str()?.to_owned();
+        let mut schema: Map<String, Value> =
+            m.iter().filter(|(k, _)| k.as_str() != MARK).map(|(k, v)| (k.clone(), v.clone())).collect();
+        schema.insert("$ref".into(), Value::String(reference));
+        Some(SchemaText::new(doc, Value::Object(schema)))
+    }
+
+    /// The schema the note states: the schema itself, with the definitions it reaches under
+    /// `$defs` (or `definitions`), where every reference it reaches names one (or the root,
+    /// which is then the whole document); `None` for a reference elsewhere.
+    fn stated(&self) -> Option<Value> {
+        let Value::Object(own) = &self.schema else { return Some(self.schema.clone()) };
+        let mut own: Map<String, Value> = own
+            .iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "description" | "title" | "default" | "examples"))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        // A reference to a place that is no definition (a level cut for depth): that place's
+        // schema itself, stated in full.
+        if let Some(Value::String(r)) = own.get("$ref")
+            && r != "#"
+            && crate::refs::plain_definition(r).is_none()
+            && own.len() == 1
+            && let Some(Value::Object(target)) = crate::refs::resolve(&self.doc, r)
+        {
+            own = target
+                .iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "$defs" | "definitions"))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+        }
+        let mut seen = BTreeSet::new();
+        let mut todo = Vec::new();
+        references(&Value::Object(own.clone()), &mut todo);
+        let mut defs: Vec<(&'static str, String)> = Vec::new();
+        while let Some(r) = todo.pop() {
+            if !seen.insert(r.clone()) {
+                continue;
+            }
+            if seen.len() > MAX_DEFS {
+                return None;
+            }
+            if r == "#" {
+                // The root: stated whole, when the schema is the root's reference alone.
+                return (own.len() == 1).then(|| (*self.doc).clone());
+            }
+            let (map, name) = crate::refs::plain_definition(&r)?;
+            let target = self.doc.get(map)?.get(name)?;
+            references(target, &mut todo);
+            defs.push((map, name.to_owned()));
+        }
+        defs.sort();
+        for (map, name) in defs {
+            let target = self.doc.get(map).and_then(|m| m.get(&name)).cloned().unwrap_or(Value::Bool(true));
+            let entry = own.entry(map).or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(entries) = entry {
+                entries.insert(name, target);
+            }
+        }
+        Some(Value::Object(own))
+    }
+}
+
+/// The references `schema` holds anywhere (its `$defs` aside), as written.
+fn references(schema: &Value, out: &mut Vec<String>) {
+    let _ = crate::walk::visit_all(schema, crate::walk::Depth::DEFAULT_MAX, &mut |ptr, node| {
+        if ptr.as_str().split('/').any(|t| t == "$defs" || t == "definitions") {
+            return false;
+        }
+        if let Some(r) = node.get("$ref").and_then(Value::as_str) {
+            out.push(r.to_owned());
+        }
+        true
+    });
+}
+
+/// The mark of a cut in a schema: the reference `reference` (as written) and the keywords that
+/// stood beside it.
+pub(crate) fn mark(reference: &str, mut beside: Map<String, Value>) -> Value {
+    beside.insert(MARK.into(), Value::String(reference.to_owned()));
+    Value::Object(beside)
+}
+
+/// Forward: the note that tells the model what the string holds: the JSON text of a value the
+/// stated schema accepts, the schema in compact JSON.
+pub(crate) fn write(text: &SchemaText) -> String {
+    match text.stated() {
+        Some(schema) => format!(
+            "Written as a string holding the JSON text of a value valid against this JSON Schema: {}",
+            crate::canonical::to_string(&schema)
+        ),
+        None => format!(
+            "Written as a string holding the JSON text of a value valid against `{}` in this JSON Schema: {}",
+            text.schema.get("$ref").and_then(Value::as_str).unwrap_or("#"),
+            crate::canonical::to_string(&text.doc)
+        ),
+    }
+}
+
+/// Inverse: the value the text holds, which must pass the original subschema; each fault is
+/// reported at its place inside that value.
+pub(crate) fn restore(text: &SchemaText, sent: String, faults: &mut impl Faults) -> Value {
+    let value = match serde_json::from_str::<Value>(&sent) {
+        Ok(v) => v,
+        Err(e) => {
+            faults.fault(format!(
+                "must be the JSON text of a value valid against its schema, and it does not parse: {e}"
+            ));
+            return Value::String(sent);
+        }
+    };
+    let found = validate_in(&text.doc, &text.schema, &value);
+    if found.is_empty() {
+        return value;
+    }
+    for f in found {
+        let before = faults.count();
+        faults.fault(f.message);
+        let tokens = crate::pointer::tokens(&f.pointer).unwrap_or_default();
+        for token in tokens.iter().rev() {
+            faults.below(before, || Seg::Key(token.to_string()));
+        }
+    }
+    crate::walk::drop_any_depth(value);
+    Value::String(sent)
+}
+
+/// Forward map: the value's JSON text (a `null` too: the provider's schema takes a string only).
+pub(crate) fn encode(value: &Value) -> Value {
+    Value::String(value.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::restore::rewrite::tests::Collect;
+    use serde_json::json;
+
+    fn tree() -> Arc<Value> {
+        Arc::new(json!({
+            "type": "object",
+            "properties": {"root": {"$ref": "#/$defs/Node"}},
+            "$defs": {
+                "Node": {"type": "object", "properties": {
+                    "name": {"type": "string"},
+                    "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+                    "required": ["name"]},
+                "Unused": {"type": "integer"}
+            }
+        }))
+    }
+
+    #[test]
+    fn the_note_states_the_subschema_with_the_definitions_it_reaches() {
+        let cut =
+            SchemaText::from_mark(tree(), mark("#/$defs/Node", Map::new()).as_object().unwrap()).unwrap();
+        assert_eq!(
+            write(&cut),
+            "Written as a string holding the JSON text of a value valid against this JSON Schema: \
+             {\"$defs\":{\"Node\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/Node\"},\"type\":\"array\"},\
+             \"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}},\"$ref\":\"#/$defs/Node\"}"
+        );
+        // A reference to the root states the whole document.
+        let root = Arc::new(json!({"type": "object", "properties": {"next": {"$ref": "#"}}}));
+        let cut = SchemaText::new(root, json!({"$ref": "#"}));
+        assert!(write(&cut).ends_with("{\"properties\":{\"next\":{\"$ref\":\"#\"}},\"type\":\"object\"}"));
+    }
+
+    #[test]
+    fn encode_then_restore_gives_the_value_back_however_deep() {
+        let cut = SchemaText::new(tree(), json!({"$ref": "#/$defs/Node"}));
+        let mut value = json!({"name": "leaf"});
+        for i in 0..20 {
+            value = json!({"name": format!("n{i}"), "children": [value, {"name": "x"}]});
+        }
+        let mut faults = Collect::default();
+        let Value::String(sent) = encode(&value) else { panic!("not text") };
+        assert_eq!(restore(&cut, sent, &mut faults), value);
+        assert!(faults.0.is_empty(), "{:?}", faults.0);
+        // `null` is text too.
+        assert_eq!(encode(&Value::Null), json!("null"));
+    }
+
+    #[test]
+    fn restore_refuses_what_the_original_refuses_pointed_into_the_value() {
+        let cut = SchemaText::new(tree(), json!({"$ref": "#/$defs/Node"}));
+        let mut faults = Collect::default();
+        let sent = json!({"name": "a", "children": [{"name": "b"}, {"children": [{"name": 3}]}]}).to_string();
+        assert_eq!(restore(&cut, sent.clone(), &mut faults), Value::String(sent));
+        assert_eq!(
+            faults.0,
+            vec![
+                "/children/1: must have the key `name`",
+                "/children/1/children/0/name: must be of type string, got integer"
+            ]
+        );
+        let mut faults = Collect::default();
+        assert_eq!(restore(&cut, "{".into(), &mut faults), json!("{"));
+        assert!(
+            faults.0[0].starts_with(
+                "must be the JSON text of a value valid against its schema, and it does not parse"
+            )
+        );
+        // The keywords beside the reference are checked too.
+        let cut = SchemaText::from_mark(
+            tree(),
+            mark("#/$defs/Node", Map::from_iter([("maxProperties".to_owned(), json!(1))]))
+                .as_object()
+                .unwrap(),
+        )
+        .unwrap();
+        let mut faults = Collect::default();
+        restore(&cut, json!({"name": "a", "children": []}).to_string(), &mut faults);
+        assert_eq!(faults.0, vec!["must be at most 1 key, got 2 keys"]);
+    }
+}

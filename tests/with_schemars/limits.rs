@@ -1,0 +1,339 @@
+#![allow(clippy::pedantic)]
+//! The parts of a schema past a provider's limit, written as JSON text checked against the
+//! original (`src/restore/rewrite/schema_text.rs`): recursion under the providers that cannot
+//! take it (`anthropic-strict`, `gemini`, `gemini-ordered`, `openai-agents-mcp`; a cycle through
+//! required properties under `gemini-json-schema`), unrolled to the recursion depth; objects
+//! nested past OpenAI's 10 levels (`openai-strict`, `openai-agents-mcp`).
+//!
+//! Over the zoo and the shared corpus (MCP and pydantic schemas): every recursive schema (one
+//! `inline-refs` refuses as recursive) is refused for recursion by no provider dialect in
+//! reversible mode; each one a provider dialect accepts gets its values, however deep, through
+//! the forward map, the provider's schema and restore exactly, at several depths; the text at a
+//! cut is checked against the original, faults pointed into the value; exact mode refuses as it
+//! did.
+
+use crate::corpus_dir;
+use crate::provider_rules;
+use crate::tool_schemas;
+use crate::zoo;
+
+use serde_json::{Value, json};
+use tool_schemas::{Instances, Same, same_up_to_defaults};
+use toolschema::dialect::{self, AdaptContext};
+use toolschema::{CapabilityError, SchemaDialect, SchemaOptions};
+
+/// Every provider dialect whose schema language has no recursion, or not every recursion.
+const UNROLLING: [&str; 5] =
+    ["anthropic-strict", "gemini", "gemini-ordered", "openai-agents-mcp", "gemini-json-schema"];
+
+/// The provider dialects: each must refuse no schema for its recursion.
+const PROVIDERS: [&str; 6] = [
+    "openai-strict",
+    "openai-agents-mcp",
+    "anthropic-strict",
+    "gemini",
+    "gemini-ordered",
+    "gemini-json-schema",
+];
+
+fn dialect(name: &str) -> &'static dyn SchemaDialect {
+    dialect::by_name(name).unwrap_or_else(|| panic!("no dialect {name}"))
+}
+
+/// Every zoo type's schema and every corpus MCP and pydantic schema, with its label.
+fn schemas() -> Vec<(String, Value)> {
+    let mut out: Vec<(String, Value)> = zoo::ZOO
+        .iter()
+        .filter_map(|e| {
+            (e.schema)(&SchemaOptions::new()).ok().map(|s| (format!("zoo {}", e.name), s.into_value()))
+        })
+        .collect();
+    let Some(dir) = corpus_dir::find("mcp") else { return out };
+    for sub in ["mcp", "pydantic"] {
+        let mut stack = vec![dir.join(sub)];
+        while let Some(d) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&d) else { continue };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "json")
+                    && let Ok(v) = serde_json::from_str(&std::fs::read_to_string(&p).unwrap_or_default())
+                {
+                    out.push((p.strip_prefix(&dir).unwrap_or(&p).display().to_string(), v));
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// Whether the schema recurses: `inline-refs`, which inlines every reference, refuses it so.
+fn recursive(raw: &Value) -> bool {
+    match SchemaOptions::new().reject_any(false).dialect(&dialect::INLINE_REFS).normalize(raw.clone()) {
+        Ok(_) => false,
+        Err(e) => e.to_string().contains("recursive"),
+    }
+}
+
+fn options(name: &str, depth: usize) -> SchemaOptions {
+    SchemaOptions::new().reject_any(false).dialect(dialect(name)).recursion_depth(depth)
+}
+
+/// The errors of a refusal that name recursion.
+fn recursion_errors(e: &toolschema::Error) -> Vec<String> {
+    match e {
+        toolschema::Error::Capability(errors) => errors
+            .as_slice()
+            .iter()
+            .filter(|c| matches!(c, CapabilityError::Recursive { .. }) || c.to_string().contains("recursi"))
+            .map(ToString::to_string)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+// Law: no provider dialect refuses a schema of the zoo or the corpus for its recursion in
+// reversible mode, and every recursive one of them is accepted by each dialect that unrolls
+// recursion; the provider rule oracle accepts each output. Exact mode refuses the recursion as
+// before.
+#[test]
+fn every_recursive_schema_is_accepted_under_every_provider_dialect() {
+    let all = schemas();
+    let recursive: Vec<&(String, Value)> = all.iter().filter(|(_, raw)| recursive(raw)).collect();
+    let labels: Vec<&str> = recursive.iter().map(|(l, _)| l.as_str()).collect();
+    println!("recursive schemas: {labels:?}");
+    for zoo_type in ["zoo recursive_tree", "zoo recursive_box", "zoo mutual_recursion"] {
+        assert!(labels.contains(&zoo_type), "{zoo_type} is not found recursive: {labels:?}");
+    }
+    if corpus_dir::find("pydantic").is_some() {
+        assert!(labels.iter().filter(|l| l.starts_with("pydantic")).count() >= 4, "{labels:?}");
+    }
+    let mut failures = Vec::new();
+    for (label, raw) in &all {
+        for name in PROVIDERS {
+            if let Err(e) = options(name, 2).normalize(raw.clone()) {
+                for r in recursion_errors(&e) {
+                    failures.push(format!("{label} under {name}: refused for recursion: {r}"));
+                }
+            }
+        }
+    }
+    for (label, raw) in &recursive {
+        for name in UNROLLING {
+            match options(name, 2).normalize(raw.clone()) {
+                Ok(out) => {
+                    for v in provider_rules::violations(name, out.as_value()) {
+                        failures
+                            .push(format!("{label} under {name}: the provider rules refuse the output: {v}"));
+                    }
+                }
+                Err(e) => failures.push(format!("{label} under {name}: refused: {e}")),
+            }
+            if name != "gemini-json-schema" {
+                let exact = options(name, 2).exact(true).normalize(raw.clone());
+                assert!(
+                    exact.as_ref().is_err_and(|e| !recursion_errors(e).is_empty()),
+                    "{label} under {name} exact: recursion not refused: {:?}",
+                    exact.map(|s| s.canonical_json().to_owned())
+                );
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures: {:#?}", failures.len(), failures);
+}
+
+/// A tree of `levels` levels whose nodes follow the zoo's `Tree` (`value`, `children`).
+fn deep_tree(levels: usize) -> Value {
+    let mut v = json!({"value": 0, "children": []});
+    for i in 1..levels {
+        v = json!({"value": i, "children": [v.clone(), {"value": -1, "children": []}]});
+    }
+    v
+}
+
+// Law (completeness and soundness at the cut): for every recursive schema of the zoo and the
+// corpus under each dialect that unrolls it, at recursion depths 0 to 3, every generated value
+// (and, for the zoo's tree, trees 12 levels deep) encodes to arguments the provider's schema
+// accepts, and restore gives the value back; the text at a cut that breaks the original is
+// refused.
+#[test]
+fn values_past_the_recursion_depth_round_trip_exactly() {
+    let (mut checked, mut cut) = (0usize, 0usize);
+    let mut failures = Vec::new();
+    for (label, raw) in schemas().iter().filter(|(_, raw)| recursive(raw)) {
+        let Ok(original) = SchemaOptions::new().reject_any(false).normalize(raw.clone()) else { continue };
+        let root = original.as_value();
+        let check_original = zoo::validator(root);
+        let mut values: Vec<Value> = Vec::new();
+        let mut generator = Instances::new(root, 7).undeclared_keys(false);
+        for _ in 0..200 {
+            let v = generator.value();
+            if check_original.is_valid(&v) {
+                values.push(v);
+            }
+            if values.len() == 24 {
+                break;
+            }
+        }
+        if label == "zoo recursive_tree" {
+            values.extend((1..=12).map(deep_tree));
+        }
+        assert!(!values.is_empty(), "{label}: no value generated");
+        for name in UNROLLING {
+            for depth in 0..=3 {
+                let Ok(adapted) = options(name, depth).normalize(raw.clone()) else {
+                    failures.push(format!("{label} under {name} at depth {depth}: refused"));
+                    continue;
+                };
+                let output = if name.starts_with("gemini") && name != "gemini-json-schema" {
+                    zoo::openapi_as_json_schema(adapted.as_value())
+                } else {
+                    adapted.as_value().clone()
+                };
+                let check_output = zoo::validator(&output);
+                let texts = adapted.adaptations().iter().filter(|a| a.kind.as_str() == "schema-text").count();
+                for v in &values {
+                    checked += 1;
+                    let sent = adapted.plan().encode(v.clone());
+                    if !check_output.is_valid(&sent) {
+                        failures
+                            .push(format!("{label} under {name} at {depth}: {v} encodes to {sent}, refused"));
+                        continue;
+                    }
+                    if texts > 0 && sent.to_string().contains("\\\"") {
+                        cut += 1;
+                    }
+                    match adapted.restore(sent.clone()) {
+                        Ok(back) if same_up_to_defaults(&back, v, root, root) != Same::No => {}
+                        Ok(back) => {
+                            failures.push(format!("{label} under {name} at {depth}: {v} -> {sent} -> {back}"))
+                        }
+                        Err(e) => {
+                            failures.push(format!("{label} under {name} at {depth}: {v} -> {sent}: {e}"))
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("{checked} values checked, {cut} through a cut");
+    assert!(cut > 100, "too few values reached a cut ({cut})");
+    assert!(failures.is_empty(), "{} failures: {:#?}", failures.len(), &failures[..failures.len().min(20)]);
+}
+
+// The zoo's tree under anthropic-strict at depth 1: the grandchildren are JSON text, listed as
+// `schema-text` adaptations; text that breaks the original is refused with the pointer into the
+// value; decode reads the tree through the text.
+#[test]
+fn the_text_at_a_cut_is_checked_against_the_original_and_pointed_into_the_value() {
+    let options = SchemaOptions::new().dialect(&dialect::ANTHROPIC_STRICT).recursion_depth(1);
+    let schema = options.schema_for::<zoo::Tree>().unwrap();
+    let cuts: Vec<String> = schema
+        .adaptations()
+        .iter()
+        .filter(|a| a.kind.as_str() == "schema-text")
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(cuts, vec!["`$ref` at `/properties/children/items/properties/children/items`: schema-text"]);
+    let tree = deep_tree(4);
+    let sent = schema.plan().encode(tree.clone());
+    assert!(sent["children"][0]["children"][0].is_string(), "{sent}");
+    assert_eq!(schema.restore(sent.clone()).unwrap(), tree);
+    let back: zoo::Tree = schema.decode(sent).unwrap();
+    assert_eq!(serde_json::to_value(back).unwrap(), tree);
+    let bad = json!({"value": 1, "children": [{"value": 2, "children": [
+        "{\"value\": 3, \"children\": [{\"value\": \"x\", \"children\": []}]}"]}]});
+    let err = schema.restore(bad).unwrap_err();
+    assert_eq!(err.faults().len(), 1, "{err}");
+    assert_eq!(err.faults()[0].pointer, "/children/0/children/0/children/0/value");
+    // The same schema in exact mode is refused for its recursion.
+    let exact =
+        SchemaOptions::new().dialect(&dialect::ANTHROPIC_STRICT).exact(true).schema_for::<zoo::Tree>();
+    assert!(exact.unwrap_err().to_string().contains("recursive"));
+    // A foreign schema through `dialect::adapt`, with its own depth.
+    let raw = json!({"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}}});
+    let cx = AdaptContext::default().with_recursion_depth(0);
+    let adapted = dialect::adapt(&dialect::GEMINI, raw, &cx).unwrap();
+    assert_eq!(adapted.schema["properties"]["next"]["type"], "string", "{}", adapted.schema);
+    let value = json!({"next": {"next": {"next": null}}});
+    assert_eq!(adapted.plan.restore(adapted.plan.encode(value.clone())).unwrap(), value);
+}
+
+/// The corpus's pydantic model nested 20 objects deep (`deep_nesting_20`), or `None` without the
+/// corpus.
+fn deep_nesting_20() -> Option<Value> {
+    let dir = corpus_dir::find("pydantic/deep_nesting_20.json")?;
+    Some(
+        serde_json::from_str(&std::fs::read_to_string(dir.join("pydantic/deep_nesting_20.json")).unwrap())
+            .unwrap(),
+    )
+}
+
+/// A value of `deep_nesting_20`: 19 levels of `child`, the leaf at the twentieth; `maybe` set
+/// at every `step`-th level (none for 0).
+fn nested(step: usize) -> Value {
+    let mut v = json!({"leaf": "end"});
+    for i in (1..20).rev() {
+        v = if step > 0 && i % step == 0 { json!({"child": v, "maybe": i}) } else { json!({"child": v}) };
+    }
+    v
+}
+
+// Law: no schema of the zoo or the corpus is refused for OpenAI's nesting limit in reversible
+// mode (the levels past it are JSON text); `deep_nesting_20` is accepted, the provider rules
+// accept its output, which cuts at the tenth level, and its values round-trip exactly; a value
+// that breaks the original past the cut is refused, pointed into the value.
+#[test]
+fn objects_nested_past_openais_limit_are_json_text() {
+    let mut failures = Vec::new();
+    for (label, raw) in &schemas() {
+        for name in ["openai-strict", "openai-agents-mcp"] {
+            if let Err(toolschema::Error::Capability(errors)) = options(name, 2).normalize(raw.clone()) {
+                for e in
+                    errors.as_slice().iter().filter(|e| e.to_string().contains("levels of object nesting"))
+                {
+                    failures.push(format!("{label} under {name}: {e}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    let Some(raw) = deep_nesting_20() else { return };
+    let original = SchemaOptions::new().normalize(raw.clone()).unwrap();
+    let check_original = zoo::validator(original.as_value());
+    for name in ["openai-strict", "openai-agents-mcp"] {
+        let adapted = options(name, 2).normalize(raw.clone()).unwrap();
+        assert!(provider_rules::violations(name, adapted.as_value()).is_empty(), "{name}");
+        assert!(
+            options(name, 2).exact(true).normalize(raw.clone()).is_err(),
+            "{name} exact: the nesting limit is not refused"
+        );
+        let texts: Vec<String> = adapted
+            .adaptations()
+            .iter()
+            .filter(|a| a.kind.as_str() == "schema-text")
+            .map(|a| a.pointer.clone())
+            .collect();
+        assert_eq!(texts, vec!["/properties/child".repeat(10)], "{name}");
+        let check_output = zoo::validator(adapted.as_value());
+        for step in [0, 1, 3, 11] {
+            let v = nested(step);
+            assert!(check_original.is_valid(&v), "{v}");
+            let sent = adapted.plan().encode(v.clone());
+            assert!(check_output.is_valid(&sent), "{name}: {v} encodes to {sent}, refused");
+            assert!(sent.to_string().contains("\\\"leaf\\\""), "{sent}");
+            let back = adapted.restore(sent).unwrap();
+            assert_eq!(same_up_to_defaults(&back, &v, original.as_value(), original.as_value()), Same::Yes);
+        }
+        let mut bad = adapted.plan().encode(nested(0));
+        let mut at = &mut bad;
+        for _ in 0..10 {
+            at = &mut at["child"];
+        }
+        *at = Value::String(json!({"child": {"child": {"maybe": "x", "child": {}}}}).to_string());
+        let err = adapted.restore(bad).unwrap_err();
+        assert!(err.faults().iter().any(|f| f.pointer.ends_with("/child/child/maybe")), "{name}: {err}");
+    }
+}
