@@ -648,8 +648,8 @@ struct Adaptation {
     /// ``"minimum"``, ...
     keyword: String,
     /// ``"null-for-absent"``, ``"map-as-entries"``, ``"json-text"``, ``"wrapped-root"``,
-    /// ``"tuple-as-object"``, ``"enum-as-text"``, ``"moved-check"``, ``"absent-for-null"`` or
-    /// ``"renamed-key"``.
+    /// ``"tuple-as-object"``, ``"enum-as-text"``, ``"moved-check"``, ``"absent-for-null"``,
+    /// ``"renamed-key"`` or ``"folded"``.
     kind: &'static str,
     /// The rewrite in words.
     message: String,

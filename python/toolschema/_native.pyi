@@ -86,6 +86,7 @@ _AdaptationKind = Literal[
     "moved-check",
     "absent-for-null",
     "renamed-key",
+    "folded",
 ]
 
 @final
