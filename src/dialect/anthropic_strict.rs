@@ -64,15 +64,15 @@
 //! - **past 16 union properties**: the schema is written again with every optional property
 //!   whose `null` reads as absent (no default, or a default of `null`) without `null`, absent
 //!   standing for it: `Option<String>` as `string`, left out for `None` by the forward map;
-//! - **folded**, past 24 optional properties (counted on the output per schema): the last
-//!   declared root properties that add to the count, optional ones first, as few as bring it
-//!   within, written as one property holding their JSON text, which restore
+//! - **folded**, still past a limit (24 optional properties, 16 union properties, counted on the
+//!   output per schema): the last declared root properties that add to it, optional ones first,
+//!   as few as bring it within, written as one property holding their JSON text, which restore
 //!   parses and checks against their original subschemas (`dialect/fold.rs`,
 //!   `restore/rewrite/fold.rs`); [`request_limits`](crate::request_limits) counts the limits over
 //!   a request's tools and says what folding would do there;
 //! - **refused**: recursion, `not`, `if`/`then`/`else`, `contains`, overlapping `oneOf`, a
-//!   pattern Anthropic cannot run, 16 union properties, and 24 optional properties where the
-//!   root cannot be folded, or in exact mode.
+//!   pattern Anthropic cannot run, and the limits where the root cannot be folded, or in exact
+//!   mode.
 
 use super::provider::{self, Enums, Profile, Refs, Style};
 use super::support::sort_errors;
@@ -221,9 +221,9 @@ impl SchemaDialect for AnthropicStrict {
     }
 }
 
-/// Whether `e` is the per-schema count a fold brings within its limit (optional properties).
+/// Whether `e` is one of the per-schema counts (optional or union properties).
 fn is_count(e: &CapabilityError) -> bool {
-    matches!(e, CapabilityError::LimitExceeded { limit, .. } if limit == OPTIONAL)
+    matches!(e, CapabilityError::LimitExceeded { limit, .. } if limit == UNIONS || limit == OPTIONAL)
 }
 
 /// The per-schema limits `schema` (an output) is past, sorted.
@@ -422,11 +422,17 @@ mod tests {
         assert_eq!(parameter_counts(&past.schema, 128), (MAX_UNIONS + 1, 0));
         assert_eq!(past.plan.encode(json!({"p00": null, "p01": "a"})), json!({"p01": "a"}));
         assert_eq!(past.plan.restore(json!({"p01": "a"})).unwrap(), json!({"p01": "a"}));
-        // A required nullable property's null is a value of its own: still a union, refused.
+        // A required nullable property's null is a value of its own: still a union, refused in
+        // exact mode, the last declared one folded otherwise.
         let mut required = json!({"type": "object", "properties": props(MAX_UNIONS + 1)});
         required["required"] = json!(props(MAX_UNIONS + 1).keys().collect::<Vec<_>>());
-        let errors = run(required).unwrap_err();
+        let exact = AdaptContext::new(128, Some("T")).with_exact(true);
+        let errors = ANTHROPIC_STRICT.adapt_reversible(required.clone(), &exact).unwrap_err();
         assert!(errors.iter().any(|e| e.to_string().contains("anyOf")), "{errors:?}");
+        let folded = run(required).unwrap();
+        assert_eq!(parameter_counts(&folded.schema, 128), (0, MAX_UNIONS));
+        assert_eq!(folded.schema["properties"]["more_properties"]["type"], "string");
+        assert!(folded.schema["properties"].get("p16").is_none());
         // A default other than null: absent is that default, so null stays.
         let mut other = props(MAX_UNIONS + 1);
         other["p00"] = json!({"type": ["string", "null"], "default": "x"});

@@ -146,8 +146,8 @@ pub enum AdaptationKind {
     /// A property key the provider refuses, sent under another name (see
     /// [`RestorePlan::renamed_keys`]); restore maps it back.
     RenamedKey,
-    /// A property past a provider's count limits (Anthropic's 24 optional properties),
-    /// folded with the others past it into one property holding their JSON text; restore parses it, checks each against its
+    /// A property past a provider's count limits (Anthropic's 24 optional or 16 union
+    /// properties), folded with the others past it into one property holding their JSON text; restore parses it, checks each against its
     /// original subschema and puts it back.
     Folded,
 }

@@ -1,4 +1,4 @@
-//! Properties past a provider's count limits (Anthropic's 24 optional properties),
+//! Properties past a provider's count limits (Anthropic's 24 optional and 16 union properties),
 //! folded into one property: a string holding the JSON text of an object with them.
 //!
 //! The original says: an object with properties `a`, ..., `z`. The provider is told: the same
