@@ -2,7 +2,8 @@
 //! one property holding their JSON text (the rewrite `restore/rewrite/fold.rs`), as few as
 //! bring every count within its limit.
 //!
-//! A profile that counts (Anthropic's optional and union properties) gives its counts of an output schema and their limits; where its output is past
+//! A profile that counts (Anthropic's optional and union properties, OpenAI's properties and
+//! enum values) gives its counts of an output schema and their limits; where its output is past
 //! them and nothing else is wrong, [`past_limits`] chooses the properties, rewrites the
 //! original, adapts it again and adds the fold to the plan. Which properties, deterministically:
 //! those of the root that add to a count past its limit, the last declared first (the map's

@@ -43,7 +43,9 @@
 //! assert_eq!((refused.keyword(), refused.pointer()), (Some("$ref"), "/properties/kids/items"));
 //! ```
 
-use super::openai_strict::{FORBIDDEN, PROFILE as STRICT, expanded_limits, limits};
+use super::openai_strict::{
+    FORBIDDEN, MAX_TOTALS, PROFILE as STRICT, expanded_limits, expanded_totals, is_count, limits,
+};
 use super::provider::{self, Profile, Refs};
 use super::support::sort_errors;
 use super::{AdaptContext, Adapted, SchemaDialect};
@@ -94,22 +96,72 @@ impl SchemaDialect for OpenAiAgentsMcp {
         schema: Value,
         cx: &AdaptContext<'_>,
     ) -> Result<Adapted, Vec<CapabilityError>> {
-        let out = provider::adapt(&PROFILE, schema, cx)?;
-        // OpenAI's limits, counted through the references as the inlined schema will have them,
-        // before it is built: a definition graph that doubles at each level is refused at the
-        // cost of its size, not its expansion's.
+        // Past a total, folded as under `openai-strict` (counted through the references).
+        // (Not every output past a total is found here: one whose inlined maps make the most of
+        // its properties is refused, as in exact mode.)
+        let original = (!cx.exact && may_be_past_a_count(&schema, cx.max_depth)).then(|| schema.clone());
+        let first = provider::adapt(&PROFILE, schema, cx)?;
         let mut errors = Vec::new();
-        expanded_limits(NAME, &out.schema, cx.max_depth, cx.origin, &mut errors);
-        if errors.is_empty() {
-            let depth = super::InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth);
-            let schema = super::inline_refs::inline_all(NAME, out.schema, cx, depth)?;
-            limits(NAME, &schema, cx.max_depth, cx.origin, &mut errors);
-            if errors.is_empty() {
-                // The plan follows definitions by node, not by the schema's spelling: an inlined
-                // definition means what the reference did.
-                return Ok(Adapted { schema, plan: out.plan });
+        expanded_limits(NAME, &first.schema, cx.max_depth, cx.origin, &mut errors);
+        match original {
+            _ if errors.is_empty() => inlined(first, cx),
+            Some(original) if errors.iter().all(is_count) => {
+                let counts = |s: &Value| expanded_totals(s, cx.max_depth).to_vec();
+                super::fold::past_limits(
+                    &original,
+                    &first,
+                    &super::fold::Counts { max: &MAX_TOTALS, count: &counts, through_refs: true },
+                    &|s| within_limits(s, cx),
+                    &is_count,
+                )
+                .ok_or(errors)
+            }
+            _ => {
+                sort_errors(&mut errors);
+                Err(errors)
             }
         }
+    }
+}
+
+/// Whether the output of `schema` may be past a total once every definition is inlined: three
+/// output properties for each of the input's (a property, a map's `key` and `value`), each
+/// name of at most 8 characters more.
+fn may_be_past_a_count(schema: &Value, max_depth: usize) -> bool {
+    let [props, chars, enums] = expanded_totals(schema, max_depth);
+    let props = props.saturating_mul(3).saturating_add(1);
+    let [max_props, max_chars, max_enums] = MAX_TOTALS;
+    props > max_props || chars.saturating_add(props.saturating_mul(8)) > max_chars || enums > max_enums
+}
+
+/// The schema adapted, inlined and its limits checked.
+fn within_limits(schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+    let out = provider::adapt(&PROFILE, schema, cx)?;
+    // OpenAI's limits, counted through the references as the inlined schema will have them,
+    // before it is built: a definition graph that doubles at each level is refused at the
+    // cost of its size, not its expansion's.
+    let mut errors = Vec::new();
+    expanded_limits(NAME, &out.schema, cx.max_depth, cx.origin, &mut errors);
+    if errors.is_empty() {
+        inlined(out, cx)
+    } else {
+        sort_errors(&mut errors);
+        Err(errors)
+    }
+}
+
+/// The engine's output `out`, within the limits counted through its references, inlined and
+/// its limits checked again.
+fn inlined(out: Adapted, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+    let depth = super::InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth);
+    let schema = super::inline_refs::inline_all(NAME, out.schema, cx, depth)?;
+    let mut errors = Vec::new();
+    limits(NAME, &schema, cx.max_depth, cx.origin, &mut errors);
+    if errors.is_empty() {
+        // The plan follows definitions by node, not by the schema's spelling: an inlined
+        // definition means what the reference did.
+        Ok(Adapted { schema, plan: out.plan })
+    } else {
         sort_errors(&mut errors);
         Err(errors)
     }
@@ -166,9 +218,28 @@ mod tests {
             (0..60).map(|i| (format!("f{i}"), json!({"type": "integer"}))).collect();
         let props: serde_json::Map<String, Value> =
             (0..100).map(|i| (format!("p{i}"), json!({"$ref": "#/$defs/Leaf"}))).collect();
-        let schema = json!({"type": "object", "properties": props,
-            "$defs": {"Leaf": {"type": "object", "properties": leaf}}});
-        let errors = adapt(schema).unwrap_err();
+        let (leaf_names, names): (Vec<&String>, Vec<&String>) =
+            (leaf.keys().collect(), props.keys().collect());
+        let schema = json!({"type": "object", "properties": props, "required": names,
+            "$defs": {"Leaf": {"type": "object", "properties": leaf, "required": leaf_names}}});
+        let exact = AdaptContext::default().with_exact(true);
+        let Err(errors) = OPENAI_AGENTS_MCP.adapt(schema.clone(), &exact) else {
+            panic!("accepted in exact mode")
+        };
         assert!(errors.iter().any(|e| e.to_string().contains("object properties in total")), "{errors:?}");
+        // Reversible: the last declared properties folded, the rest within 5,000 once inlined.
+        let Ok(out) = OPENAI_AGENTS_MCP.adapt_reversible(schema, &AdaptContext::default()) else {
+            panic!("refused")
+        };
+        let folded = out.plan.adaptations().iter().filter(|a| a.kind.as_str() == "folded").count();
+        assert_eq!(folded, 19);
+        assert!(
+            out.schema["properties"].get("p80").is_some() && out.schema["properties"].get("p81").is_none()
+        );
+        let full: serde_json::Map<String, Value> = (0..60).map(|i| (format!("f{i}"), json!(i))).collect();
+        let value: serde_json::Map<String, Value> =
+            (0..100).map(|i| (format!("p{i}"), Value::Object(full.clone()))).collect();
+        let value = Value::Object(value);
+        assert_eq!(out.plan.restore(out.plan.encode(value.clone())), Ok(value));
     }
 }

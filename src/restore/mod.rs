@@ -147,7 +147,8 @@ pub enum AdaptationKind {
     /// [`RestorePlan::renamed_keys`]); restore maps it back.
     RenamedKey,
     /// A property past a provider's count limits (Anthropic's 24 optional or 16 union
-    /// properties), folded with the others past it into one property holding their JSON text; restore parses it, checks each against its
+    /// properties, OpenAI's 5,000 properties or 1,000 enum values), folded with the others past
+    /// it into one property holding their JSON text; restore parses it, checks each against its
     /// original subschema and puts it back.
     Folded,
 }
@@ -358,7 +359,7 @@ impl RestorePlan {
                 keyword: "properties".into(),
             });
         }
-        let renamed = self.renamed_keys;
+        let renamed_keys = self.renamed_keys;
         let mut nodes = self.nodes;
         let fold = Decode::Fold(Box::new(fold));
         let root = match self.root {
@@ -378,7 +379,7 @@ impl RestorePlan {
                 nodes.len() - 1
             }
         };
-        Some(RestorePlan::from_parts(nodes, Some(root), adaptations).with_renamed_keys(renamed))
+        Some(RestorePlan::from_parts(nodes, Some(root), adaptations).with_renamed_keys(renamed_keys))
     }
 
     /// Maps arguments the provider's schema accepts back to arguments the original schema

@@ -1,5 +1,6 @@
-//! Properties past a provider's count limits (Anthropic's 24 optional and 16 union properties),
-//! folded into one property: a string holding the JSON text of an object with them.
+//! Properties past a provider's count limits (Anthropic's 24 optional and 16 union properties,
+//! OpenAI's 5,000 properties and 1,000 enum values), folded into one property: a string holding
+//! the JSON text of an object with them.
 //!
 //! The original says: an object with properties `a`, ..., `z`. The provider is told: the same
 //! object without the folded ones (the last declared), and one property more (its name
