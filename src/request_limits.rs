@@ -9,7 +9,7 @@
 //!
 //! | dialect | limit | source |
 //! | --- | --- | --- |
-//! | `anthropic-strict` | 20 strict tools, 24 optional parameters and 16 union parameters (a property with `anyOf` or a type array) over all strict tools | [ANT-SO] "Schema complexity limits" |
+//! | `anthropic-strict` | 20 strict tools, 24 optional parameters and 16 union parameters (a property with `anyOf` or a type array) over all strict tools; past the last two, what folding each tool's parameters past its share into one property of JSON text would do ([`RequestLimit::fold`]) | [ANT-SO] "Schema complexity limits" |
 //! | `openai-strict` | 128 tools; a function description of at most 1,024 characters | OpenAI function calling |
 //!
 //! Other dialects have none known here (an empty list).
@@ -29,6 +29,10 @@
 //! // The fifth tool takes the total from 24 to 30.
 //! assert_eq!(optional.over, ["tool_4"]);
 //! assert!(optional.to_string().starts_with("optional parameters over all strict tools: 30 of 24"));
+//! // Folded, the fourth would keep 5 of its 6 and the fifth 1 (its fold property alone).
+//! let kept: Vec<(&str, Option<usize>)> =
+//!     optional.fold.iter().map(|f| (f.tool.as_str(), f.keep)).collect();
+//! assert_eq!(kept, [("tool_3", Some(5)), ("tool_4", Some(1))]);
 //! ```
 
 use serde_json::Value;
@@ -58,6 +62,49 @@ pub struct RequestLimit {
     /// The tools that push the total past the limit, in the order given: for a sum, each tool
     /// (adding to it) from the one that first crosses it; for a limit per tool, each tool over it.
     pub over: Vec<String>,
+    /// Where a fold can bring the set within the limit (Anthropic's optional and union
+    /// parameters, which `anthropic-strict` folds past its limit per schema), what folding the
+    /// tools past it would do: each keeps what the request has room for when it comes, the rest
+    /// folded into one property of JSON text. Empty where the set is within the limit, or the
+    /// limit is not one a fold helps.
+    pub fold: Vec<ToolFold>,
+}
+
+/// A tool whose parameters past a request's limit would be folded into one property of JSON
+/// text, as a schema past the limit alone is (see [`RequestLimit::fold`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ToolFold {
+    /// The tool's name.
+    pub tool: String,
+    /// What the tool counts now.
+    pub count: usize,
+    /// What it would count folded (its fold property included: an optional one counts as one
+    /// optional parameter); `None` where the request has no room left for it even folded (leave
+    /// it out of the request, or send it without `strict`).
+    pub keep: Option<usize>,
+}
+
+impl RequestLimit {
+    /// What folding would do, in words (`None` where nothing is to fold): `folding keeps 4 of
+    /// `t4`'s 6; `t5` is past the limit even folded`.
+    pub fn folding(&self) -> Option<String> {
+        if self.fold.is_empty() {
+            return None;
+        }
+        let parts: Vec<String> = self
+            .fold
+            .iter()
+            .map(|f| match f.keep {
+                Some(keep) => format!("keeps {keep} of `{}`'s {}", f.tool, f.count),
+                None => format!("`{}` is past the limit even folded", f.tool),
+            })
+            .collect();
+        Some(format!(
+            "folding the last declared parameters of each into one of JSON text: {}",
+            parts.join("; ")
+        ))
+    }
 }
 
 impl RequestLimit {
@@ -94,17 +141,27 @@ pub fn request_limits(dialect: &str, tools: &[RequestTool<'_>]) -> Vec<RequestLi
                 .collect();
             vec![
                 summed("strict tools", ANTHROPIC_TOOLS, tools, |_| 1),
-                summed(
-                    "optional parameters over all strict tools",
-                    crate::dialect::anthropic_strict::MAX_OPTIONAL,
+                folded(
+                    summed(
+                        "optional parameters over all strict tools",
+                        crate::dialect::anthropic_strict::MAX_OPTIONAL,
+                        tools,
+                        |i| counts[i].0,
+                    ),
                     tools,
                     |i| counts[i].0,
+                    1,
                 ),
-                summed(
-                    "union parameters (`anyOf` or a type array) over all strict tools",
-                    crate::dialect::anthropic_strict::MAX_UNIONS,
+                folded(
+                    summed(
+                        "union parameters (`anyOf` or a type array) over all strict tools",
+                        crate::dialect::anthropic_strict::MAX_UNIONS,
+                        tools,
+                        |i| counts[i].1,
+                    ),
                     tools,
                     |i| counts[i].1,
+                    0,
                 ),
             ]
         }
@@ -134,7 +191,37 @@ fn summed(
             over.push(tool.name.to_owned());
         }
     }
-    RequestLimit { what, max, total, over }
+    RequestLimit { what, max, total, over, fold: Vec::new() }
+}
+
+/// `limit` (a sum past its limit) with what folding would do: each tool, in the order given,
+/// keeps what it counts where the limit has room for it and for the least each later tool can
+/// be folded to (`floor`, what a fold property counts); a tool that does not fit is folded down
+/// to the room it has, at least `floor`.
+fn folded(
+    mut limit: RequestLimit,
+    tools: &[RequestTool<'_>],
+    count: impl Fn(usize) -> usize,
+    floor: usize,
+) -> RequestLimit {
+    if !limit.exceeded() {
+        return limit;
+    }
+    let counts: Vec<usize> = (0..tools.len()).map(count).collect();
+    let mut room = limit.max;
+    for (i, tool) in tools.iter().enumerate() {
+        let n = counts[i];
+        let later = counts[i + 1..].iter().filter(|c| **c > 0).count();
+        let available = room.saturating_sub(floor.saturating_mul(later));
+        if n <= available {
+            room -= n;
+            continue;
+        }
+        let keep = (room >= floor).then_some(available.max(floor));
+        room -= keep.unwrap_or(0);
+        limit.fold.push(ToolFold { tool: tool.name.to_owned(), count: n, keep });
+    }
+    limit
 }
 
 /// A limit on each tool: the largest, and every tool over it.
@@ -153,7 +240,7 @@ fn each(
             over.push(tool.name.to_owned());
         }
     }
-    RequestLimit { what, max, total, over }
+    RequestLimit { what, max, total, over, fold: Vec::new() }
 }
 
 #[cfg(test)]
@@ -192,7 +279,24 @@ mod tests {
         assert_eq!(limits[1].over.first().map(String::as_str), Some("t8"));
         assert_eq!(limits[2].over.first().map(String::as_str), Some("t8"));
         let few = request_limits("anthropic-strict", &tools(&names[..8], &schema, None));
-        assert!(few.iter().all(|l| !l.exceeded() && l.over.is_empty()), "{few:?}");
+        assert!(few.iter().all(|l| !l.exceeded() && l.over.is_empty() && l.fold.is_empty()), "{few:?}");
+        // Folding 9 tools of 3 optional parameters (27): the first 7 keep theirs (21), the
+        // eighth keeps 2 and the ninth 1 (its fold property alone). Of the union parameters, 8
+        // tools take 16 and the ninth folds both of its into a string, which is no union.
+        let nine = request_limits("anthropic-strict", &tools(&names[..9], &schema, None));
+        let fold = |tool: &str, count, keep| ToolFold { tool: tool.into(), count, keep };
+        assert_eq!(nine[1].fold, [fold("t7", 3, Some(2)), fold("t8", 3, Some(1))]);
+        assert_eq!(
+            nine[1].folding().unwrap(),
+            "folding the last declared parameters of each into one of JSON text: keeps 2 of `t7`'s 3; keeps 1 of `t8`'s 3"
+        );
+        assert_eq!(nine[2].fold, [fold("t8", 2, Some(0))]);
+        assert!(nine[0].fold.is_empty(), "strict tools do not fold");
+        // More tools with optional parameters than the limit: the last have no room even folded.
+        let many: Vec<String> = (0..26).map(|i| format!("t{i}")).collect();
+        let past = request_limits("anthropic-strict", &tools(&many, &schema, None));
+        assert_eq!(past[1].fold.last(), Some(&fold("t25", 3, None)));
+        assert!(past[1].folding().unwrap().ends_with("`t25` is past the limit even folded"));
     }
 
     #[test]
@@ -210,5 +314,6 @@ mod tests {
         );
         assert!(request_limits("openai-strict", &set[..128]).iter().any(RequestLimit::exceeded));
         assert!(request_limits("gemini", &set).is_empty());
+        assert!(limits.iter().all(|l| l.fold.is_empty()), "OpenAI's request limits do not fold");
     }
 }

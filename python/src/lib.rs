@@ -743,7 +743,7 @@ struct Adaptation {
     keyword: String,
     /// ``"null-for-absent"``, ``"map-as-entries"``, ``"json-text"``, ``"wrapped-root"``,
     /// ``"tuple-as-object"``, ``"enum-as-text"``, ``"moved-check"``, ``"absent-for-null"``,
-    /// ``"renamed-key"`` or ``"schema-text"``.
+    /// ``"renamed-key"``, ``"schema-text"`` or ``"folded"``.
     kind: &'static str,
     /// The rewrite in words.
     message: String,

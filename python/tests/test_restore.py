@@ -19,6 +19,7 @@ import uuid
 from typing import Any, Dict, List, Optional
 
 import jsonschema
+import pydantic
 import pytest
 from pydantic import BaseModel, TypeAdapter, ValidationError, conint
 
@@ -338,6 +339,29 @@ def test_adaptations_list_every_rewrite_with_its_pointer_keyword_and_kind() -> N
         ("/properties/payload", "json-text"),
     }
     assert schema_for(Booking).adaptations == ()  # json-schema rewrites nothing
+
+
+Wide = pydantic.create_model(  # type: ignore[call-overload]
+    "Wide", **{f"f{i:02}": (Optional[conint(ge=0)], None) for i in range(30)}  # type: ignore[valid-type]
+)
+
+
+def test_past_anthropics_optional_limit_the_last_declared_fields_are_folded_into_json_text() -> None:
+    built = schema_for(Wide, dialect="anthropic-strict")
+    folded = [a.pointer for a in built.adaptations if a.kind == "folded"]
+    # 30 optional fields: 23 kept, 7 folded into one optional property, 24 in all.
+    assert folded == [f"/properties/f{i:02}" for i in range(23, 30)]
+    assert built.schema["properties"]["more_properties"]["type"] == "string"
+    assert "f29" not in built.schema["properties"]
+    sent = built.encode({"f00": 1, "f29": 2})
+    assert sent == {"f00": 1, "more_properties": '{"f29":2}'}
+    assert built.restore(sent) == {"f00": 1, "f29": 2}
+    err = faults_of(lambda: built.restore({"more_properties": '{"f29": -2}'}))
+    assert [pointer for pointer, _ in err.faults] == ["/f29"]
+    assert "must be at least 0, got -2" in err.faults[0][1]
+    # Exact mode refuses instead.
+    with pytest.raises(CapabilityError):
+        schema_for(Wide, dialect="anthropic-strict", exact=True)
 
 
 # ---- faults ------------------------------------------------------------------------------------

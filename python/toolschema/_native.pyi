@@ -89,6 +89,7 @@ _AdaptationKind = Literal[
     "absent-for-null",
     "renamed-key",
     "schema-text",
+    "folded",
 ]
 
 @final

@@ -67,17 +67,21 @@
 //! - **recursion**: Anthropic refuses a cycle of references, so each is unrolled to
 //!   [`AdaptContext::recursion_depth`] levels and the rest sent as JSON text that restore checks
 //!   against the original (`restore/rewrite/schema_text.rs`; refused in exact mode);
-//! - **refused**: `not`, `if`/`then`/`else`, `contains`, overlapping `oneOf`, a
-//!   pattern Anthropic cannot run, and the limits (24 optional properties, 16 union properties),
-//!   counted on the output per schema ([`request_limits`](crate::request_limits) counts them over
-//!   a request's tools).
+//! - **folded**, still past a limit (24 optional properties, 16 union properties, counted on the
+//!   output per schema): the last declared root properties that add to it, optional ones first,
+//!   as few as bring it within, written as one property holding their JSON text, which restore
+//!   parses and checks against their original subschemas (`dialect/fold.rs`,
+//!   `restore/rewrite/fold.rs`); [`request_limits`](crate::request_limits) counts the limits over
+//!   a request's tools and says what folding would do there;
+//! - **refused**: `not`, `if`/`then`/`else`, `contains`, overlapping `oneOf`, a pattern Anthropic
+//!   cannot run, and the limits where the root cannot be folded, or in exact mode.
 
 use super::provider::{self, Enums, Profile, Refs, Style};
 use super::support::sort_errors;
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
 use crate::restore::rewrite::keys;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// Anthropic strict tool use / JSON outputs (see the module docs). Its name is `anthropic-strict`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -184,24 +188,74 @@ impl SchemaDialect for AnthropicStrict {
         schema: Value,
         cx: &AdaptContext<'_>,
     ) -> Result<Adapted, Vec<CapabilityError>> {
-        // Past the limit of union properties, a second try that writes fewer (kept only where
-        // the output may have that many properties at all: a copy otherwise costs every call).
-        let again = (property_bound(&schema, cx.max_depth) > MAX_UNIONS).then(|| schema.clone());
-        match (Self::adapt_with(&PROFILE, schema, cx), again) {
-            (Err(errors), Some(again))
-                if errors.iter().any(
-                    |e| matches!(e, CapabilityError::LimitExceeded { limit, .. } if limit == UNIONS),
-                ) =>
-            {
-                Self::adapt_with(&FEWER_UNIONS, again, cx)
+        // Past a limit, folded (kept only where the output may have that many properties at
+        // all: a copy otherwise costs every call).
+        let original = (!cx.exact && super::fold::property_bound(&schema, cx.max_depth) > MAX_UNIONS)
+            .then(|| schema.clone());
+        let first = Self::output(schema, cx)?;
+        let errors = limit_errors(&first.schema, cx);
+        match original {
+            _ if errors.is_empty() => Ok(first),
+            Some(original) if errors.iter().all(is_count) => {
+                let counts = |s: &Value| -> Vec<usize> {
+                    let (optional, unions) = parameter_counts(s, cx.max_depth);
+                    vec![optional, unions]
+                };
+                super::fold::past_limits(
+                    &original,
+                    &first,
+                    &super::fold::Counts {
+                        max: &[MAX_OPTIONAL, MAX_UNIONS],
+                        count: &counts,
+                        through_refs: false,
+                    },
+                    &|s| Self::within_limits(s, cx),
+                    &is_count,
+                )
+                .ok_or(errors)
             }
-            (done, _) => done,
+            _ => Err(errors),
         }
     }
 }
 
+/// Whether `e` is one of the per-schema counts (optional or union properties).
+fn is_count(e: &CapabilityError) -> bool {
+    matches!(e, CapabilityError::LimitExceeded { limit, .. } if limit == UNIONS || limit == OPTIONAL)
+}
+
+/// The per-schema limits `schema` (an output) is past, sorted.
+fn limit_errors(schema: &Value, cx: &AdaptContext<'_>) -> Vec<CapabilityError> {
+    let mut errors = Vec::new();
+    limits(schema, cx.max_depth, cx.origin, &mut errors);
+    sort_errors(&mut errors);
+    errors
+}
+
 impl AnthropicStrict {
-    fn adapt_with(
+    /// The schema adapted and its counts checked: past the limit of union properties, a second
+    /// try that writes fewer.
+    fn within_limits(schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+        let out = Self::output(schema, cx)?;
+        let errors = limit_errors(&out.schema, cx);
+        if errors.is_empty() { Ok(out) } else { Err(errors) }
+    }
+
+    /// The schema adapted, its counts unchecked: past the limit of union properties, a second
+    /// try that writes fewer (kept only where the output may have that many properties at all:
+    /// a copy otherwise costs every call).
+    fn output(schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+        let again = (super::fold::property_bound(&schema, cx.max_depth) > MAX_UNIONS).then(|| schema.clone());
+        let first = Self::adapt_unchecked(&PROFILE, schema, cx)?;
+        match again {
+            Some(again) if parameter_counts(&first.schema, cx.max_depth).1 > MAX_UNIONS => {
+                Self::adapt_unchecked(&FEWER_UNIONS, again, cx)
+            }
+            _ => Ok(first),
+        }
+    }
+
+    fn adapt_unchecked(
         profile: &Profile,
         schema: Value,
         cx: &AdaptContext<'_>,
@@ -216,14 +270,7 @@ impl AnthropicStrict {
             },
             &|_| (),
         );
-        let mut errors = Vec::new();
-        limits(&schema, cx.max_depth, cx.origin, &mut errors);
-        if errors.is_empty() {
-            Ok(Adapted { schema, plan })
-        } else {
-            sort_errors(&mut errors);
-            Err(errors)
-        }
+        Ok(Adapted { schema, plan })
     }
 }
 
@@ -253,34 +300,15 @@ fn null_as_branch(node: &mut Value) {
 /// The limit on union properties, as its error names it.
 const UNIONS: &str = "properties using `anyOf` or a type array per request";
 
-/// At least as many properties as the output of `schema` can have: its own, two for each map
-/// (its entries' `key` and `value`), one for each tuple member, and a wrapped root's `value`.
-fn property_bound(schema: &Value, max_depth: usize) -> usize {
-    let mut n = 1;
-    let _ = crate::walk::visit_objects(schema, max_depth, &mut |_, m| {
-        n += m.get("properties").and_then(Value::as_object).map_or(0, Map::len);
-        n += 2 * ["additionalProperties", "patternProperties", "items"]
-            .iter()
-            .filter(|k| m.contains_key(**k))
-            .count();
-        for tuple in ["prefixItems", "items"] {
-            n += m.get(tuple).and_then(Value::as_array).map_or(0, Vec::len);
-        }
-    });
-    n
-}
+/// The limit on optional properties, as its error names it.
+const OPTIONAL: &str = "optional properties (not in `required`) per request";
 
 /// The per-schema part of [ANT-SO]'s request limits: optional properties and union properties.
 fn limits(schema: &Value, max_depth: usize, origin: crate::hint::Origin, errors: &mut Vec<CapabilityError>) {
     use crate::hint::Advice;
     let (optional, unions) = parameter_counts(schema, max_depth);
     for (what, actual, max, advice) in [
-        (
-            "optional properties (not in `required`) per request",
-            optional,
-            MAX_OPTIONAL,
-            Advice::FewerOptional,
-        ),
+        (OPTIONAL, optional, MAX_OPTIONAL, Advice::FewerOptional),
         (UNIONS, unions, MAX_UNIONS, Advice::FewerUnions),
     ] {
         if actual > max {
@@ -318,7 +346,7 @@ pub(crate) fn parameter_counts(schema: &Value, max_depth: usize) -> (usize, usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Map, json};
 
     fn run(s: Value) -> Result<Adapted, Vec<CapabilityError>> {
         ANTHROPIC_STRICT.adapt_reversible(s, &AdaptContext::new(128, Some("T")))
@@ -368,7 +396,7 @@ mod tests {
     }
 
     #[test]
-    fn past_the_optional_limit_the_error_says_how_to_come_within_it_in_the_inputs_terms() {
+    fn past_the_optional_limit_exact_mode_says_how_to_come_within_it_in_the_inputs_terms() {
         let props: Map<String, Value> =
             (0..25).map(|i| (format!("f{i:02}"), json!({"type": "string"}))).collect();
         let s = json!({"type": "object", "properties": props});
@@ -377,7 +405,7 @@ mod tests {
             (crate::hint::Origin::JsonSchema, "list more properties in `required`"),
             (crate::hint::Origin::Python, "give fewer fields a default"),
         ] {
-            let cx = AdaptContext::new(128, Some("T")).with_origin(origin);
+            let cx = AdaptContext::new(128, Some("T")).with_origin(origin).with_exact(true);
             let errs = ANTHROPIC_STRICT.adapt_reversible(s.clone(), &cx).unwrap_err();
             let text = errs[0].to_string();
             assert!(text.contains("at most 24 optional properties") && text.contains(advice), "{text}");
@@ -400,17 +428,52 @@ mod tests {
         assert_eq!(parameter_counts(&past.schema, 128), (MAX_UNIONS + 1, 0));
         assert_eq!(past.plan.encode(json!({"p00": null, "p01": "a"})), json!({"p01": "a"}));
         assert_eq!(past.plan.restore(json!({"p01": "a"})).unwrap(), json!({"p01": "a"}));
-        // A required nullable property's null is a value of its own: still a union, refused.
+        // A required nullable property's null is a value of its own: still a union, refused in
+        // exact mode, the last declared one folded otherwise.
         let mut required = json!({"type": "object", "properties": props(MAX_UNIONS + 1)});
         required["required"] = json!(props(MAX_UNIONS + 1).keys().collect::<Vec<_>>());
-        let errors = run(required).unwrap_err();
+        let exact = AdaptContext::new(128, Some("T")).with_exact(true);
+        let errors = ANTHROPIC_STRICT.adapt_reversible(required.clone(), &exact).unwrap_err();
         assert!(errors.iter().any(|e| e.to_string().contains("anyOf")), "{errors:?}");
+        let folded = run(required).unwrap();
+        assert_eq!(parameter_counts(&folded.schema, 128), (0, MAX_UNIONS));
+        assert_eq!(folded.schema["properties"]["more_properties"]["type"], "string");
+        assert!(folded.schema["properties"].get("p16").is_none());
         // A default other than null: absent is that default, so null stays.
         let mut other = props(MAX_UNIONS + 1);
         other["p00"] = json!({"type": ["string", "null"], "default": "x"});
         let out = run(json!({"type": "object", "properties": other})).unwrap();
         assert!(out.schema["properties"]["p00"].get("anyOf").is_some());
         assert_eq!(out.schema["properties"]["p01"], json!({"type": "string"}));
+    }
+
+    #[test]
+    fn past_the_optional_limit_the_last_declared_are_folded_into_json_text_and_restored() {
+        let props: Map<String, Value> = (0..30)
+            .map(|i| (format!("f{i:02}"), json!({"type": "integer", "minimum": 0})))
+            .chain([("name".to_owned(), json!({"type": "string"}))])
+            .collect();
+        let s = json!({"type": "object", "properties": props, "required": ["name"]});
+        let out = run(s).unwrap();
+        // 30 optional: 23 kept, 7 folded into one optional property, 24 in all.
+        assert_eq!(parameter_counts(&out.schema, 128).0, MAX_OPTIONAL);
+        let kept = out.schema["properties"].as_object().unwrap();
+        assert!(kept.contains_key("f22") && !kept.contains_key("f23") && kept.contains_key("name"));
+        let folded: Vec<&str> = out
+            .plan
+            .adaptations()
+            .iter()
+            .filter(|a| a.kind == crate::restore::AdaptationKind::Folded)
+            .map(|a| a.pointer.as_str())
+            .collect();
+        assert_eq!(folded, (23..30).map(|i| format!("/properties/f{i:02}")).collect::<Vec<_>>());
+        let value = json!({"name": "x", "f00": 1, "f29": 2});
+        let sent = out.plan.encode(value.clone());
+        assert_eq!(sent, json!({"name": "x", "f00": 1, "more_properties": "{\"f29\":2}"}));
+        assert_eq!(out.plan.restore(sent).unwrap(), value);
+        let err = out.plan.restore(json!({"name": "x", "more_properties": "{\"f29\":-2}"})).unwrap_err();
+        assert_eq!(err.faults()[0].pointer, "/f29");
+        assert_eq!(err.faults()[0].message, "must be at least 0, got -2");
     }
 
     #[test]

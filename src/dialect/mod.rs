@@ -28,6 +28,7 @@
 //! ```
 
 pub mod anthropic_strict;
+mod fold;
 pub mod gemini;
 pub mod gemini_json_schema;
 pub mod inline_refs;

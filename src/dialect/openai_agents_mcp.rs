@@ -52,8 +52,11 @@
 //! assert_eq!((refused.keyword(), refused.pointer()), (Some("$ref"), "/properties/kids/items"));
 //! ```
 
-use super::openai_strict::{FORBIDDEN, PROFILE as STRICT, adapt_cutting_nesting, expanded_limits, limits};
-use super::provider::{Profile, Refs};
+use super::openai_strict::{
+    FORBIDDEN, MAX_TOTALS, PROFILE as STRICT, adapt_cutting_nesting, expanded_limits, expanded_totals,
+    is_count, limits,
+};
+use super::provider::{self, Profile, Refs};
 use super::support::sort_errors;
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
@@ -99,8 +102,37 @@ impl SchemaDialect for OpenAiAgentsMcp {
         schema: Value,
         cx: &AdaptContext<'_>,
     ) -> Result<Adapted, Vec<CapabilityError>> {
-        adapt_cutting_nesting(&PROFILE, schema, cx, |out| inlined_within_limits(out, cx))
+        // Past a total (counted through the references), folded as under `openai-strict`; past
+        // the nesting limit, cut. (Not every output past a total is found here: one whose inlined
+        // maps make the most of its properties is refused, as in exact mode.)
+        let original = (!cx.exact && may_be_past_a_count(&schema, cx.max_depth)).then(|| schema.clone());
+        let first = adapt_cutting_nesting(&PROFILE, schema, cx, |out| inlined_within_limits(out, cx));
+        match (first, original) {
+            (Err(errors), Some(original)) if errors.iter().all(is_count) => {
+                let engine = provider::adapt(&PROFILE, original.clone(), cx)?;
+                let counts = |s: &Value| expanded_totals(s, cx.max_depth).to_vec();
+                super::fold::past_limits(
+                    &original,
+                    &engine,
+                    &super::fold::Counts { max: &MAX_TOTALS, count: &counts, through_refs: true },
+                    &|s| inlined_within_limits(provider::adapt(&PROFILE, s, cx)?, cx),
+                    &is_count,
+                )
+                .ok_or(errors)
+            }
+            (first, _) => first,
+        }
     }
+}
+
+/// Whether the output of `schema` may be past a total once every definition is inlined: three
+/// output properties for each of the input's (a property, a map's `key` and `value`), each
+/// name of at most 8 characters more.
+fn may_be_past_a_count(schema: &Value, max_depth: usize) -> bool {
+    let [props, chars, enums] = expanded_totals(schema, max_depth);
+    let props = props.saturating_mul(3).saturating_add(1);
+    let [max_props, max_chars, max_enums] = MAX_TOTALS;
+    props > max_props || chars.saturating_add(props.saturating_mul(8)) > max_chars || enums > max_enums
 }
 
 /// The engine's output with every definition inlined, within OpenAI's limits.
@@ -177,9 +209,28 @@ mod tests {
             (0..60).map(|i| (format!("f{i}"), json!({"type": "integer"}))).collect();
         let props: serde_json::Map<String, Value> =
             (0..100).map(|i| (format!("p{i}"), json!({"$ref": "#/$defs/Leaf"}))).collect();
-        let schema = json!({"type": "object", "properties": props,
-            "$defs": {"Leaf": {"type": "object", "properties": leaf}}});
-        let errors = adapt(schema).unwrap_err();
+        let (leaf_names, names): (Vec<&String>, Vec<&String>) =
+            (leaf.keys().collect(), props.keys().collect());
+        let schema = json!({"type": "object", "properties": props, "required": names,
+            "$defs": {"Leaf": {"type": "object", "properties": leaf, "required": leaf_names}}});
+        let exact = AdaptContext::default().with_exact(true);
+        let Err(errors) = OPENAI_AGENTS_MCP.adapt(schema.clone(), &exact) else {
+            panic!("accepted in exact mode")
+        };
         assert!(errors.iter().any(|e| e.to_string().contains("object properties in total")), "{errors:?}");
+        // Reversible: the last declared properties folded, the rest within 5,000 once inlined.
+        let Ok(out) = OPENAI_AGENTS_MCP.adapt_reversible(schema, &AdaptContext::default()) else {
+            panic!("refused")
+        };
+        let folded = out.plan.adaptations().iter().filter(|a| a.kind.as_str() == "folded").count();
+        assert_eq!(folded, 19);
+        assert!(
+            out.schema["properties"].get("p80").is_some() && out.schema["properties"].get("p81").is_none()
+        );
+        let full: serde_json::Map<String, Value> = (0..60).map(|i| (format!("f{i}"), json!(i))).collect();
+        let value: serde_json::Map<String, Value> =
+            (0..100).map(|i| (format!("p{i}"), Value::Object(full.clone()))).collect();
+        let value = Value::Object(value);
+        assert_eq!(out.plan.restore(out.plan.encode(value.clone())), Ok(value));
     }
 }

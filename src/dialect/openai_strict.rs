@@ -73,8 +73,13 @@
 //!   (an integer format first becomes the bounds it implies);
 //! - **cut**: objects past the 10 levels of nesting (reversible mode): sent as JSON text that
 //!   restore checks against their place in the original (`restore/rewrite/schema_text.rs`);
+//! - **folded** past a total (5,000 properties, 120,000 characters, 1,000 enum values, counted
+//!   on the output): the last declared root properties that add to it, as few as bring it within,
+//!   written as one property holding their JSON text (`dialect/fold.rs`,
+//!   `restore/rewrite/fold.rs`);
 //! - **refused**: `not`, `if`/`then`/`else`, `contains`, `dependentSchemas`, overlapping `oneOf`,
-//!   and the other size limits, counted on the output.
+//!   one string enum past its characters, a total past its limit where the root cannot be folded,
+//!   and every limit in exact mode.
 
 use super::provider::{self, Enums, Profile, Refs, Style};
 use super::support::{sort_errors, type_names};
@@ -133,6 +138,8 @@ const MAX_PROPERTIES: usize = 5_000;
 const MAX_OBJECT_NESTING: usize = 10;
 const MAX_STRING_TOTAL: usize = 120_000;
 const MAX_ENUM_VALUES: usize = 1_000;
+/// The limits of the totals a fold brings within them: properties, characters, enum values.
+pub(super) const MAX_TOTALS: [usize; 3] = [MAX_PROPERTIES, MAX_STRING_TOTAL, MAX_ENUM_VALUES];
 const LARGE_ENUM: usize = 250;
 const MAX_LARGE_ENUM_CHARS: usize = 15_000;
 
@@ -188,7 +195,26 @@ impl SchemaDialect for OpenAiStrict {
         schema: Value,
         cx: &AdaptContext<'_>,
     ) -> Result<Adapted, Vec<CapabilityError>> {
-        adapt_cutting_nesting(&PROFILE, schema, cx, |out| within_limits(out, cx))
+        // Past a total, folded (the input kept only where the schema may be past one at all: a
+        // copy otherwise costs every call); past the nesting limit, cut.
+        let original = (!cx.exact && may_be_past_a_count(&schema, cx.max_depth)).then(|| schema.clone());
+        let first =
+            adapt_cutting_nesting(&PROFILE, schema, cx, |out| checked(out, cx).map_err(|past| past.0));
+        match (first, original) {
+            (Err(errors), Some(original)) if errors.iter().all(is_count) => {
+                let engine = provider::adapt(&PROFILE, original.clone(), cx)?;
+                let counts = |s: &Value| totals(s, cx.max_depth).to_vec();
+                super::fold::past_limits(
+                    &original,
+                    &engine,
+                    &super::fold::Counts { max: &MAX_TOTALS, count: &counts, through_refs: false },
+                    &|s| within_limits(s, cx),
+                    &is_count,
+                )
+                .ok_or(errors)
+            }
+            (first, _) => first,
+        }
     }
 }
 
@@ -252,29 +278,53 @@ fn nesting(e: &CapabilityError) -> Option<usize> {
     }
 }
 
-/// The engine's output within [OAI-SO]'s limits: its definitions inlined where that stays within
-/// them, else kept.
-fn within_limits(out: Adapted, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
-    let mut errors = Vec::new();
+/// The schema adapted and its limits checked.
+fn within_limits(schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+    checked(provider::adapt(&PROFILE, schema, cx)?, cx).map_err(|past| past.0)
+}
+
+/// The engine's output `out` within the limits (its definitions inlined where that keeps it
+/// within them), or the limits it is past, with it as it was.
+fn checked(out: Adapted, cx: &AdaptContext<'_>) -> Result<Adapted, Box<(Vec<CapabilityError>, Adapted)>> {
     // Within the limits only with its definitions shared: kept as it was.
     let inlined = inline_acyclic(&out.schema, cx).filter(|inlined| {
         let mut over = Vec::new();
         limits(NAME, inlined, cx.max_depth, cx.origin, &mut over);
         over.is_empty()
     });
-    let schema = match inlined {
-        Some(inlined) => inlined,
-        None => {
-            limits(NAME, &out.schema, cx.max_depth, cx.origin, &mut errors);
-            out.schema
-        }
-    };
+    if let Some(schema) = inlined {
+        return Ok(Adapted { schema, plan: out.plan });
+    }
+    let mut errors = Vec::new();
+    limits(NAME, &out.schema, cx.max_depth, cx.origin, &mut errors);
     if errors.is_empty() {
-        Ok(Adapted { schema, plan: out.plan })
+        Ok(out)
     } else {
         sort_errors(&mut errors);
-        Err(errors)
+        Err(Box::new((errors, out)))
     }
+}
+
+/// The totals a fold brings within their limits, as their errors name them (with or without
+/// "once every `$ref` is inlined").
+const COUNTED: [&str; 3] =
+    ["object properties in total", "characters of property names, ", "enum values in total"];
+
+/// Whether `e` is one of the totals a fold brings within its limit (not the nesting depth, nor
+/// one enum's characters).
+pub(super) fn is_count(e: &CapabilityError) -> bool {
+    matches!(e, CapabilityError::LimitExceeded { limit, .. } if COUNTED.iter().any(|c| limit.starts_with(c)))
+}
+
+/// Whether the output of `schema` may be past a total: at most the properties
+/// [`property_bound`](super::fold::property_bound) counts, each the input's or a name of at most
+/// 8 characters the encodings write (`key` and `value`, a tuple member's index).
+pub(super) fn may_be_past_a_count(schema: &Value, max_depth: usize) -> bool {
+    let [_, chars, enums] = totals(schema, max_depth);
+    let props = super::fold::property_bound(schema, max_depth);
+    props > MAX_PROPERTIES
+        || chars.saturating_add(props.saturating_mul(8)) > MAX_STRING_TOTAL
+        || enums > MAX_ENUM_VALUES
 }
 
 /// How many times its size with shared definitions an inlined schema may be.
@@ -311,9 +361,35 @@ pub(super) fn limits(
     origin: Origin,
     errors: &mut Vec<CapabilityError>,
 ) {
-    let (mut props, mut chars, mut enum_values) = (0usize, 0usize, 0usize);
-    // The walk that spells a pointer only for an error: limits are counted over every object.
     let _ = crate::walk::visit_objects(schema, max_depth, &mut |at, map| {
+        if let Some(Value::Array(vs)) = map.get("enum") {
+            let str_len = |v: &Value| v.as_str().map_or(0, |s| s.chars().count());
+            let total: usize = vs.iter().map(str_len).sum();
+            if vs.len() > LARGE_ENUM && vs.iter().all(Value::is_string) && total > MAX_LARGE_ENUM_CHARS {
+                errors.push(limit(
+                    dialect,
+                    "characters in one string enum of more than 250 values",
+                    (total, MAX_LARGE_ENUM_CHARS),
+                    at.pointer().as_str(),
+                    Advice::Smaller.text(origin),
+                ));
+            }
+        }
+    });
+    let [props, chars, enum_values] = totals(schema, max_depth);
+    let totals = [
+        ("object properties in total", props, MAX_PROPERTIES),
+        ("characters of property names, definition names, enum and const values", chars, MAX_STRING_TOTAL),
+        ("enum values in total", enum_values, MAX_ENUM_VALUES),
+    ];
+    over_limits(dialect, totals, expanded(schema, max_depth).nesting, origin, errors);
+}
+
+/// The [OAI-SO] totals of `schema` as it is written (each definition once): object properties,
+/// characters of property names, definition names, enum and const values, and enum values.
+pub(super) fn totals(schema: &Value, max_depth: usize) -> [usize; 3] {
+    let (mut props, mut chars, mut enum_values) = (0usize, 0usize, 0usize);
+    let _ = crate::walk::visit_objects(schema, max_depth, &mut |_, map| {
         if let Some(Value::Object(p)) = map.get("properties") {
             props += p.len();
             chars += p.keys().map(|k| k.chars().count()).sum::<usize>();
@@ -327,25 +403,17 @@ pub(super) fn limits(
         }
         if let Some(Value::Array(vs)) = map.get("enum") {
             enum_values += vs.len();
-            let total: usize = vs.iter().map(str_len).sum();
-            chars += total;
-            if vs.len() > LARGE_ENUM && vs.iter().all(Value::is_string) && total > MAX_LARGE_ENUM_CHARS {
-                errors.push(limit(
-                    dialect,
-                    "characters in one string enum of more than 250 values",
-                    (total, MAX_LARGE_ENUM_CHARS),
-                    at.pointer().as_str(),
-                    Advice::Smaller.text(origin),
-                ));
-            }
+            chars += vs.iter().map(str_len).sum::<usize>();
         }
     });
-    let totals = [
-        ("object properties in total", props, MAX_PROPERTIES),
-        ("characters of property names, definition names, enum and const values", chars, MAX_STRING_TOTAL),
-        ("enum values in total", enum_values, MAX_ENUM_VALUES),
-    ];
-    over_limits(dialect, totals, expanded(schema, max_depth).nesting, origin, errors);
+    [props, chars, enum_values]
+}
+
+/// The [OAI-SO] totals through the references, as the schema has them once every definition is
+/// inlined (see [`expanded_limits`]).
+pub(super) fn expanded_totals(schema: &Value, max_depth: usize) -> [usize; 3] {
+    let e = expanded(schema, max_depth);
+    [e.properties, e.chars, e.enum_values]
 }
 
 /// The errors for the `totals` past their limits (what, actual, limit), and for `nesting` levels
@@ -494,7 +562,7 @@ fn limit(dialect: &str, what: &str, count: (usize, usize), pointer: &str, hint: 
 mod tests {
     use super::*;
     use crate::dialect::{AdaptContext, adapt};
-    use serde_json::json;
+    use serde_json::{Map, json};
 
     fn run(s: Value) -> Result<Adapted, Vec<CapabilityError>> {
         OPENAI_STRICT.adapt_reversible(s, &AdaptContext::new(128, Some("T")))
@@ -629,20 +697,77 @@ mod tests {
     }
 
     #[test]
-    fn past_a_total_the_error_says_how_to_come_within_it() {
+    fn past_a_total_exact_mode_says_how_to_come_within_it() {
         let values: Vec<String> = (0..1001).map(|i| format!("v{i}")).collect();
         let s = json!({"type": "object", "properties": {"e": {"type": "string", "enum": values}}, "required": ["e"]});
-        let errs = run(s.clone()).unwrap_err();
+        let exact = AdaptContext::new(128, Some("T")).with_exact(true);
+        let errs = OPENAI_STRICT.adapt_reversible(s.clone(), &exact).unwrap_err();
         let text = errs[0].to_string();
         assert!(
             text.contains("enum values in total") && text.contains("as a `String` the code checks"),
             "{text}"
         );
-        let errs = OPENAI_STRICT.adapt_reversible(s.clone(), &AdaptContext::new(128, None)).unwrap_err();
+        let foreign = AdaptContext::new(128, None).with_exact(true);
+        let errs = OPENAI_STRICT.adapt_reversible(s.clone(), &foreign).unwrap_err();
         assert!(errs[0].to_string().contains("a long `enum` as a string the tool checks"), "{}", errs[0]);
-        let python = AdaptContext::new(128, Some("T")).with_origin(Origin::Python);
+        let python = AdaptContext::new(128, Some("T")).with_origin(Origin::Python).with_exact(true);
         let errs = OPENAI_STRICT.adapt_reversible(s, &python).unwrap_err();
         assert!(errs[0].to_string().contains("`Literal`"), "{}", errs[0]);
+    }
+
+    #[test]
+    fn past_5000_properties_the_last_declared_are_folded_and_restored() {
+        let props: Map<String, Value> =
+            (0..5_002).map(|i| (format!("p{i:04}"), json!({"type": "integer"}))).collect();
+        let names: Vec<&String> = props.keys().collect();
+        let s = json!({"type": "object", "properties": props, "required": names});
+        let out = run(s).unwrap();
+        // 4,999 kept and the fold: 5,000.
+        assert_eq!(totals(&out.schema, 128)[0], MAX_PROPERTIES);
+        assert!(
+            out.schema["properties"].get("p4998").is_some()
+                && out.schema["properties"].get("p4999").is_none()
+        );
+        // Every folded property is required: so is the fold (without null).
+        assert_eq!(out.schema["properties"]["more_properties"]["type"], "string");
+        let folded =
+            out.plan.adaptations().iter().filter(|a| a.kind == crate::restore::AdaptationKind::Folded);
+        assert_eq!(folded.count(), 3);
+        let value: Map<String, Value> = (0..5_002).map(|i| (format!("p{i:04}"), json!(i))).collect();
+        let value = Value::Object(value);
+        let sent = out.plan.encode(value.clone());
+        assert_eq!(sent["more_properties"], r#"{"p4999":4999,"p5000":5000,"p5001":5001}"#);
+        assert_eq!(out.plan.restore(sent.clone()).unwrap(), value);
+        let mut missing = sent;
+        missing["more_properties"] = json!(r#"{"p4999":1,"p5000":"x"}"#);
+        let err = out.plan.restore(missing).unwrap_err();
+        let faults: Vec<String> = err.faults().iter().map(ToString::to_string).collect();
+        assert_eq!(faults.len(), 2, "{faults:?}");
+        assert!(faults.iter().any(|f| f.starts_with("`/p5000`")), "{faults:?}");
+    }
+
+    #[test]
+    fn past_1000_enum_values_the_last_declared_enums_are_folded() {
+        let values: Vec<String> = (0..100).map(|i| format!("v{i}")).collect();
+        let props: Map<String, Value> =
+            (0..11).map(|i| (format!("e{i:02}"), json!({"type": "string", "enum": values}))).collect();
+        let out = run(json!({"type": "object", "properties": props})).unwrap();
+        // Each optional enum is sent with `null` beside its 100 values: 9 of them fit.
+        assert_eq!(totals(&out.schema, 128)[2], 909);
+        let folded: Vec<&str> = out
+            .plan
+            .adaptations()
+            .iter()
+            .filter(|a| a.kind == crate::restore::AdaptationKind::Folded)
+            .map(|a| a.pointer.as_str())
+            .collect();
+        assert_eq!(folded, ["/properties/e09", "/properties/e10"]);
+        // Optional under OpenAI: required, with null for absent.
+        assert_eq!(out.schema["properties"]["more_properties"]["type"], json!(["string", "null"]));
+        assert_eq!(out.plan.encode(json!({"e00": "v1"}))["more_properties"], Value::Null);
+        assert_eq!(out.plan.restore(out.plan.encode(json!({"e10": "v2"}))).unwrap(), json!({"e10": "v2"}));
+        let err = out.plan.restore(out.plan.encode(json!({"e10": "w"}))).unwrap_err();
+        assert_eq!(err.faults()[0].pointer, "/e10");
     }
 
     #[test]

@@ -155,12 +155,17 @@ pub enum AdaptationKind {
     /// depth the caller set), written as a string of JSON text whose description states the
     /// subschema; restore parses it and checks it against the original subschema.
     SchemaText,
+    /// A property past a provider's count limits (Anthropic's 24 optional or 16 union
+    /// properties, OpenAI's 5,000 properties or 1,000 enum values), folded with the others past
+    /// it into one property holding their JSON text; restore parses it, checks each against its
+    /// original subschema and puts it back.
+    Folded,
 }
 
 impl AdaptationKind {
     /// A short name: `null-for-absent`, `map-as-entries`, `json-text`, `wrapped-root`,
     /// `tuple-as-object`, `enum-as-text`, `moved-check`, `absent-for-null`, `renamed-key`,
-    /// `schema-text`.
+    /// `schema-text`, `folded`.
     pub fn as_str(self) -> &'static str {
         match self {
             AdaptationKind::NullForAbsent => "null-for-absent",
@@ -173,6 +178,7 @@ impl AdaptationKind {
             AdaptationKind::AbsentForNull => "absent-for-null",
             AdaptationKind::RenamedKey => "renamed-key",
             AdaptationKind::SchemaText => "schema-text",
+            AdaptationKind::Folded => "folded",
         }
     }
 }
@@ -344,6 +350,46 @@ impl RestorePlan {
         nodes.push(Node { decode: Decode::Unwrap(key.to_owned()), target: inner, ..Node::default() });
         let root = nodes.len() - 1;
         RestorePlan::from_parts(nodes, Some(root), adaptations).with_renamed_keys(renamed)
+    }
+
+    /// The plan of a schema whose root object had properties folded into one (`fold`), from
+    /// `self`, the plan of the folded schema: the fold undone at the root first (after keys
+    /// renamed back), then what `self` does. Each folded property is listed as an adaptation at
+    /// `/properties/<name>`. `None` where the root already undoes another encoding (a map of
+    /// further keys beside the properties), which the fold does not compose with.
+    pub(crate) fn folding(self, fold: rewrite::fold::Fold) -> Option<RestorePlan> {
+        let mut adaptations = self.adaptations;
+        for name in &fold.names {
+            let mut pointer = Pointer::root();
+            pointer.push("properties");
+            pointer.push(name);
+            adaptations.push(Adaptation {
+                pointer: pointer.as_str().to_owned(),
+                kind: AdaptationKind::Folded,
+                keyword: "properties".into(),
+            });
+        }
+        let renamed_keys = self.renamed_keys;
+        let mut nodes = self.nodes;
+        let fold = Decode::Fold(Box::new(fold));
+        let root = match self.root {
+            Some(r) => {
+                let node = &mut nodes[r];
+                node.decode = match std::mem::take(&mut node.decode) {
+                    Decode::Keys(renames, inner) if *inner == Decode::None => {
+                        Decode::Keys(renames, Box::new(fold))
+                    }
+                    Decode::None => fold,
+                    _ => return None,
+                };
+                r
+            }
+            None => {
+                nodes.push(Node { decode: fold, ..Node::default() });
+                nodes.len() - 1
+            }
+        };
+        Some(RestorePlan::from_parts(nodes, Some(root), adaptations).with_renamed_keys(renamed_keys))
     }
 
     /// Maps arguments the provider's schema accepts back to arguments the original schema

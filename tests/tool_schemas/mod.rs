@@ -524,7 +524,43 @@ pub fn arb_node() -> BoxedStrategy<Value> {
 /// exact mode too ([`arb_plain_tool_schema`]), so that the laws are reached under every dialect
 /// and mode.
 pub fn arb_tool_schema() -> BoxedStrategy<(Draft, Value)> {
-    prop_oneof![arb_rich_tool_schema(), arb_plain_tool_schema()].boxed()
+    prop_oneof![8 => arb_rich_tool_schema(), 8 => arb_plain_tool_schema(), 1 => arb_wide_tool_schema()]
+        .boxed()
+}
+
+/// A wide object: 18 to 40 properties of every kind, most optional, many nullable, so that it
+/// is past Anthropic's 24 optional or 16 union properties now and then (which a dialect folds
+/// into one property of JSON text), and a definition some of them name.
+pub fn arb_wide_tool_schema() -> BoxedStrategy<(Draft, Value)> {
+    (vec((arb_node(), 0..5u8), 18..40), vec(arb_node(), DEF_NAMES.len()), arb_node(), vec(arb_node(), 2))
+        .prop_map(|(props, defs, holder, pair)| {
+            let mut properties = Map::new();
+            let mut required = Vec::new();
+            for (i, (node, form)) in props.into_iter().enumerate() {
+                let name = format!("p{i:02}");
+                let schema = match form {
+                    0 | 1 => node,
+                    2 => json!({"anyOf": [node, {"type": "null"}]}),
+                    3 => json!({"$ref": "@def:0"}),
+                    _ => {
+                        required.push(name.clone());
+                        json!({"anyOf": [node, {"type": "null"}]})
+                    }
+                };
+                if form == 1 {
+                    required.push(name.clone());
+                }
+                properties.insert(name, schema);
+            }
+            let mut defs: Map<String, Value> =
+                DEF_NAMES.iter().map(|(name, _)| (*name).to_owned()).zip(defs).collect();
+            defs.insert("Holder".into(), json!({"type": "object", "properties": {"x": holder}}));
+            defs.insert("Pair".into(), json!({"@tuple": pair, "@rest": false}));
+            let root =
+                json!({"type": "object", "properties": properties, "required": required, "$defs": defs});
+            (Draft::Draft2020, finish(root, Draft::Draft2020))
+        })
+        .boxed()
 }
 
 /// The whole vocabulary: an object root seven times in eight, definitions (`Holder` and `Pair`
@@ -991,6 +1027,24 @@ pub const COVERAGE: &[Coverage] = &[
         },
     },
     Coverage { name: "default", holds: |v| anywhere(v, &|m| m.contains_key("default")) },
+    Coverage {
+        name: "a root past Anthropic's 24 optional properties",
+        holds: |v| {
+            let required = v.get("required").and_then(Value::as_array).map_or(0, Vec::len);
+            v.get("properties").and_then(Value::as_object).is_some_and(|p| p.len() > required + 24)
+        },
+    },
+    Coverage {
+        name: "a root past Anthropic's 16 union properties",
+        holds: |v| {
+            v.get("properties").and_then(Value::as_object).is_some_and(|p| {
+                p.values()
+                    .filter(|s| s.get("anyOf").is_some() || s.get("type").is_some_and(Value::is_array))
+                    .count()
+                    > 16
+            })
+        },
+    },
     Coverage {
         name: "a root that is not an object",
         holds: |v| v.get("type").is_none_or(|t| t != &json!("object")),

@@ -261,8 +261,19 @@ fn check_reports_request_limits_the_tools_pass_together_and_exits_1() {
     let (code, out, err) = toolschema(&["check", "--dialect", "anthropic-strict", "-"], &tools_list(&tools));
     assert_eq!(code, 1, "{out}{err}");
     assert!(
-        out.contains("  - optional parameters over all strict tools: 30 of 24; past the limit: `t4`\n"),
+        out.contains(
+            "  - optional parameters over all strict tools: 30 of 24; past the limit: `t4`\n    \
+             folding the last declared parameters of each into one of JSON text: keeps 5 of `t3`'s 6; \
+             keeps 1 of `t4`'s 6\n"
+        ),
         "{out}"
+    );
+    let (_, json, _) =
+        toolschema(&["check", "--dialect", "anthropic-strict", "--format", "json", "-"], &tools_list(&tools));
+    let report: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(
+        report["requests"][0]["limits"][1]["fold"],
+        serde_json::json!([{"tool": "t3", "count": 6, "keep": 5}, {"tool": "t4", "count": 6, "keep": 1}])
     );
     assert!(out.contains("5 tool(s) x 1 dialect(s): 5 accepted, 0 refused"), "{out}");
     let (code, _, _) = toolschema(&["check", "--dialect", "anthropic-strict", "-"], &tools_list(&tools[..4]));

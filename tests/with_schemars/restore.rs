@@ -1669,3 +1669,112 @@ fn a_dropped_format_beside_a_kept_one_in_a_union_stays_an_annotation_rather_than
     let gemini = SchemaOptions::new().dialect(dialect::by_name("gemini").unwrap()).normalize(schema).unwrap();
     assert_eq!(gemini.restore(json!({"a": "ab"})).unwrap_err().faults()[0].pointer, "/a");
 }
+
+/// Whether `e` is one of the count limits a provider dialect folds past (not the nesting depth).
+fn is_count_limit(e: &toolschema::CapabilityError) -> bool {
+    matches!(e, toolschema::CapabilityError::LimitExceeded { limit, .. }
+        if limit.contains("optional properties")
+            || limit.contains("`anyOf` or a type array")
+            || limit.starts_with("object properties in total")
+            || limit.starts_with("enum values in total"))
+}
+
+// Past a provider's count limits the last declared properties are folded into one property of
+// JSON text: no corpus schema is refused for counts alone in reversible mode (exact mode still
+// refuses), and each folded one sends and restores its generated values exactly.
+#[test]
+fn no_corpus_schema_is_refused_for_counts_alone_and_each_folded_one_round_trips() {
+    let schemas = corpus_schemas();
+    if schemas.is_empty() {
+        return;
+    }
+    let mut folded = Vec::new();
+    for (label, raw) in &schemas {
+        let Ok(original) = SchemaOptions::new().reject_any(false).normalize(raw.clone()) else { continue };
+        for d in providers() {
+            let options = SchemaOptions::new().reject_any(false).dialect(d);
+            match options.normalize(raw.clone()) {
+                Err(e) => {
+                    let errors = e.capability_errors();
+                    assert!(
+                        errors.is_empty() || !errors.iter().all(is_count_limit),
+                        "{label} under {}: refused for counts alone: {e}",
+                        d.name()
+                    );
+                }
+                Ok(adapted) if adapted.adaptations().iter().any(|a| a.kind.as_str() == "folded") => {
+                    let exact = options.clone().exact(true).normalize(raw.clone());
+                    assert!(exact.is_err(), "{label} under {}: exact mode folds", d.name());
+                    let root = original.as_value();
+                    let check = tool_schemas::validator_2020(&tool_schemas::as_readers_read(root)).unwrap();
+                    let mut generator = Instances::new(root, 7).undeclared_keys(false);
+                    let values: Vec<Value> =
+                        (0..64).map(|_| generator.value()).filter(|v| check.is_valid(v)).take(16).collect();
+                    assert!(!values.is_empty(), "{label}: no generated value is valid");
+                    // Values that hold the folded properties, so the fold is exercised.
+                    assert!(
+                        values.iter().any(|v| adapted.plan().encode(v.clone()) != *v),
+                        "{label} under {}: no value sends a folded property",
+                        d.name()
+                    );
+                    round_trips(d.name(), root, &values);
+                    folded.push(format!("{label} under {}", d.name()));
+                }
+                Ok(_) => {}
+            }
+        }
+    }
+    assert!(
+        folded.iter().any(|f| f == "pydantic/wide_model_60.json under anthropic-strict"),
+        "folded: {folded:?}"
+    );
+}
+
+// `wide_model_60` (42 optional properties) under anthropic-strict: the last declared 19 folded
+// into one optional property, 24 optional in all; a folded property's fault points at it.
+#[test]
+fn a_wide_model_past_anthropics_optional_limit_is_folded_and_its_faults_name_the_original_property() {
+    let Some(dir) = corpus() else { return };
+    let text = std::fs::read_to_string(dir.join("pydantic/wide_model_60.json")).unwrap();
+    let raw: Value = serde_json::from_str(&text).unwrap();
+    let d = dialect::by_name("anthropic-strict").unwrap();
+    let adapted = SchemaOptions::new().reject_any(false).dialect(d).normalize(raw).unwrap();
+    let required = adapted.as_value()["required"].as_array().unwrap();
+    // Optional properties over every object of the schema, as Anthropic counts them.
+    fn optional(v: &Value) -> usize {
+        match v {
+            Value::Object(m) => {
+                let own = m.get("properties").and_then(Value::as_object).map_or(0, |p| {
+                    let req = m.get("required").and_then(Value::as_array);
+                    p.keys().filter(|k| !req.is_some_and(|r| r.iter().any(|x| x == *k))).count()
+                });
+                own + m
+                    .iter()
+                    .filter(|(k, _)| !matches!(k.as_str(), "enum" | "const" | "default"))
+                    .map(|(_, v)| optional(v))
+                    .sum::<usize>()
+            }
+            Value::Array(xs) => xs.iter().map(optional).sum(),
+            _ => 0,
+        }
+    }
+    assert_eq!(optional(adapted.as_value()), 24);
+    assert_eq!(adapted.as_value()["properties"]["more_properties"]["type"], "string");
+    let folded: Vec<&str> = adapted
+        .adaptations()
+        .iter()
+        .filter(|a| a.kind.as_str() == "folded")
+        .map(|a| a.pointer.as_str())
+        .collect();
+    assert_eq!(folded.len(), 19, "{folded:?}");
+    assert_eq!(folded.last(), Some(&"/properties/field_59"));
+    let name = folded[0].trim_start_matches("/properties/");
+    let sent = json!({"more_properties": json!({name: {"no": "such shape"}}).to_string()});
+    let mut args = adapted.plan().encode(json!({}));
+    for k in required.iter().filter_map(Value::as_str) {
+        args[k] = json!(null);
+    }
+    args["more_properties"] = sent["more_properties"].clone();
+    let err = adapted.restore(args).unwrap_err();
+    assert!(err.faults().iter().any(|f| f.pointer.starts_with(&format!("/{name}"))), "{err}");
+}

@@ -11,6 +11,7 @@
 //! | [`enum_text`] | values the provider cannot list (numbers for Gemini, `null` without a null type) | their JSON text as strings | [`Decode::EnumText`] |
 //! | [`case_fold`] | a string enum | the same enum; the model may answer in another capitalisation (Anthropic) | [`Decode::CaseFold`] |
 //! | [`tuple`] | a tuple (`prefixItems`) | an object with keys `"0"`, `"1"`, ... | [`Decode::Tuple`] |
+//! | [`fold`] | an object past a provider's count limits (24 optional properties for Anthropic) | the last declared properties taken out, one property holding their JSON text | [`Decode::Fold`] |
 //! | [`keys`] | a property key the provider refuses (`filter[id]`) | the key renamed (`filter_id_`), `required` and the rules that name it following | [`Decode::Keys`] |
 //! | [`schema_text`] | a part past a provider's limit (a recursion cut at the depth the caller set) | a string of JSON text, its description stating the subschema | [`Decode::SchemaText`] |
 //!
@@ -37,6 +38,7 @@ pub(crate) mod absent;
 pub(crate) mod case_fold;
 pub(crate) mod entries;
 pub(crate) mod enum_text;
+pub(crate) mod fold;
 pub(crate) mod json_text;
 pub(crate) mod keys;
 pub(crate) mod schema_text;
@@ -80,6 +82,9 @@ pub(crate) enum Decode {
     /// A string of JSON text whose value must pass a subschema of the original, checked whole
     /// ([`schema_text`]).
     SchemaText(Box<schema_text::SchemaText>),
+    /// An object some of whose properties were folded into one property holding their JSON
+    /// text: parsed, checked against their original subschemas and put back ([`fold`]).
+    Fold(Box<fold::Fold>),
 }
 
 /// How a provider writes null and closes an object: what a rewrite that writes an object (a
@@ -225,6 +230,7 @@ impl Decode {
                 if faults.count() > before { v } else { inner.restore(v, faults, places) }
             }
             (Decode::Keys(_, inner), v) => inner.restore(v, faults, places),
+            (Decode::Fold(f), Value::Object(m)) => fold::restore(f, m, faults),
             (_, v) => v,
         }
     }
@@ -249,6 +255,7 @@ impl Decode {
             (Decode::Tuple(n), Value::Object(m)) => tuple::read(*n, m).map(|items| Some(Cur::Tuple(items))),
             (Decode::Keys(..), Value::Object(m)) => keys::read(m).map(|()| None),
             (Decode::Keys(_, inner), v) => inner.read(v),
+            (Decode::Fold(f), Value::Object(m)) => fold::read(f, m).map(|()| None),
             _ => Ok(None),
         }
     }
@@ -274,6 +281,7 @@ impl Decode {
         match self {
             Decode::Entries(_) | Decode::ExtraEntries(..) => value.is_object(),
             Decode::Tuple(_) => value.is_array(),
+            Decode::Fold(_) => value.is_object(),
             Decode::Keys(_, inner) => inner.applies_to(value),
             _ => true,
         }
@@ -293,6 +301,7 @@ impl Decode {
             (Decode::EnumText(table), v) => enum_text::encode(table, v),
             (Decode::Tuple(_), Value::Array(items)) => tuple::encode(items),
             (Decode::Keys(renames, inner), v) => keys::encode(renames, inner.encode(v)),
+            (Decode::Fold(f), v) => fold::encode(f, v),
             (_, v) => v,
         }
     }

@@ -348,6 +348,9 @@ impl Request {
             out.line(&format!("request limits for `{d}`, every accepted tool in one request:"));
             for limit in &self.limits {
                 out.line(&format!("  - {limit}"));
+                if let Some(folding) = limit.folding() {
+                    out.line(&format!("    {folding}"));
+                }
             }
         }
     }
@@ -363,7 +366,13 @@ impl Request {
             .limits
             .iter()
             .map(|l| {
-                json!({"limit": l.what, "max": l.max, "total": l.total, "exceeded": l.exceeded(), "over": l.over})
+                let mut limit =
+                    json!({"limit": l.what, "max": l.max, "total": l.total, "exceeded": l.exceeded(), "over": l.over});
+                if !l.fold.is_empty() {
+                    limit["fold"] =
+                        l.fold.iter().map(|f| json!({"tool": f.tool, "count": f.count, "keep": f.keep})).collect();
+                }
+                limit
             })
             .collect();
         let mut request = json!({"dialect": self.dialect, "names": names, "limits": limits});
