@@ -532,8 +532,15 @@ pub fn arb_tool_schema() -> BoxedStrategy<(Draft, Value)> {
 /// is past Anthropic's 24 optional or 16 union properties now and then (which a dialect folds
 /// into one property of JSON text), and a definition some of them name.
 pub fn arb_wide_tool_schema() -> BoxedStrategy<(Draft, Value)> {
-    (vec((arb_node(), 0..5u8), 18..40), vec(arb_node(), DEF_NAMES.len()), arb_node(), vec(arb_node(), 2))
-        .prop_map(|(props, defs, holder, pair)| {
+    let node = (arb_leaf(), any::<u8>()).prop_map(|(v, bits)| recursive_node(v, bits));
+    (
+        vec((arb_node(), 0..5u8), 18..40),
+        vec(arb_node(), DEF_NAMES.len()),
+        arb_node(),
+        vec(arb_node(), 2),
+        node,
+    )
+        .prop_map(|(props, defs, holder, pair, node)| {
             let mut properties = Map::new();
             let mut required = Vec::new();
             for (i, (node, form)) in props.into_iter().enumerate() {
@@ -556,6 +563,8 @@ pub fn arb_wide_tool_schema() -> BoxedStrategy<(Draft, Value)> {
                 DEF_NAMES.iter().map(|(name, _)| (*name).to_owned()).zip(defs).collect();
             defs.insert("Holder".into(), json!({"type": "object", "properties": {"x": holder}}));
             defs.insert("Pair".into(), json!({"@tuple": pair, "@rest": false}));
+            // The nodes may name the recursive definition too (`@node`).
+            defs.insert("Node".into(), node);
             let root =
                 json!({"type": "object", "properties": properties, "required": required, "$defs": defs});
             (Draft::Draft2020, finish(root, Draft::Draft2020))
