@@ -203,7 +203,7 @@ impl SchemaDialect for AnthropicStrict {
                 };
                 super::fold::past_limits(
                     &original,
-                    &first,
+                    first,
                     &super::fold::Counts {
                         max: &[MAX_OPTIONAL, MAX_UNIONS],
                         count: &counts,

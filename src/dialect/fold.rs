@@ -76,7 +76,7 @@ const ROOT_KEYWORDS: &[&str] = &[
 /// folded (see the [module docs](self)).
 pub(crate) fn past_limits(
     schema: &Value,
-    first: &Adapted,
+    first: Adapted,
     counts: &Counts<'_>,
     adapt: &dyn Fn(Value) -> Result<Adapted, Vec<CapabilityError>>,
     is_count: &dyn Fn(&CapabilityError) -> bool,
@@ -84,9 +84,17 @@ pub(crate) fn past_limits(
     let root = foldable(schema)?;
     let total = (counts.count)(&first.schema);
     let mut mini = Mini::new(&first.schema, counts);
-    let order = candidates(root, first, &total, &mut mini, counts);
+    let order = candidates(root, &first, &total, &mut mini, counts);
     let n = order.len();
     let names: Vec<String> = order.iter().map(|(name, _)| name.clone()).collect();
+    // The estimate, from each property's own part, is the fewest where the counts add up (no
+    // definition shared with a folded property).
+    let estimated = estimate(&total, root, &order, &mut mini, counts);
+    // The first output is read no more: freed before the tries adapt the folded schema, so that
+    // at most two outputs are held at once.
+    drop(mini);
+    drop(order);
+    drop(first);
     let attempt = |k: usize| -> Result<Adapted, bool> {
         let (folded, fold) = fold::write(root, &names[..k], schema).ok_or(false)?;
         match adapt(Value::Object(folded)) {
@@ -95,10 +103,9 @@ pub(crate) fn past_limits(
             Err(errors) => Err(errors.iter().all(is_count)),
         }
     };
-    // The estimate, from each property's own part, is the fewest where the counts add up (no
-    // definition shared with a folded property): taken where it is within the limits, else
-    // more folded (doubling), then halving back between the last two tries.
-    let mut k = n.min(estimate(&total, root, &order, &mut mini, counts).max(1));
+    // The estimate is taken where it is within the limits, else more are folded (doubling), then
+    // halving back between the last two tries.
+    let mut k = n.min(estimated.max(1));
     let mut failed = None;
     loop {
         match attempt(k) {

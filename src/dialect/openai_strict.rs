@@ -206,7 +206,7 @@ impl SchemaDialect for OpenAiStrict {
                 let counts = |s: &Value| totals(s, cx.max_depth).to_vec();
                 super::fold::past_limits(
                     &original,
-                    &engine,
+                    engine,
                     &super::fold::Counts { max: &MAX_TOTALS, count: &counts, through_refs: false },
                     &|s| within_limits(s, cx),
                     &is_count,
