@@ -214,6 +214,10 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
     }))
 }
 
+// The signatures below write the library's default recursion depth as a literal, so that Python's
+// introspection (and `stubtest`) shows the number rather than `...`; this keeps the two the same.
+const _: () = assert!(toolschema::dialect::DEFAULT_RECURSION_DEPTH == 2);
+
 /// Runs the normalising pipeline and a dialect on a JSON Schema from anywhere.
 ///
 /// Under a provider dialect (``openai-strict``, ``anthropic-strict``, ``gemini``, ...) a shape the
@@ -261,7 +265,7 @@ fn canonical_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> 
 ///     ValueError: a bad ``max_bytes`` or ``advice``, or a dialect of your own named like a
 ///         built-in.
 #[pyfunction]
-#[pyo3(signature = (schema, *, dialect = None, exclude = None, max_bytes = None, allow_any = false, name = None, exact = false, advice = "json-schema", recursion_depth = toolschema::dialect::DEFAULT_RECURSION_DEPTH))]
+#[pyo3(signature = (schema, *, dialect = None, exclude = None, max_bytes = None, allow_any = false, name = None, exact = false, advice = "json-schema", recursion_depth = 2))]
 #[allow(clippy::too_many_arguments)]
 fn normalize(
     py: Python<'_>,
@@ -417,7 +421,7 @@ fn restore_with<'py>(
 ///         ``ToolSchema.restore``).
 ///     ToolSchemaError: an unknown dialect name (``kind == "unknown-dialect"``).
 #[pyfunction]
-#[pyo3(signature = (schema, arguments, *, dialect, exact = false, allow_any = false, exclude = None, name = None, recursion_depth = toolschema::dialect::DEFAULT_RECURSION_DEPTH))]
+#[pyo3(signature = (schema, arguments, *, dialect, exact = false, allow_any = false, exclude = None, name = None, recursion_depth = 2))]
 #[allow(clippy::too_many_arguments)]
 fn restore<'py>(
     py: Python<'py>,
