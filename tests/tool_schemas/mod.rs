@@ -13,9 +13,9 @@
 //! arrays and of maps told apart by their items' number type; `default`; roots that are not
 //! objects; property keys a provider refuses (`a b`, `$a`, 70 characters) beside the names they
 //! would be renamed to; union members that admit nothing (`{"not": {}}`, `false`, an empty
-//! `enum`, contradictory `allOf` types); a string beside an untyped object. [`COVERAGE`] names
-//! each item with a test of a schema, and `tests/with_schemars/restore_laws.rs` asserts each
-//! appears.
+//! `enum`, contradictory `allOf` types); a string beside an untyped object; a member that admits
+//! every value beside a typed one (`oneOf: [{}, X]`). [`COVERAGE`] names each item with a test of
+//! a schema, and `tests/with_schemars/restore_laws.rs` asserts each appears.
 //!
 //! [`Instances`] makes values for any schema (this generator's or the corpus's): it follows `$ref`,
 //! unions, `allOf`, tuples of either draft, maps, dependencies, `enum`/`const`, and draws strings
@@ -418,6 +418,16 @@ pub fn arb_node() -> BoxedStrategy<Value> {
                     };
                     if one_of { json!({"oneOf": [x, never]}) } else { json!({"anyOf": [never, x]}) }
                 }),
+                // A member that admits every value beside one that does not (`Option<Value>`
+                // beside a typed form, `oneOf: [{}, X]`, which takes exactly what X refuses):
+                // the reject-any pass writes an untyped optional property as `{}`, and must not
+                // take the `oneOf` for one.
+                1 => (inner.clone(), 0..4u8).prop_map(|(x, k)| match k {
+                    0 => json!({"oneOf": [{}, x]}),
+                    1 => json!({"oneOf": [x, true]}),
+                    2 => json!({"anyOf": [{"description": "Anything at all."}, x]}),
+                    _ => json!({"oneOf": [{"description": "Anything at all."}, x], "description": "Either."}),
+                }),
                 1 => (arb_object(inner.clone()), inner.clone()).prop_map(|(o, z)| {
                     json!({"allOf": [o, {"type": "object", "properties": {"z": z}}]})
                 }),
@@ -528,13 +538,13 @@ pub fn arb_tool_schema() -> BoxedStrategy<(Draft, Value)> {
         .boxed()
 }
 
-/// A wide object: 18 to 40 properties of every kind, most optional, many nullable, so that it
+/// A wide object: 20 to 48 properties of every kind, most optional, many nullable, so that it
 /// is past Anthropic's 24 optional or 16 union properties now and then (which a dialect folds
 /// into one property of JSON text), and a definition some of them name.
 pub fn arb_wide_tool_schema() -> BoxedStrategy<(Draft, Value)> {
     let node = (arb_leaf(), any::<u8>()).prop_map(|(v, bits)| recursive_node(v, bits));
     (
-        vec((arb_node(), 0..5u8), 18..40),
+        vec((arb_node(), 0..5u8), 20..48),
         vec(arb_node(), DEF_NAMES.len()),
         arb_node(),
         vec(arb_node(), 2),
@@ -891,6 +901,18 @@ pub const COVERAGE: &[Coverage] = &[
                                 || s == &json!({"enum": []})
                                 || s.get("allOf") == Some(&json!([{"type": "string"}, {"type": "integer"}]))
                         })
+                    })
+                })
+            })
+        },
+    },
+    Coverage {
+        name: "a union of an untyped member and a typed one",
+        holds: |v| {
+            anywhere(v, &|m| {
+                ["anyOf", "oneOf"].iter().any(|k| {
+                    m.get(*k).and_then(Value::as_array).is_some_and(|b| {
+                        b.len() == 2 && b.iter().any(|x| x == &json!({}) || x == &json!(true))
                     })
                 })
             })
