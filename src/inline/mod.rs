@@ -61,6 +61,7 @@ mod keys;
 mod measure;
 mod nulls;
 pub(crate) mod size;
+mod type_names;
 
 pub(crate) use build::*;
 pub(crate) use engine::*;
@@ -68,6 +69,7 @@ pub(crate) use keys::*;
 pub(crate) use measure::*;
 pub(crate) use nulls::*;
 pub(crate) use size::*;
+pub(crate) use type_names::*;
 
 use crate::pointer::Pointer;
 use crate::refs::RefError;

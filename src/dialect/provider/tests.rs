@@ -2,8 +2,8 @@
 
 use super::keywords::{STRUCTURAL, skipped};
 use super::map::digits_within;
-use crate::dialect::AdaptContext;
 use super::*;
+use crate::dialect::AdaptContext;
 use serde_json::Value;
 
 fn providers() -> [&'static dyn crate::dialect::SchemaDialect; 3] {
