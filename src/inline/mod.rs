@@ -55,11 +55,13 @@
 //! it is built.
 
 mod build;
+mod components;
 pub(crate) mod draft;
 mod engine;
 mod keys;
 mod measure;
 mod nulls;
+mod resolve;
 pub(crate) mod size;
 mod type_names;
 
