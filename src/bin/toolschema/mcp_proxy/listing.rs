@@ -240,9 +240,16 @@ impl Relay {
             log(&e.0);
         }
         self.report_request(&kept);
-        // Counted off the relay's path: the client gets the listing without waiting for the
-        // encoding's first load or a count linear in a large listing.
-        let (dialect, listed) = (self.dialect.clone(), kept.clone());
+        self.report_tokens(&kept);
+        *tools = kept;
+        changed
+    }
+
+    /// The listing's token count on stderr, counted off the relay's path: the client gets the
+    /// listing without waiting for the encoding's first load or a count linear in a large
+    /// listing.
+    fn report_tokens(&self, kept: &[Value]) {
+        let (dialect, listed) = (self.dialect.clone(), kept.to_vec());
         // A thread that cannot be started costs only the report; one that is started is waited
         // for before the proxy exits (`Relay::finish_reports`).
         if let Ok(report) = std::thread::Builder::new().spawn(move || log(&token_report(&dialect, &listed))) {
@@ -250,8 +257,6 @@ impl Relay {
             reports.retain(|r| !r.is_finished());
             reports.push(report);
         }
-        *tools = kept;
-        changed
     }
 
     /// A tool's schema made self-contained, then run through the pipeline under the dialect.
