@@ -190,11 +190,7 @@ impl SchemaDialect for OpenAiStrict {
         crate::hint::for_keyword(keyword, origin)
     }
 
-    fn adapt_reversible(
-        &self,
-        schema: Value,
-        cx: &AdaptContext<'_>,
-    ) -> Result<Adapted, Vec<CapabilityError>> {
+    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
         // Past a total, folded (the input kept only where the schema may be past one at all: a
         // copy otherwise costs every call); past the nesting limit, cut.
         let original = (!cx.exact && may_be_past_a_count(&schema, cx.max_depth)).then(|| schema.clone());

@@ -3,11 +3,11 @@ use crate::dialect::{AdaptContext, adapt};
 use serde_json::{Map, json};
 
 fn run(s: Value) -> Result<Adapted, Vec<CapabilityError>> {
-    OPENAI_STRICT.adapt_reversible(s, &AdaptContext::new(128, Some("T")))
+    OPENAI_STRICT.adapt(s, &AdaptContext::new(128, Some("T")))
 }
 
 fn exact(s: Value) -> Result<Value, Vec<CapabilityError>> {
-    OPENAI_STRICT.adapt(s, &AdaptContext::new(128, Some("T")).with_exact(true))
+    OPENAI_STRICT.adapt(s, &AdaptContext::new(128, Some("T")).with_exact(true)).map(|a| a.schema)
 }
 
 #[test]
@@ -123,7 +123,7 @@ fn nesting_past_ten_objects_is_json_text_or_in_exact_mode_a_limit_error() {
     assert!(matches!(&errs[0], CapabilityError::LimitExceeded { actual: 12, max: 10, .. }), "{errs:?}");
     assert!(errs[0].to_string().contains("#[serde(flatten)]"), "{}", errs[0]);
     let foreign = AdaptContext::new(128, None).with_exact(true);
-    let errs = OPENAI_STRICT.adapt_reversible(s, &foreign).unwrap_err();
+    let errs = OPENAI_STRICT.adapt(s, &foreign).unwrap_err();
     assert!(errs[0].to_string().contains("nest fewer objects"), "{}", errs[0]);
 }
 
@@ -133,17 +133,17 @@ fn past_a_total_exact_mode_says_how_to_come_within_it() {
     let s =
         json!({"type": "object", "properties": {"e": {"type": "string", "enum": values}}, "required": ["e"]});
     let exact = AdaptContext::new(128, Some("T")).with_exact(true);
-    let errs = OPENAI_STRICT.adapt_reversible(s.clone(), &exact).unwrap_err();
+    let errs = OPENAI_STRICT.adapt(s.clone(), &exact).unwrap_err();
     let text = errs[0].to_string();
     assert!(
         text.contains("enum values in total") && text.contains("as a `String` the code checks"),
         "{text}"
     );
     let foreign = AdaptContext::new(128, None).with_exact(true);
-    let errs = OPENAI_STRICT.adapt_reversible(s.clone(), &foreign).unwrap_err();
+    let errs = OPENAI_STRICT.adapt(s.clone(), &foreign).unwrap_err();
     assert!(errs[0].to_string().contains("a long `enum` as a string the tool checks"), "{}", errs[0]);
     let python = AdaptContext::new(128, Some("T")).with_origin(Origin::Python).with_exact(true);
-    let errs = OPENAI_STRICT.adapt_reversible(s, &python).unwrap_err();
+    let errs = OPENAI_STRICT.adapt(s, &python).unwrap_err();
     assert!(errs[0].to_string().contains("`Literal`"), "{}", errs[0]);
 }
 
