@@ -80,8 +80,34 @@ pub(crate) enum Untyped {
 }
 
 impl Advice {
-    /// The advice in `origin`'s terms.
+    /// The advice in `origin`'s terms. Each variant's texts sit in the function of its kind; this
+    /// match names every variant once, so a new one without texts does not compile.
     pub(crate) fn text(self, origin: Origin) -> &'static str {
+        match self {
+            Advice::WrapRoot
+            | Advice::RootUnionOfObjects
+            | Advice::SelfInPlace
+            | Advice::PlainShape
+            | Advice::OneDefinition
+            | Advice::TagUnion => self.shape_text(origin),
+            Advice::Smaller | Advice::Flatter | Advice::FewerOptional | Advice::FewerUnions => {
+                self.limit_text(origin)
+            }
+            Advice::Bounds | Advice::ArrayLength | Advice::StringLength | Advice::Set | Advice::Tuple => {
+                self.keyword_text(origin)
+            }
+            Advice::AnyValue
+            | Advice::FreeForm
+            | Advice::OptionalField
+            | Advice::PropertyKey
+            | Advice::OpenObject
+            | Advice::Map
+            | Advice::Untyped(_) => self.object_text(origin),
+        }
+    }
+
+    /// The advice on the shape of a schema: its root, a loop, a union.
+    fn shape_text(self, origin: Origin) -> &'static str {
         use Origin::{JsonSchema as J, Python as P, Rust as R};
         match (self, origin) {
             (Advice::WrapRoot, R) => {
@@ -117,6 +143,39 @@ impl Advice {
                 "pydantic cannot validate a model that is itself in the same value either (a union or a type \
                  alias of itself): put it under a field or in a `list`"
             }
+            (Advice::PlainShape, R) => "use a plain struct or a tagged enum",
+            (Advice::PlainShape, J) => {
+                "use plain `properties`, or an `anyOf` of objects told apart by a required property with a `const` value"
+            }
+            (Advice::PlainShape, P) => {
+                "use a plain model, or a union of models told apart by a `Literal` field"
+            }
+            (Advice::OneDefinition, R) => {
+                "describe the value with one struct instead of a reference plus constraints"
+            }
+            (Advice::OneDefinition, J) => {
+                "move the keywords beside the `$ref` into the definition it refers to"
+            }
+            (Advice::OneDefinition, P) => {
+                "describe the value with one model instead of a reference plus constraints"
+            }
+            (Advice::TagUnion, R) => {
+                "tag the enum (`#[serde(tag = \"type\")]`) or give its variants distinct JSON types"
+            }
+            (Advice::TagUnion, J) => {
+                "give each branch a required property with its own `const` value (a tag), or distinct `type`s"
+            }
+            (Advice::TagUnion, P) => {
+                "give each member a `Literal` tag field (`Field(discriminator=...)`), or distinct types"
+            }
+            (other, _) => unreachable!("{other:?} is not advice of this kind (see `Advice::text`)"),
+        }
+    }
+
+    /// The advice past a provider's counts and levels.
+    fn limit_text(self, origin: Origin) -> &'static str {
+        use Origin::{JsonSchema as J, Python as P, Rust as R};
+        match (self, origin) {
             (Advice::Smaller, R) => {
                 "split the arguments over several tools, or take a long enum as a `String` the code checks"
             }
@@ -158,31 +217,14 @@ impl Advice {
                 "use fewer fields of a union or `Optional` type (a `Literal` is no union), split the tool, or send \
                  fewer tools in strict mode in one request"
             }
-            (Advice::PlainShape, R) => "use a plain struct or a tagged enum",
-            (Advice::PlainShape, J) => {
-                "use plain `properties`, or an `anyOf` of objects told apart by a required property with a `const` value"
-            }
-            (Advice::PlainShape, P) => {
-                "use a plain model, or a union of models told apart by a `Literal` field"
-            }
-            (Advice::OneDefinition, R) => {
-                "describe the value with one struct instead of a reference plus constraints"
-            }
-            (Advice::OneDefinition, J) => {
-                "move the keywords beside the `$ref` into the definition it refers to"
-            }
-            (Advice::OneDefinition, P) => {
-                "describe the value with one model instead of a reference plus constraints"
-            }
-            (Advice::TagUnion, R) => {
-                "tag the enum (`#[serde(tag = \"type\")]`) or give its variants distinct JSON types"
-            }
-            (Advice::TagUnion, J) => {
-                "give each branch a required property with its own `const` value (a tag), or distinct `type`s"
-            }
-            (Advice::TagUnion, P) => {
-                "give each member a `Literal` tag field (`Field(discriminator=...)`), or distinct types"
-            }
+            (other, _) => unreachable!("{other:?} is not advice of this kind (see `Advice::text`)"),
+        }
+    }
+
+    /// The advice on a keyword no encoding carries: bounds, lengths, sets, tuples.
+    fn keyword_text(self, origin: Origin) -> &'static str {
+        use Origin::{JsonSchema as J, Python as P, Rust as R};
+        match (self, origin) {
             (Advice::Bounds, R) => {
                 "use the reversible mode (the default), which states the bound in the description and checks it on \
                  restore; or take a `serde_json::Number` and check the range in code (every Rust integer type has \
@@ -231,6 +273,14 @@ impl Advice {
             (Advice::Tuple, P) => {
                 "a tuple cannot be expressed: use a model with named fields instead of `tuple[...]`"
             }
+            (other, _) => unreachable!("{other:?} is not advice of this kind (see `Advice::text`)"),
+        }
+    }
+
+    /// The advice on objects, maps, keys and untyped positions.
+    fn object_text(self, origin: Origin) -> &'static str {
+        use Origin::{JsonSchema as J, Python as P, Rust as R};
+        match (self, origin) {
             (Advice::AnyValue, R) => {
                 "declare a concrete type instead of `serde_json::Value`, or use the reversible mode, which writes it \
                  as JSON text"
@@ -325,6 +375,7 @@ impl Advice {
                 "declare a type instead: give it a `type` (an object with `properties`)"
             }
             (Advice::Untyped(Untyped::Other), P) => "declare a type instead of `Any` (a model with fields)",
+            (other, _) => unreachable!("{other:?} is not advice of this kind (see `Advice::text`)"),
         }
     }
 }

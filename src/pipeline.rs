@@ -266,7 +266,7 @@ mod tests {
         fn name(&self) -> &str {
             "appends-required"
         }
-        fn adapt_reversible(
+        fn adapt(
             &self,
             mut schema: Value,
             _cx: &AdaptContext<'_>,

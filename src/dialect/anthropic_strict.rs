@@ -183,11 +183,7 @@ impl SchemaDialect for AnthropicStrict {
         crate::hint::for_keyword(keyword, origin)
     }
 
-    fn adapt_reversible(
-        &self,
-        schema: Value,
-        cx: &AdaptContext<'_>,
-    ) -> Result<Adapted, Vec<CapabilityError>> {
+    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
         // Past a limit, folded (kept only where the output may have that many properties at
         // all: a copy otherwise costs every call).
         let original = (!cx.exact && super::fold::property_bound(&schema, cx.max_depth) > MAX_UNIONS)
@@ -349,7 +345,7 @@ mod tests {
     use serde_json::{Map, json};
 
     fn run(s: Value) -> Result<Adapted, Vec<CapabilityError>> {
-        ANTHROPIC_STRICT.adapt_reversible(s, &AdaptContext::new(128, Some("T")))
+        ANTHROPIC_STRICT.adapt(s, &AdaptContext::new(128, Some("T")))
     }
 
     #[test]
@@ -390,8 +386,7 @@ mod tests {
         assert_eq!(cut["type"], "string", "{}", out.schema);
         let deep = json!({"next": {"next": {"next": {"next": {"next": null}}}}});
         assert_eq!(out.plan.restore(out.plan.encode(deep.clone())).unwrap(), deep);
-        let errs =
-            ANTHROPIC_STRICT.adapt_reversible(s, &AdaptContext::default().with_exact(true)).unwrap_err();
+        let errs = ANTHROPIC_STRICT.adapt(s, &AdaptContext::default().with_exact(true)).unwrap_err();
         assert!(errs.iter().any(|e| matches!(e, CapabilityError::Recursive { .. })), "{errs:?}");
     }
 
@@ -406,7 +401,7 @@ mod tests {
             (crate::hint::Origin::Python, "give fewer fields a default"),
         ] {
             let cx = AdaptContext::new(128, Some("T")).with_origin(origin).with_exact(true);
-            let errs = ANTHROPIC_STRICT.adapt_reversible(s.clone(), &cx).unwrap_err();
+            let errs = ANTHROPIC_STRICT.adapt(s.clone(), &cx).unwrap_err();
             let text = errs[0].to_string();
             assert!(text.contains("at most 24 optional properties") && text.contains(advice), "{text}");
         }
@@ -433,7 +428,7 @@ mod tests {
         let mut required = json!({"type": "object", "properties": props(MAX_UNIONS + 1)});
         required["required"] = json!(props(MAX_UNIONS + 1).keys().collect::<Vec<_>>());
         let exact = AdaptContext::new(128, Some("T")).with_exact(true);
-        let errors = ANTHROPIC_STRICT.adapt_reversible(required.clone(), &exact).unwrap_err();
+        let errors = ANTHROPIC_STRICT.adapt(required.clone(), &exact).unwrap_err();
         assert!(errors.iter().any(|e| e.to_string().contains("anyOf")), "{errors:?}");
         let folded = run(required).unwrap();
         assert_eq!(parameter_counts(&folded.schema, 128), (0, MAX_UNIONS));
@@ -524,9 +519,7 @@ mod tests {
     fn a_kept_pattern_is_checked_on_restore_in_exact_mode_too() {
         let s = json!({"type": "object", "properties": {"p": {"type": "string", "pattern": "^[a-z]+$"}},
             "required": ["p"]});
-        let out = ANTHROPIC_STRICT
-            .adapt_reversible(s, &AdaptContext::new(128, Some("T")).with_exact(true))
-            .unwrap();
+        let out = ANTHROPIC_STRICT.adapt(s, &AdaptContext::new(128, Some("T")).with_exact(true)).unwrap();
         assert_eq!(out.schema["properties"]["p"]["pattern"], "^[a-z]+$");
         assert_eq!(out.plan.restore(json!({"p": "ab"})), Ok(json!({"p": "ab"})));
         let err = out.plan.restore(json!({"p": "123"})).unwrap_err();

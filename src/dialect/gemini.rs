@@ -172,11 +172,7 @@ impl SchemaDialect for Gemini {
         }
     }
 
-    fn adapt_reversible(
-        &self,
-        schema: Value,
-        cx: &AdaptContext<'_>,
-    ) -> Result<Adapted, Vec<CapabilityError>> {
+    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
         let name = self.name();
         let profile =
             Profile { name: if self.property_ordering { "gemini-ordered" } else { "gemini" }, ..PROFILE };
@@ -250,7 +246,7 @@ mod tests {
     use serde_json::json;
 
     fn run(s: Value) -> Result<Adapted, Vec<CapabilityError>> {
-        GEMINI.adapt_reversible(s, &AdaptContext::new(128, Some("T")))
+        GEMINI.adapt(s, &AdaptContext::new(128, Some("T")))
     }
 
     #[test]
@@ -317,7 +313,7 @@ mod tests {
         assert_eq!(out.schema["properties"]["n"]["properties"]["n"]["properties"]["n"]["type"], "string");
         let deep = json!({"n": {"n": {"n": {"n": {}}}}});
         assert_eq!(out.plan.restore(out.plan.encode(deep.clone())).unwrap(), deep);
-        let errs = GEMINI.adapt_reversible(recursive, &AdaptContext::default().with_exact(true)).unwrap_err();
+        let errs = GEMINI.adapt(recursive, &AdaptContext::default().with_exact(true)).unwrap_err();
         assert!(matches!(errs[0], CapabilityError::Recursive { .. }));
     }
 
@@ -332,7 +328,8 @@ mod tests {
                 json!({"type": "object", "properties": {"b": {"type": "string"}, "a": {"type": "string"}}}),
                 &AdaptContext::default(),
             )
-            .unwrap();
+            .unwrap()
+            .schema;
         assert_eq!(out["propertyOrdering"], json!(["a", "b"]));
     }
 }

@@ -193,11 +193,7 @@ impl SchemaDialect for GeminiJsonSchema {
         crate::hint::for_keyword(keyword, origin)
     }
 
-    fn adapt_reversible(
-        &self,
-        schema: Value,
-        cx: &AdaptContext<'_>,
-    ) -> Result<Adapted, Vec<CapabilityError>> {
+    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
         // A cycle through required properties only is unrolled to the recursion depth, the rest
         // as JSON text (in exact mode, refused below as it stands).
         let mut cycles = Vec::new();
@@ -396,7 +392,7 @@ mod tests {
     use serde_json::json;
 
     fn run(s: Value) -> Result<Adapted, Vec<CapabilityError>> {
-        GEMINI_JSON_SCHEMA.adapt_reversible(s, &AdaptContext::new(128, Some("T")))
+        GEMINI_JSON_SCHEMA.adapt(s, &AdaptContext::new(128, Some("T")))
     }
 
     #[test]
@@ -421,7 +417,7 @@ mod tests {
         let tree = json!({"head": {"children": [{"children": [{"children": [{"children": []}]}]}]}});
         assert_eq!(out.plan.restore(out.plan.encode(tree.clone())).unwrap(), tree);
         let exact = AdaptContext::new(128, Some("T")).with_exact(true);
-        let errs = GEMINI_JSON_SCHEMA.adapt_reversible(s, &exact).unwrap_err();
+        let errs = GEMINI_JSON_SCHEMA.adapt(s, &exact).unwrap_err();
         assert_eq!(errs.len(), 1, "{errs:?}");
         assert_eq!(errs[0].pointer(), "/$defs/N/properties/children/items");
         assert_eq!(errs[0].keyword(), Some("$ref"));
@@ -429,7 +425,7 @@ mod tests {
         // Nullable is not enough [GEM-SDK]: the property must be optional.
         let s = json!({"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}},
             "required": ["next"]});
-        assert!(GEMINI_JSON_SCHEMA.adapt_reversible(s.clone(), &exact).is_err());
+        assert!(GEMINI_JSON_SCHEMA.adapt(s.clone(), &exact).is_err());
         assert!(run(s).is_ok());
     }
 

@@ -91,11 +91,7 @@ impl SchemaDialect for InlineRefs {
         &["$ref", "$defs", "definitions", "$dynamicRef", "$recursiveRef"]
     }
 
-    fn adapt_reversible(
-        &self,
-        schema: Value,
-        cx: &AdaptContext<'_>,
-    ) -> Result<Adapted, Vec<CapabilityError>> {
+    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
         inline_all(self.name(), schema, cx, self.max_depth.min(cx.max_depth)).map(Adapted::identity)
     }
 }
@@ -243,7 +239,7 @@ mod tests {
     use serde_json::json;
 
     fn run(schema: Value) -> Result<Value, Vec<CapabilityError>> {
-        INLINE_REFS.adapt(schema, &AdaptContext::new(128, Some("T")))
+        INLINE_REFS.adapt(schema, &AdaptContext::new(128, Some("T"))).map(|a| a.schema)
     }
 
     #[test]

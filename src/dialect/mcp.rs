@@ -66,11 +66,7 @@ impl SchemaDialect for Mcp {
         if self.self_contained { INLINED } else { &[] }
     }
 
-    fn adapt_reversible(
-        &self,
-        schema: Value,
-        cx: &AdaptContext<'_>,
-    ) -> Result<Adapted, Vec<CapabilityError>> {
+    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
         let schema = if self.self_contained {
             inline_all(self.name(), schema, cx, InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth))?
         } else {
@@ -226,19 +222,19 @@ mod tests {
         let cx = AdaptContext::default();
         let exact = AdaptContext::default().with_exact(true).with_origin(crate::hint::Origin::Rust);
         let obj = json!({"$defs": {"A": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/A"}}, "type": "object"});
-        assert_eq!(MCP.adapt(obj.clone(), &cx).unwrap(), obj);
+        assert_eq!(MCP.adapt(obj.clone(), &cx).unwrap().schema, obj);
         for root in [json!({"type": ["object", "null"]}), json!({"oneOf": []}), json!({"enum": ["a"]})] {
             let errors = MCP.adapt(root.clone(), &exact).unwrap_err();
             assert_eq!(errors[0].pointer(), "");
             assert!(errors[0].to_string().contains("wrap the value in a struct"), "{}", errors[0]);
-            let wrapped = MCP.adapt_reversible(root.clone(), &cx).unwrap();
+            let wrapped = MCP.adapt(root.clone(), &cx).unwrap();
             assert_eq!(wrapped.schema["properties"]["value"], root);
             assert_eq!(wrapped.plan.restore(json!({"value": "a"})).unwrap(), json!("a"));
         }
         // Definitions move to the new root, where `#/$defs/...` still finds them.
         let list =
             json!({"$defs": {"A": {"type": "string"}}, "type": "array", "items": {"$ref": "#/$defs/A"}});
-        assert_eq!(MCP.adapt(list, &cx).unwrap()["$defs"]["A"], json!({"type": "string"}));
+        assert_eq!(MCP.adapt(list, &cx).unwrap().schema["$defs"]["A"], json!({"type": "string"}));
         // A root that refers to itself cannot move.
         assert!(MCP.adapt(json!({"type": "array", "items": {"$ref": "#"}}), &cx).is_err());
         // Regression: a struct that flattens an enum is a struct already.
@@ -260,11 +256,11 @@ mod tests {
     fn no_boolean_subschema_is_written_under_properties_for_the_mcp_typescript_sdk() {
         let cx = AdaptContext::default();
         for (root, inner) in [(json!(true), json!({})), (json!(false), json!({"not": {}}))] {
-            let out = MCP.adapt_reversible(root, &cx).unwrap();
+            let out = MCP.adapt(root, &cx).unwrap();
             assert_eq!(out.schema["properties"]["value"], inner);
         }
         let nested = json!({"type": "object", "properties": {"a": true, "b": {"type": "object", "properties": {"c": false}}}});
-        let out = MCP.adapt(nested, &cx).unwrap();
+        let out = MCP.adapt(nested, &cx).unwrap().schema;
         assert_eq!(out["properties"]["a"], json!({}));
         assert_eq!(out["properties"]["b"]["properties"]["c"], json!({"not": {}}));
     }
@@ -282,7 +278,7 @@ mod tests {
             "untyped": {"prefixItems": [{"type": "string"}]}
         }});
         for dialect in [&MCP, &MCP_SELF_CONTAINED] {
-            let out = dialect.adapt(schema.clone(), &cx).unwrap();
+            let out = dialect.adapt(schema.clone(), &cx).unwrap().schema;
             let items = |k: &str| out["properties"][k].get("items").cloned();
             assert_eq!(items("any"), Some(json!({})));
             assert_eq!(items("nullable"), Some(json!({})));
@@ -295,14 +291,14 @@ mod tests {
         }
         // In definitions too, where a client that inlines references reads them.
         let defs = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "array"}}});
-        assert_eq!(MCP.adapt(defs, &cx).unwrap()["$defs"]["A"]["items"], json!({}));
+        assert_eq!(MCP.adapt(defs, &cx).unwrap().schema["$defs"]["A"]["items"], json!({}));
     }
 
     #[test]
     fn self_contained_variant_inlines_and_still_checks_the_root() {
         let cx = AdaptContext::default();
         let obj = json!({"$defs": {"A": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/A"}}, "type": "object"});
-        let out = MCP_SELF_CONTAINED.adapt(obj, &cx).unwrap();
+        let out = MCP_SELF_CONTAINED.adapt(obj, &cx).unwrap().schema;
         assert_eq!(out, json!({"properties": {"a": {"type": "string"}}, "type": "object"}));
         let rec = json!({"properties": {"next": {"$ref": "#"}}, "type": "object"});
         assert!(matches!(

@@ -67,6 +67,47 @@ use std::convert::Infallible;
 /// refuses no value the input accepted, except where a value the type reads as "absent" (null for
 /// an `Option`) takes the place of leaving a key out. What cannot be expressed under that law is a
 /// [`CapabilityError`].
+///
+/// A dialect that changes schemas implements [`adapt`](Self::adapt), which returns the schema with
+/// its restore plan:
+///
+/// ```
+/// use serde_json::Value;
+/// use toolschema::CapabilityError;
+/// use toolschema::dialect::{AdaptContext, Adapted, SchemaDialect};
+///
+/// struct NoTitles;
+/// impl SchemaDialect for NoTitles {
+///     fn name(&self) -> &str {
+///         "no-titles"
+///     }
+///     fn adapt(&self, mut schema: Value, _: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
+///         if let Some(m) = schema.as_object_mut() {
+///             m.remove("title");
+///         }
+///         Ok(Adapted::identity(schema))
+///     }
+/// }
+/// ```
+///
+/// There is no second method to implement instead: an `adapt` that returns the schema alone does
+/// not compile, rather than being silently ignored.
+///
+/// ```compile_fail
+/// use serde_json::Value;
+/// use toolschema::CapabilityError;
+/// use toolschema::dialect::{AdaptContext, SchemaDialect};
+///
+/// struct NoTitles;
+/// impl SchemaDialect for NoTitles {
+///     fn name(&self) -> &str {
+///         "no-titles"
+///     }
+///     fn adapt(&self, schema: Value, _: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
+///         Ok(schema)
+///     }
+/// }
+/// ```
 pub trait SchemaDialect: Send + Sync {
     /// The dialect's name, as errors print it and the CLI accepts it (`openai-strict`). It is part
     /// of [`ToolSchema::hash`](crate::ToolSchema::hash), so two dialects give two hashes even when
@@ -81,33 +122,18 @@ pub trait SchemaDialect: Send + Sync {
     /// Restructures or tightens `schema` for this dialect, and returns beside it the
     /// [`RestorePlan`] that maps arguments valid under the adapted schema back to arguments valid
     /// under `schema`: the one method a dialect that changes a schema implements (the pipeline
-    /// calls it, and [`adapt`](Self::adapt) is this without the plan). The default is the
-    /// identity.
+    /// calls it). The default is the identity.
     ///
     /// A dialect that only tightens or restructures without changing the shape of a value
     /// returns [`Adapted::identity`]; the built-in provider dialects encode what their provider
     /// cannot say (a map as a list of entries, a `minimum` moved into restore) and return the
-    /// plan that undoes it.
+    /// plan that undoes it. The schema alone is the returned [`Adapted::schema`].
     ///
     /// # Errors
     /// Every part of the schema the dialect cannot express, each with its pointer.
-    fn adapt_reversible(
-        &self,
-        schema: Value,
-        cx: &AdaptContext<'_>,
-    ) -> Result<Adapted, Vec<CapabilityError>> {
+    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
         let _ = cx;
         Ok(Adapted::identity(schema))
-    }
-
-    /// The schema [`adapt_reversible`](Self::adapt_reversible) gives, without its plan. Provided
-    /// for every dialect: a dialect implements `adapt_reversible`, and the pipeline never calls
-    /// this.
-    ///
-    /// # Errors
-    /// As [`adapt_reversible`](Self::adapt_reversible).
-    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Value, Vec<CapabilityError>> {
-        self.adapt_reversible(schema, cx).map(|a| a.schema)
     }
 
     /// Whether [`adapt`](Self::adapt) may change the schema. A dialect whose `adapt` is the
@@ -293,7 +319,7 @@ pub fn apply(
     adapt(dialect, schema, cx).map(|a| a.schema)
 }
 
-/// Runs `dialect`'s [`adapt_reversible`](SchemaDialect::adapt_reversible), then checks the result
+/// Runs `dialect`'s [`adapt`](SchemaDialect::adapt), then checks the result
 /// for forbidden keywords in every schema position: the schema a provider is told, and the
 /// [`RestorePlan`] that maps a model's arguments back. Needs serde_json alone.
 ///
@@ -344,7 +370,7 @@ pub(crate) fn adapt_checked<E>(
         errors.sort_by(|a, b| a.pointer().cmp(b.pointer()));
         CapabilityErrors::from_vec(errors)
     };
-    let Adapted { schema: mut adapted, plan } = match dialect.adapt_reversible(schema, cx) {
+    let Adapted { schema: mut adapted, plan } = match dialect.adapt(schema, cx) {
         Ok(v) => v,
         Err(errors) => {
             return Err(fill(errors).unwrap_or_else(|| internal_error(dialect)));

@@ -75,7 +75,7 @@ const NAME: &str = "openai-agents-mcp";
 
 /// OpenAI strict mode's profile under this dialect's name, recursion refused (on the input, so the
 /// error points where the cycle closes there): the engine writes the same schema and plan, which
-/// `adapt_reversible` then inlines.
+/// `adapt` then inlines.
 static PROFILE: Profile = Profile { name: NAME, refs: Refs::Keep { recursion: false }, ..STRICT };
 
 impl SchemaDialect for OpenAiAgentsMcp {
@@ -97,11 +97,7 @@ impl SchemaDialect for OpenAiAgentsMcp {
         crate::hint::for_keyword(keyword, origin)
     }
 
-    fn adapt_reversible(
-        &self,
-        schema: Value,
-        cx: &AdaptContext<'_>,
-    ) -> Result<Adapted, Vec<CapabilityError>> {
+    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
         // Past a total (counted through the references), folded as under `openai-strict`; past
         // the nesting limit, cut. (Not every output past a total is found here: one whose inlined
         // maps make the most of its properties is refused, as in exact mode.)
@@ -162,7 +158,7 @@ mod tests {
     use serde_json::json;
 
     fn adapt(schema: Value) -> Result<Value, Vec<CapabilityError>> {
-        OPENAI_AGENTS_MCP.adapt(schema, &AdaptContext::default())
+        OPENAI_AGENTS_MCP.adapt(schema, &AdaptContext::default()).map(|a| a.schema)
     }
 
     #[test]
@@ -176,7 +172,8 @@ mod tests {
             (0..8).map(|i| (format!("p{i}"), json!({"$ref": "#/$defs/Leaf"}))).collect();
         let schema = json!({"type": "object", "properties": props,
             "$defs": {"Leaf": {"type": "object", "properties": leaf}}});
-        let strict = crate::dialect::OPENAI_STRICT.adapt(schema.clone(), &AdaptContext::default()).unwrap();
+        let strict =
+            crate::dialect::OPENAI_STRICT.adapt(schema.clone(), &AdaptContext::default()).unwrap().schema;
         assert!(strict.get("$defs").is_some(), "{strict}");
         let out = adapt(schema).unwrap();
         let text = out.to_string();
@@ -220,9 +217,7 @@ mod tests {
         assert!(errors.iter().any(|e| e.to_string().contains("object properties in total")), "{errors:?}");
         // Reversible: the last declared properties folded, the rest within 5,000 once inlined
         // (names that sort as they are declared, so that the map's order does not matter).
-        let Ok(out) = OPENAI_AGENTS_MCP.adapt_reversible(schema, &AdaptContext::default()) else {
-            panic!("refused")
-        };
+        let Ok(out) = OPENAI_AGENTS_MCP.adapt(schema, &AdaptContext::default()) else { panic!("refused") };
         let folded = out.plan.adaptations().iter().filter(|a| a.kind.as_str() == "folded").count();
         assert_eq!(folded, 19);
         assert!(

@@ -65,11 +65,7 @@ impl SchemaDialect for StrictSubset {
         true
     }
 
-    fn adapt_reversible(
-        &self,
-        mut schema: Value,
-        cx: &AdaptContext<'_>,
-    ) -> Result<Adapted, Vec<CapabilityError>> {
+    fn adapt(&self, mut schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
         let actions = close_actions(self.name(), &schema, cx.max_depth)?;
         apply_actions(&mut schema, actions);
         Ok(Adapted::identity(schema))
@@ -373,7 +369,7 @@ mod tests {
     use serde_json::json;
 
     fn run(s: Value) -> Value {
-        STRICT_SUBSET.adapt(s, &AdaptContext::default()).unwrap()
+        STRICT_SUBSET.adapt(s, &AdaptContext::default()).unwrap().schema
     }
 
     #[test]

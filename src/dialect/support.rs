@@ -1,5 +1,6 @@
-//! What several dialects need: null and type analysis, disjointness of union branches, the sound
-//! merge of a `$ref` site with its target, integer formats as bounds, and error constructors.
+//! What several dialects need: null and type analysis, disjointness of union branches
+//! (`disjoint.rs`), the sound merge of a `$ref` site with its target, integer formats as bounds,
+//! and error constructors.
 //!
 //! Every judgement here is *definite*: "admits null" means the schema certainly accepts `null`,
 //! "disjoint" means no value can match both branches. When a question cannot be answered from the
@@ -10,6 +11,10 @@ use crate::error::CapabilityError;
 use crate::restore::Bound;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
+
+mod disjoint;
+use disjoint::{ALL_BITS, type_bits, value_bits, value_set};
+pub(crate) use disjoint::{disjoint, json_type, type_names};
 
 /// Follows at most this many `$ref` hops in one judgement.
 pub(crate) const MAX_HOPS: usize = 32;
@@ -234,157 +239,6 @@ fn admits_everything(schema: &Value) -> bool {
         Value::Object(m) => m.keys().all(|k| is_annotation(k)),
         _ => false,
     }
-}
-
-/// The JSON types as bits, `integer` apart from the other numbers so that `number` is both.
-const NULL: u8 = 1;
-const BOOLEAN: u8 = 2;
-const OBJECT: u8 = 4;
-const ARRAY: u8 = 8;
-const STRING: u8 = 16;
-const INTEGER: u8 = 32;
-const FRACTION: u8 = 64;
-const ALL_BITS: u8 = 127;
-
-/// The types a `type` keyword names, as bits; `None` for a name that is no JSON type or a value
-/// that is not a type keyword (nothing is judged from it).
-fn type_bits(t: &Value) -> Option<u8> {
-    let one = |name: &str| -> Option<u8> {
-        Some(match name {
-            "null" => NULL,
-            "boolean" => BOOLEAN,
-            "object" => OBJECT,
-            "array" => ARRAY,
-            "string" => STRING,
-            "integer" => INTEGER,
-            "number" => INTEGER | FRACTION,
-            _ => return None,
-        })
-    };
-    match t {
-        Value::String(s) => one(s),
-        Value::Array(names) => names.iter().try_fold(0, |acc, n| Some(acc | one(n.as_str()?)?)),
-        _ => None,
-    }
-}
-
-/// The type of an instance value, as a bit of [`type_bits`] (an integral number is an integer).
-fn value_bits(v: &Value) -> u8 {
-    match v {
-        Value::Null => NULL,
-        Value::Bool(_) => BOOLEAN,
-        Value::Object(_) => OBJECT,
-        Value::Array(_) => ARRAY,
-        Value::String(_) => STRING,
-        Value::Number(n) if n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) => {
-            INTEGER
-        }
-        Value::Number(_) => FRACTION,
-    }
-}
-
-/// The names in a `type` keyword (a string or an array of strings).
-pub(crate) fn type_names(t: &Value) -> BTreeSet<&str> {
-    match t {
-        Value::String(s) => std::iter::once(s.as_str()).collect(),
-        Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
-        _ => BTreeSet::new(),
-    }
-}
-
-/// The JSON type name of an instance value.
-pub(crate) fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
-/// The instance values a schema allows, when it lists them (`const`, or `enum`).
-fn value_set(map: &Map<String, Value>) -> Option<Vec<&Value>> {
-    if let Some(c) = map.get("const") {
-        return Some(vec![c]);
-    }
-    map.get("enum").and_then(Value::as_array).map(|vs| vs.iter().collect())
-}
-
-/// The JSON types a schema can match, where its keywords say so.
-fn types_of(map: &Map<String, Value>) -> Option<BTreeSet<&'static str>> {
-    const ALL: [&str; 7] = ["array", "boolean", "integer", "null", "number", "object", "string"];
-    let declared: Option<BTreeSet<&'static str>> = map.get("type").map(|t| {
-        let names = type_names(t);
-        ALL.iter().copied().filter(|a| names.contains(a)).collect()
-    });
-    let listed: Option<BTreeSet<&'static str>> =
-        value_set(map).map(|vs| vs.iter().map(|v| json_type(v)).collect());
-    match (declared, listed) {
-        (Some(d), Some(l)) => Some(d.intersection(&l).copied().collect()),
-        (d, l) => d.or(l),
-    }
-}
-
-fn types_overlap(a: &str, b: &str) -> bool {
-    a == b || matches!((a, b), ("integer", "number") | ("number", "integer"))
-}
-
-/// Whether no value can match both `a` and `b` (both followed through `$ref`).
-pub(crate) fn disjoint(a: &Value, b: &Value, root: &Value) -> bool {
-    let (Some(Value::Object(a)), Some(Value::Object(b))) = (deref(a, root), deref(b, root)) else {
-        return false;
-    };
-    if let (Some(ta), Some(tb)) = (types_of(a), types_of(b))
-        && !ta.iter().any(|x| tb.iter().any(|y| types_overlap(x, y)))
-    {
-        return true;
-    }
-    if let (Some(va), Some(vb)) = (value_set(a), value_set(b))
-        && !va.iter().any(|x| vb.contains(x))
-    {
-        return true;
-    }
-    tag_disjoint(a, b, root) || closed_key_disjoint(a, b) || closed_key_disjoint(b, a)
-}
-
-fn required_names(map: &Map<String, Value>) -> BTreeSet<&str> {
-    map.get("required")
-        .and_then(Value::as_array)
-        .map_or_else(BTreeSet::new, |r| r.iter().filter_map(Value::as_str).collect())
-}
-
-/// Both objects require a property whose allowed values (`const`/`enum`) do not overlap: serde's
-/// internally and adjacently tagged enums.
-fn tag_disjoint(a: &Map<String, Value>, b: &Map<String, Value>, root: &Value) -> bool {
-    let (ra, rb) = (required_names(a), required_names(b));
-    let (Some(Value::Object(pa)), Some(Value::Object(pb))) = (a.get("properties"), b.get("properties"))
-    else {
-        return false;
-    };
-    ra.intersection(&rb).any(|name| {
-        let va = pa.get(*name).and_then(|s| deref(s, root)).and_then(Value::as_object).and_then(value_set);
-        let vb = pb.get(*name).and_then(|s| deref(s, root)).and_then(Value::as_object).and_then(value_set);
-        matches!((va, vb), (Some(va), Some(vb)) if !va.iter().any(|x| vb.contains(x)))
-    })
-}
-
-/// `closed` admits no key outside its `properties`, and `other` requires one: serde's externally
-/// tagged enums (one required key per variant, each object closed).
-fn closed_key_disjoint(closed: &Map<String, Value>, other: &Map<String, Value>) -> bool {
-    if closed.get("additionalProperties") != Some(&Value::Bool(false))
-        || closed.contains_key("patternProperties")
-    {
-        return false;
-    }
-    let empty = Map::new();
-    let props = closed.get("properties").and_then(Value::as_object).unwrap_or(&empty);
-    // Both must be objects for the key argument to apply; otherwise types decide.
-    let other_is_object = other.get("type").is_some_and(|t| type_names(t) == BTreeSet::from(["object"]));
-    let closed_is_object = closed.get("type").is_some_and(|t| type_names(t) == BTreeSet::from(["object"]));
-    closed_is_object && other_is_object && required_names(other).iter().any(|r| !props.contains_key(*r))
 }
 
 /// Keywords that read their siblings: merging two schemas that split one of these groups between
@@ -668,63 +522,4 @@ pub(crate) fn strict_hint(keyword: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn null_admission_is_definite() {
-        let root = json!({"$defs": {"N": {"type": "null"}, "S": {"type": "string"}}});
-        assert!(admits_null(&json!({"type": ["string", "null"]}), &root));
-        assert!(admits_null(&json!({"anyOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/N"}]}), &root));
-        assert!(!admits_null(&json!({"type": "object", "anyOf": [{"type": "null"}]}), &root));
-        assert!(!admits_null(&json!({"not": {"type": "string"}}), &root));
-        assert!(!admits_null(&json!({"$ref": "#/$defs/Missing"}), &root));
-        assert!(admits_null(&json!({"oneOf": [{"type": "null"}, {"type": "string"}]}), &root));
-    }
-
-    #[test]
-    fn schemars_enum_encodings_are_disjoint_and_overlapping_branches_are_not() {
-        let root = json!({});
-        let tagged =
-            |t: &str| json!({"type": "object", "properties": {"k": {"const": t}}, "required": ["k"]});
-        assert!(disjoint(&tagged("a"), &tagged("b"), &root));
-        assert!(!disjoint(&tagged("a"), &tagged("a"), &root));
-        let ext = |k: &str| json!({"type": "object", "properties": {k: {}}, "required": [k], "additionalProperties": false});
-        assert!(disjoint(&ext("A"), &ext("B"), &root));
-        assert!(disjoint(&json!({"type": "string"}), &ext("B"), &root));
-        assert!(!disjoint(&json!({"type": "integer"}), &json!({"type": "number"}), &root));
-        let open = json!({"type": "object", "properties": {"A": {}}, "required": ["A"]});
-        assert!(!disjoint(&open, &open.clone(), &root));
-    }
-
-    #[test]
-    fn ref_site_annotations_win_and_assertions_combine() {
-        let site = json!({"description": "site"}).as_object().cloned().unwrap();
-        let merged = merge_ref_site(site, json!({"type": "string", "description": "def"})).unwrap();
-        assert_eq!(merged, json!({"type": "string", "description": "site"}));
-
-        let site = json!({"properties": {"k": {"const": "D"}}, "required": ["k"], "type": "object"});
-        let target = json!({"properties": {"a": {}}, "required": ["a"], "type": "object"});
-        let merged = merge_ref_site(site.as_object().cloned().unwrap(), target).unwrap();
-        assert_eq!(merged["required"], json!(["a", "k"]));
-        assert_eq!(merged["properties"].as_object().unwrap().len(), 2);
-
-        let site = json!({"description": "s", "maximum": 3}).as_object().cloned().unwrap();
-        let combined = combine_ref_site(site, json!({"maximum": 5, "description": "d", "type": "integer"}));
-        assert_eq!(
-            combined,
-            json!({"description": "s", "allOf": [{"maximum": 5, "type": "integer"}, {"maximum": 3}]})
-        );
-    }
-
-    #[test]
-    fn unsigned_formats_become_bounds_without_loosening_existing_ones() {
-        let mut m = json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 100});
-        format_as_bounds(m.as_object_mut().unwrap());
-        assert_eq!(m["maximum"], 100);
-        let mut m = json!({"type": "integer", "format": "uint32", "minimum": 0});
-        format_as_bounds(m.as_object_mut().unwrap());
-        assert_eq!(m["maximum"], u32::MAX);
-    }
-}
+mod tests;

@@ -55,12 +55,15 @@
 //! it is built.
 
 mod build;
+mod components;
 pub(crate) mod draft;
 mod engine;
 mod keys;
 mod measure;
 mod nulls;
+mod resolve;
 pub(crate) mod size;
+mod type_names;
 
 pub(crate) use build::*;
 pub(crate) use engine::*;
@@ -68,6 +71,7 @@ pub(crate) use keys::*;
 pub(crate) use measure::*;
 pub(crate) use nulls::*;
 pub(crate) use size::*;
+pub(crate) use type_names::*;
 
 use crate::pointer::Pointer;
 use crate::refs::RefError;

@@ -34,7 +34,7 @@ fn the_upper_bound_is_the_canonical_size_where_no_site_overrides() {
         "$defs": {"N": {"type": "number", "minimum": 0.5, "maximum": 1e6, "enum": [1e21, 2.5, "a\u{1}"]}},
         "properties": {"a": {"$ref": "#/$defs/N"}, "b": {"items": {"$ref": "#/$defs/N"}}}
     });
-    let out = INLINE_REFS.adapt(schema.clone(), &AdaptContext::default()).unwrap();
+    let out = INLINE_REFS.adapt(schema.clone(), &AdaptContext::default()).unwrap().schema;
     let exact = crate::canonical::to_vec(&out).len();
     let within = AdaptContext::default().with_max_bytes(Some(exact));
     assert!(INLINE_REFS.adapt(schema.clone(), &within).is_ok());
@@ -67,7 +67,7 @@ fn a_site_keeps_its_keywords_in_their_order() {
             "properties": {"p": {"$ref": "#/$defs/P", "description": "d", "nullable": true}}}"##,
     )
     .unwrap();
-    let out = INLINE_REFS.adapt(schema, &AdaptContext::default()).unwrap();
+    let out = INLINE_REFS.adapt(schema, &AdaptContext::default()).unwrap().schema;
     let keys: Vec<&str> = out["properties"]["p"].as_object().unwrap().keys().map(String::as_str).collect();
     let position = |k| keys.iter().position(|key| *key == k).unwrap();
     assert!(position("description") < position("nullable"), "{keys:?}");

@@ -50,11 +50,13 @@
 //! whose checks pass is taken. Every fault is collected,
 //! not only the first, each with the pointer of the argument the model sent.
 
+mod adaptation;
 pub mod bound;
 mod branch;
 mod check;
 mod de;
 mod encode;
+mod fault;
 mod format;
 mod pattern;
 pub(crate) mod rewrite;
@@ -67,8 +69,10 @@ use rewrite::{Faults, Place, Seg};
 pub(crate) use shape::Shape;
 pub(crate) use types::TypeSet;
 
+pub use adaptation::{Adaptation, AdaptationKind, RenamedKey};
 pub use bound::{BIG_INTEGER_MARK, BigInt, Bound, MAX_DIGITS as BIG_INTEGER_MAX_DIGITS, big_integer_token};
 pub use check::{Check, KeysPresent, Presence};
+pub use fault::{ArgumentsError, Fault};
 pub use format::Format;
 pub use pattern::{Pattern, STEP_BOUND};
 pub use validate::{MAX_DEPTH as VALIDATE_MAX_DEPTH, MAX_STEPS as VALIDATE_MAX_STEPS, validate};
@@ -93,100 +97,6 @@ pub struct RestorePlan {
     root: Option<NodeId>,
     adaptations: Vec<Adaptation>,
     renamed_keys: Vec<RenamedKey>,
-}
-
-/// A property key the provider refuses (Anthropic's `^[a-zA-Z0-9_.-]{1,64}$`), and the name it
-/// is sent under: the provider's schema and the model's arguments use `sent`, the original
-/// schema and restored arguments `original`.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[non_exhaustive]
-pub struct RenamedKey {
-    /// JSON pointer of the property in the original (normalised) schema.
-    pub pointer: String,
-    /// The key the original schema declares.
-    pub original: String,
-    /// The key the provider is told.
-    pub sent: String,
-}
-
-impl fmt::Display for RenamedKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}` -> `{}` (at `{}`)", self.original, self.sent, self.pointer)
-    }
-}
-
-/// One rewrite a dialect made, for logs and the CLI: where in the original schema, and what.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[non_exhaustive]
-pub struct Adaptation {
-    /// JSON pointer into the original (normalised) schema.
-    pub pointer: String,
-    /// What was rewritten.
-    pub kind: AdaptationKind,
-    /// The keyword the rewrite concerns (`minimum`, `additionalProperties`, `required`, ...).
-    pub keyword: String,
-}
-
-/// The kinds of rewrite a provider dialect makes, each undone by restore.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[non_exhaustive]
-pub enum AdaptationKind {
-    /// An optional property made required, with `null` added; restore drops a `null`.
-    NullForAbsent,
-    /// A map written as a list of `{"key", "value"}` entries; restore rebuilds the object.
-    MapAsEntries,
-    /// Any value, or a free-form object, written as a string holding JSON text; restore parses it.
-    JsonText,
-    /// A root that is not an object, wrapped as `{"value": ...}`; restore unwraps it.
-    WrappedRoot,
-    /// A tuple written as an object with keys `"0"`, `"1"`, ...; restore rebuilds the array.
-    TupleAsObject,
-    /// Enum or const values the provider cannot list, written as strings of their JSON text.
-    EnumAsText,
-    /// An assertion the provider does not enforce, stated in the description and checked by restore.
-    MovedCheck,
-    /// An optional property's `null`, which reads as absent, left out of its type (fewer unions,
-    /// for Anthropic's limit): absent stands for it, and the forward map leaves a `null` out.
-    AbsentForNull,
-    /// A property key the provider refuses, sent under another name (see
-    /// [`RestorePlan::renamed_keys`]); restore maps it back.
-    RenamedKey,
-    /// A part of the schema past a provider's limit (a recursive reference past the recursion
-    /// depth the caller set), written as a string of JSON text whose description states the
-    /// subschema; restore parses it and checks it against the original subschema.
-    SchemaText,
-    /// A property past a provider's count limits (Anthropic's 24 optional or 16 union
-    /// properties, OpenAI's 5,000 properties or 1,000 enum values), folded with the others past
-    /// it into one property holding their JSON text; restore parses it, checks each against its
-    /// original subschema and puts it back.
-    Folded,
-}
-
-impl AdaptationKind {
-    /// A short name: `null-for-absent`, `map-as-entries`, `json-text`, `wrapped-root`,
-    /// `tuple-as-object`, `enum-as-text`, `moved-check`, `absent-for-null`, `renamed-key`,
-    /// `schema-text`, `folded`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AdaptationKind::NullForAbsent => "null-for-absent",
-            AdaptationKind::MapAsEntries => "map-as-entries",
-            AdaptationKind::JsonText => "json-text",
-            AdaptationKind::WrappedRoot => "wrapped-root",
-            AdaptationKind::TupleAsObject => "tuple-as-object",
-            AdaptationKind::EnumAsText => "enum-as-text",
-            AdaptationKind::MovedCheck => "moved-check",
-            AdaptationKind::AbsentForNull => "absent-for-null",
-            AdaptationKind::RenamedKey => "renamed-key",
-            AdaptationKind::SchemaText => "schema-text",
-            AdaptationKind::Folded => "folded",
-        }
-    }
-}
-
-impl fmt::Display for Adaptation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}` at `{}`: {}", self.keyword, self.pointer, self.kind.as_str())
-    }
 }
 
 /// One position of the provider's schema that needs work on restore.
@@ -243,59 +153,6 @@ pub(crate) struct Prop {
     /// stands for absent only), so a value that holds a null there is not this object's: a union
     /// branch whose property it is does not take it.
     pub(crate) null_refused: bool,
-}
-
-/// One thing wrong with a model's arguments, found by [`RestorePlan::restore`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Fault {
-    /// JSON pointer into the arguments the model sent.
-    pub pointer: String,
-    /// What is wrong, worded for the model: `must be at least 0, got -1`.
-    pub message: String,
-}
-
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}`: {}", self.pointer, self.message)
-    }
-}
-
-/// Why a model's arguments could not be turned into what the code reads. Its text is written to
-/// be handed back to the model, which can then correct its call.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ArgumentsError {
-    /// The arguments do not fit the tool's schema: every fault, each with its pointer.
-    #[error("the arguments do not fit the tool's schema:{}", FaultList(faults))]
-    Invalid {
-        /// Every fault found: the named properties first, then a map's keys.
-        faults: Vec<Fault>,
-    },
-    /// The restored arguments were refused by the decode step (serde, or an excluded property).
-    #[error(transparent)]
-    Decode(#[from] crate::error::DecodeError),
-}
-
-impl ArgumentsError {
-    /// The faults, for [`ArgumentsError::Invalid`].
-    pub fn faults(&self) -> &[Fault] {
-        match self {
-            ArgumentsError::Invalid { faults } => faults,
-            ArgumentsError::Decode(_) => &[],
-        }
-    }
-}
-
-struct FaultList<'a>(&'a [Fault]);
-
-impl fmt::Display for FaultList<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for fault in self.0 {
-            write!(f, "\n- {fault}")?;
-        }
-        Ok(())
-    }
 }
 
 impl RestorePlan {

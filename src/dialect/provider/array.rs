@@ -1,7 +1,7 @@
 //! Arrays: `items` as they are, and a tuple of fixed length as an object with keys `"0"`, `"1"`,
 //! and so on. Apart because a tuple is the one array the engine re-shapes.
 
-use super::Engine;
+use super::{Draft, Engine};
 use crate::hint::Advice;
 use crate::pointer::Pointer;
 use crate::restore::rewrite::tuple;
@@ -14,12 +14,11 @@ impl Engine<'_> {
     pub(super) fn array(
         &mut self,
         m: &Map<String, Value>,
-        out: &mut Map<String, Value>,
-        node: &mut Node,
-        notes: &mut Vec<String>,
+        draft: &mut Draft,
         ptr: &mut Pointer,
         depth: usize,
     ) -> bool {
+        let Draft { out, node, notes } = draft;
         let prefix = match (m.get("prefixItems"), m.get("items")) {
             (Some(Value::Array(p)), _) => Some((p, "prefixItems")),
             (None, Some(Value::Array(p))) => Some((p, "items")),

@@ -2,7 +2,7 @@
 //! stated in `description`, a default noted. Apart because every part of the walk writes through
 //! them.
 
-use super::{Engine, MAP_MARK};
+use super::Engine;
 use serde_json::{Map, Value};
 
 impl Engine<'_> {
@@ -32,7 +32,6 @@ pub(super) fn names_list(props: &Map<String, Value>) -> String {
 /// Appends to a schema's description, in the one wording: the moved constraints as
 /// `Constraints: a; b.`, then each encoding's sentence.
 pub(super) fn finish_description(out: &mut Map<String, Value>, constraints: &[String], sentences: &[String]) {
-    out.remove(MAP_MARK);
     if constraints.is_empty() && sentences.is_empty() {
         return;
     }

@@ -42,18 +42,24 @@
 //! floats.
 //!
 //! # Files
-//! This file holds the profiles, the entry ([`adapt`]), the engine's state and the walk's
-//! dispatch (one schema, the root); the rest sits beside it by concern, each an `impl Engine`
-//! block with its helpers: `refs.rs` (references, definitions, merges), `union.rs` (unions and
-//! their branch shapes once the schema is finished), `shape.rs` (what only a branch's values
-//! have), `typed.rs` (a schema of one type: keywords sorted, `enum` values, JSON text),
-//! `object.rs` (objects, maps as entries), `array.rs` (arrays, tuples), `describe.rs` (the
-//! description, `null` added), `plan.rs` (pruning, and the integer-only plan).
+//! This file holds the profiles, the engine's state and the walk's dispatch (one schema, the
+//! root); the rest sits beside it by concern, each an `impl Engine` block with its helpers:
+//! `entry.rs` (the entry, [`adapt`]: references prepared, the engine run), `refs.rs`
+//! (references, definitions, merges), `union.rs` (unions and their branch shapes once the schema
+//! is finished), `shape.rs` (what only a branch's values have), `typed.rs` (a schema of one type:
+//! keywords sorted, `enum` values, JSON text), `keywords.rs` (its keyword tables), `object.rs` (objects: properties, renamed keys,
+//! further keys, closing), `map.rs` (maps as entries), `presence.rs` (`required` alternatives as
+//! a restore check), `array.rs` (arrays, tuples), `describe.rs` (the description, `null` added),
+//! `plan.rs` (pruning, and the integer-only plan).
 
 mod array;
 mod describe;
+mod entry;
+mod keywords;
+mod map;
 mod object;
 mod plan;
+mod presence;
 mod refs;
 mod shape;
 #[cfg(test)]
@@ -61,21 +67,22 @@ mod tests;
 mod typed;
 mod union;
 
+use super::Adapted;
 use super::support::{admits_nothing, is_annotation, merge_ref_site, unsupported};
-use super::{AdaptContext, Adapted};
 use crate::error::CapabilityError;
 use crate::hint::{Advice, Origin, for_keyword};
 use crate::pointer::{Pointer, fragment_token};
 use crate::restore::rewrite::{schema_text, wrap};
 use crate::restore::{Adaptation, AdaptationKind, Decode, Node, NodeId, RenamedKey, RestorePlan, TypeSet};
-use object::moved_presence;
+pub(crate) use entry::{Limits, adapt, adapt_within};
+use keywords::declared_types;
 pub(crate) use plan::integer_plan;
 use plan::prune;
+use presence::moved_presence;
 use refs::{MergedDef, merge_key};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
-use typed::declared_types;
 use union::PendingUnion;
 
 /// How a provider treats `$ref`.
@@ -144,162 +151,6 @@ pub(crate) struct Profile {
     pub(crate) keys: Option<KeyRule>,
 }
 
-/// Adapts `schema` (normalised by the pipeline) to `profile`.
-pub(crate) fn adapt(
-    profile: &Profile,
-    schema: Value,
-    cx: &AdaptContext<'_>,
-) -> Result<Adapted, Vec<CapabilityError>> {
-    adapt_within(profile, schema, cx, Limits::default())
-}
-
-/// What [`adapt_within`] cuts into JSON text besides what the profile refuses.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct Limits {
-    /// Every cycle of references unrolled, even where the profile keeps recursion: for a provider
-    /// that takes some cycles and not others (Gemini's JSON Schema fields, a cycle through
-    /// required properties).
-    pub(crate) unroll: bool,
-    /// Objects nested past this many levels (objects as the function says), where the schema
-    /// has no recursion to unroll: OpenAI's limit.
-    pub(crate) object_nesting: Option<(usize, IsObject)>,
-}
-
-/// Whether an object schema counts as a level of nesting, in a provider's count.
-pub(crate) type IsObject = fn(&Map<String, Value>) -> bool;
-
-/// [`adapt`], with the parts past `limits` written as JSON text (reversible mode only).
-pub(crate) fn adapt_within(
-    profile: &Profile,
-    schema: Value,
-    cx: &AdaptContext<'_>,
-    limits: Limits,
-) -> Result<Adapted, Vec<CapabilityError>> {
-    let unroll = limits.unroll;
-    let mut errors = Vec::new();
-    let mut original = None;
-    let schema = match profile.refs {
-        Refs::Keep { recursion } => {
-            let mut schema = super::ref_sites::rewrite_ref_sites(
-                profile.name,
-                schema,
-                cx.max_depth,
-                cx.origin,
-                &mut errors,
-            );
-            if (!recursion || unroll) && !cx.exact && errors.is_empty() {
-                // Past the depth the caller set, the recursion is JSON text (`schema_text`).
-                let unrolled = super::unroll::unroll(profile.name, schema, cx, &mut errors);
-                schema = unrolled.schema;
-                original = unrolled.original;
-            } else if !recursion
-                && let Some((type_name, pointer)) =
-                    super::ref_sites::find_recursion(&schema, cx.max_depth, cx.type_name)
-            {
-                errors.push(CapabilityError::Recursive { dialect: profile.name.into(), type_name, pointer });
-            }
-            if let Some((levels, is_object)) = limits.object_nesting
-                && original.is_none()
-                && !cx.exact
-                && errors.is_empty()
-            {
-                let cut =
-                    super::unroll::cut_nesting(profile.name, schema, cx, levels, is_object, &mut errors);
-                schema = cut.schema;
-                original = cut.original;
-            }
-            schema
-        }
-        Refs::Inline => {
-            let mut schema = schema;
-            if !cx.exact {
-                let unrolled = super::unroll::unroll(profile.name, schema, cx, &mut errors);
-                schema = unrolled.schema;
-                original = unrolled.original;
-                if !errors.is_empty() {
-                    return Err(errors);
-                }
-            }
-            super::inline_refs::inline_all(
-                profile.name,
-                schema,
-                cx,
-                super::InlineRefs::DEFAULT_MAX_DEPTH.min(cx.max_depth),
-            )?
-        }
-    };
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let mut engine = Engine {
-        p: profile,
-        original,
-        exact: cx.exact,
-        origin: cx.origin,
-        max_depth: cx.max_depth,
-        root: &schema,
-        nodes: Vec::new(),
-        slots: HashMap::new(),
-        names: BTreeSet::new(),
-        work: Vec::new(),
-        merging: Vec::new(),
-        merged_slots: HashMap::new(),
-        merged_work: Vec::new(),
-        defs: Vec::new(),
-        unions: Vec::new(),
-        errors,
-        adaptations: Vec::new(),
-        wrapped: needs_wrap(&schema, profile.style),
-        root_def: None,
-        alternatives: BTreeSet::new(),
-        renamed: Vec::new(),
-        root_name: cx
-            .type_name
-            .map_or_else(|| "Root".to_owned(), |t| t.rsplit("::").next().unwrap_or(t).to_owned()),
-    };
-    let out = engine.run();
-    if engine.errors.is_empty() {
-        Ok(out)
-    } else {
-        // In one order whatever the input's key order: by pointer, then keyword, then message.
-        let mut errors = engine.errors;
-        errors.sort_by(|a, b| {
-            (a.pointer(), a.keyword(), a.to_string()).cmp(&(b.pointer(), b.keyword(), b.to_string()))
-        });
-        errors.dedup();
-        Err(errors)
-    }
-}
-
-/// Whether the root is not a plain object schema, so that it must be wrapped as `{"value": ...}`.
-fn needs_wrap(root: &Value, style: Style) -> bool {
-    let Value::Object(m) = root else { return true };
-    if moved_presence(m, style).is_some() {
-        // Its `anyOf` becomes a restore check: an object stays.
-        return false;
-    }
-    let object = match m.get("type") {
-        Some(Value::String(t)) => t == "object",
-        Some(_) => false,
-        None => m.contains_key("properties") && !m.contains_key("$ref"),
-    };
-    let no_props = m.get("properties").and_then(Value::as_object).is_none_or(Map::is_empty);
-    let map = no_props
-        && (matches!(m.get("additionalProperties"), Some(Value::Object(_)))
-            || m.contains_key("patternProperties"));
-    // `additionalProperties: true` said outright is a map of further keys the reader takes, as
-    // beside named properties; with none, every object is closed in these providers' terms, so
-    // the root is wrapped and its value sent as JSON text, as the same object is below the root
-    // (left out, it is a tool without arguments, closed exactly).
-    let open = style == Style::NullType
-        && no_props
-        && m.get("additionalProperties") == Some(&Value::Bool(true))
-        && !m.contains_key("patternProperties")
-        && m.get("required").and_then(Value::as_array).is_none_or(Vec::is_empty)
-        && m.get("maxProperties").and_then(Value::as_u64) != Some(0);
-    !object || map || open || ["anyOf", "oneOf"].iter().any(|k| m.contains_key(*k))
-}
-
 struct Engine<'a> {
     p: &'a Profile,
     /// The schema before its recursion was unrolled, where it was: what the text at each cut is
@@ -343,6 +194,15 @@ struct Engine<'a> {
 
 /// A schema's output and plan node.
 type Built = (Value, Option<NodeId>);
+
+/// A schema of one type being written: the provider's keywords so far, the plan node that
+/// restores it, and the sentences its description gains. `typed` makes it; `object`, `map` and
+/// `array` write their keywords into it.
+struct Draft {
+    out: Map<String, Value>,
+    node: Node,
+    notes: Vec<String>,
+}
 
 impl Engine<'_> {
     fn run(&mut self) -> Adapted {
@@ -566,9 +426,6 @@ impl Engine<'_> {
         }
     }
 }
-
-/// The mark a map node leaves for its caller (removed before output).
-const MAP_MARK: &str = "\u{0}map";
 
 /// Keywords no provider supports and restore cannot check.
 const REFUSED: &[&str] = &[

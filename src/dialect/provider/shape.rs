@@ -2,7 +2,7 @@
 //! items' shapes for the forward map), read from the provider schema through its references
 //! within a budget. Apart from the unions because the integer-only plan reads shapes too.
 
-use super::typed::listed_values;
+use super::keywords::listed_values;
 use crate::dialect::support::{MAX_HOPS, is_annotation, merge_ref_site};
 use crate::restore::{Pattern, Shape, TypeSet};
 use serde_json::{Map, Value};

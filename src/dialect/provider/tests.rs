@@ -1,8 +1,9 @@
 //! The engine's unit tests: cases each provider must meet, driven through the dialects.
 
-use super::object::digits_within;
-use super::typed::{STRUCTURAL, skipped};
+use super::keywords::{STRUCTURAL, skipped};
+use super::map::digits_within;
 use super::*;
+use crate::dialect::AdaptContext;
 use serde_json::Value;
 
 fn providers() -> [&'static dyn crate::dialect::SchemaDialect; 3] {
@@ -334,7 +335,7 @@ fn a_key_rule_at_every_depth_renames_nested_keys_and_tags() {
 
 #[test]
 fn a_union_is_one_json_text_only_of_a_string_an_array_and_a_free_form_object_one_type_each() {
-    use super::typed::{free_form_as_map, text_union};
+    use super::union::{free_form_as_map, text_union};
     use serde_json::json;
     let own = Map::new();
     let branches = |v: Value| v.as_array().cloned().unwrap();

@@ -4,39 +4,15 @@
 //! value as JSON text. Here because every keyword of a typed schema passes through one loop.
 
 use super::describe::{finish_description, join_description};
-use super::{Built, Engine, Enums, MAP_MARK, Style};
-use crate::dialect::support::{format_as_bounds, type_names};
+use super::keywords::{ASSERTIONS, NUMERIC_BOUNDS, admitted, applies, check_rank, listed_values, skipped};
+use super::{Built, Draft, Engine, Enums, Style};
+use crate::dialect::support::format_as_bounds;
 use crate::hint::{Advice, for_keyword};
 use crate::pointer::Pointer;
 use crate::restore::rewrite::enum_text::{self, Listed};
 use crate::restore::rewrite::{case_fold, json_text, schema_text};
 use crate::restore::{AdaptationKind, Bound, Check, Decode, Node, TypeSet};
 use serde_json::{Map, Value};
-use std::collections::BTreeSet;
-
-/// The order moved checks are stated in: bounds before lengths before the rest.
-fn check_rank(keyword: &str) -> usize {
-    const ORDER: &[&str] = &[
-        "minimum",
-        "exclusiveMinimum",
-        "maximum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minLength",
-        "maxLength",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "minProperties",
-        "maxProperties",
-        "additionalProperties",
-        "dependentRequired",
-        "anyOf",
-        "pattern",
-        "format",
-    ];
-    ORDER.iter().position(|k| *k == keyword).unwrap_or(ORDER.len())
-}
 
 impl Engine<'_> {
     /// A schema of one JSON type (and maybe null).
@@ -71,23 +47,24 @@ impl Engine<'_> {
             };
             return self.json_text(m, types, ptr);
         }
-        let mut notes = Vec::new();
-        let mut out = self.annotations(m);
-        let mut node = Node { integer: t == "integer", integer_format, ..Node::default() };
-        let (silent, mut out_type) = self.typed_keywords(m, t, nullable, &mut out, &mut node, ptr);
+        let mut draft = Draft {
+            out: self.annotations(m),
+            node: Node { integer: t == "integer", integer_format, ..Node::default() },
+            notes: Vec::new(),
+        };
+        let (silent, mut out_type) = self.typed_keywords(m, t, nullable, &mut draft, ptr);
         match t {
-            "object" => {
-                self.object(m, &mut out, &mut node, &mut notes, ptr, depth);
-                if out.remove(MAP_MARK).is_some() {
-                    out_type = Value::String("array".into());
-                }
+            // A map written as a list of entries.
+            "object" if self.object(m, &mut draft, ptr, depth) => {
+                out_type = Value::String("array".into());
             }
-            "array" if self.array(m, &mut out, &mut node, &mut notes, ptr, depth) => {
+            // A tuple written as an object.
+            "array" if self.array(m, &mut draft, ptr, depth) => {
                 out_type = Value::String("object".into());
             }
             _ => {}
         }
-        self.finish_typed(out, node, &notes, silent, out_type, t, nullable, ptr)
+        self.finish_typed(draft, silent, out_type, t, nullable, ptr)
     }
 
     /// The keywords of a schema of one type: each kept, moved into restore or dropped, the listed
@@ -100,10 +77,10 @@ impl Engine<'_> {
         m: &Map<String, Value>,
         t: &str,
         nullable: bool,
-        out: &mut Map<String, Value>,
-        node: &mut Node,
+        draft: &mut Draft,
         ptr: &mut Pointer,
     ) -> (Vec<Check>, Value) {
+        let Draft { out, node, .. } = draft;
         let mut checks = Vec::new();
         // Checks restore runs that the description need not state (the provider enforces them).
         let mut silent = Vec::new();
@@ -197,9 +174,24 @@ impl Engine<'_> {
                 _ => self.move_check(kw, value, ptr, &mut checks),
             }
         }
-        // Values: `const` and `enum`, those of this type and within the numeric bounds beside
-        // them (a listed value the type or a bound refuses is never valid, so leaving it out is
-        // exact, and the bounds can go where numbers are written as text).
+        node.checks = checks;
+        self.listed(m, t, nullable, draft, &mut out_type, ptr);
+        (silent, out_type)
+    }
+
+    /// `const` and `enum`: those of this type and within the numeric bounds beside them (a
+    /// listed value the type or a bound refuses is never valid, so leaving it out is exact, and
+    /// the bounds can go where numbers are written as text), listed as the provider can.
+    fn listed(
+        &mut self,
+        m: &Map<String, Value>,
+        t: &str,
+        nullable: bool,
+        draft: &mut Draft,
+        out_type: &mut Value,
+        ptr: &Pointer,
+    ) {
+        let Draft { out, node, .. } = draft;
         let values = listed_values(m).map(|vs| admitted(m, vs, t, nullable));
         if values.as_ref().is_some_and(Vec::is_empty) {
             self.refuse(
@@ -210,7 +202,7 @@ impl Engine<'_> {
             );
         }
         if let Some(values) = values
-            && let Some(decode) = self.enum_values(m, &values, nullable, out, &mut out_type, ptr)
+            && let Some(decode) = self.enum_values(m, &values, nullable, out, out_type, ptr)
         {
             // Written as text: the listed values say all, and a keyword that judges numbers or
             // names a string `format` would judge the text instead.
@@ -226,25 +218,21 @@ impl Engine<'_> {
         {
             node.decode = Decode::CaseFold(members);
         }
-        node.checks = checks;
-        (silent, out_type)
     }
 
     /// The type written, Gemini's null-only schema as text, the description finished, the node
     /// pushed: the end of [`Engine::typed`], in a frame of its own.
-    #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     fn finish_typed(
         &mut self,
-        mut out: Map<String, Value>,
-        mut node: Node,
-        notes: &[String],
+        draft: Draft,
         silent: Vec<Check>,
         out_type: Value,
         t: &str,
         nullable: bool,
         ptr: &mut Pointer,
     ) -> Built {
+        let Draft { mut out, mut node, notes } = draft;
         self.write_type(&mut out, out_type, nullable);
         if t == "null"
             && self.p.style == Style::NullableFlag
@@ -271,7 +259,7 @@ impl Engine<'_> {
         }
         node.checks.sort_by_key(|c| check_rank(c.keyword()));
         let constraints = describe_checks(&node);
-        finish_description(&mut out, &constraints, notes);
+        finish_description(&mut out, &constraints, &notes);
         node.checks.extend(silent);
         let id = self.push(node);
         (Value::Object(out), id)
@@ -477,266 +465,4 @@ impl Engine<'_> {
 #[inline(never)]
 fn describe_checks(node: &Node) -> Vec<String> {
     node.checks.iter().map(|c| c.with_sent_keys(|k| node.decode.sent_key(k).to_owned()).describe()).collect()
-}
-
-/// The assertion keywords of draft 2020-12 (and draft-07's `dependencies`) that `typed` may meet:
-/// any other keyword it meets is an annotation.
-const ASSERTIONS: &[&str] = &[
-    "const",
-    "contains",
-    "dependencies",
-    "dependentRequired",
-    "enum",
-    "exclusiveMaximum",
-    "exclusiveMinimum",
-    "format",
-    "maxContains",
-    "maxItems",
-    "maxLength",
-    "maxProperties",
-    "maximum",
-    "minContains",
-    "minItems",
-    "minLength",
-    "minProperties",
-    "minimum",
-    "multipleOf",
-    "pattern",
-    "uniqueItems",
-];
-
-/// Keywords the walk handles itself.
-#[cfg(test)]
-pub(super) const STRUCTURAL: &[&str] = &[
-    "$defs",
-    "$ref",
-    "additionalItems",
-    "additionalProperties",
-    "allOf",
-    "anyOf",
-    "definitions",
-    "items",
-    "oneOf",
-    "patternProperties",
-    "prefixItems",
-    "properties",
-    "propertyNames",
-    "required",
-    "type",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-];
-
-/// Whether `typed` leaves a keyword to another step: an annotation, a keyword the walk handles
-/// itself, one with no assertion, an extension. One `match` on the name (the compiler compares
-/// lengths first) instead of a scan of each list.
-pub(super) fn skipped(kw: &str) -> bool {
-    match kw {
-        // `walk::META_DATA`
-        "$comment" | "default" | "deprecated" | "description" | "examples" | "readOnly" | "title"
-        | "writeOnly" => true,
-        // STRUCTURAL
-        "$defs"
-        | "$ref"
-        | "additionalItems"
-        | "additionalProperties"
-        | "allOf"
-        | "anyOf"
-        | "definitions"
-        | "items"
-        | "oneOf"
-        | "patternProperties"
-        | "prefixItems"
-        | "properties"
-        | "propertyNames"
-        | "required"
-        | "type"
-        | "unevaluatedItems"
-        | "unevaluatedProperties" => true,
-        // DROPPED
-        "$anchor" | "$dynamicAnchor" | "$id" | "$schema" | "$vocabulary" | "contentEncoding"
-        | "contentMediaType" | "contentSchema" | "discriminator" | "example" | "nullable"
-        | "propertyOrdering" => true,
-        _ => kw.starts_with("x-"),
-    }
-}
-
-/// Which JSON type a keyword constrains (`None`: every type).
-fn applies(kw: &str, t: &str) -> bool {
-    let family = match kw {
-        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => "number",
-        "minLength" | "maxLength" | "pattern" | "format" => "string",
-        "minItems" | "maxItems" | "uniqueItems" => "array",
-        "minProperties" | "maxProperties" | "dependentRequired" => "object",
-        _ => return true,
-    };
-    family == t || family == "number" && t == "integer" || kw == "format" && matches!(t, "integer" | "number")
-}
-
-/// The types a schema declares, from `type`, else from its `const`/`enum` values, else from the
-/// keywords it uses (`properties` reads as an object); `None` when nothing says.
-pub(super) fn declared_types(m: &Map<String, Value>) -> Option<BTreeSet<&'static str>> {
-    const ALL: [&str; 7] = ["array", "boolean", "integer", "null", "number", "object", "string"];
-    const OBJECT: &[&str] =
-        &["properties", "additionalProperties", "patternProperties", "required", "propertyNames"];
-    const ARRAY: &[&str] = &["items", "prefixItems"];
-    if let Some(t) = m.get("type") {
-        let names = type_names(t);
-        let mut set: BTreeSet<&'static str> = ALL.iter().copied().filter(|a| names.contains(a)).collect();
-        if set.contains("number") {
-            set.remove("integer");
-        }
-        // Beside `enum` or `const`, a type no listed value has admits nothing: `null` in
-        // `type` beside `enum: [1, 2]` must not become a null branch.
-        if let Some(values) = listed_values(m) {
-            set.retain(|t| values.iter().any(|v| has_type(v, t)));
-        }
-        return Some(set);
-    }
-    if let Some(values) = listed_values(m) {
-        let mut set: BTreeSet<&'static str> = values.iter().map(crate::dialect::support::json_type).collect();
-        if set.contains("number") {
-            set.remove("integer");
-        }
-        return Some(set);
-    }
-    if OBJECT.iter().any(|k| m.contains_key(*k)) {
-        return Some(BTreeSet::from(["object"]));
-    }
-    if ARRAY.iter().any(|k| m.contains_key(*k)) {
-        return Some(BTreeSet::from(["array"]));
-    }
-    None
-}
-
-/// The keywords that judge only numbers.
-const NUMERIC_BOUNDS: &[&str] = &["exclusiveMaximum", "exclusiveMinimum", "maximum", "minimum", "multipleOf"];
-
-/// The listed `values` a schema of type `t` (with null when `nullable`) and its numeric bounds
-/// admit.
-fn admitted(m: &Map<String, Value>, mut values: Vec<Value>, t: &str, nullable: bool) -> Vec<Value> {
-    let bounds: Vec<Check> = NUMERIC_BOUNDS
-        .iter()
-        .filter_map(|kw| m.get(*kw).and_then(|v| Check::from_keyword(kw, v)))
-        .flatten()
-        .collect();
-    values.retain(|v| {
-        (has_type(v, t) || v.is_null() && (nullable || t == "null")) && bounds.iter().all(|c| c.passes(v))
-    });
-    values
-}
-
-pub(super) fn listed_values(m: &Map<String, Value>) -> Option<Vec<Value>> {
-    if let Some(c) = m.get("const") {
-        return Some(vec![c.clone()]);
-    }
-    m.get("enum").and_then(Value::as_array).filter(|v| !v.is_empty()).cloned()
-}
-
-/// Whether `v` is of the JSON Schema type `t` (an integral float is an `integer`, an integer a
-/// `number`).
-pub(super) fn has_type(v: &Value, t: &str) -> bool {
-    match (v, t) {
-        (Value::Number(_), "number") => true,
-        (Value::Number(n), "integer") => {
-            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
-        }
-        _ => crate::dialect::support::json_type(v) == t,
-    }
-}
-
-/// A union of one branch per JSON type, among them a free-form object, a string and an array:
-/// the object would be written as JSON text, a string like the string branch's, and as a list of
-/// entries ([`free_form_as_map`]) it would be an array like the array branch's (`[]` is both the
-/// empty map and the empty list), so restore could tell neither apart (codemcp's
-/// `str | dict | list | None`). Written whole as one JSON text instead, for a provider that does
-/// not keep maps: restore parses it and finds a value of one of the branches' types,
-/// and the branches' own assertions each judge values of their branch's type only, so together
-/// they are the checks of the parsed value, exactly. `None` where the union is not of that kind
-/// (a reference, a branch sharing a type with another, an `enum`, declared properties, any
-/// keyword restore does not check): the union is built branch by branch.
-///
-/// `own` is the union's own assertions, which hold in every branch.
-pub(super) fn text_union(
-    own: &Map<String, Value>,
-    branches: &[Value],
-) -> Option<(Map<String, Value>, TypeSet)> {
-    let none = TypeSet::of_type(&Value::Array(Vec::new()));
-    let mut types = none;
-    let mut checks: Map<String, Value> = Map::new();
-    let (mut object, mut string, mut array) = (false, false, false);
-    for branch in branches {
-        let Value::Object(b) = branch else { return None };
-        let t = match b.get("type").or_else(|| own.get("type")) {
-            Some(Value::String(t)) => t.as_str(),
-            _ => return None,
-        };
-        let mine = TypeSet::of_type(&Value::String(t.to_owned()));
-        if types.intersection(mine) != none {
-            return None;
-        }
-        types = types.union(mine);
-        for (kw, v) in own.iter().chain(b.iter()) {
-            let kw = kw.as_str();
-            if kw == "type" || crate::dialect::support::is_annotation(kw) {
-                continue;
-            }
-            // A keyword of another type's family says nothing of this branch's values.
-            if !applies(kw, t) {
-                continue;
-            }
-            let fits = match (kw, t) {
-                ("properties", "object") => v.as_object().is_some_and(Map::is_empty),
-                ("required", "object") => v.as_array().is_some_and(Vec::is_empty),
-                ("additionalProperties", "object") => v == &Value::Bool(true),
-                ("maxProperties", "object") => v.as_u64().is_some_and(|n| n > 0),
-                ("items", "array") => v == &Value::Bool(true) || v.as_object().is_some_and(Map::is_empty),
-                // An annotation in draft 2020-12, which a provider that cannot list it drops too.
-                ("format", "string") => true,
-                ("enum" | "const" | "dependentRequired", _) => false,
-                _ => Check::from_keyword(kw, v).is_some(),
-            };
-            if !fits {
-                return None;
-            }
-            if Check::from_keyword(kw, v).is_some() {
-                if checks.get(kw).is_some_and(|old| old != v) {
-                    return None;
-                }
-                checks.insert(kw.to_owned(), v.clone());
-            }
-        }
-        object |= t == "object";
-        string |= t == "string";
-        array |= t == "array";
-    }
-    (object && string && array).then_some((checks, types))
-}
-
-/// A free-form object (`type: object`, no declared properties, none required, further keys
-/// open, nothing else but counts of keys, annotations and other types' keywords) as the map of
-/// any values it is (`additionalProperties: {}`), for a union where another
-/// branch admits strings: alone the object would be JSON text, a string like that branch's; as a
-/// map it is written as a list of entries (or kept as a map), which no string is. Exact: both admit
-/// every object. `None` for any other branch.
-pub(super) fn free_form_as_map(branch: &Value) -> Option<Value> {
-    let Value::Object(b) = branch else { return None };
-    let free = b.get("type") == Some(&Value::String("object".into()))
-        && b.iter().all(|(k, v)| match k.as_str() {
-            "type" | "minProperties" => true,
-            "properties" => v.as_object().is_some_and(Map::is_empty),
-            "required" => v.as_array().is_some_and(Vec::is_empty),
-            "additionalProperties" => v == &Value::Bool(true),
-            "maxProperties" => v.as_u64().is_some_and(|n| n > 0),
-            // A keyword of another type's family (a `type` list's `maxLength`, split into this
-            // branch) says nothing of an object.
-            k => crate::dialect::support::is_annotation(k) || !applies(k, "object"),
-        });
-    free.then(|| {
-        let mut map = b.clone();
-        map.retain(|k, _| applies(k, "object"));
-        map.remove("properties");
-        map.insert("additionalProperties".into(), Value::Object(Map::new()));
-        Value::Object(map)
-    })
 }

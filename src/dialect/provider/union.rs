@@ -1,18 +1,18 @@
 //! Unions: `anyOf`/`oneOf` with the node's own assertions distributed into the branches, a
 //! discriminator's tag required, several types split into branches, Gemini's null branch
 //! folded into `nullable`; and, once the provider schema is finished, each union's branch shapes
-//! (`PendingShape`, `Engine::shapes`), or a refusal where restore could not tell them apart.
-//! Together because a union is only as good as the proof that restore can tell its branches apart.
+//! (`PendingShape`, `Engine::shapes`), or a refusal where restore could not tell them apart; a
+//! union of an object, a string and an array written whole as one JSON text. Together because a union is only as good as the proof that restore can tell its branches apart.
 
+use super::keywords::{applies, declared_types, has_type};
 use super::plan::{Liveness, liveness};
 use super::refs::merge_key;
 use super::shape::{deep_shape_of, exact_form, whole_where_fractions_go_elsewhere, with_tag_required};
-use super::typed::{declared_types, free_form_as_map, has_type, text_union};
 use super::{Built, Engine, Style};
 use crate::dialect::support::{disjoint, is_annotation, merge_ref_site};
 use crate::hint::Advice;
 use crate::pointer::Pointer;
-use crate::restore::{Check, Decode, Node, NodeId, Shape, restored_through};
+use crate::restore::{Check, Decode, Node, NodeId, Shape, TypeSet, restored_through};
 use serde_json::{Map, Value};
 
 /// A union whose branch shapes wait for the finished schema: its node, the provider's branches,
@@ -129,34 +129,8 @@ impl Engine<'_> {
         let mut outs = Vec::with_capacity(branches.len());
         let mut plans = Vec::with_capacity(branches.len());
         for (i, branch) in branches.iter().enumerate() {
-            // A reference merged with the union's keywords: its key, for a merge that recurs.
-            let mut merge = None;
-            let branch = if own.is_empty() {
-                branch.clone()
-            } else {
-                let target = match branch.get("$ref").and_then(Value::as_str) {
-                    Some(r)
-                        if branch
-                            .as_object()
-                            .is_some_and(|o| o.keys().all(|k| k == "$ref" || is_annotation(k))) =>
-                    {
-                        merge = Some((merge_key(r, &own), r));
-                        crate::refs::resolve(self.root, r).cloned().unwrap_or(Value::Bool(true))
-                    }
-                    _ => branch.clone(),
-                };
-                match merge_ref_site(own.clone(), target) {
-                    Ok(v) => v,
-                    Err(_) => {
-                        self.refuse(
-                            keyword,
-                            ptr.as_str(),
-                            format!("the keywords beside this `{keyword}` cannot be merged into its branches exactly"),
-                            None,
-                        );
-                        return (Value::Bool(true), None);
-                    }
-                }
+            let Some((branch, merge)) = self.with_own(&own, branch, keyword, ptr) else {
+                return (Value::Bool(true), None);
             };
             let branch = match free_form_as_map(&branch).filter(|_| strings) {
                 Some(map) => map,
@@ -195,6 +169,45 @@ impl Engine<'_> {
             out.insert("anyOf".into(), Value::Array(outs));
         }
         (Value::Object(out), Some(id))
+    }
+
+    /// A union's branch with the union's own assertions merged in, or `None` where that cannot
+    /// be exact (refused). A reference merged so comes with its merge key and target, for a merge
+    /// that recurs.
+    fn with_own<'b>(
+        &mut self,
+        own: &Map<String, Value>,
+        branch: &'b Value,
+        keyword: &str,
+        ptr: &Pointer,
+    ) -> Option<(Value, Option<(String, &'b str)>)> {
+        if own.is_empty() {
+            return Some((branch.clone(), None));
+        }
+        let mut merge = None;
+        let target = match branch.get("$ref").and_then(Value::as_str) {
+            Some(r)
+                if branch.as_object().is_some_and(|o| o.keys().all(|k| k == "$ref" || is_annotation(k))) =>
+            {
+                merge = Some((merge_key(r, own), r));
+                crate::refs::resolve(self.root, r).cloned().unwrap_or(Value::Bool(true))
+            }
+            _ => branch.clone(),
+        };
+        match merge_ref_site(own.clone(), target) {
+            Ok(v) => Some((v, merge)),
+            Err(_) => {
+                self.refuse(
+                    keyword,
+                    ptr.as_str(),
+                    format!(
+                        "the keywords beside this `{keyword}` cannot be merged into its branches exactly"
+                    ),
+                    None,
+                );
+                None
+            }
+        }
     }
 
     /// `type: [A, B, ...]`: one branch per type, each keeping the keywords that apply to it.
@@ -440,4 +453,100 @@ fn collapse_null_branch(branches: &mut Vec<Value>, out: &mut Map<String, Value>)
         *out = merged;
         branches.clear();
     }
+}
+
+/// A union of one branch per JSON type, among them a free-form object, a string and an array:
+/// the object would be written as JSON text, a string like the string branch's, and as a list of
+/// entries ([`free_form_as_map`]) it would be an array like the array branch's (`[]` is both the
+/// empty map and the empty list), so restore could tell neither apart (codemcp's
+/// `str | dict | list | None`). Written whole as one JSON text instead, for a provider that does
+/// not keep maps: restore parses it and finds a value of one of the branches' types,
+/// and the branches' own assertions each judge values of their branch's type only, so together
+/// they are the checks of the parsed value, exactly. `None` where the union is not of that kind
+/// (a reference, a branch sharing a type with another, an `enum`, declared properties, any
+/// keyword restore does not check): the union is built branch by branch.
+///
+/// `own` is the union's own assertions, which hold in every branch.
+pub(super) fn text_union(
+    own: &Map<String, Value>,
+    branches: &[Value],
+) -> Option<(Map<String, Value>, TypeSet)> {
+    let none = TypeSet::of_type(&Value::Array(Vec::new()));
+    let mut types = none;
+    let mut checks: Map<String, Value> = Map::new();
+    let (mut object, mut string, mut array) = (false, false, false);
+    for branch in branches {
+        let Value::Object(b) = branch else { return None };
+        let t = match b.get("type").or_else(|| own.get("type")) {
+            Some(Value::String(t)) => t.as_str(),
+            _ => return None,
+        };
+        let mine = TypeSet::of_type(&Value::String(t.to_owned()));
+        if types.intersection(mine) != none {
+            return None;
+        }
+        types = types.union(mine);
+        for (kw, v) in own.iter().chain(b.iter()) {
+            let kw = kw.as_str();
+            if kw == "type" || crate::dialect::support::is_annotation(kw) {
+                continue;
+            }
+            // A keyword of another type's family says nothing of this branch's values.
+            if !applies(kw, t) {
+                continue;
+            }
+            let fits = match (kw, t) {
+                ("properties", "object") => v.as_object().is_some_and(Map::is_empty),
+                ("required", "object") => v.as_array().is_some_and(Vec::is_empty),
+                ("additionalProperties", "object") => v == &Value::Bool(true),
+                ("maxProperties", "object") => v.as_u64().is_some_and(|n| n > 0),
+                ("items", "array") => v == &Value::Bool(true) || v.as_object().is_some_and(Map::is_empty),
+                // An annotation in draft 2020-12, which a provider that cannot list it drops too.
+                ("format", "string") => true,
+                ("enum" | "const" | "dependentRequired", _) => false,
+                _ => Check::from_keyword(kw, v).is_some(),
+            };
+            if !fits {
+                return None;
+            }
+            if Check::from_keyword(kw, v).is_some() {
+                if checks.get(kw).is_some_and(|old| old != v) {
+                    return None;
+                }
+                checks.insert(kw.to_owned(), v.clone());
+            }
+        }
+        object |= t == "object";
+        string |= t == "string";
+        array |= t == "array";
+    }
+    (object && string && array).then_some((checks, types))
+}
+
+/// A free-form object (`type: object`, no declared properties, none required, further keys
+/// open, nothing else but counts of keys, annotations and other types' keywords) as the map of
+/// any values it is (`additionalProperties: {}`), for a union where another
+/// branch admits strings: alone the object would be JSON text, a string like that branch's; as a
+/// map it is written as a list of entries (or kept as a map), which no string is. Exact: both admit
+/// every object. `None` for any other branch.
+pub(super) fn free_form_as_map(branch: &Value) -> Option<Value> {
+    let Value::Object(b) = branch else { return None };
+    let free = b.get("type") == Some(&Value::String("object".into()))
+        && b.iter().all(|(k, v)| match k.as_str() {
+            "type" | "minProperties" => true,
+            "properties" => v.as_object().is_some_and(Map::is_empty),
+            "required" => v.as_array().is_some_and(Vec::is_empty),
+            "additionalProperties" => v == &Value::Bool(true),
+            "maxProperties" => v.as_u64().is_some_and(|n| n > 0),
+            // A keyword of another type's family (a `type` list's `maxLength`, split into this
+            // branch) says nothing of an object.
+            k => crate::dialect::support::is_annotation(k) || !applies(k, "object"),
+        });
+    free.then(|| {
+        let mut map = b.clone();
+        map.retain(|k, _| applies(k, "object"));
+        map.remove("properties");
+        map.insert("additionalProperties".into(), Value::Object(Map::new()));
+        Value::Object(map)
+    })
 }

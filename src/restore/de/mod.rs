@@ -575,62 +575,6 @@ struct KeyDe<'a> {
     key: &'a str,
 }
 
-macro_rules! numeric_key {
-    ($($method:ident)*) => {$(
-        fn $method<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
-            // serde_json's key reader: a number token and nothing after it.
-            let bytes = self.key.as_bytes();
-            if !matches!(bytes.first(), Some(b'0'..=b'9' | b'-'))
-                || matches!(bytes.last(), Some(b' ' | b'\t' | b'\n' | b'\r'))
-            {
-                return Err(self.ctx.fail());
-            }
-            let mut de = serde_json::Deserializer::from_str(self.key);
-            let out = de.$method(visitor).map_err(|_| self.ctx.fail())?;
-            de.end().map_err(|_| self.ctx.fail())?;
-            Ok(out)
-        }
-    )*};
-}
-
-/// Every method serde_json's value deserializers have, for a planned place: resolved, then shown.
-macro_rules! through_view {
-    ($($method:ident($($arg:ident: $ty:ty),*))*) => {$(
-        fn $method<V: Visitor<'a>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Error> {
-            self.view()?.$method($($arg,)* visitor)
-        }
-    )*};
-}
-
-/// A method that reads a scalar: serde_json's own for a value, refused for a map or a list
-/// (serde_json refuses them too; the fallback words the error).
-macro_rules! scalar {
-    ($($method:ident($($arg:ident: $ty:ty),*))*) => {$(
-        fn $method<V: Visitor<'a>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Error> {
-            match self {
-                View::Plain(v) => v.$method($($arg,)* visitor),
-                View::Owned(v) => v.$method($($arg,)* visitor),
-                View::Map(m) => Err(m.ctx.fail()),
-                View::Seq(s) => Err(s.ctx.fail()),
-            }
-        }
-    )*};
-}
-
-/// A method that reads a list (serde_json reads only arrays through it).
-macro_rules! seq {
-    ($($method:ident($($arg:ident: $ty:ty),*))*) => {$(
-        fn $method<V: Visitor<'a>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Error> {
-            match self {
-                View::Plain(v) => v.$method($($arg,)* visitor),
-                View::Owned(v) => v.$method($($arg,)* visitor),
-                View::Seq(s) => s.visit(visitor),
-                View::Map(m) => Err(m.ctx.fail()),
-            }
-        }
-    )*};
-}
-
 mod access;
 
 #[cfg(test)]

@@ -160,42 +160,7 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
         status.raise(Status::REFUSED);
     }
     if json_out {
-        let mut results = Vec::new();
-        for row in &rows {
-            for (i, (d, v)) in dialect_names.iter().zip(&row.verdicts).enumerate() {
-                let (errors, adapted): (Vec<Value>, Vec<Value>) = match v {
-                    Verdict::Accepted(adapted) => (
-                        Vec::new(),
-                        adapted
-                            .iter()
-                            .map(|(pointer, keyword, kind)| json!({"pointer": pointer, "keyword": keyword, "kind": kind}))
-                            .collect(),
-                    ),
-                    Verdict::Refused(errors) => (
-                        errors
-                            .iter()
-                            .map(|(pointer, keyword, message)| json!({"pointer": pointer, "keyword": keyword, "message": message}))
-                            .collect(),
-                        Vec::new(),
-                    ),
-                };
-                let mut result = json!({
-                    "input": row.input, "tool": row.tool, "name": row.name, "dialect": d,
-                    "accepted": errors.is_empty(), "errors": errors, "adaptations": adapted,
-                });
-                if let Some(n) = row.tokens[i] {
-                    result["tokens"] = json!(n);
-                }
-                if order && let Some(s) = &row.built[i] {
-                    result["order"] =
-                        generation_order(s.as_value(), OrderRule::for_dialect(d), KeyOrder::AsStored)
-                            .iter()
-                            .map(|o| json!({"pointer": o.pointer, "properties": o.properties}))
-                            .collect();
-                }
-                results.push(result);
-            }
-        }
+        let results = json_results(&rows, &dialect_names, order);
         let report = json!({
             "dialects": dialect_names,
             "results": results,
@@ -207,8 +172,76 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
         out.line(&render(&report, true));
         return status;
     }
+    print_verdicts(out, &rows, &dialect_names, list_adaptations, order, refused);
+    for request in &requests {
+        request.print(out);
+    }
+    let mut summary = format!(
+        "{} tool(s) x {} dialect(s): {accepted} accepted, {refused} refused",
+        rows.len(),
+        dialects.len()
+    );
+    if !unreadable.is_empty() {
+        let _ = write!(summary, ", {} unreadable", unreadable.len());
+    }
+    out.line(&summary);
+    status
+}
+
+/// `--json`: one result per tool and dialect, with its errors or adaptations, its tokens where
+/// counted, and its property order with `--order`.
+fn json_results(rows: &[Row], dialect_names: &[&str], order: bool) -> Vec<Value> {
+    let mut results = Vec::new();
+    for row in rows {
+        for (i, (d, v)) in dialect_names.iter().zip(&row.verdicts).enumerate() {
+            let (errors, adapted): (Vec<Value>, Vec<Value>) = match v {
+                Verdict::Accepted(adapted) => (
+                    Vec::new(),
+                    adapted
+                        .iter()
+                        .map(|(pointer, keyword, kind)| json!({"pointer": pointer, "keyword": keyword, "kind": kind}))
+                        .collect(),
+                ),
+                Verdict::Refused(errors) => (
+                    errors
+                        .iter()
+                        .map(|(pointer, keyword, message)| json!({"pointer": pointer, "keyword": keyword, "message": message}))
+                        .collect(),
+                    Vec::new(),
+                ),
+            };
+            let mut result = json!({
+                "input": row.input, "tool": row.tool, "name": row.name, "dialect": d,
+                "accepted": errors.is_empty(), "errors": errors, "adaptations": adapted,
+            });
+            if let Some(n) = row.tokens[i] {
+                result["tokens"] = json!(n);
+            }
+            if order && let Some(s) = &row.built[i] {
+                result["order"] =
+                    generation_order(s.as_value(), OrderRule::for_dialect(d), KeyOrder::AsStored)
+                        .iter()
+                        .map(|o| json!({"pointer": o.pointer, "properties": o.properties}))
+                        .collect();
+            }
+            results.push(result);
+        }
+    }
+    results
+}
+
+/// The text report's verdicts: adaptations with `--adaptations`, the property order with
+/// `--order`, every refusal's errors, and the table of verdicts.
+fn print_verdicts(
+    out: &mut Out,
+    rows: &[Row],
+    dialect_names: &[&str],
+    list_adaptations: bool,
+    order: bool,
+    refused: usize,
+) {
     if list_adaptations {
-        for row in &rows {
+        for row in rows {
             for (d, v) in dialect_names.iter().zip(&row.verdicts) {
                 if let Verdict::Accepted(adapted) = v
                     && !adapted.is_empty()
@@ -222,7 +255,7 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
         }
     }
     if order {
-        for row in &rows {
+        for row in rows {
             for (d, built) in dialect_names.iter().zip(&row.built) {
                 let Some(s) = built else { continue };
                 let found = generation_order(s.as_value(), OrderRule::for_dialect(d), KeyOrder::AsStored);
@@ -237,7 +270,7 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
             }
         }
     }
-    for row in &rows {
+    for row in rows {
         for (d, v) in dialect_names.iter().zip(&row.verdicts) {
             if let Verdict::Refused(errors) = v {
                 out.line(&format!("{}: refused by `{d}`:", row.tool));
@@ -260,7 +293,7 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
     let mut table: Vec<Vec<String>> = vec![
         std::iter::once("tool".to_owned()).chain(dialect_names.iter().map(|d| (*d).to_owned())).collect(),
     ];
-    for row in &rows {
+    for row in rows {
         table.push(std::iter::once(row.tool.clone()).chain(row.verdicts.iter().map(cell)).collect());
     }
     let widths: Vec<usize> =
@@ -269,19 +302,6 @@ pub fn check(out: &mut Out, names: &[String], flags: CheckOptions, jsonl: bool, 
         let cells: Vec<String> = r.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
         out.line(cells.join("  ").trim_end());
     }
-    for request in &requests {
-        request.print(out);
-    }
-    let mut summary = format!(
-        "{} tool(s) x {} dialect(s): {accepted} accepted, {refused} refused",
-        rows.len(),
-        dialects.len()
-    );
-    if !unreadable.is_empty() {
-        let _ = write!(summary, ", {} unreadable", unreadable.len());
-    }
-    out.line(&summary);
-    status
 }
 
 /// What the accepted tools make together under one dialect: the names its provider is told

@@ -29,8 +29,8 @@
 
 use super::{ClientOut, Piece, Relay, line_of, lock, log, read_lines, write_line, write_to};
 use std::io::Write;
-use std::process::{Child, Command, ExitCode, ExitStatus, Stdio};
-use std::sync::mpsc;
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -78,7 +78,7 @@ pub fn run(relay: Relay, server: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (Some(mut server_in), Some(server_out)) = (child.stdin.take(), child.stdout.take()) else {
+    let (Some(server_in), Some(server_out)) = (child.stdin.take(), child.stdout.take()) else {
         log("the server's pipes are missing");
         end_server(&mut child, Duration::ZERO);
         return ExitCode::from(2);
@@ -86,56 +86,8 @@ pub fn run(relay: Relay, server: &[String]) -> ExitCode {
     let relay = Arc::new(relay);
     let client_out: Arc<ClientOut> = Arc::new(Mutex::new(std::io::stdout()));
 
-    {
-        let (relay, client_out, events) = (relay.clone(), client_out.clone(), events.clone());
-        std::thread::spawn(move || {
-            let mut send = |bytes: &[u8]| server_in.write_all(bytes).and_then(|()| server_in.flush()).is_ok();
-            read_lines(std::io::stdin(), "client", |piece| {
-                let line = match piece {
-                    Piece::Line(line) => line,
-                    Piece::Part { bytes, .. } => return send(bytes),
-                };
-                let action = relay.on_client_line(line);
-                if let Some(bytes) = action.to_client
-                    && !write_line(&client_out, &bytes)
-                {
-                    let _ = events.send(Event::ClientGone);
-                    return false;
-                }
-                action.to_server.is_none_or(|bytes| send(&bytes))
-            });
-            // Dropping `server_in` closes the server's stdin.
-            drop(server_in);
-            let _ = events.send(Event::ClientDone);
-        });
-    }
-    {
-        let (relay, client_out, events) = (relay.clone(), client_out.clone(), events.clone());
-        std::thread::spawn(move || {
-            // The client's output stays locked while a long line goes out in parts, so that no
-            // answer of the proxy's lands in the middle of it.
-            let mut held: Option<MutexGuard<'_, std::io::Stdout>> = None;
-            read_lines(server_out, "server", |piece| {
-                let written = match piece {
-                    Piece::Line(line) => write_line(&client_out, &relay.on_server_line(line)),
-                    Piece::Part { bytes, last } => {
-                        let out = held.get_or_insert_with(|| lock(&client_out));
-                        let written = write_to(out, bytes);
-                        if last {
-                            held = None;
-                        }
-                        written
-                    }
-                };
-                if !written {
-                    let _ = events.send(Event::ClientGone);
-                }
-                written
-            });
-            drop(held);
-            let _ = events.send(Event::ServerDone);
-        });
-    }
+    relay_client(relay.clone(), client_out.clone(), events.clone(), server_in);
+    relay_server(relay.clone(), client_out.clone(), events.clone(), server_out);
     drop(events);
 
     let code = match event.recv() {
@@ -189,6 +141,70 @@ pub fn run(relay: Relay, server: &[String]) -> ExitCode {
     }
     drop(signals);
     code
+}
+
+/// The client's lines, each as the relay decides: to the server, or answered to the client at
+/// once; the server's stdin closed at the client's end. A thread of its own.
+fn relay_client(
+    relay: Arc<Relay>,
+    client_out: Arc<ClientOut>,
+    events: Sender<Event>,
+    mut server_in: ChildStdin,
+) {
+    std::thread::spawn(move || {
+        let mut send = |bytes: &[u8]| server_in.write_all(bytes).and_then(|()| server_in.flush()).is_ok();
+        read_lines(std::io::stdin(), "client", |piece| {
+            let line = match piece {
+                Piece::Line(line) => line,
+                Piece::Part { bytes, .. } => return send(bytes),
+            };
+            let action = relay.on_client_line(line);
+            if let Some(bytes) = action.to_client
+                && !write_line(&client_out, &bytes)
+            {
+                let _ = events.send(Event::ClientGone);
+                return false;
+            }
+            action.to_server.is_none_or(|bytes| send(&bytes))
+        });
+        // Dropping `server_in` closes the server's stdin.
+        drop(server_in);
+        let _ = events.send(Event::ClientDone);
+    });
+}
+
+/// The server's lines to the client, each as the relay rewrites it; a long line passed on in
+/// parts under one lock. A thread of its own.
+fn relay_server(
+    relay: Arc<Relay>,
+    client_out: Arc<ClientOut>,
+    events: Sender<Event>,
+    server_out: ChildStdout,
+) {
+    std::thread::spawn(move || {
+        // The client's output stays locked while a long line goes out in parts, so that no
+        // answer of the proxy's lands in the middle of it.
+        let mut held: Option<MutexGuard<'_, std::io::Stdout>> = None;
+        read_lines(server_out, "server", |piece| {
+            let written = match piece {
+                Piece::Line(line) => write_line(&client_out, &relay.on_server_line(line)),
+                Piece::Part { bytes, last } => {
+                    let out = held.get_or_insert_with(|| lock(&client_out));
+                    let written = write_to(out, bytes);
+                    if last {
+                        held = None;
+                    }
+                    written
+                }
+            };
+            if !written {
+                let _ = events.send(Event::ClientGone);
+            }
+            written
+        });
+        drop(held);
+        let _ = events.send(Event::ServerDone);
+    });
 }
 
 /// How long the proxy waits, on its way out, for a listing's stderr report still being counted:

@@ -26,7 +26,7 @@
 //! A listing in which nothing changes passes byte for byte.
 
 use super::{Relay, log};
-use crate::pin::{Pins, Verdict};
+use crate::pin::{PinError, Pins, Verdict};
 use serde_json::{Map, Value};
 use toolschema::ToolSchema;
 use toolschema::dialect::{AdaptContext, INLINE_REFS};
@@ -66,6 +66,64 @@ enum Left {
     Changed,
 }
 
+/// The pin file's judgement of one tool (`--pin`): `true` where the tool is left out of the
+/// listing (its listing differs from the pinned one, or it takes a pinned tool's name or
+/// content), the reason logged; `pins_changed` set where the pins gained an entry.
+fn pinned_out(
+    name: &str,
+    fields: &Map<String, Value>,
+    path: &std::path::Path,
+    pins: &mut Result<Pins, PinError>,
+    server: Option<&str>,
+    listing: &std::collections::BTreeSet<String>,
+    pins_changed: &mut bool,
+) -> bool {
+    let path = path.display();
+    let verdict = match pins {
+        Ok(pins) => {
+            let (verdict, dirty) = pins.judge(name, fields, server, listing);
+            *pins_changed |= dirty;
+            verdict
+        }
+        Err(e) => Verdict::Changed(vec![format!("the pin file cannot be read: {}", e.0)]),
+    };
+    match verdict {
+        Verdict::Same => false,
+        Verdict::Pinned => {
+            log(&format!("tool `{name}` pinned in {path}"));
+            false
+        }
+        Verdict::Changed(found) => {
+            log(&format!(
+                "tool `{name}` left out of tools/list: its listing differs from the one pinned in \
+                     {path} (accept it with `toolschema pin --accept {path} {name}`):\n- {}",
+                found.join("\n- ")
+            ));
+            true
+        }
+        held @ (Verdict::Renamed { .. } | Verdict::Copied { .. } | Verdict::Shadows { .. }) => {
+            let what = match held {
+                Verdict::Renamed { from, changes } => {
+                    let mut what = format!("it is the pinned tool `{from}` under a new name");
+                    for change in changes {
+                        what.push_str("\n- ");
+                        what.push_str(&change);
+                    }
+                    what
+                }
+                Verdict::Copied { of } => format!("it has the content of the pinned tool `{of}`"),
+                Verdict::Shadows { by } => format!("`{name}` is pinned for the server `{by}`"),
+                _ => String::new(),
+            };
+            log(&format!(
+                "tool `{name}` left out of tools/list: {what} (accept it with `toolschema pin \
+                     --accept {path} {name}`)"
+            ));
+            true
+        }
+    }
+}
+
 impl Relay {
     /// Rewrites the tools of a `tools/list` response in place; whether anything changed.
     pub(super) fn rewrite_list(&self, message: &mut Value) -> bool {
@@ -93,52 +151,12 @@ impl Relay {
             };
             let name = name.to_owned();
             let output = tool.get("outputSchema").filter(|_| self.check_output.is_some()).cloned();
-            if let (Some((path, pins)), Some(fields)) = (&mut pins, tool.as_object()) {
-                let path = path.display();
-                let verdict = match pins {
-                    Ok(pins) => {
-                        let (verdict, dirty) = pins.judge(&name, fields, server.as_deref(), &listing);
-                        pins_changed |= dirty;
-                        verdict
-                    }
-                    Err(e) => Verdict::Changed(vec![format!("the pin file cannot be read: {}", e.0)]),
-                };
-                match verdict {
-                    Verdict::Same => {}
-                    Verdict::Pinned => log(&format!("tool `{name}` pinned in {path}")),
-                    Verdict::Changed(found) => {
-                        log(&format!(
-                            "tool `{name}` left out of tools/list: its listing differs from the one pinned in \
-                             {path} (accept it with `toolschema pin --accept {path} {name}`):\n- {}",
-                            found.join("\n- ")
-                        ));
-                        left.push((name, Left::Changed));
-                        changed = true;
-                        continue;
-                    }
-                    held @ (Verdict::Renamed { .. } | Verdict::Copied { .. } | Verdict::Shadows { .. }) => {
-                        let what = match held {
-                            Verdict::Renamed { from, changes } => {
-                                let mut what = format!("it is the pinned tool `{from}` under a new name");
-                                for change in changes {
-                                    what.push_str("\n- ");
-                                    what.push_str(&change);
-                                }
-                                what
-                            }
-                            Verdict::Copied { of } => format!("it has the content of the pinned tool `{of}`"),
-                            Verdict::Shadows { by } => format!("`{name}` is pinned for the server `{by}`"),
-                            _ => String::new(),
-                        };
-                        log(&format!(
-                            "tool `{name}` left out of tools/list: {what} (accept it with `toolschema pin \
-                             --accept {path} {name}`)"
-                        ));
-                        left.push((name, Left::Changed));
-                        changed = true;
-                        continue;
-                    }
-                }
+            if let (Some((path, pins)), Some(fields)) = (&mut pins, tool.as_object())
+                && pinned_out(&name, fields, path, pins, server.as_deref(), &listing, &mut pins_changed)
+            {
+                left.push((name, Left::Changed));
+                changed = true;
+                continue;
             }
             match self.adapt(&name, schema).and_then(|built| Ok((built, self.output(&name, &tool)?))) {
                 Ok((built, written)) => {
@@ -222,9 +240,16 @@ impl Relay {
             log(&e.0);
         }
         self.report_request(&kept);
-        // Counted off the relay's path: the client gets the listing without waiting for the
-        // encoding's first load or a count linear in a large listing.
-        let (dialect, listed) = (self.dialect.clone(), kept.clone());
+        self.report_tokens(&kept);
+        *tools = kept;
+        changed
+    }
+
+    /// The listing's token count on stderr, counted off the relay's path: the client gets the
+    /// listing without waiting for the encoding's first load or a count linear in a large
+    /// listing.
+    fn report_tokens(&self, kept: &[Value]) {
+        let (dialect, listed) = (self.dialect.clone(), kept.to_vec());
         // A thread that cannot be started costs only the report; one that is started is waited
         // for before the proxy exits (`Relay::finish_reports`).
         if let Ok(report) = std::thread::Builder::new().spawn(move || log(&token_report(&dialect, &listed))) {
@@ -232,8 +257,6 @@ impl Relay {
             reports.retain(|r| !r.is_finished());
             reports.push(report);
         }
-        *tools = kept;
-        changed
     }
 
     /// A tool's schema made self-contained, then run through the pipeline under the dialect.

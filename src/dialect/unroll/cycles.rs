@@ -1,0 +1,115 @@
+//! Where the cycles are: the reference targets on a cycle of references reachable from the root
+//! (a depth-first search over the graph of definitions, iterative, so a long chain of references
+//! never deepens the stack).
+
+use super::MAX_TARGETS;
+use crate::pointer::Pointer;
+use serde_json::Value;
+use std::collections::{BTreeSet, HashMap};
+
+/// The reference targets (JSON pointers, `""` for the root) that lie on a cycle of references
+/// reachable from the root.
+pub(crate) fn recursive_targets(schema: &Value, max_depth: usize) -> BTreeSet<String> {
+    let mut keys = vec![String::new()];
+    let mut index: HashMap<String, usize> = HashMap::from([(String::new(), 0)]);
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut todo = vec![0];
+    while let Some(i) = todo.pop() {
+        let Some(node) = crate::refs::lookup_pointer(schema, &keys[i]) else { continue };
+        for target in refs_in(node, max_depth) {
+            if crate::refs::lookup_pointer(schema, &target).is_none() {
+                continue;
+            }
+            let j = match index.get(&target) {
+                Some(j) => *j,
+                None => {
+                    if keys.len() >= MAX_TARGETS {
+                        continue;
+                    }
+                    keys.push(target.clone());
+                    edges.push(Vec::new());
+                    index.insert(target, keys.len() - 1);
+                    todo.push(keys.len() - 1);
+                    keys.len() - 1
+                }
+            };
+            edges[i].push(j);
+        }
+    }
+    on_cycles(&edges).into_iter().map(|i| keys[i].clone()).collect()
+}
+
+/// The targets of the references inside `node` (its definition maps aside).
+fn refs_in(node: &Value, max_depth: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let _ = crate::walk::visit_all(node, max_depth, &mut |ptr, n| {
+        if ptr.as_str().split('/').any(|t| t == "$defs" || t == "definitions") {
+            return false;
+        }
+        if let Some(r) = n.get("$ref").and_then(Value::as_str)
+            && let Ok(tokens) = crate::refs::parse_local(r)
+        {
+            out.push(Pointer::from_tokens(&tokens).to_string());
+        }
+        true
+    });
+    out
+}
+
+/// The vertices of `edges` on a cycle: in a strongly connected component of two or more, or with
+/// an edge to themselves (Tarjan's algorithm, iterative).
+fn on_cycles(edges: &[Vec<usize>]) -> Vec<usize> {
+    const UNSEEN: usize = usize::MAX;
+    let n = edges.len();
+    let (mut index, mut low) = (vec![UNSEEN; n], vec![0; n]);
+    let mut on_stack = vec![false; n];
+    let (mut stack, mut out) = (Vec::new(), Vec::new());
+    let mut next = 0;
+    for start in 0..n {
+        if index[start] != UNSEEN {
+            continue;
+        }
+        let mut calls: Vec<(usize, usize)> = vec![(start, 0)];
+        index[start] = next;
+        low[start] = next;
+        next += 1;
+        stack.push(start);
+        on_stack[start] = true;
+        while let Some(top) = calls.last_mut() {
+            let v = top.0;
+            if let Some(&w) = edges[v].get(top.1) {
+                top.1 += 1;
+                if index[w] == UNSEEN {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    calls.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    component.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 || edges[v].contains(&v) {
+                    out.extend(component);
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
