@@ -1178,6 +1178,74 @@ fn encode_sends_the_default_of_a_discriminator_tag_the_value_leaves_out() {
     assert_eq!(built, 2 * dialect::builtin().len());
 }
 
+/// A discriminated union whose tag has a default, its two members told apart only by a `format`
+/// (`v` a `date-time` in one, any string in the other), in a list beside another property.
+fn tagged_by_format() -> Value {
+    let member = |tag: &str, v: Value| {
+        json!({"type": "object", "properties": {
+            "kind": {"type": "string", "const": tag, "default": tag},
+            "v": v
+        }, "required": ["v"]})
+    };
+    json!({
+        "type": "object",
+        "properties": {
+            "list": {"type": "array", "items": {
+                "oneOf": [
+                    member("k0", json!({"type": "string", "format": "date-time"})),
+                    member("k1", json!({"type": "string"}))
+                ],
+                "discriminator": {"propertyName": "kind"}
+            }},
+            "n": {"type": "integer"}
+        },
+        "required": ["list", "n"]
+    })
+}
+
+// Regression (found by the restore laws, gemini): a value that leaves out a discriminator's tag
+// with a default, which only the second member takes (its `v` is not a `date-time`). The forward
+// map sent the first member's default tag, whose `v` the output's `format` refuses and whose
+// restore gives a value the original refuses. It sends the tag of the member the value fits,
+// formats read as restore reads them.
+#[test]
+fn encode_sends_the_tag_of_the_member_a_tagless_value_fits_by_its_format() {
+    let schema = tagged_by_format();
+    let original = tool_schemas::validator_2020(&schema).unwrap();
+    let readers = tool_schemas::validator_2020(&tool_schemas::as_readers_read(&schema)).unwrap();
+    let value = json!({"list": [{"v": "not a date"}, {"v": "2024-01-02T03:04:05Z", "kind": "k0"}], "n": 1});
+    let tagged = json!({"list": [{"kind": "k1", "v": "not a date"}, {"v": "2024-01-02T03:04:05Z", "kind": "k0"}], "n": 1});
+    assert!(original.is_valid(&value) && !readers.is_valid(&value) && readers.is_valid(&tagged));
+    let mut refused = Vec::new();
+    for &d in dialect::builtin() {
+        for exact in [false, true] {
+            let label = format!("{}{}", d.name(), if exact { " exact" } else { "" });
+            let adapted = match SchemaOptions::new().dialect(d).exact(exact).normalize(schema.clone()) {
+                Ok(adapted) => adapted,
+                Err(e) => {
+                    refused.push(format!("{label}: {e}"));
+                    continue;
+                }
+            };
+            let output = if matches!(d.name(), "gemini" | "gemini-ordered") {
+                tool_schemas::validator_2020(&openapi_as_json_schema(adapted.as_value()))
+            } else {
+                tool_schemas::validator_2020(adapted.as_value())
+            }
+            .unwrap();
+            let sent = adapted.plan().encode(value.clone());
+            assert!(output.is_valid(&sent), "{label}: {value} encodes to {sent}, which the output refuses");
+            let back = adapted.restore(sent.clone()).unwrap_or_else(|e| panic!("{label}: {sent}: {e}"));
+            assert!(back == value || back == tagged, "{label}: {sent} restores to {back}");
+            assert!(
+                original.is_valid(&back),
+                "{label}: {sent} restores to {back}, which the original refuses"
+            );
+        }
+    }
+    assert!(refused.is_empty(), "{refused:#?}");
+}
+
 // Law, over the corpus's pydantic schemas: every value the original accepts (read as JSON Schema
 // reads it, a tag with a default left out too) encodes to a value the dialect's own output
 // accepts, under every dialect in both modes; and restore gives a value the original accepts.
