@@ -35,10 +35,16 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::str::FromStr;
 
 /// A `format` restore checks: its name as the schema wrote it, and the check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// (One byte, its row of the table: a union branch's shape carries one for the forward map.)
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Format {
-    name: &'static str,
-    kind: Kind,
+    row: u8,
+}
+
+impl std::fmt::Debug for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Format").field("name", &self.name()).field("kind", &self.kind()).finish()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +83,8 @@ const TABLE: &[(&str, Kind, &str)] = &[
 impl Format {
     /// The format restore checks for this name, if it checks one.
     pub fn from_name(name: &str) -> Option<Format> {
-        TABLE.iter().find(|(n, _, _)| *n == name).map(|(n, kind, _)| Format { name: n, kind: *kind })
+        let row = TABLE.iter().position(|(n, _, _)| *n == name)?;
+        Some(Format { row: u8::try_from(row).ok()? })
     }
 
     /// Every format name restore checks, in the table's order.
@@ -85,19 +92,23 @@ impl Format {
         TABLE.iter().map(|(n, _, _)| *n)
     }
 
+    fn kind(self) -> Kind {
+        TABLE[usize::from(self.row)].1
+    }
+
     /// The name as the schema writes it: `date`, `ip`.
     pub fn name(&self) -> &'static str {
-        self.name
+        TABLE[usize::from(self.row)].0
     }
 
     /// The format in words, for the description and a fault: ``a `date` (YYYY-MM-DD)``.
     pub fn describe(&self) -> &'static str {
-        TABLE.iter().find(|(n, _, _)| *n == self.name).map_or("", |(_, _, words)| words)
+        TABLE[usize::from(self.row)].2
     }
 
     /// Whether `s` is written in this format (see the module's table).
     pub fn accepts(&self, s: &str) -> bool {
-        match self.kind {
+        match self.kind() {
             // pydantic reads a date-time at midnight as its date.
             Kind::Date => whole(s, |c| c.date() && (c.done() || c.separator() && c.midnight())),
             Kind::Time => whole(s, |c| c.clock(Clock::Offset)),

@@ -2,6 +2,7 @@
 //! the forward map which branch to write it in.
 
 use super::check;
+use super::format::Format;
 use super::pattern::{Outcome, Pattern};
 use super::types::TypeSet;
 use serde_json::Value;
@@ -44,6 +45,12 @@ pub(crate) struct Shape {
     /// sent as an entry's `key`), which a string must match to fit: an object sent as a map's
     /// entries fits that branch only where every key does.
     pub(crate) pattern: Option<Pattern>,
+    /// For the forward map: a `format` the provider's schema keeps on a string, read as restore
+    /// reads it ([`Format::accepts`]), which a string must be written in to fit: a value that
+    /// leaves out a discriminator's tag is sent with the tag of the member whose formats it
+    /// meets, not the first member's, whose `date-time` it may not be. (Restore reads a format
+    /// the provider does not keep as a check of the branch's plan.)
+    pub(crate) format: Option<Format>,
     /// The shape says exactly which values the branch's provider schema accepts (a scalar's
     /// `type` and `enum`, an object's properties of such schemas and its required keys), and
     /// [`fits`](Self::fits) reads it all, `props` and `items` included: a branch of a union whose
@@ -160,6 +167,7 @@ impl Shape {
             rest: None,
             len: (0, None),
             pattern: None,
+            format: None,
             exact: false,
         }
     }
@@ -183,7 +191,10 @@ impl Shape {
         }
         match v {
             // A pattern that runs out of steps tells nothing: the provider decides.
-            Value::String(s) => self.pattern.as_ref().is_none_or(|p| p.run(s) != Outcome::NoMatch),
+            Value::String(s) => {
+                self.pattern.as_ref().is_none_or(|p| p.run(s) != Outcome::NoMatch)
+                    && self.format.is_none_or(|f| f.accepts(s))
+            }
             // A null is read as any other value: where it stands for absent, the provider's
             // schema of that property takes it, and so does its shape.
             Value::Object(m) => {

@@ -9,7 +9,8 @@
 //! `prefixItems`, `dependentRequired`); `anyOf` / `oneOf` / `allOf`, members that only carry
 //! `required`, unions of `integer` with `number`; `enum` and `const` of every JSON type (the empty
 //! string included); arrays without `items`; `format`; `pattern` (lookaround included);
-//! `discriminator` (a tag with a default, in a list beside other properties, too); unions of
+//! `discriminator` (a tag with a default, in a list beside other properties, too, its members told
+//! apart by a `format` or by a property of their own); unions of
 //! arrays and of maps told apart by their items' number type; `default`; roots that are not
 //! objects; property keys a provider refuses (`a b`, `$a`, 70 characters) beside the names they
 //! would be renamed to; union members that admit nothing (`{"not": {}}`, `false`, an empty
@@ -217,6 +218,10 @@ pub fn validator_2020(schema: &Value) -> Result<jsonschema::Validator, String> {
         .build(schema)
         .map_err(|e| e.to_string())
 }
+
+/// Formats restore checks that tell two members of a discriminated union apart in the generator
+/// (the one member's `v` in the format, the other's any string).
+const TAG_FORMATS: &[&str] = &["date-time", "date", "uuid", "ipv4", "email", "duration"];
 
 /// Formats with strings of that format: every format restore checks
 /// (`toolschema::restore::Format::names`, which `restore.rs` asserts), edge cases included, and
@@ -489,26 +494,40 @@ pub fn arb_node() -> BoxedStrategy<Value> {
                 }),
                 // pydantic's discriminated union whose members give their tag a default, inside a
                 // list, beside other properties: each member told apart by a required property of
-                // its own too, so that values leaving the tag out are ones the schema accepts
-                // (and its readers refuse), which the forward map must still send with the tag.
-                1 => (vec(inner.clone(), 2..4), inner.clone(), any::<bool>()).prop_map(|(members, other, req)| {
-                    let branches: Vec<Value> = members
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, v)| {
-                            let (tag, own) = (format!("k{i}"), format!("v{i}"));
-                            json!({
-                                "type": "object",
-                                "properties": {"kind": {"type": "string", "const": tag, "default": tag}, own.clone(): v},
-                                "required": [own],
+                // its own too, or (half the time) two members by a `format` on the property they
+                // share (`v: datetime` beside `v: str`, either first), so that values leaving
+                // the tag out are ones the schema accepts (and its readers refuse), which the
+                // forward map must still send with the tag of the member they fit.
+                1 => (vec(inner.clone(), 2..4), inner.clone(), any::<bool>(), 0..4u8, 0..TAG_FORMATS.len()).prop_map(
+                    |(members, other, req, form, f)| {
+                    let member = |i: usize, props: Value, required: Value| {
+                        let tag = format!("k{i}");
+                        let mut props = props;
+                        props["kind"] = json!({"type": "string", "const": tag, "default": tag});
+                        json!({"type": "object", "properties": props, "required": required})
+                    };
+                    let branches: Vec<Value> = if form < 2 {
+                        let formatted = json!({"type": "string", "format": TAG_FORMATS[f]});
+                        let plain = json!({"type": "string"});
+                        let (a, b) = if form == 0 { (formatted, plain) } else { (plain, formatted) };
+                        let required = if req { json!(["v"]) } else { json!([]) };
+                        vec![member(0, json!({"v": a}), required.clone()), member(1, json!({"v": b}), required)]
+                    } else {
+                        members
+                            .into_iter()
+                            .enumerate()
+                            .map(|(i, v)| {
+                                let own = format!("v{i}");
+                                member(i, json!({own.clone(): v}), json!([own]))
                             })
-                        })
-                        .collect();
+                            .collect()
+                    };
                     let union = json!({"oneOf": branches, "discriminator": {"propertyName": "kind"}});
                     let required = if req { json!(["list", "o"]) } else { json!(["list"]) };
                     json!({"type": "object", "properties": {"list": {"type": "array", "items": union}, "o": other},
                         "required": required})
-                }),
+                },
+                ),
                 // Unions of arrays, and of maps, told apart only by their items' (values') type,
                 // a number type on one side at least (serde's untagged `Vec<String> | Vec<u32>`,
                 // `Vec<u32> | Vec<f64>`, the same of maps), in either order.
@@ -764,6 +783,27 @@ fn has_enum_of(v: &Value, f: fn(&Value) -> bool) -> bool {
     anywhere(v, &|m| m.get("enum").and_then(Value::as_array).is_some_and(|e| e.iter().any(f)))
 }
 
+/// Whether some object has, beside other properties, a list of a discriminated union whose
+/// members all give their tag a default, and whose members satisfy `members`.
+fn defaulted_tags_in_a_list(v: &Value, members: fn(&[Value]) -> bool) -> bool {
+    anywhere(v, &|m| {
+        let props = m.get("properties").and_then(Value::as_object);
+        props.is_some_and(|p| p.len() > 1)
+            && props.into_iter().flat_map(|p| p.values()).any(|p| {
+                p.get("type") == Some(&json!("array"))
+                    && p.pointer("/items/discriminator/propertyName").and_then(Value::as_str).is_some_and(
+                        |tag| {
+                            let branches = p.pointer("/items/oneOf").and_then(Value::as_array);
+                            branches.is_some_and(|b| {
+                                b.iter().all(|s| s.pointer(&format!("/properties/{tag}/default")).is_some())
+                                    && members(b)
+                            })
+                        },
+                    )
+            })
+    })
+}
+
 /// Whether some `anyOf` has two branches whose types at `at` (an array's items, a map's values)
 /// differ, one of them a number type.
 fn told_apart_by_number_type(v: &Value, at: &'static str) -> bool {
@@ -1017,23 +1057,18 @@ pub const COVERAGE: &[Coverage] = &[
     Coverage { name: "discriminator", holds: |v| anywhere(v, &|m| m.contains_key("discriminator")) },
     Coverage {
         name: "a discriminated union whose tag has a default, inside a list, beside other properties",
+        holds: |v| defaulted_tags_in_a_list(v, |_| true),
+    },
+    Coverage {
+        name: "a discriminated union whose tag has a default, inside a list, beside other properties, its members told apart by a format",
         holds: |v| {
-            anywhere(v, &|m| {
-                let props = m.get("properties").and_then(Value::as_object);
-                props.is_some_and(|p| p.len() > 1)
-                    && props.into_iter().flat_map(|p| p.values()).any(|p| {
-                        p.get("type") == Some(&json!("array"))
-                            && p.pointer("/items/discriminator/propertyName")
-                                .and_then(Value::as_str)
-                                .is_some_and(|tag| {
-                                    let branches = p.pointer("/items/oneOf").and_then(Value::as_array);
-                                    branches.is_some_and(|b| {
-                                        b.iter().all(|s| {
-                                            s.pointer(&format!("/properties/{tag}/default")).is_some()
-                                        })
-                                    })
-                                })
-                    })
+            defaulted_tags_in_a_list(v, |branches| {
+                // Two members whose shared property is a string, in a format in one of them only.
+                let at = |b: &Value| b.pointer("/properties/v").cloned();
+                let vs: Vec<Value> = branches.iter().filter_map(at).collect();
+                vs.len() == 2
+                    && vs.iter().all(|s| s.get("type") == Some(&json!("string")))
+                    && vs.iter().filter(|s| s.get("format").is_some()).count() == 1
             })
         },
     },

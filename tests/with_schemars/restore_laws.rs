@@ -142,14 +142,16 @@ fn output_validator(d: &dyn SchemaDialect, schema: &Value) -> Result<jsonschema:
         .map_err(|e| format!("the output is not a valid schema: {e}\n{schema}"))
 }
 
-/// [`output_validator`] with a `discriminator` an annotation, as JSON Schema reads it.
+/// [`output_validator`] with a `discriminator` an annotation, as JSON Schema reads it (formats
+/// read as the code's readers read them, as everywhere else).
 fn plain_output_validator(d: &dyn SchemaDialect, schema: &Value) -> Result<jsonschema::Validator, String> {
     let schema = if matches!(d.name(), "gemini" | "gemini-ordered") {
         zoo::openapi_as_json_schema(schema)
     } else {
         schema.clone()
     };
-    jsonschema::draft202012::new(&schema)
+    // Formats as the readers read them, as the original's plain validator reads them.
+    tool_schemas::validator_2020(&schema)
         .map_err(|e| format!("the output is not a valid schema: {e}\n{schema}"))
 }
 

@@ -4,7 +4,7 @@
 
 use super::keywords::listed_values;
 use crate::dialect::support::{MAX_HOPS, is_annotation, merge_ref_site};
-use crate::restore::{Pattern, Shape, TypeSet};
+use crate::restore::{Format, Pattern, Shape, TypeSet};
 use serde_json::{Map, Value};
 
 /// What only values of `branch` have, following a `$ref` into the provider's definitions.
@@ -87,6 +87,10 @@ fn deepen(shape: &mut Shape, branch: &Value, root: &Value, budget: &mut usize) {
     }
     if let Some(p) = b.get("pattern").and_then(Value::as_str) {
         shape.pattern = Pattern::new(p);
+    }
+    // A format the provider's schema keeps, which the code's readers enforce too.
+    if let Some(f) = b.get("format").and_then(Value::as_str) {
+        shape.format = Format::from_name(f);
     }
     let child = |s: &Value, budget: &mut usize| {
         let mut c = shape_within(s, root, budget);
@@ -250,6 +254,7 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         rest: None,
         len: (0, None),
         pattern: None,
+        format: None,
         exact: false,
     }
 }
