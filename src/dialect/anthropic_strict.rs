@@ -111,6 +111,7 @@ pub(crate) const PROFILE: Profile = Profile {
     enums: Enums::Primitive,
     max_min_items: Some(1),
     pattern_ok,
+    bound_ok: |_, _, _| true,
     case_insensitive_enums: true,
     check_kept_patterns: true,
     keeps_maps: false,

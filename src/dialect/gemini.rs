@@ -126,6 +126,7 @@ static PROFILE: Profile = Profile {
     enums: Enums::Strings,
     max_min_items: None,
     pattern_ok: |_| true,
+    bound_ok: |_, _, _| true,
     case_insensitive_enums: false,
     check_kept_patterns: false,
     keeps_maps: false,

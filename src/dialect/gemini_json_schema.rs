@@ -141,6 +141,7 @@ static PROFILE: Profile = Profile {
     max_min_items: None,
     // Gemini ignores `pattern`: every one is moved into restore.
     pattern_ok: |_| false,
+    bound_ok: |_, _, _| true,
     case_insensitive_enums: false,
     check_kept_patterns: false,
     keeps_maps: true,

@@ -33,6 +33,7 @@ pub mod gemini;
 pub mod gemini_json_schema;
 pub mod inline_refs;
 pub mod json_schema;
+pub mod llguidance;
 pub mod mcp;
 pub mod openai_agents_mcp;
 pub mod openai_strict;
@@ -48,6 +49,7 @@ pub use gemini::{GEMINI, GEMINI_ORDERED, Gemini};
 pub use gemini_json_schema::{GEMINI_JSON_SCHEMA, GeminiJsonSchema};
 pub use inline_refs::{DEFAULT_MAX_INLINED_BYTES, INLINE_REFS, InlineRefs};
 pub use json_schema::{JSON_SCHEMA, JsonSchema};
+pub use llguidance::{LLGUIDANCE, Llguidance};
 pub use mcp::{MCP, MCP_SELF_CONTAINED, Mcp};
 pub use openai_agents_mcp::{OPENAI_AGENTS_MCP, OpenAiAgentsMcp};
 pub use openai_strict::{OPENAI_STRICT, OpenAiStrict};
@@ -479,6 +481,7 @@ pub fn builtin() -> &'static [&'static dyn SchemaDialect] {
         &GEMINI,
         &GEMINI_ORDERED,
         &GEMINI_JSON_SCHEMA,
+        &LLGUIDANCE,
         &MCP,
         &MCP_SELF_CONTAINED,
     ];

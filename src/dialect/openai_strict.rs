@@ -164,6 +164,7 @@ pub(super) static PROFILE: Profile = Profile {
     enums: Enums::Any,
     max_min_items: None,
     pattern_ok: super::support::pattern_is_regular,
+    bound_ok: |_, _, _| true,
     case_insensitive_enums: false,
     check_kept_patterns: false,
     keeps_maps: false,

@@ -991,7 +991,10 @@ fn a_reference_into_a_draft_07_tuple_follows_its_rewrite_to_prefix_items() {
             Err(e) => assert!(!e.to_string().contains("points at nothing"), "{}: {e}", d.name()),
         }
     }
-    assert_eq!(accepted, ["json-schema", "inline-refs", "gemini-json-schema", "mcp", "mcp-self-contained"]);
+    assert_eq!(
+        accepted,
+        ["json-schema", "inline-refs", "gemini-json-schema", "llguidance", "mcp", "mcp-self-contained"]
+    );
 }
 
 /// Unions nested `depth` levels through definitions, each of three branches with an optional
@@ -1222,8 +1225,15 @@ fn foreign_schemas() -> Vec<(String, Value)> {
 #[test]
 fn every_json_schema_output_is_draft_2020_12() {
     let schemas = foreign_schemas();
-    let names =
-        ["json-schema", "mcp", "mcp-self-contained", "strict-subset", "inline-refs", "gemini-json-schema"];
+    let names = [
+        "json-schema",
+        "mcp",
+        "mcp-self-contained",
+        "strict-subset",
+        "inline-refs",
+        "gemini-json-schema",
+        "llguidance",
+    ];
     let mut failures = Vec::new();
     let (mut outputs, mut drafted) = (0, 0);
     let mut unknown_seen = std::collections::BTreeSet::new();

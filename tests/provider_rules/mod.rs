@@ -33,6 +33,12 @@ const ANTHROPIC: &[&str] = &["anthropic-strict"];
 const GEMINI: &[&str] = &["gemini", "gemini-ordered"];
 const GEMINI_JSON: &[&str] = &["gemini-json-schema"];
 const MCP: &[&str] = &["mcp", "mcp-self-contained"];
+const LLGUIDANCE: &[&str] = &["llguidance"];
+
+/// llguidance's JSON Schema compiler, version 1.9 (`parser/src/json/` of guidance-ai/llguidance).
+const LLG_SCHEMA: &str = "https://github.com/guidance-ai/llguidance/blob/main/parser/src/json/schema.rs";
+const LLG_NUMERIC: &str = "https://github.com/guidance-ai/llguidance/blob/main/parser/src/json/numeric.rs";
+const LLG_DOC: &str = "https://github.com/guidance-ai/llguidance/blob/main/docs/json_schema.md";
 
 /// Every rule.
 pub const RULES: &[Rule] = &[
@@ -336,6 +342,62 @@ pub const RULES: &[Rule] = &[
         source: "https://github.com/google-gemini/gemini-cli/issues/1458",
         refuses: r#"{"type": "object", "properties": {}, "required": ["model"]}"#,
         check: required_declared,
+    },
+    Rule {
+        name: "llguidance: only the keywords it implements (any other is an error, or ignored when lenient)",
+        dialects: LLGUIDANCE,
+        error: "Unimplemented keys: [\"uniqueItems\"]",
+        source: LLG_SCHEMA,
+        refuses: r#"{"type": "array", "items": {"type": "integer"}, "uniqueItems": true}"#,
+        check: llguidance_unimplemented,
+    },
+    Rule {
+        name: "llguidance: no oneOf unless its branches are provably disjoint (coerce_one_of reads it as anyOf)",
+        dialects: LLGUIDANCE,
+        error: "oneOf constraints are not supported. Enable 'coerce_one_of' option to approximate oneOf with anyOf",
+        source: LLG_DOC,
+        refuses: r#"{"oneOf": [{"type": "integer"}, {"type": "number"}]}"#,
+        check: no_one_of,
+    },
+    Rule {
+        name: "llguidance: format from its list",
+        dialects: LLGUIDANCE,
+        error: "Unknown format: binary",
+        source: LLG_DOC,
+        refuses: r#"{"type": "string", "format": "binary"}"#,
+        check: llguidance_formats,
+    },
+    Rule {
+        name: "llguidance: minProperties and maxProperties only where every named property is required",
+        dialects: LLGUIDANCE,
+        error: "min/maxProperties only supported when all keys listed in \"properties\" are required",
+        source: LLG_DOC,
+        refuses: r#"{"type": "object", "properties": {"a": {"type": "string"}}, "minProperties": 1}"#,
+        check: llguidance_property_counts,
+    },
+    Rule {
+        name: "llguidance: numeric bounds an f64 and an i64 hold exactly (past 2^63 clamped, at -2^63 an error)",
+        dialects: LLGUIDANCE,
+        error: "Failed to generate regex for integer range: min=Some(-9223372036854775808), max=None",
+        source: LLG_NUMERIC,
+        refuses: r#"{"type": "integer", "minimum": -9223372036854775808}"#,
+        check: llguidance_bounds,
+    },
+    Rule {
+        name: "llguidance: multipleOf a u32 coefficient of a power of ten",
+        dialects: LLGUIDANCE,
+        error: "Value for 'multipleOf' has too many digits: 100000000000000000000",
+        source: LLG_NUMERIC,
+        refuses: r#"{"type": "integer", "multipleOf": 100000000000000000000}"#,
+        check: llguidance_multiple_of,
+    },
+    Rule {
+        name: "llguidance: pattern without lookaround or word boundaries",
+        dialects: LLGUIDANCE,
+        error: "lookarounds not supported yet; WordUnicode in regex /\\bfoo/",
+        source: LLG_DOC,
+        refuses: r#"{"type": "string", "pattern": "\\bfoo"}"#,
+        check: llguidance_patterns,
     },
 ];
 
@@ -1050,4 +1112,95 @@ fn recursion_through_optional_properties(schema: &Value) -> Vec<String> {
         }
     }
     out
+}
+
+fn llguidance_unimplemented(schema: &Value) -> Vec<String> {
+    // Draft 2020-12's assertions and applicators outside `IMPLEMENTED` (parser/src/json/schema.rs).
+    forbidden(
+        schema,
+        &[
+            "$dynamicRef",
+            "contains",
+            "dependentRequired",
+            "dependentSchemas",
+            "else",
+            "if",
+            "maxContains",
+            "minContains",
+            "not",
+            "propertyNames",
+            "then",
+            "unevaluatedItems",
+            "unevaluatedProperties",
+            "uniqueItems",
+        ],
+    )
+}
+
+fn llguidance_formats(schema: &Value) -> Vec<String> {
+    const OK: &[&str] =
+        &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri"];
+    formats(schema, &|t, f| t != "string" || OK.contains(&f))
+}
+
+fn llguidance_property_counts(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for (p, m) in objects(schema) {
+        if !m.contains_key("minProperties") && !m.contains_key("maxProperties") {
+            continue;
+        }
+        let required: Vec<&str> = m
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        for name in m.get("properties").and_then(Value::as_object).into_iter().flat_map(|p| p.keys()) {
+            if !required.contains(&name.as_str()) {
+                out.push(format!("`{p}` counts properties and `{name}` is not required"));
+            }
+        }
+    }
+    out
+}
+
+/// 2^53: past it an `f64` (how llguidance reads every bound) no longer holds every integer, and
+/// well before the `i64` it casts an integer's bounds to ends.
+const LLG_MAX_EXACT: f64 = 9_007_199_254_740_992.0;
+
+fn llguidance_bounds(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for (p, m) in objects(schema) {
+        for k in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+            if let Some(v) = m.get(k)
+                && !v.as_f64().is_some_and(|x| x.abs() <= LLG_MAX_EXACT)
+            {
+                out.push(format!("`{p}` has `{k}: {v}`"));
+            }
+        }
+    }
+    out
+}
+
+fn llguidance_multiple_of(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for (p, m) in objects(schema) {
+        let Some(v) = m.get("multipleOf") else { continue };
+        // Its decimal coefficient must fit a `u32`; a fraction's is found by multiplying its
+        // `f64` by ten until whole, which rounds: only a whole number is read exactly.
+        let exact = v.as_f64().is_some_and(|x| x.fract() == 0.0 && x >= 1.0 && x <= f64::from(u32::MAX));
+        if !exact {
+            out.push(format!("`{p}` has `multipleOf: {v}`"));
+        }
+    }
+    out
+}
+
+fn llguidance_patterns(schema: &Value) -> Vec<String> {
+    patterns(schema)
+        .into_iter()
+        .filter(|(_, pat)| lookaround(pat) || pat.contains("\\b") || pat.contains("\\B"))
+        .map(|(p, pat)| format!("`{p}` has the pattern `{pat}`"))
+        .collect()
 }

@@ -22,6 +22,7 @@ const DIALECTS: &[&str] = &[
     "gemini",
     "gemini-ordered",
     "gemini-json-schema",
+    "llguidance",
     "mcp",
     "mcp-self-contained",
 ];

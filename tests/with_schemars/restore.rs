@@ -50,10 +50,18 @@ fn corpus_schemas() -> Vec<(String, Value)> {
 }
 
 fn providers() -> Vec<&'static dyn SchemaDialect> {
-    ["openai-strict", "openai-agents-mcp", "anthropic-strict", "gemini", "gemini-json-schema", "mcp"]
-        .iter()
-        .filter_map(|n| dialect::by_name(n))
-        .collect()
+    [
+        "openai-strict",
+        "openai-agents-mcp",
+        "anthropic-strict",
+        "gemini",
+        "gemini-json-schema",
+        "llguidance",
+        "mcp",
+    ]
+    .iter()
+    .filter_map(|n| dialect::by_name(n))
+    .collect()
 }
 
 // Laws, over every corpus schema a provider dialect accepts:

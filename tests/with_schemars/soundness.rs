@@ -62,10 +62,11 @@ const PROVIDERS: &[&str] = &[
     "gemini",
     "gemini-ordered",
     "gemini-json-schema",
+    "llguidance",
 ];
 
 /// What [`json_schema_dialects`] yields: a test that checked each of them says so against this.
-const JSON_SCHEMA_OUTPUT: [&str; 9] = [
+const JSON_SCHEMA_OUTPUT: [&str; 10] = [
     "json-schema",
     "strict-subset",
     "inline-refs",
@@ -73,6 +74,7 @@ const JSON_SCHEMA_OUTPUT: [&str; 9] = [
     "openai-agents-mcp",
     "anthropic-strict",
     "gemini-json-schema",
+    "llguidance",
     "mcp",
     "mcp-self-contained",
 ];
@@ -260,7 +262,9 @@ struct Wide {
 
 #[test]
 fn wide_integers_get_the_nearest_double_bounds_in_every_dialect_openai_strict_included() {
-    for d in json_schema_dialects().filter(|d| d.name() != "anthropic-strict") {
+    // llguidance reads bounds as `f64` and an integer's as `i64`: past 2^53 they are moved into
+    // restore (`dialect::llguidance`), as Anthropic's all are.
+    for d in json_schema_dialects().filter(|d| !matches!(d.name(), "anthropic-strict" | "llguidance")) {
         let schema = SchemaOptions::new().dialect(d).schema_for::<Wide>().unwrap();
         let props = &schema.as_value()["properties"];
         assert_eq!(props["huge"]["minimum"], json!(-(2f64.powi(127))), "{}", d.name());
@@ -731,6 +735,7 @@ fn keys_whose_type_schemars_does_not_write_pass_and_serde_refuses_them() {
         "gemini",
         "gemini-ordered",
         "gemini-json-schema",
+        "llguidance",
         "mcp",
         "mcp-self-contained",
     ];
@@ -944,8 +949,15 @@ fn an_integral_float_in_an_array_or_map_branch_of_an_untagged_union_is_read_as_s
     let texts = Embedding { input: EmbeddingInput::Texts(vec!["1".into()]) };
     assert_eq!(integral_floats_read_as(&json!({"input": ["1"]}), &texts, &reversible), built);
     // A map's values: where a dialect keeps the maps (or sends both as entries it can tell apart).
-    let kept =
-        ["json-schema", "strict-subset", "inline-refs", "gemini-json-schema", "mcp", "mcp-self-contained"];
+    let kept = [
+        "json-schema",
+        "strict-subset",
+        "inline-refs",
+        "gemini-json-schema",
+        "llguidance",
+        "mcp",
+        "mcp-self-contained",
+    ];
     let counts = Weighted { w: Weights::Counts(BTreeMap::from([("a".to_owned(), 1)])) };
     let built = integral_floats_read_as(&json!({"w": {"a": 1}}), &counts, &kept);
     let named = Weighted { w: Weights::Named(BTreeMap::from([("a".to_owned(), "1".to_owned())])) };
@@ -1246,6 +1258,8 @@ fn twice<'a>(names: &[&'a str]) -> Vec<&'a str> {
 }
 
 const OPENAI_ANTHROPIC: &[&str] = &["openai-strict", "openai-agents-mcp", "anthropic-strict"];
+/// llguidance enforces the formats it keeps, as OpenAI and Anthropic do.
+const LLGUIDANCE: &[&str] = &["llguidance"];
 
 #[test]
 fn an_ip_address_that_serde_refuses_is_refused_by_restore_in_every_dialect() {
@@ -1256,24 +1270,24 @@ fn an_ip_address_that_serde_refuses_is_refused_by_restore_in_every_dialect() {
     let hosts = json!({"v4": "1.1.1.1", "v6": "::1"});
     assert!(serde_json::from_value::<Hosts>(json!({"v4": "01.2.3.4"})).is_err());
     let kept = format_is_checked::<Hosts>(hosts.clone(), "/v4", "ipv4", "01.2.3.4", &["10.0.0.1"]);
-    assert_eq!(kept, twice(OPENAI_ANTHROPIC));
+    assert_eq!(kept, twice(&[OPENAI_ANTHROPIC, LLGUIDANCE].concat()));
     let kept = format_is_checked::<Hosts>(hosts, "/v6", "ipv6", "1.2.3.4", &["::ffff:1.2.3.4"]);
-    assert_eq!(kept, twice(OPENAI_ANTHROPIC));
+    assert_eq!(kept, twice(&[OPENAI_ANTHROPIC, LLGUIDANCE].concat()));
 }
 
 #[test]
 fn a_uuid_and_a_date_time_in_the_wrong_shape_are_refused_by_restore_in_every_dialect() {
     let good = ["123e4567-e89b-12d3-a456-426614174000", "123E4567-E89B-12D3-A456-426614174000"];
     let kept = format_is_checked::<Ticket>(json!({"id": ""}), "/id", "uuid", "not-a-uuid", &good);
-    assert_eq!(kept, twice(OPENAI_ANTHROPIC));
+    assert_eq!(kept, twice(&[OPENAI_ANTHROPIC, LLGUIDANCE].concat()));
     let good = ["2024-01-02T03:04:05Z", "1998-12-31T23:59:60Z", "2024-01-02t03:04:05.5+05:30"];
     let kept =
         format_is_checked::<Event>(json!({"at": "", "days": []}), "/at", "date-time", "yesterday", &good);
     let gemini = ["gemini", "gemini-ordered", "gemini-json-schema"];
-    assert_eq!(kept, twice(&[OPENAI_ANTHROPIC, &gemini].concat()));
+    assert_eq!(kept, twice(&[OPENAI_ANTHROPIC, &gemini, LLGUIDANCE].concat()));
     let event = json!({"at": "2024-01-02T03:04:05Z", "days": ["2024-01-01", ""]});
     let kept = format_is_checked::<Event>(event, "/days/1", "date", "2023-02-29", &["2024-02-29"]);
-    assert_eq!(kept, twice(&[OPENAI_ANTHROPIC, &["gemini-json-schema"]].concat()));
+    assert_eq!(kept, twice(&[OPENAI_ANTHROPIC, &["gemini-json-schema"], LLGUIDANCE].concat()));
 }
 
 #[derive(Deserialize, JsonSchema)]

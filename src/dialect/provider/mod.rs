@@ -130,6 +130,10 @@ pub(crate) struct Profile {
     pub(crate) max_min_items: Option<u64>,
     /// Whether the provider can run this `pattern`; one it cannot is moved into restore.
     pub(crate) pattern_ok: fn(&str) -> bool,
+    /// Whether the provider enforces this numeric keyword (`minimum`, `multipleOf`, ...) of a
+    /// schema of this type with this value exactly, where `keep` lists it; one it would round
+    /// or refuse is moved into restore (a self-hosted engine that reads bounds as `f64`).
+    pub(crate) bound_ok: fn(keyword: &str, t: &str, value: &Value) -> bool,
     /// Whether the provider may send an enum or const string back in another capitalisation
     /// (Anthropic, "Invalid outputs"): restore then maps it to the one member it matches.
     pub(crate) case_insensitive_enums: bool,

@@ -136,7 +136,10 @@ impl Engine<'_> {
                     let step = if kw == "exclusiveMinimum" { 1 } else { -1 };
                     let inclusive = if kw == "exclusiveMinimum" { "minimum" } else { "maximum" };
                     match value.as_i64().and_then(|v| v.checked_add(step)) {
-                        Some(v) if self.p.keep.contains(&inclusive) => {
+                        Some(v)
+                            if self.p.keep.contains(&inclusive)
+                                && (self.p.bound_ok)(inclusive, t, &Value::from(v)) =>
+                        {
                             // Exactly, a big-integer token included (`crate::restore::Bound`).
                             let tighter = m.get(inclusive).and_then(Bound::of).is_some_and(|x| {
                                 let order = x.compare(&Bound::from(v));
@@ -165,7 +168,9 @@ impl Engine<'_> {
                         );
                     }
                 }
-                _ if self.p.keep.contains(&kw) => {
+                _ if self.p.keep.contains(&kw)
+                    && (!NUMERIC_BOUNDS.contains(&kw) || (self.p.bound_ok)(kw, t, value)) =>
+                {
                     out.insert(kw.into(), value.clone());
                 }
                 // A keyword draft 2020-12 does not define is an annotation (pydantic's
