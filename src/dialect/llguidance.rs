@@ -216,11 +216,7 @@ impl SchemaDialect for Llguidance {
         crate::hint::for_keyword(keyword, origin)
     }
 
-    fn adapt_reversible(
-        &self,
-        schema: Value,
-        cx: &AdaptContext<'_>,
-    ) -> Result<Adapted, Vec<CapabilityError>> {
+    fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
         let adapted = provider::adapt(&PROFILE, schema, cx)?;
         // What llguidance does not implement, named key by key (the engine should never leave any).
         let mut errors = Vec::new();
@@ -241,7 +237,7 @@ mod tests {
     use serde_json::json;
 
     fn run(s: Value) -> Result<Adapted, Vec<CapabilityError>> {
-        LLGUIDANCE.adapt_reversible(s, &AdaptContext::new(128, Some("T")))
+        LLGUIDANCE.adapt(s, &AdaptContext::new(128, Some("T")))
     }
 
     #[test]
