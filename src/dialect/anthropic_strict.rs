@@ -211,6 +211,7 @@ impl SchemaDialect for AnthropicStrict {
                     },
                     &|s| Self::within_limits(s, cx),
                     &is_count,
+                    cx.max_depth,
                 )
                 .ok_or(errors)
             }

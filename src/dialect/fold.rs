@@ -72,7 +72,7 @@ const ROOT_KEYWORDS: &[&str] = &[
 /// The schema `schema` (normalised, the original) with the fewest of its root properties folded
 /// that brings the counts of its output within their limits: `first` is its output with the
 /// counts unchecked, `adapt` adapts a schema and checks them (its errors are counts only where
-/// `is_count` says so of each). `None` where no fold comes within them, or the root cannot be
+/// `is_count` says so of each); `max_depth` bounds the folded properties' restore plan. `None` where no fold comes within them, or the root cannot be
 /// folded (see the [module docs](self)).
 pub(crate) fn past_limits(
     schema: &Value,
@@ -80,6 +80,7 @@ pub(crate) fn past_limits(
     counts: &Counts<'_>,
     adapt: &dyn Fn(Value) -> Result<Adapted, Vec<CapabilityError>>,
     is_count: &dyn Fn(&CapabilityError) -> bool,
+    max_depth: usize,
 ) -> Option<Adapted> {
     let root = foldable(schema)?;
     let total = (counts.count)(&first.schema);
@@ -96,9 +97,13 @@ pub(crate) fn past_limits(
     drop(order);
     drop(first);
     let attempt = |k: usize| -> Result<Adapted, bool> {
-        let (folded, fold) = fold::write(root, &names[..k], schema).ok_or(false)?;
+        let (folded, mut fold) = fold::write(root, &names[..k], schema).ok_or(false)?;
         match adapt(Value::Object(folded)) {
-            Ok(a) => Ok(Adapted { plan: a.plan.folding(fold).ok_or(false)?, schema: a.schema }),
+            Ok(a) => {
+                // The folded properties' own restore, made once this fold is taken.
+                fold.plan = super::provider::integer_plan(&fold.schema, max_depth);
+                Ok(Adapted { plan: a.plan.folding(fold).ok_or(false)?, schema: a.schema })
+            }
             // Still past a count: more to fold; anything else: no fold helps.
             Err(errors) => Err(errors.iter().all(is_count)),
         }

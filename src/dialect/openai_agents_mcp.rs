@@ -117,6 +117,7 @@ impl SchemaDialect for OpenAiAgentsMcp {
                     &super::fold::Counts { max: &MAX_TOTALS, count: &counts, through_refs: true },
                     &|s| inlined_within_limits(provider::adapt(&PROFILE, s, cx)?, cx),
                     &is_count,
+                    cx.max_depth,
                 )
                 .ok_or(errors)
             }

@@ -210,6 +210,7 @@ impl SchemaDialect for OpenAiStrict {
                     &super::fold::Counts { max: &MAX_TOTALS, count: &counts, through_refs: false },
                     &|s| within_limits(s, cx),
                     &is_count,
+                    cx.max_depth,
                 )
                 .ok_or(errors)
             }

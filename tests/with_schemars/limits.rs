@@ -337,3 +337,88 @@ fn objects_nested_past_openais_limit_are_json_text() {
         assert!(err.faults().iter().any(|f| f.pointer.ends_with("/child/child/maybe")), "{name}: {err}");
     }
 }
+
+/// A tree whose nodes hold a `u32` and a `u64`: integers past a cut.
+#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
+struct Counted {
+    count: u32,
+    big: u64,
+    kids: Vec<Counted>,
+}
+
+// A value sent as JSON text past a cut restores as restore gives it where the provider's schema
+// expresses it: an integral float (`2.0`) where the code reads an integer is the integer, so
+// serde takes it; one past ±2^53 under an integer format is a fault pointed into the text.
+#[test]
+fn an_integer_past_a_recursion_cut_restores_as_an_integer() {
+    let options = SchemaOptions::new().dialect(&dialect::ANTHROPIC_STRICT).recursion_depth(0);
+    let schema = options.schema_for::<Counted>().unwrap();
+    let text = json!({"count": 2.0, "big": 3.0, "kids": [{"count": 4.0, "big": 5, "kids": []}]}).to_string();
+    assert!(text.contains("2.0"), "{text}");
+    let sent = json!({"count": 1, "big": 1, "kids": [text]});
+    let back = schema.restore(sent.clone()).unwrap();
+    assert_eq!(
+        back,
+        json!({"count": 1, "big": 1, "kids": [{"count": 2, "big": 3, "kids": [{"count": 4, "big": 5, "kids": []}]}]})
+    );
+    assert!(back["kids"][0]["count"].is_u64() && back["kids"][0]["kids"][0]["count"].is_u64(), "{back}");
+    let decoded: Counted = schema.decode(sent).unwrap();
+    assert_eq!(decoded.kids[0].kids[0].count, 4);
+    // Past ±2^53 a float's digits are not the integer meant: refused where `u64` reads it.
+    let text = json!({"count": 2, "big": 1e17, "kids": []}).to_string();
+    let err = schema.restore(json!({"count": 1, "big": 1, "kids": [text]})).unwrap_err();
+    assert_eq!(err.faults().len(), 1, "{err}");
+    assert_eq!(err.faults()[0].pointer, "/kids/0/big");
+    assert!(err.faults()[0].message.contains("within the 64-bit range"), "{err}");
+}
+
+// The same past OpenAI's nesting limit (objects nested 12 levels, an integer at the bottom) and
+// in properties folded past Anthropic's 24 optional ones.
+#[test]
+fn an_integer_past_a_nesting_cut_or_in_a_folded_property_restores_as_an_integer() {
+    let mut nested = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"],
+        "additionalProperties": false});
+    for _ in 0..11 {
+        nested = json!({"type": "object", "properties": {"c": nested}, "required": ["c"],
+            "additionalProperties": false});
+    }
+    let adapted = dialect::adapt(&dialect::OPENAI_STRICT, nested, &AdaptContext::default()).unwrap();
+    let mut value = json!({"n": 7});
+    for _ in 0..11 {
+        value = json!({ "c": value });
+    }
+    let mut sent = adapted.plan.encode(value.clone());
+    let mut at = &mut sent;
+    while at.is_object() {
+        at = &mut at["c"];
+    }
+    let text = at.as_str().expect("a cut").to_owned();
+    assert!(text.contains("\"n\":7"), "{text}");
+    *at = Value::String(text.replace("\"n\":7", "\"n\":7.0"));
+    let back = adapted.plan.restore(sent).unwrap();
+    assert_eq!(back, value);
+    let mut leaf = &back;
+    while leaf.get("c").is_some() {
+        leaf = &leaf["c"];
+    }
+    assert!(leaf["n"].is_i64(), "{leaf}");
+
+    let props: serde_json::Map<String, Value> = (0..30)
+        .map(|i| (format!("f{i:02}"), json!({"type": "integer", "format": "uint32", "minimum": 0})))
+        .collect();
+    let wide = json!({"type": "object", "properties": props, "additionalProperties": false});
+    let adapted = dialect::adapt(&dialect::ANTHROPIC_STRICT, wide, &AdaptContext::default()).unwrap();
+    let folded: Vec<&str> = adapted
+        .plan
+        .adaptations()
+        .iter()
+        .filter(|a| a.kind.as_str() == "folded")
+        .map(|a| a.pointer.as_str())
+        .collect();
+    assert!(folded.contains(&"/properties/f29"), "{folded:?}");
+    let back = adapted.plan.restore(json!({"f00": 1, "more_properties": "{\"f29\": 7.0}"})).unwrap();
+    assert_eq!(back, json!({"f00": 1, "f29": 7}));
+    assert!(back["f29"].is_u64(), "{back}");
+    let err = adapted.plan.restore(json!({"more_properties": "{\"f29\": 7.5}"})).unwrap_err();
+    assert_eq!(err.faults()[0].pointer, "/f29", "{err}");
+}

@@ -69,8 +69,8 @@ use crate::pointer::{Pointer, fragment_token};
 use crate::restore::rewrite::{schema_text, wrap};
 use crate::restore::{Adaptation, AdaptationKind, Decode, Node, NodeId, RenamedKey, RestorePlan, TypeSet};
 use object::moved_presence;
-pub(crate) use plan::integer_plan;
 use plan::prune;
+pub(crate) use plan::{integer_plan, integer_plan_in};
 use refs::{MergedDef, merge_key};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap};
@@ -253,6 +253,7 @@ pub(crate) fn adapt_within(
         root_def: None,
         alternatives: BTreeSet::new(),
         renamed: Vec::new(),
+        text_plans: HashMap::new(),
         root_name: cx
             .type_name
             .map_or_else(|| "Root".to_owned(), |t| t.rsplit("::").next().unwrap_or(t).to_owned()),
@@ -339,6 +340,9 @@ struct Engine<'a> {
     alternatives: BTreeSet<String>,
     /// Every property key sent under another name, for the plan's list.
     renamed: Vec<RenamedKey>,
+    /// The restore plan of each schema sent as JSON text at a cut (by its canonical text): cuts of
+    /// one reference share it.
+    text_plans: HashMap<String, Arc<RestorePlan>>,
 }
 
 /// A schema's output and plan node.

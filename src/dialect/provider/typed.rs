@@ -13,6 +13,7 @@ use crate::restore::rewrite::{case_fold, json_text, schema_text};
 use crate::restore::{AdaptationKind, Bound, Check, Decode, Node, TypeSet};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// The order moved checks are stated in: bounds before lengths before the rest.
 fn check_rank(keyword: &str) -> usize {
@@ -395,6 +396,7 @@ impl Engine<'_> {
         }
         let mut out = self.annotations(m);
         out.remove("default");
+        let cut = self.with_text_plan(cut);
         let text = schema_text::write(&cut);
         self.write_type(&mut out, "string".into(), false);
         let existing = out.get("description").and_then(Value::as_str).map(str::to_owned);
@@ -402,6 +404,19 @@ impl Engine<'_> {
         let node = Node { decode: Decode::SchemaText(Box::new(cut)), ..Node::default() };
         let id = self.push(node);
         (Value::Object(out), id)
+    }
+
+    /// `cut` with its subschema's own restore plan (an integral float turned into the integer
+    /// where the subschema reads one), made once for each schema the cuts state.
+    pub(super) fn with_text_plan(&mut self, cut: schema_text::SchemaText) -> schema_text::SchemaText {
+        let key = crate::canonical::to_string(cut.schema());
+        let max_depth = self.max_depth;
+        let plan = self
+            .text_plans
+            .entry(key)
+            .or_insert_with(|| Arc::new(super::integer_plan_in(cut.doc(), cut.schema(), max_depth)))
+            .clone();
+        cut.with_plan(plan)
     }
 
     /// `enum`/`const` in the provider's terms. Returns the decode when values had to be written

@@ -141,6 +141,38 @@ pub(crate) trait Faults {
     }
 }
 
+/// Reports `found`, faults of a value inside the one at hand (each pointer from that value), at
+/// their places below it: a check of the original subschema, or its own restore, on a value
+/// parsed out of JSON text.
+pub(crate) fn pointed(faults: &mut impl Faults, found: Vec<crate::restore::Fault>) {
+    for f in found {
+        let before = faults.count();
+        faults.fault(f.message);
+        let tokens = crate::pointer::tokens(&f.pointer).unwrap_or_default();
+        for token in tokens.iter().rev() {
+            faults.below(before, || Seg::Key(token.to_string()));
+        }
+    }
+}
+
+/// `value`, which passed its original subschema's check, through that subschema's own restore
+/// (`plan`: an integral float turned into the integer where the subschema reads an integer, as
+/// restore does everywhere else); `None`, with its faults reported, where that restore refuses it
+/// (an integral float past ±2^53 where an integer format is named).
+pub(crate) fn normalised(
+    plan: &crate::restore::RestorePlan,
+    value: Value,
+    faults: &mut impl Faults,
+) -> Option<Value> {
+    match plan.restore(value) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            pointed(faults, e.faults().to_vec());
+            None
+        }
+    }
+}
+
 /// The value at hand while decode follows a node's chain (decode, reference, union branch).
 pub(crate) enum Cur<'a> {
     Ref(&'a Value),
