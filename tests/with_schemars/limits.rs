@@ -422,3 +422,109 @@ fn an_integer_past_a_nesting_cut_or_in_a_folded_property_restores_as_an_integer(
     let err = adapted.plan.restore(json!({"more_properties": "{\"f29\": 7.5}"})).unwrap_err();
     assert_eq!(err.faults()[0].pointer, "/f29", "{err}");
 }
+
+/// The provider's schema of `name` as JSON Schema reads it (Gemini's OpenAPI translated).
+fn output_validator(name: &str, schema: &Value) -> jsonschema::Validator {
+    if name.starts_with("gemini") && name != "gemini-json-schema" {
+        zoo::validator(&zoo::openapi_as_json_schema(schema))
+    } else {
+        zoo::validator(schema)
+    }
+}
+
+// A union of a string and a recursive object, cut past the recursion depth: the cut's JSON text
+// could not be told from a string, so the whole union is one JSON text checked against the
+// union in the original (a string sent as its JSON text). Likewise a union of two recursive
+// objects both cut. Every value round-trips, strings that look like JSON included, under each
+// dialect that unrolls, at depths 0 to 2; text the original refuses is refused with a pointer
+// into it; exact mode refuses the recursion.
+#[test]
+fn a_recursion_cut_beside_a_string_branch_is_the_whole_union_as_json_text() {
+    let beside_string = json!({"type": "object", "properties": {"v": {"$ref": "#/$defs/N"}}, "required": ["v"],
+        "$defs": {"N": {"type": "object", "properties": {"x": {"type": "integer"},
+            "kid": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/N"}]}}, "required": ["x"]}}});
+    let two_cuts = json!({"type": "object", "properties": {"v": {"$ref": "#/$defs/A"}}, "required": ["v"],
+        "$defs": {
+            "A": {"type": "object", "properties": {"t": {"const": "a"}, "a": {"type": "integer"},
+                "next": {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}, {"type": "null"}]}},
+                "required": ["t", "a", "next"]},
+            "B": {"type": "object", "properties": {"t": {"const": "b"}, "b": {"type": "string"},
+                "next": {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}, {"type": "null"}]}},
+                "required": ["t", "b", "next"]}}});
+    let mut strings = json!("hello");
+    let mut chain = json!(null);
+    for i in 0..6 {
+        strings = json!({"x": i, "kid": strings});
+        chain = if i % 2 == 0 {
+            json!({"t": "a", "a": i, "next": chain})
+        } else {
+            json!({"t": "b", "b": "{\"a\":1}", "next": chain})
+        };
+    }
+    let cases = [
+        (
+            beside_string,
+            2,
+            vec![
+                json!({"v": {"x": 1}}),
+                json!({"v": {"x": 1, "kid": "{\"x\": 2}"}}),
+                json!({"v": {"x": 1, "kid": "null"}}),
+                json!({"v": {"x": 1, "kid": {"x": 2, "kid": {"x": 3, "kid": "{"}}}}),
+                json!({ "v": strings }),
+            ],
+        ),
+        // Deeper, the unrolled unions are past Anthropic's 16.
+        (
+            two_cuts,
+            1,
+            vec![
+                json!({"v": {"t": "a", "a": 1, "next": null}}),
+                json!({ "v": {"t": "a", "a": 0, "next": chain} }),
+            ],
+        ),
+    ];
+    let mut texts = 0;
+    for (schema, deepest, values) in &cases {
+        for name in ["anthropic-strict", "gemini", "gemini-ordered", "openai-agents-mcp"] {
+            for depth in 0..=*deepest {
+                let cx = AdaptContext::default().with_recursion_depth(depth);
+                let adapted = dialect::adapt(dialect(name), schema.clone(), &cx)
+                    .unwrap_or_else(|e| panic!("{name} at {depth}: refused: {e:?}"));
+                assert!(provider_rules::violations(name, &adapted.schema).is_empty(), "{name}");
+                let check_output = output_validator(name, &adapted.schema);
+                for v in values {
+                    let sent = adapted.plan.encode(v.clone());
+                    assert!(
+                        check_output.is_valid(&sent),
+                        "{name} at {depth}: {v} encodes to {sent}, refused"
+                    );
+                    texts += usize::from(sent.to_string().contains("\\\""));
+                    assert_eq!(
+                        adapted.plan.restore(sent.clone()).as_ref(),
+                        Ok(v),
+                        "{name} at {depth}: {sent}"
+                    );
+                }
+            }
+            let exact = AdaptContext::default().with_exact(true);
+            assert!(dialect::adapt(dialect(name), schema.clone(), &exact).is_err(), "{name} exact");
+        }
+    }
+    assert!(texts > 20, "{texts} values went through a cut");
+    // At depth 0 the kid is the union's text: a string is its JSON text, an object is checked.
+    let cx = AdaptContext::default().with_recursion_depth(0);
+    let adapted = dialect::adapt(&dialect::ANTHROPIC_STRICT, cases[0].0.clone(), &cx).unwrap();
+    let kid = &adapted.schema["properties"]["v"]["properties"]["kid"];
+    assert_eq!(kid["type"], "string", "{kid}");
+    let cuts: Vec<String> = adapted.plan.adaptations().iter().map(ToString::to_string).collect();
+    assert_eq!(cuts, vec!["`anyOf` at `/properties/v/properties/kid`: schema-text"]);
+    let sent = json!({"v": {"x": 1, "kid": "{\"x\": 2, \"kid\": {\"x\": \"no\"}}"}});
+    let err = adapted.plan.restore(sent).unwrap_err();
+    assert_eq!(err.faults().len(), 1, "{err}");
+    assert_eq!(err.faults()[0].pointer, "/v/kid", "{err}");
+    assert!(err.to_string().contains("anyOf"), "{err}");
+    assert!(
+        adapted.plan.restore(json!({"v": {"x": 1, "kid": "hello"}})).is_err(),
+        "a bare string is no JSON text"
+    );
+}

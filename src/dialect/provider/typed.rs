@@ -375,10 +375,37 @@ impl Engine<'_> {
     /// A cut past a provider's limit (a [`schema_text::mark`]): a string of JSON text whose
     /// description states the original subschema, which restore checks the parsed value against.
     pub(super) fn schema_text(&mut self, m: &Map<String, Value>, ptr: &mut Pointer) -> Built {
-        let Some(cut) = self.original.clone().and_then(|doc| schema_text::SchemaText::from_mark(doc, m))
-        else {
+        let cut = self.original.clone().and_then(|doc| schema_text::SchemaText::from_mark(doc, m));
+        self.text_at_cut(cut, m, "$ref", ptr)
+    }
+
+    /// A union one of whose branches is a cut beside another that may be a string, or another
+    /// cut: the cut's text could not be told from the string (or the other cut's text), so the
+    /// whole union, `m`, is one JSON text checked against the union in the original.
+    pub(super) fn union_as_schema_text(
+        &mut self,
+        m: &Map<String, Value>,
+        keyword: &str,
+        ptr: &mut Pointer,
+    ) -> Built {
+        let doc = self.original.clone();
+        let whole = schema_text::unmarked(&Value::Object(m.clone()), self.max_depth);
+        let cut = doc.zip(whole).map(|(doc, whole)| schema_text::SchemaText::new(doc, whole));
+        self.text_at_cut(cut, m, keyword, ptr)
+    }
+
+    /// `cut` written: a string whose description states its schema (the annotations of `m`
+    /// kept), and the plan node that parses, checks and restores it.
+    fn text_at_cut(
+        &mut self,
+        cut: Option<schema_text::SchemaText>,
+        m: &Map<String, Value>,
+        keyword: &str,
+        ptr: &mut Pointer,
+    ) -> Built {
+        let Some(cut) = cut else {
             self.refuse(
-                "$ref",
+                keyword,
                 ptr.as_str(),
                 "a cut of a recursion without the schema it was cut from",
                 None,
@@ -388,7 +415,7 @@ impl Engine<'_> {
         if !self.encode(
             ptr.as_str(),
             AdaptationKind::SchemaText,
-            "$ref",
+            keyword,
             "the provider cannot express recursion",
             "use the reversible mode (the default), which sends the levels past the recursion depth as JSON text",
         ) {

@@ -25,6 +25,9 @@
 //! Where the adaptation runs before the engine's walk (recursion unrolled), the cut is a [`mark`]
 //! in the schema: an object holding the key [`MARK`] (the reference as written) and the keywords
 //! that stood beside the reference; the engine reads it back with [`SchemaText::from_mark`].
+//! Where a cut is a union's branch beside a branch that may be a string (or beside another
+//! cut), the two texts could not be told apart: the engine cuts the whole union instead, its
+//! schema the union with each mark turned back into its reference ([`unmarked`]).
 
 use super::{Faults, normalised, pointed};
 use crate::restore::RestorePlan;
@@ -164,6 +167,34 @@ pub(crate) fn mark(reference: &str, mut beside: Map<String, Value>) -> Value {
     Value::Object(beside)
 }
 
+/// Whether `schema` is the [`mark`] of a cut.
+pub(crate) fn is_mark(schema: &Value) -> bool {
+    schema.get(MARK).is_some()
+}
+
+/// `schema` with every [`mark`] in it the reference it stands for (with the keywords that stood
+/// beside it): a part of a schema holding cuts, as a schema of the original document (a union
+/// with a cut branch, sent whole as one text). `None` past `max_depth` levels.
+pub(crate) fn unmarked(schema: &Value, max_depth: usize) -> Option<Value> {
+    let mut out = schema.clone();
+    crate::walk::visit_all_mut(
+        &mut out,
+        max_depth,
+        &mut |_, node| {
+            if let Value::Object(m) = node
+                && let Some(Value::String(reference)) = m.remove(MARK)
+            {
+                m.insert("$ref".into(), Value::String(reference));
+                return Ok(false);
+            }
+            Ok(true)
+        },
+        &|_| (),
+    )
+    .ok()?;
+    Some(out)
+}
+
 /// Forward: the note that tells the model what the string holds: the JSON text of a value the
 /// stated schema accepts, the schema in compact JSON.
 pub(crate) fn write(text: &SchemaText) -> String {
@@ -241,6 +272,19 @@ mod tests {
         let root = Arc::new(json!({"type": "object", "properties": {"next": {"$ref": "#"}}}));
         let cut = SchemaText::new(root, json!({"$ref": "#"}));
         assert!(write(&cut).ends_with("{\"properties\":{\"next\":{\"$ref\":\"#\"}},\"type\":\"object\"}"));
+    }
+
+    #[test]
+    fn unmarked_turns_each_mark_back_into_its_reference() {
+        let union = json!({"anyOf": [{"type": "string"}, mark("#/$defs/Node", Map::from_iter([("description".to_owned(), json!("d"))])),
+            {"type": "array", "items": mark("#/$defs/Node", Map::new())}], "description": "u"});
+        assert_eq!(
+            unmarked(&union, 16),
+            Some(json!({"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Node", "description": "d"},
+                {"type": "array", "items": {"$ref": "#/$defs/Node"}}], "description": "u"}))
+        );
+        assert!(is_mark(&union["anyOf"][1]) && !is_mark(&union));
+        assert_eq!(unmarked(&union, 1), None);
     }
 
     #[test]
