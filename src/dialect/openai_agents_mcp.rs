@@ -20,8 +20,10 @@
 //! - **unrolled**: a recursive schema. Strict mode says recursion only with `$ref`, which this
 //!   path refuses: the recursion is unrolled to [`AdaptContext::recursion_depth`] levels and the
 //!   rest sent as JSON text that restore checks against the original
-//!   (`restore/rewrite/schema_text.rs`), so no deeper value is taken away; exact mode refuses it
-//!   (serve such a tool through `openai-strict`, whose path follows references).
+//!   (`restore/rewrite/schema_text.rs`), so no deeper value is taken away; where the unrolled
+//!   copies nest past OpenAI's 10 levels, the objects past the tenth are cut into the same JSON
+//!   text; exact mode refuses it (serve such a tool through `openai-strict`, whose path follows
+//!   references).
 //!
 //! ```
 //! use serde_json::json;

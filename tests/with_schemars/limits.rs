@@ -528,3 +528,71 @@ fn a_recursion_cut_beside_a_string_branch_is_the_whole_union_as_json_text() {
         "a bare string is no JSON text"
     );
 }
+
+// Under openai-agents-mcp (no `$ref`, OpenAI's 10 levels) a schema that recurses and nests past
+// the limit is unrolled, then its objects past the tenth level cut, both as JSON text checked
+// against the original: a recursive node holding objects nested 12 deep, and a tree unrolled
+// deeper than 10 levels. Values deeper than both round-trip; a fault past the nesting cut inside
+// an unrolled copy is pointed into the value; exact mode refuses.
+#[test]
+fn a_schema_that_recurses_and_nests_too_deep_is_unrolled_then_cut_under_openai_agents_mcp() {
+    let nested = |inner: Value| {
+        (0..11).fold(inner, |v, _| json!({"type": "object", "properties": {"c": v}, "required": ["c"]}))
+    };
+    let deep_value = |n: Value| (0..11).fold(json!({ "n": n }), |v, _| json!({ "c": v }));
+    let node = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/N"}}, "required": ["root"],
+        "$defs": {"N": {"type": "object", "required": ["kids"], "properties": {
+            "deep": nested(json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})),
+            "kids": {"type": "array", "items": {"$ref": "#/$defs/N"}}}}}});
+    let tree = json!({"type": "object", "properties": {"n": {"type": "integer"},
+        "kids": {"type": "array", "items": {"$ref": "#"}}}});
+    let mut kids = json!({"deep": deep_value(json!(1)), "kids": []});
+    for i in 0..5 {
+        kids = json!({"deep": deep_value(json!(i)), "kids": [kids, {"kids": []}]});
+    }
+    let mut branches = json!({"n": 0});
+    for i in 1..16 {
+        branches = json!({"n": i, "kids": [branches, {"n": -1}]});
+    }
+    let cases = [
+        (&node, vec![json!({"root": {"kids": []}}), json!({ "root": kids })], [0, 1, 2]),
+        (&tree, vec![json!({}), branches], [2, 9, 12]),
+    ];
+    for (schema, values, depths) in &cases {
+        for depth in depths {
+            let cx = AdaptContext::default().with_recursion_depth(*depth);
+            let adapted = dialect::adapt(&dialect::OPENAI_AGENTS_MCP, (*schema).clone(), &cx)
+                .unwrap_or_else(|e| panic!("at depth {depth}: {e:?}"));
+            let out = &adapted.schema;
+            assert!(provider_rules::violations("openai-agents-mcp", out).is_empty(), "at depth {depth}");
+            assert!(!out.to_string().contains("\"$ref\":"), "{out}");
+            let check_output = zoo::validator(out);
+            for v in values {
+                let sent = adapted.plan.encode(v.clone());
+                assert!(check_output.is_valid(&sent), "at depth {depth}: {v} encodes to {sent}, refused");
+                assert_eq!(adapted.plan.restore(sent).as_ref(), Ok(v), "at depth {depth}");
+            }
+            let exact = AdaptContext::default().with_exact(true).with_recursion_depth(*depth);
+            assert!(dialect::adapt(&dialect::OPENAI_AGENTS_MCP, (*schema).clone(), &exact).is_err());
+        }
+    }
+    // At depth 1 the grandchildren are text, and so are the objects under `deep` past level 10.
+    let cx = AdaptContext::default().with_recursion_depth(1);
+    let adapted = dialect::adapt(&dialect::OPENAI_AGENTS_MCP, node, &cx).unwrap();
+    let cuts = adapted.plan.adaptations().iter().filter(|a| a.kind.as_str() == "schema-text").count();
+    assert!(cuts >= 2, "{:?}", adapted.plan.adaptations());
+    let value = json!({"root": {"kids": [{"deep": deep_value(json!(3)), "kids": []}]}});
+    let mut sent = adapted.plan.encode(value.clone());
+    let text = sent.to_string();
+    assert!(text.contains("\\\"n\\\":3"), "{text}");
+    let bad = text.replace("\\\"n\\\":3", "\\\"n\\\":\\\"x\\\"");
+    sent = serde_json::from_str(&bad).unwrap();
+    let err = adapted.plan.restore(sent).unwrap_err();
+    assert_eq!(err.faults().len(), 1, "{err}");
+    assert!(err.faults()[0].pointer.starts_with("/root/kids/0/deep/c/"), "{err}");
+    assert!(err.faults()[0].pointer.ends_with("/c/n"), "{err}");
+    let sent = adapted.plan.encode(value.clone());
+    let back =
+        adapted.plan.restore(sent.to_string().replace("\\\"n\\\":3", "\\\"n\\\":3.0").parse().unwrap());
+    assert_eq!(back.as_ref(), Ok(&value));
+}
