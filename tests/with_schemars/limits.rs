@@ -473,10 +473,10 @@ fn a_recursion_cut_beside_a_string_branch_is_the_whole_union_as_json_text() {
                 json!({ "v": strings }),
             ],
         ),
-        // Deeper, the unrolled unions are past Anthropic's 16.
+        // At depth 2 the unrolled unions are past Anthropic's 16: `v` is folded.
         (
             two_cuts,
-            1,
+            2,
             vec![
                 json!({"v": {"t": "a", "a": 1, "next": null}}),
                 json!({ "v": {"t": "a", "a": 0, "next": chain} }),
@@ -511,6 +511,18 @@ fn a_recursion_cut_beside_a_string_branch_is_the_whole_union_as_json_text() {
         }
     }
     assert!(texts > 20, "{texts} values went through a cut");
+    // The unions of a recursion unrolled count: past 16, the root property that holds them is
+    // folded (the input's own few properties are no bound on the output's).
+    let cx = AdaptContext::default().with_recursion_depth(2);
+    let adapted = dialect::adapt(&dialect::ANTHROPIC_STRICT, cases[1].0.clone(), &cx).unwrap();
+    let folded: Vec<String> = adapted
+        .plan
+        .adaptations()
+        .iter()
+        .filter(|a| a.kind.as_str() == "folded")
+        .map(|a| a.pointer.clone())
+        .collect();
+    assert_eq!(folded, ["/properties/v"]);
     // At depth 0 the kid is the union's text: a string is its JSON text, an object is checked.
     let cx = AdaptContext::default().with_recursion_depth(0);
     let adapted = dialect::adapt(&dialect::ANTHROPIC_STRICT, cases[0].0.clone(), &cx).unwrap();
