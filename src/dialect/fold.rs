@@ -23,7 +23,7 @@
 
 use super::Adapted;
 use crate::error::CapabilityError;
-use crate::restore::rewrite::fold;
+use crate::restore::rewrite::{TextPlan, fold};
 use serde_json::{Map, Value, json};
 
 /// A profile's counts of an output schema, with their limits.
@@ -97,13 +97,9 @@ pub(crate) fn past_limits(
     drop(order);
     drop(first);
     let attempt = |k: usize| -> Result<Adapted, bool> {
-        let (folded, mut fold) = fold::write(root, &names[..k], schema).ok_or(false)?;
+        let (folded, fold) = fold::write(root, &names[..k], schema).ok_or(false)?;
         match adapt(Value::Object(folded)) {
-            Ok(a) => {
-                // The folded properties' own restore, made once this fold is taken.
-                fold.plan = super::provider::integer_plan(&fold.schema, max_depth);
-                Ok(Adapted { plan: a.plan.folding(fold).ok_or(false)?, schema: a.schema })
-            }
+            Ok(a) => Ok(Adapted { plan: a.plan.folding(fold).ok_or(false)?, schema: a.schema }),
             // Still past a count: more to fold; anything else: no fold helps.
             Err(errors) => Err(errors.iter().all(is_count)),
         }
@@ -115,10 +111,14 @@ pub(crate) fn past_limits(
     loop {
         match attempt(k) {
             Ok(done) => {
-                return Some(match failed {
+                let done = match failed {
                     Some(failed) => search(failed, k, done, &attempt),
                     None => done,
-                });
+                };
+                // The folded properties' own restore, made once for the fold taken.
+                let plan =
+                    done.plan.with_fold_plan(TextPlan::new(super::provider::integer_plan_in, max_depth));
+                return Some(Adapted { plan, schema: done.schema });
             }
             Err(true) if k < n => {
                 failed = Some(k);

@@ -358,7 +358,7 @@ struct Engine<'a> {
     renamed: Vec<RenamedKey>,
     /// The restore plan of each schema sent as JSON text at a cut (by its canonical text): cuts of
     /// one reference share it.
-    text_plans: HashMap<String, Arc<RestorePlan>>,
+    text_plans: HashMap<String, crate::restore::rewrite::TextPlan>,
 }
 
 /// A schema's output and plan node.

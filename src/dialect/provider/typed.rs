@@ -9,11 +9,10 @@ use crate::dialect::support::{format_as_bounds, type_names};
 use crate::hint::{Advice, for_keyword};
 use crate::pointer::Pointer;
 use crate::restore::rewrite::enum_text::{self, Listed};
-use crate::restore::rewrite::{case_fold, json_text, schema_text};
+use crate::restore::rewrite::{TextPlan, case_fold, json_text, schema_text};
 use crate::restore::{AdaptationKind, Bound, Check, Decode, Node, TypeSet};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 /// The order moved checks are stated in: bounds before lengths before the rest.
 fn check_rank(keyword: &str) -> usize {
@@ -434,14 +433,15 @@ impl Engine<'_> {
     }
 
     /// `cut` with its subschema's own restore plan (an integral float turned into the integer
-    /// where the subschema reads one), made once for each schema the cuts state.
+    /// where the subschema reads one), made on the first restore that needs it and shared by
+    /// the cuts of one schema.
     pub(super) fn with_text_plan(&mut self, cut: schema_text::SchemaText) -> schema_text::SchemaText {
         let key = crate::canonical::to_string(cut.schema());
         let max_depth = self.max_depth;
         let plan = self
             .text_plans
             .entry(key)
-            .or_insert_with(|| Arc::new(super::integer_plan_in(cut.doc(), cut.schema(), max_depth)))
+            .or_insert_with(|| TextPlan::new(super::integer_plan_in, max_depth))
             .clone();
         cut.with_plan(plan)
     }

@@ -20,8 +20,7 @@
 //! The folding is the same whatever the limit: which properties, and in which schema, the
 //! dialect decides (`dialect/fold.rs`); this module writes and undoes it.
 
-use super::{Faults, Seg, Stop, normalised, pointed};
-use crate::restore::RestorePlan;
+use super::{Faults, Seg, Stop, TextPlan, normalised, pointed};
 use crate::vocab::json_type::kind;
 use serde_json::{Map, Value};
 
@@ -39,10 +38,10 @@ pub(crate) struct Fold {
     /// those of them the original requires, and the original's definitions (for references).
     pub(crate) schema: Value,
     /// The restore plan of [`schema`](Self::schema) (an integral float turned into the integer
-    /// where a folded property reads one), which the dialect builds: the folded properties,
+    /// where a folded property reads one), which the dialect gives: the folded properties,
     /// once checked, restore as they would have had the provider's schema held them. The plan
     /// that changes nothing until then.
-    pub(crate) plan: RestorePlan,
+    pub(crate) plan: TextPlan,
 }
 
 /// Forward: the object `object` (an original schema's object, with `properties`) with the
@@ -111,7 +110,7 @@ pub(crate) fn write(
     let mut names = folded.to_vec();
     names.sort_unstable();
     names.dedup();
-    Some((out, Fold { key, names, schema: Value::Object(schema), plan: RestorePlan::identity() }))
+    Some((out, Fold { key, names, schema: Value::Object(schema), plan: TextPlan::default() }))
 }
 
 /// The definitions of `root` the references in `schema` reach (through each other too), by
@@ -220,8 +219,11 @@ pub(crate) fn restore(fold: &Fold, mut m: Map<String, Value>, faults: &mut impl 
     let found = crate::restore::validate(&fold.schema, &held);
     if !found.is_empty() {
         pointed(faults, found);
-    } else if !fold.plan.is_identity()
-        && let Some(Value::Object(restored)) = normalised(&fold.plan, held, faults)
+        return Value::Object(m);
+    }
+    let plan = fold.plan.get(&fold.schema, &fold.schema);
+    if !plan.is_identity()
+        && let Some(Value::Object(restored)) = normalised(plan, held, faults)
     {
         // Each folded property as its own restore gives it (`1.0` read as an integer: `1`).
         m.extend(restored);
@@ -324,7 +326,7 @@ mod tests {
     fn restore_gives_each_folded_property_as_its_own_plan_gives_it() {
         let (root, folded) = object();
         let (_, mut fold) = write(root.as_object().unwrap(), &folded, &root).unwrap();
-        fold.plan = crate::dialect::provider::integer_plan(&fold.schema, 64);
+        fold.plan = TextPlan::new(crate::dialect::provider::integer_plan_in, 64);
         let sent = json!({"a": "x", KEY: r#"{"y":3.0,"z":[true]}"#});
         let mut faults = Collect::default();
         let back = restore(&fold, sent.as_object().unwrap().clone(), &mut faults);

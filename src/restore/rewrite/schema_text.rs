@@ -29,8 +29,7 @@
 //! cut), the two texts could not be told apart: the engine cuts the whole union instead, its
 //! schema the union with each mark turned back into its reference ([`unmarked`]).
 
-use super::{Faults, normalised, pointed};
-use crate::restore::RestorePlan;
+use super::{Faults, TextPlan, normalised, pointed};
 use crate::restore::validate::validate_in;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -48,7 +47,7 @@ const MAX_DEFS: usize = 256;
 pub(crate) struct SchemaText {
     doc: Arc<Value>,
     schema: Value,
-    plan: Arc<RestorePlan>,
+    plan: TextPlan,
 }
 
 impl PartialEq for SchemaText {
@@ -62,19 +61,14 @@ impl SchemaText {
     /// A value that must pass `schema`, a schema inside the document `doc` (restored through
     /// no plan until [`with_plan`](Self::with_plan) gives it one).
     pub(crate) fn new(doc: Arc<Value>, schema: Value) -> Self {
-        SchemaText { doc, schema, plan: Arc::new(RestorePlan::identity()) }
+        SchemaText { doc, schema, plan: TextPlan::default() }
     }
 
     /// `self`, its values restored through `plan` once checked: the plan of [`schema`](Self::schema)
     /// in [`doc`](Self::doc) (an integral float turned into the integer where it reads one).
-    pub(crate) fn with_plan(mut self, plan: Arc<RestorePlan>) -> Self {
+    pub(crate) fn with_plan(mut self, plan: TextPlan) -> Self {
         self.plan = plan;
         self
-    }
-
-    /// The document the schema's references resolve in.
-    pub(crate) fn doc(&self) -> &Value {
-        &self.doc
     }
 
     /// The schema the value must pass.
@@ -226,7 +220,8 @@ pub(crate) fn restore(text: &SchemaText, sent: String, faults: &mut impl Faults)
     let found = validate_in(&text.doc, &text.schema, &value);
     if found.is_empty() {
         // Restored as the subschema's own plan restores it where the provider expresses it.
-        return normalised(&text.plan, value, faults).unwrap_or(Value::String(sent));
+        return normalised(text.plan.get(&text.doc, &text.schema), value, faults)
+            .unwrap_or(Value::String(sent));
     }
     pointed(faults, found);
     crate::walk::drop_any_depth(value);
@@ -308,8 +303,8 @@ mod tests {
             "n": {"type": "integer", "format": "uint64", "minimum": 0},
             "kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}}));
         let schema = json!({"$ref": "#/$defs/Node"});
-        let plan = crate::dialect::provider::integer_plan_in(&doc, &schema, 64);
-        let cut = SchemaText::new(doc, schema).with_plan(Arc::new(plan));
+        let plan = TextPlan::new(crate::dialect::provider::integer_plan_in, 64);
+        let cut = SchemaText::new(doc, schema).with_plan(plan);
         let mut faults = Collect::default();
         let back = restore(&cut, r#"{"n": 1.0, "kids": [{"n": 2.0}]}"#.into(), &mut faults);
         assert_eq!(back, json!({"n": 1, "kids": [{"n": 2}]}));
