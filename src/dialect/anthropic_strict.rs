@@ -186,9 +186,11 @@ impl SchemaDialect for AnthropicStrict {
 
     fn adapt(&self, schema: Value, cx: &AdaptContext<'_>) -> Result<Adapted, Vec<CapabilityError>> {
         // Past a limit, folded (kept only where the output may have that many properties at
-        // all: a copy otherwise costs every call).
-        let original = (!cx.exact && super::fold::property_bound(&schema, cx.max_depth) > MAX_UNIONS)
-            .then(|| schema.clone());
+        // all: a copy otherwise costs every call; a recursion unrolled has as many as its copies).
+        let original = (!cx.exact
+            && (super::fold::property_bound(&schema, cx.max_depth) > MAX_UNIONS
+                || super::ref_sites::find_recursion(&schema, cx.max_depth, None).is_some()))
+        .then(|| schema.clone());
         let first = Self::output(schema, cx)?;
         let errors = limit_errors(&first.schema, cx);
         match original {
@@ -208,6 +210,7 @@ impl SchemaDialect for AnthropicStrict {
                     },
                     &|s| Self::within_limits(s, cx),
                     &is_count,
+                    cx.max_depth,
                 )
                 .ok_or(errors)
             }

@@ -23,7 +23,7 @@
 
 use super::Adapted;
 use crate::error::CapabilityError;
-use crate::restore::rewrite::fold;
+use crate::restore::rewrite::{TextPlan, fold};
 use serde_json::{Map, Value, json};
 
 /// A profile's counts of an output schema, with their limits.
@@ -72,7 +72,7 @@ const ROOT_KEYWORDS: &[&str] = &[
 /// The schema `schema` (normalised, the original) with the fewest of its root properties folded
 /// that brings the counts of its output within their limits: `first` is its output with the
 /// counts unchecked, `adapt` adapts a schema and checks them (its errors are counts only where
-/// `is_count` says so of each). `None` where no fold comes within them, or the root cannot be
+/// `is_count` says so of each); `max_depth` bounds the folded properties' restore plan. `None` where no fold comes within them, or the root cannot be
 /// folded (see the [module docs](self)).
 pub(crate) fn past_limits(
     schema: &Value,
@@ -80,6 +80,7 @@ pub(crate) fn past_limits(
     counts: &Counts<'_>,
     adapt: &dyn Fn(Value) -> Result<Adapted, Vec<CapabilityError>>,
     is_count: &dyn Fn(&CapabilityError) -> bool,
+    max_depth: usize,
 ) -> Option<Adapted> {
     let root = foldable(schema)?;
     let total = (counts.count)(&first.schema);
@@ -110,10 +111,14 @@ pub(crate) fn past_limits(
     loop {
         match attempt(k) {
             Ok(done) => {
-                return Some(match failed {
+                let done = match failed {
                     Some(failed) => search(failed, k, done, &attempt),
                     None => done,
-                });
+                };
+                // The folded properties' own restore, made once for the fold taken.
+                let plan =
+                    done.plan.with_fold_plan(TextPlan::new(super::provider::integer_plan_in, max_depth));
+                return Some(Adapted { plan, schema: done.schema });
             }
             Err(true) if k < n => {
                 failed = Some(k);

@@ -20,8 +20,10 @@
 //! - **unrolled**: a recursive schema. Strict mode says recursion only with `$ref`, which this
 //!   path refuses: the recursion is unrolled to [`AdaptContext::recursion_depth`] levels and the
 //!   rest sent as JSON text that restore checks against the original
-//!   (`restore/rewrite/schema_text.rs`), so no deeper value is taken away; exact mode refuses it
-//!   (serve such a tool through `openai-strict`, whose path follows references).
+//!   (`restore/rewrite/schema_text.rs`), so no deeper value is taken away; where the unrolled
+//!   copies nest past OpenAI's 10 levels, the objects past the tenth are cut into the same JSON
+//!   text; exact mode refuses it (serve such a tool through `openai-strict`, whose path follows
+//!   references).
 //!
 //! ```
 //! use serde_json::json;
@@ -113,6 +115,7 @@ impl SchemaDialect for OpenAiAgentsMcp {
                     &super::fold::Counts { max: &MAX_TOTALS, count: &counts, through_refs: true },
                     &|s| inlined_within_limits(provider::adapt(&PROFILE, s, cx)?, cx),
                     &is_count,
+                    cx.max_depth,
                 )
                 .ok_or(errors)
             }

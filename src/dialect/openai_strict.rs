@@ -207,6 +207,7 @@ impl SchemaDialect for OpenAiStrict {
                     &super::fold::Counts { max: &MAX_TOTALS, count: &counts, through_refs: false },
                     &|s| within_limits(s, cx),
                     &is_count,
+                    cx.max_depth,
                 )
                 .ok_or(errors)
             }
@@ -227,7 +228,11 @@ pub(super) fn adapt_cutting_nesting(
     // A schema whose objects may nest past the limit once written (an encoding adds a level:
     // a map's entries, a tuple, the wrapped root) is kept, to cut the levels past it into JSON
     // text if the provider's schema is past it.
-    let deep = !cx.exact && expanded(&schema, cx.max_depth).nesting + 3 > MAX_OBJECT_NESTING;
+    // A recursion the profile unrolls nests as deep as its copies: kept too.
+    let unrolls = matches!(profile.refs, provider::Refs::Keep { recursion: false });
+    let deep = !cx.exact
+        && (expanded(&schema, cx.max_depth).nesting + 3 > MAX_OBJECT_NESTING
+            || unrolls && super::ref_sites::find_recursion(&schema, cx.max_depth, None).is_some());
     let kept = deep.then(|| schema.clone());
     let first = provider::adapt(profile, schema, cx).and_then(&finish);
     let Some(input) = kept else { return first };

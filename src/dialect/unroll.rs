@@ -242,7 +242,10 @@ impl Unroll<'_> {
 /// references it follows) becomes the mark of a cut whose reference is the object's place in
 /// the original schema, written as JSON text checked against it. A reference is copied in only
 /// where its target would reach past the limit; a recursive one stays (it adds no level in the
-/// provider's count). Objects are what `is_object` says.
+/// provider's count). Objects are what `is_object` says. `schema` may hold the marks of a
+/// recursion unrolled before (a mark is no object, and is left as it is); the document a cut's
+/// reference points into is then `schema` with those marks read as their references
+/// ([`schema_text::unmarked`], which the engine applies).
 pub(crate) fn cut_nesting(
     dialect: &str,
     schema: Value,

@@ -249,6 +249,22 @@ impl RestorePlan {
         Some(RestorePlan::from_parts(nodes, Some(root), adaptations).with_renamed_keys(renamed_keys))
     }
 
+    /// `self` with the restore plan of its root's fold ([`folding`](Self::folding)) given:
+    /// made from the folded properties' schema on the first restore that needs it.
+    pub(crate) fn with_fold_plan(mut self, plan: rewrite::TextPlan) -> RestorePlan {
+        let Some(root) = self.root else { return self };
+        let fold = match &mut self.nodes[root].decode {
+            Decode::Fold(fold) => fold,
+            Decode::Keys(_, inner) => match inner.as_mut() {
+                Decode::Fold(fold) => fold,
+                _ => return self,
+            },
+            _ => return self,
+        };
+        fold.plan = plan;
+        self
+    }
+
     /// Maps arguments the provider's schema accepts back to arguments the original schema
     /// accepts: undoes every encoding, then checks every assertion the provider could not
     /// enforce.

@@ -329,18 +329,21 @@ fn deep_objects(inner: Value, levels: usize) -> Value {
     (0..levels).fold(inner, |v, _| json!({"type": "object", "properties": {"d": v}, "required": ["d"]}))
 }
 
-/// The recursive definition `Node`: a value, children (`kids`, a list of nodes) and `next` (a node
-/// or null), each required or not by `bits`, the recursion through one of them or both.
+/// The recursive definition `Node`: a value, an integer `n` (so that one sits below every cut of
+/// an unrolled recursion), children (`kids`, a list of nodes) and `next` (a node or null), each
+/// required or not by `bits`, the recursion through one of them or both.
 fn recursive_node(value: Value, bits: u8) -> Value {
     let mut props = Map::new();
     props.insert("v".into(), value);
+    props.insert("n".into(), json!({"type": "integer"}));
     if bits & 1 == 0 {
         props.insert("kids".into(), json!({"type": "array", "items": {"$ref": "@node"}}));
     }
     if bits & 1 == 1 || bits & 2 == 0 {
         props.insert("next".into(), json!({"anyOf": [{"$ref": "@node"}, {"type": "null"}]}));
     }
-    let required: Vec<&String> = props.keys().filter(|k| bits & 4 == 0 || k.as_str() == "v").collect();
+    let required: Vec<&String> =
+        props.keys().filter(|k| bits & 4 == 0 || matches!(k.as_str(), "v" | "n")).collect();
     json!({"type": "object", "properties": props, "required": required})
 }
 
@@ -588,6 +591,8 @@ pub fn arb_wide_tool_schema() -> BoxedStrategy<(Draft, Value)> {
                 }
                 properties.insert(name, schema);
             }
+            // The last declared, the first folded past a count: an optional integer.
+            properties.insert("zz".into(), json!({"type": "integer", "minimum": 0}));
             let mut defs: Map<String, Value> =
                 DEF_NAMES.iter().map(|(name, _)| (*name).to_owned()).zip(defs).collect();
             defs.insert("Holder".into(), json!({"type": "object", "properties": {"x": holder}}));
@@ -1646,6 +1651,79 @@ pub fn with_needed_integer_fixes(v: &Value, back: &Value, accepts: &dyn Fn(&Valu
         }
     }
     out
+}
+
+/// `sent` with every integer inside its strings of JSON text (a cut, folded properties, any value
+/// as text; nested text too) written as an integral float (`3` as `3.0`), or `None` where it holds
+/// no such integer: what a model may send, which restore must read as it reads the integers.
+pub fn integers_in_text_as_floats(sent: &Value) -> Option<Value> {
+    fn floats(v: &mut Value, in_text: bool, changed: &mut bool, depth: usize) {
+        if depth > 64 {
+            return;
+        }
+        match v {
+            Value::Number(n) if in_text && n.as_i64().is_some_and(|i| i.unsigned_abs() < 1 << 53) => {
+                if let Some(f) = n.as_i64().and_then(|i| serde_json::Number::from_f64(i as f64)) {
+                    *v = Value::Number(f);
+                    *changed = true;
+                }
+            }
+            Value::String(text) => {
+                if let Ok(mut inner) = serde_json::from_str::<Value>(text)
+                    && (inner.is_object() || inner.is_array())
+                {
+                    let mut inner_changed = false;
+                    floats(&mut inner, true, &mut inner_changed, depth + 1);
+                    if inner_changed {
+                        *text = inner.to_string();
+                        *changed = true;
+                    }
+                }
+            }
+            Value::Object(m) => m.values_mut().for_each(|x| floats(x, in_text, changed, depth + 1)),
+            Value::Array(xs) => xs.iter_mut().for_each(|x| floats(x, in_text, changed, depth + 1)),
+            _ => {}
+        }
+    }
+    let mut out = sent.clone();
+    let mut changed = false;
+    floats(&mut out, false, &mut changed, 0);
+    changed.then_some(out)
+}
+
+/// The first place where `restored` holds an integral float and `reference` (the same value
+/// restored as the original's own plan restores it: JSON Schema's dialect, which changes no
+/// shape) the integer: an integral float restore left a float where the original reads an
+/// integer.
+pub fn float_left_where_an_integer_is_read(restored: &Value, reference: &Value) -> Option<String> {
+    fn go(f: &Value, i: &Value, at: &mut String, depth: usize) -> Option<String> {
+        if depth > 64 {
+            return None;
+        }
+        match (f, i) {
+            (Value::Number(x), Value::Number(n)) if x.is_f64() && (n.is_i64() || n.is_u64()) => {
+                (x.as_f64() == n.as_f64()).then(|| at.clone())
+            }
+            (Value::Object(a), Value::Object(c)) => a.iter().find_map(|(k, x)| {
+                let y = c.get(k)?;
+                let mark = at.len();
+                at.push('/');
+                at.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                let found = go(x, y, at, depth + 1);
+                at.truncate(mark);
+                found
+            }),
+            (Value::Array(a), Value::Array(c)) => a.iter().zip(c).enumerate().find_map(|(n, (x, y))| {
+                let mark = at.len();
+                at.push_str(&format!("/{n}"));
+                let found = go(x, y, at, depth + 1);
+                at.truncate(mark);
+                found
+            }),
+            _ => None,
+        }
+    }
+    go(restored, reference, &mut String::new(), 0)
 }
 
 /// The schemas reached from some: each, and every schema it may stand for (through `$ref`, and

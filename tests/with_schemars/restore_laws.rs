@@ -13,6 +13,10 @@
 //! - **end-to-end soundness**: every small edit of v' the output accepts restores to a value the
 //!   original accepts, or restore refuses it (one schema in four adapted with the default options,
 //!   the reject-any pass included);
+//! - **integers in text**: where v' holds JSON text (a recursion or nesting cut, folded
+//!   properties, any value as text), its integers sent as integral floats (`3.0`) restore to
+//!   integers wherever the original's own restore (JSON Schema's dialect) reads an integer, as
+//!   they would outside the text;
 //! - **decode over edits**: small edits of v' (one in eight), accepted by the output or not, decode
 //!   (`decode::<Value>`) to what restore gives, the same value or the same fault (presence rules,
 //!   moved checks and every rewrite the generated schemas draw).
@@ -85,6 +89,14 @@ const COMPARED_FLOOR: f64 = 0.95;
 /// 5,307 edits at the lowest), the others 4.4% to 12%; the floor sits below the lowest with a
 /// margin, so that no seed fails a law that holds.
 const DECODE_REFUSED_FLOOR: f64 = 0.005;
+
+/// The label the law over integers in JSON text counts under: every dialect and mode together
+/// (which values reach a cut or a fold depends on the schemas a seed draws).
+const ANY_DIALECT: &str = "any dialect";
+
+/// The share of values with integers in JSON text, sent as floats, that restore must take for
+/// the law over them to count (the rest is text restore refuses so: a value listed as its text).
+const INTEGERS_IN_TEXT_FLOOR: f64 = 0.2;
 
 /// One edit in this many goes through the decode law over edits: all of them tripled the law's
 /// time (36 s to 101 s on the 2-core machine); one in eight adds about a fifth.
@@ -176,6 +188,7 @@ fn every_dialect_restores_what_it_encodes_and_never_loosens_on_generated_schemas
     let tagless_pairs = prop_run::Reach::new();
     let decoded = prop_run::Reach::new();
     let reached_reject_any = prop_run::Reach::new();
+    let integers_in_text = prop_run::Reach::new();
     let per_schema = instances_per_schema();
     prop_run::check(file!(), 96, (arb_tool_schema(), any::<u64>()), |((draft, schema), seed)| {
         let original =
@@ -231,6 +244,10 @@ fn every_dialect_restores_what_it_encodes_and_never_loosens_on_generated_schemas
         // that pass refuses is left out of the counts, not counted as the dialect's refusal.
         let reject_any = seed % REJECT_ANY_STRIDE == 0;
         let mut through_reject_any = false;
+        // The original's own restore (JSON Schema's dialect, which changes no shape: integral
+        // floats turned into integers where it reads an integer): what the law over integers in
+        // JSON text holds each dialect's restore to.
+        let own_restore = SchemaOptions::new().reject_any(false).normalize(schema.clone()).ok();
         for (d, exact, label) in &modes {
             let values = if CLOSES_OPEN_OBJECTS.contains(&d.name()) { &closed } else { &open };
             let options = SchemaOptions::new().reject_any(reject_any).dialect(*d).exact(*exact);
@@ -320,6 +337,30 @@ fn every_dialect_restores_what_it_encodes_and_never_loosens_on_generated_schemas
                         .map_err(|e| fail(label, &schema, format!("decode of {sent} ({v}) refused: {e}")))?;
                     prop_assert_eq!(&decoded, &back, "{}: decode and restore differ on {}", label, sent);
                 }
+                // Integers inside JSON text (past a cut, in folded properties) sent as integral
+                // floats restore to integers wherever the original's own restore makes them
+                // integers, as they would outside the text. Text restore refuses so (a value listed as its
+                // text, which must be sent as listed) is not judged.
+                if let Some(floats) = tool_schemas::integers_in_text_as_floats(&sent)
+                    && provider.is_valid(&floats)
+                {
+                    let restored = adapted.restore(floats.clone());
+                    integers_in_text.count(ANY_DIALECT, restored.is_ok());
+                    if let Ok(back_floats) = restored
+                        && let Some(Ok(reference)) =
+                            own_restore.as_ref().map(|own| own.restore(back_floats.clone()))
+                        && let Some(at) =
+                            tool_schemas::float_left_where_an_integer_is_read(&back_floats, &reference)
+                    {
+                        return Err(fail(
+                            label,
+                            &schema,
+                            format!(
+                                "{floats} (the integers of {sent} in its text as floats) restores to {back_floats}, a float at {at} where the original's own restore reads an integer"
+                            ),
+                        ));
+                    }
+                }
                 for (i, m) in zoo::mutants(&sent).into_iter().enumerate() {
                     // Decode over edits, accepted by the output or not (every
                     // `DECODE_STRIDE`th, from an offset the seed picks): the same value or the
@@ -377,6 +418,7 @@ fn every_dialect_restores_what_it_encodes_and_never_loosens_on_generated_schemas
     // under every dialect whose reversible output restore checks, not only values.
     decoded.finish("edits decode and restore both refuse", &CHECKED_ON_RESTORE, DECODE_REFUSED_FLOOR);
     compared.finish("restored values the comparison judged", &labels, COMPARED_FLOOR);
+    integers_in_text.finish("integers in JSON text sent as floats", &[ANY_DIALECT], INTEGERS_IN_TEXT_FLOOR);
     schemas.finish("schemas the dialect accepts", &labels, SCHEMA_FLOOR);
 }
 

@@ -5,6 +5,7 @@ use super::presence::moved_presence;
 use super::{Engine, Profile, Refs, Style};
 use crate::dialect::{AdaptContext, Adapted, InlineRefs, inline_refs, ref_sites, unroll};
 use crate::error::CapabilityError;
+use crate::restore::rewrite::schema_text;
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -25,8 +26,8 @@ pub(crate) struct Limits {
     /// that takes some cycles and not others (Gemini's JSON Schema fields, a cycle through
     /// required properties).
     pub(crate) unroll: bool,
-    /// Objects nested past this many levels (objects as the function says), where the schema
-    /// has no recursion to unroll: OpenAI's limit.
+    /// Objects nested past this many levels (objects as the function says), counted once the
+    /// recursion is unrolled where the profile unrolls it: OpenAI's limit.
     pub(crate) object_nesting: Option<(usize, IsObject)>,
 }
 
@@ -67,6 +68,7 @@ pub(crate) fn adapt_within(
         root_def: None,
         alternatives: BTreeSet::new(),
         renamed: Vec::new(),
+        text_plans: HashMap::new(),
         root_name: cx
             .type_name
             .map_or_else(|| "Root".to_owned(), |t| t.rsplit("::").next().unwrap_or(t).to_owned()),
@@ -115,13 +117,29 @@ fn prepare_refs(
                 errors.push(CapabilityError::Recursive { dialect: profile.name.into(), type_name, pointer });
             }
             if let Some((levels, is_object)) = limits.object_nesting
-                && original.is_none()
                 && !cx.exact
                 && errors.is_empty()
             {
+                // After an unroll, the unrolled schema is cut: its cuts' places are in it, and the
+                // recursion's cuts in it are marks, which the text's check must read as the
+                // references they stand for (the unrolled schema so read means what the original
+                // means, its definitions the original's).
+                let unrolled = original.is_some();
                 let cut = unroll::cut_nesting(profile.name, schema, cx, levels, is_object, errors);
                 schema = cut.schema;
-                original = cut.original;
+                match cut.original {
+                    Some(doc) if unrolled => match schema_text::unmarked(&doc, cx.max_depth) {
+                        Some(doc) => original = Some(Arc::new(doc)),
+                        None => errors.push(CapabilityError::TooDeep {
+                            dialect: profile.name.into(),
+                            depth: cx.max_depth + 1,
+                            max_depth: cx.max_depth,
+                            pointer: String::new(),
+                        }),
+                    },
+                    Some(doc) => original = Some(doc),
+                    None => {}
+                }
             }
             schema
         }

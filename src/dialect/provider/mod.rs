@@ -76,7 +76,7 @@ use crate::restore::rewrite::{schema_text, wrap};
 use crate::restore::{Adaptation, AdaptationKind, Decode, Node, NodeId, RenamedKey, RestorePlan, TypeSet};
 pub(crate) use entry::{Limits, adapt, adapt_within};
 use keywords::declared_types;
-pub(crate) use plan::integer_plan;
+pub(crate) use plan::{integer_plan, integer_plan_in};
 use plan::prune;
 use presence::moved_presence;
 use refs::{MergedDef, merge_key};
@@ -194,6 +194,9 @@ struct Engine<'a> {
     alternatives: BTreeSet<String>,
     /// Every property key sent under another name, for the plan's list.
     renamed: Vec<RenamedKey>,
+    /// The restore plan of each schema sent as JSON text at a cut (by its canonical text): cuts of
+    /// one reference share it.
+    text_plans: HashMap<String, crate::restore::rewrite::TextPlan>,
 }
 
 /// A schema's output and plan node.

@@ -110,8 +110,14 @@ pub(super) fn prune(mut nodes: Vec<Node>, root: Option<NodeId>) -> (Vec<Node>, O
 /// Built from the schema as it is (references followed through one node per definition), and
 /// only when a caller first restores arguments under it; `mcp` builds it beside its wrapped root.
 pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
+    integer_plan_in(schema, schema, max_depth)
+}
+
+/// [`integer_plan`] of `schema`, a schema inside the document `doc` (its references resolved
+/// there): the own restore of a part sent as JSON text (a cut, folded properties).
+pub(crate) fn integer_plan_in(doc: &Value, schema: &Value, max_depth: usize) -> RestorePlan {
     let mut b =
-        IntegerPlan { root: schema, nodes: Vec::new(), slots: HashMap::new(), work: Vec::new(), max_depth };
+        IntegerPlan { root: doc, nodes: Vec::new(), slots: HashMap::new(), work: Vec::new(), max_depth };
     let root = b.node(schema, 0);
     while let Some((target, id)) = b.work.pop() {
         let inner = b.node(target, 0);

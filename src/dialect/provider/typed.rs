@@ -10,7 +10,7 @@ use crate::dialect::support::format_as_bounds;
 use crate::hint::{Advice, for_keyword};
 use crate::pointer::Pointer;
 use crate::restore::rewrite::enum_text::{self, Listed};
-use crate::restore::rewrite::{case_fold, json_text, schema_text};
+use crate::restore::rewrite::{TextPlan, case_fold, json_text, schema_text};
 use crate::restore::{AdaptationKind, Bound, Check, Decode, Node, TypeSet};
 use serde_json::{Map, Value};
 
@@ -367,10 +367,37 @@ impl Engine<'_> {
     /// A cut past a provider's limit (a [`schema_text::mark`]): a string of JSON text whose
     /// description states the original subschema, which restore checks the parsed value against.
     pub(super) fn schema_text(&mut self, m: &Map<String, Value>, ptr: &mut Pointer) -> Built {
-        let Some(cut) = self.original.clone().and_then(|doc| schema_text::SchemaText::from_mark(doc, m))
-        else {
+        let cut = self.original.clone().and_then(|doc| schema_text::SchemaText::from_mark(doc, m));
+        self.text_at_cut(cut, m, "$ref", ptr)
+    }
+
+    /// A union one of whose branches is a cut beside another that may be a string, or another
+    /// cut: the cut's text could not be told from the string (or the other cut's text), so the
+    /// whole union, `m`, is one JSON text checked against the union in the original.
+    pub(super) fn union_as_schema_text(
+        &mut self,
+        m: &Map<String, Value>,
+        keyword: &str,
+        ptr: &mut Pointer,
+    ) -> Built {
+        let doc = self.original.clone();
+        let whole = schema_text::unmarked(&Value::Object(m.clone()), self.max_depth);
+        let cut = doc.zip(whole).map(|(doc, whole)| schema_text::SchemaText::new(doc, whole));
+        self.text_at_cut(cut, m, keyword, ptr)
+    }
+
+    /// `cut` written: a string whose description states its schema (the annotations of `m`
+    /// kept), and the plan node that parses, checks and restores it.
+    fn text_at_cut(
+        &mut self,
+        cut: Option<schema_text::SchemaText>,
+        m: &Map<String, Value>,
+        keyword: &str,
+        ptr: &mut Pointer,
+    ) -> Built {
+        let Some(cut) = cut else {
             self.refuse(
-                "$ref",
+                keyword,
                 ptr.as_str(),
                 "a cut of a recursion without the schema it was cut from",
                 None,
@@ -380,7 +407,7 @@ impl Engine<'_> {
         if !self.encode(
             ptr.as_str(),
             AdaptationKind::SchemaText,
-            "$ref",
+            keyword,
             "the provider cannot express recursion",
             "use the reversible mode (the default), which sends the levels past the recursion depth as JSON text",
         ) {
@@ -388,6 +415,7 @@ impl Engine<'_> {
         }
         let mut out = self.annotations(m);
         out.remove("default");
+        let cut = self.with_text_plan(cut);
         let text = schema_text::write(&cut);
         self.write_type(&mut out, "string".into(), false);
         let existing = out.get("description").and_then(Value::as_str).map(str::to_owned);
@@ -395,6 +423,20 @@ impl Engine<'_> {
         let node = Node { decode: Decode::SchemaText(Box::new(cut)), ..Node::default() };
         let id = self.push(node);
         (Value::Object(out), id)
+    }
+
+    /// `cut` with its subschema's own restore plan (an integral float turned into the integer
+    /// where the subschema reads one), made on the first restore that needs it and shared by
+    /// the cuts of one schema.
+    pub(super) fn with_text_plan(&mut self, cut: schema_text::SchemaText) -> schema_text::SchemaText {
+        let key = crate::canonical::to_string(cut.schema());
+        let max_depth = self.max_depth;
+        let plan = self
+            .text_plans
+            .entry(key)
+            .or_insert_with(|| TextPlan::new(super::integer_plan_in, max_depth))
+            .clone();
+        cut.with_plan(plan)
     }
 
     /// `enum`/`const` in the provider's terms. Returns the decode when values had to be written

@@ -12,6 +12,7 @@ use super::{Built, Engine, Style};
 use crate::dialect::support::{disjoint, is_annotation, merge_ref_site};
 use crate::hint::Advice;
 use crate::pointer::Pointer;
+use crate::restore::rewrite::schema_text;
 use crate::restore::{Check, Decode, Node, NodeId, Shape, TypeSet, restored_through};
 use serde_json::{Map, Value};
 
@@ -63,6 +64,22 @@ impl PendingShape {
 }
 
 impl Engine<'_> {
+    /// Whether a branch of `branches` is a cut ([`schema_text::mark`]) and another is a cut too,
+    /// or may admit a string (its shape is not disjoint from a string's).
+    fn cut_beside_strings(&self, branches: &[Value]) -> bool {
+        let cuts = branches.iter().filter(|b| schema_text::is_mark(b)).count();
+        if cuts == 0 {
+            return false;
+        }
+        let string =
+            Shape { types: Some(TypeSet::of_type(&Value::String("string".into()))), ..Shape::default() };
+        cuts > 1
+            || branches
+                .iter()
+                .filter(|b| !schema_text::is_mark(b))
+                .any(|b| !deep_shape_of(b, self.root).disjoint(&string))
+    }
+
     /// `anyOf` / `oneOf`, with the node's own assertions distributed into the branches.
     pub(super) fn union(&mut self, m: &Map<String, Value>, ptr: &mut Pointer, depth: usize) -> Built {
         let (keyword, branches) = match (m.get("anyOf"), m.get("oneOf")) {
@@ -73,6 +90,12 @@ impl Engine<'_> {
                 return (Value::Bool(true), None);
             }
         };
+        // A cut (recursion or nesting past a limit) is a string of JSON text: beside a branch
+        // that may be a string, or another cut, restore could not tell them apart, so the whole
+        // union is one text checked against the union in the original.
+        if self.cut_beside_strings(branches) {
+            return self.union_as_schema_text(m, keyword, ptr);
+        }
         // A `discriminator` (OpenAPI's, and pydantic's `Field(discriminator=...)`) names a tag the
         // reader needs in every value: pydantic refuses a value without it, even where the member
         // gives the tag a default. Required in each branch, the tags tell the branches apart.

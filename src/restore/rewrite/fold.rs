@@ -10,15 +10,17 @@
 //!
 //! Restore parses the text and checks each folded property against its original subschema
 //! ([`validate`](crate::restore::validate), references resolved against the original's
-//! definitions), every fault pointed at the original property (`/name/...`), and puts them back
-//! beside the others. It refuses text that does not parse or is not an object, a folded key
+//! definitions), every fault pointed at the original property (`/name/...`), restores each
+//! through the folded properties' own plan ([`Fold::plan`]: an integral float becomes the integer
+//! where the property reads one, as restore does everywhere), and puts them back beside the
+//! others. It refuses text that does not parse or is not an object, a folded key
 //! that is also sent as a property of its own, and a key that was not folded. The forward map
 //! takes the folded properties out of the object and writes their JSON text.
 //!
 //! The folding is the same whatever the limit: which properties, and in which schema, the
 //! dialect decides (`dialect/fold.rs`); this module writes and undoes it.
 
-use super::{Faults, Seg, Stop};
+use super::{Faults, Seg, Stop, TextPlan, normalised, pointed};
 use crate::vocab::json_type::kind;
 use serde_json::{Map, Value};
 
@@ -35,6 +37,11 @@ pub(crate) struct Fold {
     /// What the folded object is checked against: the folded properties' original subschemas,
     /// those of them the original requires, and the original's definitions (for references).
     pub(crate) schema: Value,
+    /// The restore plan of [`schema`](Self::schema) (an integral float turned into the integer
+    /// where a folded property reads one), which the dialect gives: the folded properties,
+    /// once checked, restore as they would have had the provider's schema held them. The plan
+    /// that changes nothing until then.
+    pub(crate) plan: TextPlan,
 }
 
 /// Forward: the object `object` (an original schema's object, with `properties`) with the
@@ -103,7 +110,7 @@ pub(crate) fn write(
     let mut names = folded.to_vec();
     names.sort_unstable();
     names.dedup();
-    Some((out, Fold { key, names, schema: Value::Object(schema) }))
+    Some((out, Fold { key, names, schema: Value::Object(schema), plan: TextPlan::default() }))
 }
 
 /// The definitions of `root` the references in `schema` reach (through each other too), by
@@ -164,7 +171,7 @@ fn at_key(faults: &mut impl Faults, key: &str, message: String) {
 }
 
 /// Inverse: the object `m` with the folded properties parsed out of their text and put back,
-/// each checked against its original subschema.
+/// each checked against its original subschema and restored through its plan.
 pub(crate) fn restore(fold: &Fold, mut m: Map<String, Value>, faults: &mut impl Faults) -> Value {
     let folded = match m.remove(&fold.key) {
         None | Some(Value::Null) => Map::new(),
@@ -208,13 +215,18 @@ pub(crate) fn restore(fold: &Fold, mut m: Map<String, Value>, faults: &mut impl 
     // sent on its own, but one that did is checked all the same), each against its original.
     let held: Map<String, Value> =
         fold.names.iter().filter_map(|n| m.get(n).map(|v| (n.clone(), v.clone()))).collect();
-    for fault in crate::restore::validate(&fold.schema, &Value::Object(held)) {
-        let before = faults.count();
-        faults.fault(fault.message);
-        let tokens = crate::pointer::tokens(&fault.pointer).unwrap_or_default();
-        for t in tokens.iter().rev() {
-            faults.below(before, || Seg::Key(t.to_string()));
-        }
+    let held = Value::Object(held);
+    let found = crate::restore::validate(&fold.schema, &held);
+    if !found.is_empty() {
+        pointed(faults, found);
+        return Value::Object(m);
+    }
+    let plan = fold.plan.get(&fold.schema, &fold.schema);
+    if !plan.is_identity()
+        && let Some(Value::Object(restored)) = normalised(plan, held, faults)
+    {
+        // Each folded property as its own restore gives it (`1.0` read as an integer: `1`).
+        m.extend(restored);
     }
     Value::Object(m)
 }
@@ -307,6 +319,19 @@ mod tests {
         assert_eq!(encode(&optional, json!({"a": "x"})), json!({"a": "x"}));
         assert_eq!(restore(&optional, Map::new(), &mut faults), json!({}));
         assert_eq!(read(&optional, &Map::new()).ok(), Some(()));
+        assert!(faults.0.is_empty(), "{:?}", faults.0);
+    }
+
+    #[test]
+    fn restore_gives_each_folded_property_as_its_own_plan_gives_it() {
+        let (root, folded) = object();
+        let (_, mut fold) = write(root.as_object().unwrap(), &folded, &root).unwrap();
+        fold.plan = TextPlan::new(crate::dialect::provider::integer_plan_in, 64);
+        let sent = json!({"a": "x", KEY: r#"{"y":3.0,"z":[true]}"#});
+        let mut faults = Collect::default();
+        let back = restore(&fold, sent.as_object().unwrap().clone(), &mut faults);
+        assert_eq!(back, json!({"a": "x", "y": 3, "z": [true]}));
+        assert!(back["y"].is_u64(), "{back}");
         assert!(faults.0.is_empty(), "{:?}", faults.0);
     }
 

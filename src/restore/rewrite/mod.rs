@@ -141,6 +141,79 @@ pub(crate) trait Faults {
     }
 }
 
+/// Reports `found`, faults of a value inside the one at hand (each pointer from that value), at
+/// their places below it: a check of the original subschema, or its own restore, on a value
+/// parsed out of JSON text.
+pub(crate) fn pointed(faults: &mut impl Faults, found: Vec<crate::restore::Fault>) {
+    for f in found {
+        let before = faults.count();
+        faults.fault(f.message);
+        let tokens = crate::pointer::tokens(&f.pointer).unwrap_or_default();
+        for token in tokens.iter().rev() {
+            faults.below(before, || Seg::Key(token.to_string()));
+        }
+    }
+}
+
+/// The own restore plan of a subschema sent as JSON text (a cut, folded properties): the plan of
+/// a dialect that changes no shape (an integral float turned into the integer where the
+/// subschema reads one), made by the dialect's builder on the first restore that needs it, so
+/// that adapting a schema costs nothing for it. Clones share the plan once made.
+#[derive(Debug, Clone)]
+pub(crate) struct TextPlan {
+    /// Builds the plan of `schema` (the second) inside the document (the first), within a depth.
+    make: fn(&Value, &Value, usize) -> crate::restore::RestorePlan,
+    max_depth: usize,
+    plan: std::sync::Arc<std::sync::OnceLock<crate::restore::RestorePlan>>,
+}
+
+impl TextPlan {
+    /// A plan `make` builds, within `max_depth`, on first use.
+    pub(crate) fn new(
+        make: fn(&Value, &Value, usize) -> crate::restore::RestorePlan,
+        max_depth: usize,
+    ) -> Self {
+        TextPlan { make, max_depth, plan: std::sync::Arc::default() }
+    }
+
+    /// The plan of `schema` in `doc` (the same two at every call).
+    pub(crate) fn get(&self, doc: &Value, schema: &Value) -> &crate::restore::RestorePlan {
+        self.plan.get_or_init(|| (self.make)(doc, schema, self.max_depth))
+    }
+}
+
+impl Default for TextPlan {
+    /// The plan that changes nothing.
+    fn default() -> Self {
+        TextPlan::new(|_, _, _| crate::restore::RestorePlan::identity(), 0)
+    }
+}
+
+impl PartialEq for TextPlan {
+    /// Always: the plan is a function of the schema it is made from, which its holder compares.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// `value`, which passed its original subschema's check, through that subschema's own restore
+/// (`plan`: an integral float turned into the integer where the subschema reads an integer, as
+/// restore does everywhere else); `None`, with its faults reported, where that restore refuses it
+/// (an integral float past ±2^53 where an integer format is named).
+pub(crate) fn normalised(
+    plan: &crate::restore::RestorePlan,
+    value: Value,
+    faults: &mut impl Faults,
+) -> Option<Value> {
+    match plan.restore(value) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            pointed(faults, e.faults().to_vec());
+            None
+        }
+    }
+}
+
 /// The value at hand while decode follows a node's chain (decode, reference, union branch).
 pub(crate) enum Cur<'a> {
     Ref(&'a Value),

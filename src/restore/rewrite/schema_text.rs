@@ -15,15 +15,21 @@
 //!   inside it the value must follow (a `{"$ref": ...}` with the assertions that stood beside
 //!   it, or any subschema whose references point into the document);
 //! - [`write`]: the note for the description (the caller writes `"type": "string"`);
+//! - [`SchemaText::with_plan`]: the subschema's own restore plan (the plan of a dialect that
+//!   changes no shape: an integral float turned into the integer where the subschema reads an
+//!   integer), which the engine builds, so that a value sent as text restores to what it would
+//!   have restored to had the provider's schema expressed it;
 //! - [`restore`] / [`encode`]: the inverse and the forward map; the plan node is
 //!   [`Decode::SchemaText`](super::Decode::SchemaText).
 //!
 //! Where the adaptation runs before the engine's walk (recursion unrolled), the cut is a [`mark`]
 //! in the schema: an object holding the key [`MARK`] (the reference as written) and the keywords
 //! that stood beside the reference; the engine reads it back with [`SchemaText::from_mark`].
+//! Where a cut is a union's branch beside a branch that may be a string (or beside another
+//! cut), the two texts could not be told apart: the engine cuts the whole union instead, its
+//! schema the union with each mark turned back into its reference ([`unmarked`]).
 
-use super::Faults;
-use super::Seg;
+use super::{Faults, TextPlan, normalised, pointed};
 use crate::restore::validate::validate_in;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -36,23 +42,38 @@ pub(crate) const MARK: &str = "\u{0}schema-text";
 const MAX_DEFS: usize = 256;
 
 /// What the text at a cut must hold: a value `schema` accepts, `schema`'s references resolved in
-/// `doc` (the original schema).
+/// `doc` (the original schema); restored through `plan`, `schema`'s own restore.
 #[derive(Debug, Clone)]
 pub(crate) struct SchemaText {
     doc: Arc<Value>,
     schema: Value,
+    plan: TextPlan,
 }
 
 impl PartialEq for SchemaText {
     fn eq(&self, other: &Self) -> bool {
+        // The plan is a function of the document and the schema.
         (Arc::ptr_eq(&self.doc, &other.doc) || self.doc == other.doc) && self.schema == other.schema
     }
 }
 
 impl SchemaText {
-    /// A value that must pass `schema`, a schema inside the document `doc`.
+    /// A value that must pass `schema`, a schema inside the document `doc` (restored through
+    /// no plan until [`with_plan`](Self::with_plan) gives it one).
     pub(crate) fn new(doc: Arc<Value>, schema: Value) -> Self {
-        SchemaText { doc, schema }
+        SchemaText { doc, schema, plan: TextPlan::default() }
+    }
+
+    /// `self`, its values restored through `plan` once checked: the plan of [`schema`](Self::schema)
+    /// in [`doc`](Self::doc) (an integral float turned into the integer where it reads one).
+    pub(crate) fn with_plan(mut self, plan: TextPlan) -> Self {
+        self.plan = plan;
+        self
+    }
+
+    /// The schema the value must pass.
+    pub(crate) fn schema(&self) -> &Value {
+        &self.schema
     }
 
     /// The schema a [`mark`] stands for: the reference it holds, with the keywords beside it.
@@ -140,6 +161,34 @@ pub(crate) fn mark(reference: &str, mut beside: Map<String, Value>) -> Value {
     Value::Object(beside)
 }
 
+/// Whether `schema` is the [`mark`] of a cut.
+pub(crate) fn is_mark(schema: &Value) -> bool {
+    schema.get(MARK).is_some()
+}
+
+/// `schema` with every [`mark`] in it the reference it stands for (with the keywords that stood
+/// beside it): a part of a schema holding cuts, as a schema of the original document (a union
+/// with a cut branch, sent whole as one text). `None` past `max_depth` levels.
+pub(crate) fn unmarked(schema: &Value, max_depth: usize) -> Option<Value> {
+    let mut out = schema.clone();
+    crate::walk::visit_all_mut(
+        &mut out,
+        max_depth,
+        &mut |_, node| {
+            if let Value::Object(m) = node
+                && let Some(Value::String(reference)) = m.remove(MARK)
+            {
+                m.insert("$ref".into(), Value::String(reference));
+                return Ok(false);
+            }
+            Ok(true)
+        },
+        &|_| (),
+    )
+    .ok()?;
+    Some(out)
+}
+
 /// Forward: the note that tells the model what the string holds: the JSON text of a value the
 /// stated schema accepts, the schema in compact JSON.
 pub(crate) fn write(text: &SchemaText) -> String {
@@ -156,8 +205,8 @@ pub(crate) fn write(text: &SchemaText) -> String {
     }
 }
 
-/// Inverse: the value the text holds, which must pass the original subschema; each fault is
-/// reported at its place inside that value.
+/// Inverse: the value the text holds, which must pass the original subschema, restored through
+/// the subschema's plan; each fault is reported at its place inside that value.
 pub(crate) fn restore(text: &SchemaText, sent: String, faults: &mut impl Faults) -> Value {
     let value = match serde_json::from_str::<Value>(&sent) {
         Ok(v) => v,
@@ -170,16 +219,11 @@ pub(crate) fn restore(text: &SchemaText, sent: String, faults: &mut impl Faults)
     };
     let found = validate_in(&text.doc, &text.schema, &value);
     if found.is_empty() {
-        return value;
+        // Restored as the subschema's own plan restores it where the provider expresses it.
+        return normalised(text.plan.get(&text.doc, &text.schema), value, faults)
+            .unwrap_or(Value::String(sent));
     }
-    for f in found {
-        let before = faults.count();
-        faults.fault(f.message);
-        let tokens = crate::pointer::tokens(&f.pointer).unwrap_or_default();
-        for token in tokens.iter().rev() {
-            faults.below(before, || Seg::Key(token.to_string()));
-        }
-    }
+    pointed(faults, found);
     crate::walk::drop_any_depth(value);
     Value::String(sent)
 }
@@ -226,6 +270,19 @@ mod tests {
     }
 
     #[test]
+    fn unmarked_turns_each_mark_back_into_its_reference() {
+        let union = json!({"anyOf": [{"type": "string"}, mark("#/$defs/Node", Map::from_iter([("description".to_owned(), json!("d"))])),
+            {"type": "array", "items": mark("#/$defs/Node", Map::new())}], "description": "u"});
+        assert_eq!(
+            unmarked(&union, 16),
+            Some(json!({"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Node", "description": "d"},
+                {"type": "array", "items": {"$ref": "#/$defs/Node"}}], "description": "u"}))
+        );
+        assert!(is_mark(&union["anyOf"][1]) && !is_mark(&union));
+        assert_eq!(unmarked(&union, 1), None);
+    }
+
+    #[test]
     fn encode_then_restore_gives_the_value_back_however_deep() {
         let cut = SchemaText::new(tree(), json!({"$ref": "#/$defs/Node"}));
         let mut value = json!({"name": "leaf"});
@@ -238,6 +295,30 @@ mod tests {
         assert!(faults.0.is_empty(), "{:?}", faults.0);
         // `null` is text too.
         assert_eq!(encode(&Value::Null), json!("null"));
+    }
+
+    #[test]
+    fn restore_gives_what_the_subschemas_own_plan_gives() {
+        let doc = Arc::new(json!({"$defs": {"Node": {"type": "object", "properties": {
+            "n": {"type": "integer", "format": "uint64", "minimum": 0},
+            "kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}}));
+        let schema = json!({"$ref": "#/$defs/Node"});
+        let plan = TextPlan::new(crate::dialect::provider::integer_plan_in, 64);
+        let cut = SchemaText::new(doc, schema).with_plan(plan);
+        let mut faults = Collect::default();
+        let back = restore(&cut, r#"{"n": 1.0, "kids": [{"n": 2.0}]}"#.into(), &mut faults);
+        assert_eq!(back, json!({"n": 1, "kids": [{"n": 2}]}));
+        assert!(back["kids"][0]["n"].is_u64(), "{back}");
+        assert!(faults.0.is_empty(), "{:?}", faults.0);
+        // The plan's faults are pointed into the value too.
+        let mut faults = Collect::default();
+        restore(&cut, r#"{"kids": [{"n": 1e17}]}"#.into(), &mut faults);
+        assert_eq!(faults.0.len(), 1, "{:?}", faults.0);
+        assert!(
+            faults.0[0].starts_with("/kids/0/n: must be an integer within the 64-bit range"),
+            "{:?}",
+            faults.0
+        );
     }
 
     #[test]
