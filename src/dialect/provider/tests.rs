@@ -376,3 +376,49 @@ fn a_union_is_one_json_text_only_of_a_string_an_array_and_a_free_form_object_one
         assert_eq!(free_form_as_map(&not), None, "{not}");
     }
 }
+
+// Gemini keeps `minimum` and `maximum` but reads them, and the numbers it judges, as doubles: an
+// integer bound of magnitude 2^53 or more (a big-integer token, a u64, an integral float) cannot
+// be told from its neighbours there, so restore checks it too, exactly. A smaller bound Gemini
+// enforces itself; restore leaves it to Gemini.
+#[test]
+fn gemini_bounds_past_doubles_are_checked_by_restore_exactly() {
+    use crate::restore::big_integer_token;
+    let token = |digits: &str| big_integer_token(digits).unwrap();
+    let two_70 = "1180591620717411303424";
+    let s = serde_json::json!({"type": "object", "properties": {
+        "big": {"type": "integer", "maximum": token(two_70), "minimum": token(&format!("-{two_70}"))},
+        "wide": {"type": "integer", "maximum": 9_007_199_254_740_993_u64},
+        "float": {"type": "number", "maximum": 1e20},
+        "small": {"type": "integer", "maximum": 100},
+    }});
+    let dialects: [&dyn crate::dialect::SchemaDialect; 3] =
+        [&crate::dialect::GEMINI, &crate::dialect::GEMINI_ORDERED, &crate::dialect::GEMINI_JSON_SCHEMA];
+    for d in dialects {
+        let out = adapt_with(d, s.clone());
+        // Gemini is told the bound with all its digits.
+        assert_eq!(out.schema["properties"]["big"]["maximum"], token(two_70), "{}", d.name());
+        for (field, value) in [
+            ("big", token("1180591620717411303425")),
+            ("big", token("-1180591620717411303425")),
+            ("wide", serde_json::json!(9_007_199_254_740_994_u64)),
+            ("float", token("100000000000000000001")),
+        ] {
+            let args = serde_json::json!({field: value});
+            let err = out.plan.restore(args.clone()).expect_err(&format!("{}: {args}", d.name()));
+            let pointers: Vec<&str> = err.faults().iter().map(|f| f.pointer.as_str()).collect();
+            assert_eq!(pointers, [format!("/{field}")], "{}: {err}", d.name());
+        }
+        for (field, value) in [
+            ("big", token(two_70)),
+            ("big", serde_json::json!(-5)),
+            ("wide", serde_json::json!(9_007_199_254_740_993_u64)),
+            ("float", serde_json::json!(1e20)),
+            // Gemini's to enforce: restore does not read it.
+            ("small", serde_json::json!(101)),
+        ] {
+            let args = serde_json::json!({field: value});
+            assert_eq!(out.plan.restore(args.clone()).unwrap(), args, "{}", d.name());
+        }
+    }
+}
