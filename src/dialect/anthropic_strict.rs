@@ -113,7 +113,6 @@ pub(crate) const PROFILE: Profile = Profile {
     pattern_ok,
     case_insensitive_enums: true,
     check_kept_patterns: true,
-    bounds_as_doubles: false,
     keeps_maps: false,
     keeps_tuples: false,
     absent_for_null: false,

@@ -40,10 +40,6 @@
 //!   `anyOf`, `enum` of strings, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`,
 //!   `minItems`, `maxItems`, `minProperties`, `maxProperties`, `format` in the list above;
 //!   annotations `description`, `title` (the proto's fields, [GEM-SDK]);
-//! - **kept and checked**: a `minimum` or `maximum` that is an integer of magnitude 2^53 or more
-//!   (`Field(le=2**70)`, a big-integer token): the proto's fields are doubles, which cannot tell
-//!   the bound from its neighbours (`2**70 + 1` reads as `2**70`), so restore checks it too,
-//!   exactly;
 //! - **closed objects**: Gemini has no `additionalProperties`. A closed object whose properties
 //!   are all required becomes `maxProperties: <count>`, which admits exactly the same values
 //!   (serde's externally tagged variants, `deny_unknown_fields` structs without optional
@@ -132,7 +128,6 @@ static PROFILE: Profile = Profile {
     pattern_ok: |_| true,
     case_insensitive_enums: false,
     check_kept_patterns: false,
-    bounds_as_doubles: true,
     keeps_maps: false,
     keeps_tuples: false,
     absent_for_null: false,

@@ -57,9 +57,6 @@
 //!   (a tuple stays an array), `anyOf`, `enum` of strings and numbers, `$defs`/`$ref`
 //!   (recursion included, as below), `minimum`, `maximum`, `minItems`, `maxItems`, `format`
 //!   `date`, `date-time`, `time`; annotations `description`, `title`;
-//! - **kept and checked**: a `minimum` or `maximum` that is an integer of magnitude 2^53 or more
-//!   (a big-integer token included): Gemini reads numbers as doubles, which cannot tell the bound
-//!   from its neighbours, so restore checks it too, exactly;
 //! - **moved into restore** (stated in the description, checked on restore): `minLength`,
 //!   `maxLength`, `pattern`, `multipleOf`, `exclusiveMinimum`/`exclusiveMaximum` (an integer's
 //!   becomes the inclusive bound next to it, exactly), `uniqueItems`, `minProperties`,
@@ -146,7 +143,6 @@ static PROFILE: Profile = Profile {
     pattern_ok: |_| false,
     case_insensitive_enums: false,
     check_kept_patterns: false,
-    bounds_as_doubles: true,
     keeps_maps: true,
     keeps_tuples: true,
     absent_for_null: false,

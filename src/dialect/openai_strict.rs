@@ -166,7 +166,6 @@ pub(super) static PROFILE: Profile = Profile {
     pattern_ok: super::support::pattern_is_regular,
     case_insensitive_enums: false,
     check_kept_patterns: false,
-    bounds_as_doubles: false,
     keeps_maps: false,
     keeps_tuples: false,
     absent_for_null: false,

@@ -129,11 +129,6 @@ pub(crate) struct Profile {
     /// Whether restore also checks the patterns the provider runs: Anthropic's SDKs move
     /// `pattern` into the description (`transform_schema`), so on that path no one else does.
     pub(crate) check_kept_patterns: bool,
-    /// Whether the provider reads `minimum` and `maximum` (and the numbers it checks against
-    /// them) as doubles, as Gemini's `Schema` proto does: a kept integer bound of magnitude 2^53
-    /// or more, where a double cannot tell an integer from its neighbours, is also checked by
-    /// restore, exactly.
-    pub(crate) bounds_as_doubles: bool,
     /// Whether the provider takes `additionalProperties` as a schema: a map stays an object whose
     /// further keys' values the schema describes (else it is a list of `{"key", "value"}` entries).
     pub(crate) keeps_maps: bool,

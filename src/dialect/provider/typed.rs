@@ -226,17 +226,6 @@ impl Engine<'_> {
         {
             node.decode = Decode::CaseFold(members);
         }
-        if self.p.bounds_as_doubles {
-            // A bound the provider keeps but reads as a double, which cannot tell it from its
-            // neighbours: checked by restore too, exactly (a big-integer token by its digits).
-            for kw in ["minimum", "maximum"] {
-                if let Some(value) = out.get(kw).filter(|v| past_doubles(v))
-                    && let Some(found) = Check::from_keyword(kw, value)
-                {
-                    silent.extend(found);
-                }
-            }
-        }
         node.checks = checks;
         (silent, out_type)
     }
@@ -750,20 +739,4 @@ pub(super) fn free_form_as_map(branch: &Value) -> Option<Value> {
         map.insert("additionalProperties".into(), Value::Object(Map::new()));
         Value::Object(map)
     })
-}
-
-/// Whether a bound is an integer of magnitude 2^53 or more (a big-integer token included): a
-/// double holds it at best, not its neighbours, so a provider that reads the bound and the value
-/// as doubles lets through an integer just past it (`2**70 + 1` under `maximum: 2**70`).
-pub(super) fn past_doubles(bound: &Value) -> bool {
-    const LIMIT: u64 = 1 << 53;
-    match bound {
-        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
-            (Some(u), _, _) => u >= LIMIT,
-            (_, Some(i), _) => i.unsigned_abs() >= LIMIT,
-            (_, _, Some(f)) => f.is_finite() && f.fract() == 0.0 && f.abs() >= LIMIT as f64,
-            _ => false,
-        },
-        other => crate::restore::BigInt::of_token(other).is_some(),
-    }
 }
