@@ -97,7 +97,7 @@ fn self_contained_input_schema<'py>(
     schema: &Bound<'py, PyAny>,
     tool_name: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    // A schema without references, titles or unions (most tools) is copied as Python objects,
+    // A schema without references or unions (most tools) is copied as Python objects,
     // where the answer is sure to be the library's; anything else is converted and handed over.
     if let Some(out) = plain::self_contained(schema) {
         return Ok(out.into_any());

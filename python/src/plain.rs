@@ -2,10 +2,10 @@
 //! objects: no `serde_json::Value` is built.
 //!
 //! Most tool schemas (every MCP and BFCL schema of the shared corpus but a few) hold no `$ref`,
-//! no `$defs`, no title and no union: the library's answer is then the input itself, its root
-//! finished (`type: "object"`, `properties`, `required`, no description) and each foreign type
-//! name below the root written as its JSON name (`"float"` as `"number"`); the library takes that
-//! answer on its plain path ([`toolschema::self_contained_input_schema`]'s module docs). Reached
+//! no `$defs` and no union: the library's answer is then the input itself without its titles,
+//! its root finished (`type: "object"`, `properties`, `required`, no description) and each
+//! foreign type name below the root written as its JSON name (`"float"` as `"number"`); the
+//! library takes that answer on its plain path ([`toolschema::self_contained_input_schema`]'s module docs). Reached
 //! through a `Value`, that answer cost a Rust `String` and a hashed map insert for every key and
 //! text on the way in, and a new Python `str` for each on the way out: four fifths of a call.
 //! Here the same walk reads the `dict`s and `list`s themselves, and the output is new `dict`s and
@@ -18,8 +18,9 @@
 //! vouch for giving the very answer the converting path gives, it gives up ([`None`]) and that
 //! path runs instead, which reports any error. It gives up on
 //!
-//! - a key the library's plain path rewrites or defers: `$ref`, `$defs`, `definitions`,
-//!   `$dynamicRef`, `$recursiveRef`, `title`, `anyOf`, `oneOf`, a `type` list;
+//! - a key the library's plain path defers or rewrites beyond dropping it: `$ref`, `$defs`,
+//!   `definitions`, `$dynamicRef`, `$recursiveRef`, `anyOf`, `oneOf`, a `type` list, a `title`
+//!   that is a list or an object (any other `title` is dropped, as the library drops it);
 //! - any object that is not exactly a `dict`, `list`, `str`, `int`, `float`, `bool` or `None` (a
 //!   subclass, a tuple, another mapping), a `str` that is not Unicode or that starts with one of
 //!   the noncharacters the conversion keeps aside (U+FDD0, U+FDD1), an `int` outside the 64-bit
@@ -57,11 +58,10 @@ const MAX_BOUND: u64 = toolschema::SelfContainedOptions::DEFAULT_MAX_BYTES as u6
 /// library.
 pub fn self_contained<'py>(schema: &Bound<'py, PyAny>) -> Option<Bound<'py, PyDict>> {
     let root = exact_dict(schema)?;
-    // A schema with definitions or a root title (every pydantic model's) is given up before
-    // anything is copied.
+    // A schema with definitions (most pydantic models') is given up before anything is copied.
     for (key, _) in root.iter() {
         let key = exact_str(&key)?;
-        if matches!(plain_role(key.to_str().ok()?), PlainRole::Stop | PlainRole::Title | PlainRole::Union) {
+        if matches!(plain_role(key.to_str().ok()?), PlainRole::Stop | PlainRole::Union) {
             return None;
         }
     }
@@ -107,7 +107,16 @@ impl Copy {
             let name = exact_str(key)?.to_str().ok()?;
             let child_keep = !keep && name == "properties";
             let copied = match plain_role(name) {
-                PlainRole::Stop | PlainRole::Title | PlainRole::Union => return None,
+                PlainRole::Stop | PlainRole::Union => return None,
+                // Dropped, as the library's plain path drops it (which defers a title that is a
+                // list or an object to the general path); read all the same, as it must convert.
+                PlainRole::Title => {
+                    if exact_list(value).is_some() || exact_dict(value).is_some() {
+                        return None;
+                    }
+                    self.value(value, 0, child_keep)?;
+                    continue;
+                }
                 PlainRole::Required => {
                     listed = true;
                     self.names(value)?

@@ -1,6 +1,6 @@
 """``self_contained_input_schema`` on a schema without references, copied as Python objects.
 
-The package answers a schema with no ``$ref``, ``$defs``, title or union by copying the Python
+The package answers a schema with no ``$ref``, ``$defs`` or union by copying the Python
 objects themselves, and converts any other schema for the library (``python/src/plain.rs``). Both
 must give the same answer, key order and number types included, or the same error. The converting
 path is reached here by handing the schema over as a ``MappingProxyType``, which the copy does not
@@ -81,7 +81,7 @@ def test_the_corpus_gives_the_converting_paths_answer(corpus: Path) -> None:
         got = assert_same_answer(case.schema)
         if got[0] == "output" and shares_text(got[1], case.schema):
             copied += 1
-    # The copy answered most of them (every schema without references, titles and unions that
+    # The copy answered most of them (every schema without references and unions that
     # holds a text longer than a keyword): the comparison above is between two paths.
     assert copied >= len(cases) * 8 // 10, f"{copied} of {len(cases)}"
 
@@ -160,6 +160,15 @@ EDGES: list[Any] = [
     {"type": "object", "required": [1]},
     {"type": "object", "required": ("a",)},
     {"type": "object", "title": "T"},
+    {"title": "T", "type": "object", "properties": {"title": {"title": "Title", "type": "string", "default": {"title": 1}}}},
+    prop(type="string", title=5),
+    prop(type="string", title=None),
+    prop(type="string", title=["a"]),
+    prop(type="string", title={"a": 1}),
+    prop(type="string", title="lone \ud800"),
+    prop(type="string", title=2**70),
+    prop(type="string", title="\ufdd0" + "0" + "\ufdd0"),
+    {"type": "object", "title": ["T"]},
     {"type": "object", "properties": {"x": {"$ref": "#/$defs/X"}}, "$defs": {"X": {"type": "string"}}},
     {"type": "object", "properties": {"x": {"$ref": "#/nowhere"}}},
     prop(anyOf=[{"type": "string"}, {"type": "null"}]),
