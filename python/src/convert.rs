@@ -655,7 +655,8 @@ const WORDS: [&str; 48] = [
     "writeOnly",
 ];
 
-fn string<'py>(py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+/// `s` as a Python `str`: one of [`WORDS`] shared, any other made anew.
+pub(crate) fn string<'py>(py: Python<'py>, s: &str) -> Bound<'py, PyString> {
     static CACHE: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
     match word_index(s) {
         Some(i) => {

@@ -11,6 +11,7 @@ mod convert;
 mod declared;
 mod dialects;
 mod errors;
+mod plain;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
@@ -96,6 +97,11 @@ fn self_contained_input_schema<'py>(
     schema: &Bound<'py, PyAny>,
     tool_name: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
+    // A schema without references or unions (most tools) is copied as Python objects,
+    // where the answer is sure to be the library's; anything else is converted and handed over.
+    if let Some(out) = plain::self_contained(schema) {
+        return Ok(out.into_any());
+    }
     let (json, extras) = value_of(schema, Some(tool_name), convert::Mode::Schema)?;
     let value = json.value;
     // The owned variant rewrites a schema without references in place, and frees a refused one of

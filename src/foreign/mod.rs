@@ -128,6 +128,10 @@ mod self_contained;
 pub use crate::vocab::json_type::{JsonType, UnknownJsonType};
 pub use declared_type::{MAX_HOPS, declared_type, reads_ref_alone};
 pub use error::ForeignSchemaError;
+// The plain path's key roles and the root's `required` rule, hidden: for the Python package's
+// plain path over Python objects, which must read a schema as the library's does.
+#[doc(hidden)]
+pub use self_contained::{Role as PlainRole, allows_empty_required, survey_role as plain_role};
 pub use self_contained::{
     SelfContainedOptions, self_contained_input_schema, self_contained_input_schema_owned,
     self_contained_input_schema_owned_with, self_contained_input_schema_with,

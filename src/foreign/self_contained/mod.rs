@@ -78,7 +78,16 @@ mod tests;
 use combine::*;
 use finish::*;
 use plain::*;
+pub use plain::{Role, survey_role};
 use policy::*;
+
+/// Whether [`finish`] leaves an empty `required` in a root whose `$schema` is `uri` (every draft
+/// but draft-04 and -03, which forbid one). For a reader of a schema held in another form that
+/// finishes the root as this module does (the Python package's plain path).
+#[doc(hidden)]
+pub fn allows_empty_required(uri: &str) -> bool {
+    Draft::named(uri).allows_empty_required()
+}
 
 /// Budgets for [`self_contained_input_schema_with`].
 ///

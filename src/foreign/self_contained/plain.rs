@@ -73,9 +73,15 @@ pub(super) fn survey(node: &Value, level: usize, max_depth: usize) -> Option<Sur
     Some(found)
 }
 
-/// What [`survey`] does with a key of a schema object.
+/// What `survey` does with a key of a schema object.
+///
+/// Public (hidden from the documentation, as `survey_role`) for a reader of a schema held in
+/// another form that takes the plain path without converting the schema first: the Python
+/// package's copy over Python objects reads each key through `survey_role`, so the two walks
+/// agree on which keys send a schema to the general path, which are dropped, and where the
+/// subschemas are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Role {
+pub enum Role {
     /// `$ref`, `$defs`, `definitions`, `$dynamicRef`, `$recursiveRef`: the general path must read
     /// the schema.
     Stop,
@@ -85,19 +91,19 @@ pub(super) enum Role {
     Required,
     /// A list may lose its `"null"`.
     Type,
-    /// `anyOf`, `oneOf`: an array of subschemas, which [`collapse`] may rewrite.
+    /// `anyOf`, `oneOf`: an array of subschemas, which `collapse` may rewrite.
     Union,
-    /// Any other keyword holding subschemas, as [`walk::keyword_shape`] gives its shape.
+    /// Any other keyword holding subschemas, as `walk::keyword_shape` gives its shape.
     Children(Shape),
     /// A value no walker enters.
     Value,
 }
 
-/// The [`Role`] of a key, read from the one keyword table (`vocab::keyword`), so the keys of a
+/// The `Role` of a key, read from the one keyword table (`vocab::keyword`), so the keys of a
 /// typical schema (`type`, `description`, `properties`, `enum`) cost a comparison or two and no
-/// call. A unit test checks it against [`walk::KEYWORDS`].
+/// call. A unit test checks it against `walk::KEYWORDS`.
 #[inline(always)]
-pub(super) fn survey_role(key: &str) -> Role {
+pub fn survey_role(key: &str) -> Role {
     use crate::vocab::keyword::Keyword;
     let Some(k) = crate::vocab::keyword::keyword(key) else { return Role::Value };
     match k {
