@@ -121,6 +121,10 @@ pub struct PassContext<'a> {
     /// What [`WellFormed`](crate::passes::WellFormed) saw of `$ref`s, so that
     /// [`CheckRefs`](crate::passes::CheckRefs) need not walk a schema without any.
     pub(crate) refs_seen: RefsSeen,
+    /// Set by [`DropEmptyBranches`](crate::passes::DropEmptyBranches) at the root: the references
+    /// to definitions and what types each admits (none: it admits no value), so that a union
+    /// member that admits nothing only through a reference is dropped too.
+    pub(crate) ref_types: crate::dialect::support::RefTypes,
 }
 
 /// Whether [`WellFormed`](crate::passes::WellFormed) saw a `$ref` in the schema (`Unknown` until it
@@ -147,6 +151,7 @@ impl<'a> PassContext<'a> {
             tag_sites: None,
             prune_first: false,
             refs_seen: RefsSeen::Unknown,
+            ref_types: crate::dialect::support::RefTypes::new(),
         }
     }
 

@@ -190,6 +190,7 @@ pub(crate) fn run(
         tag_sites: None,
         prune_first: false,
         refs_seen: RefsSeen::Unknown,
+        ref_types: crate::dialect::support::RefTypes::new(),
     };
     if !crate::walk::is_schema(&schema) {
         let got = crate::passes::WellFormed::kind_of(&schema);

@@ -10,7 +10,7 @@
 use crate::error::CapabilityError;
 use crate::restore::Bound;
 use serde_json::{Map, Value};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 mod disjoint;
 use disjoint::{ALL_BITS, type_bits, value_bits, value_set};
@@ -159,8 +159,8 @@ pub(crate) const EMPTY_DEPTH: usize = 32;
 /// TypeScript SDK writes for an absent value); an empty `enum` or `type` list; a `type` that
 /// none of the `const` or `enum` values has; an `allOf` with a member that admits nothing, or
 /// whose members (and the schema's own `type`) have no type in common; an `anyOf` or `oneOf`
-/// whose every member admits nothing. A `$ref` is not followed (its target is judged where it is
-/// used).
+/// whose every member admits nothing. A `$ref` is not followed here (its target is judged where
+/// it is used); [`admits_nothing_given`] reads it from the targets already judged empty.
 ///
 /// ```text
 /// {"not": {}}                                   -> not: `not` of a schema that admits every value
@@ -168,10 +168,60 @@ pub(crate) const EMPTY_DEPTH: usize = 32;
 /// {"anyOf": [{"not": {}}, {"type": "string"}]}  -> None
 /// ```
 pub(crate) fn admits_nothing(schema: &Value) -> Option<Empty> {
-    empty_within(schema, EMPTY_DEPTH)
+    empty_within(schema, EMPTY_DEPTH, &RefTypes::new())
 }
 
-fn empty_within(schema: &Value, depth: usize) -> Option<Empty> {
+/// What is known of the targets of references (`#/$defs/<name>`, the name escaped as a JSON
+/// pointer token): the JSON types each may admit, as bits, none where it admits nothing
+/// ([`ref_types`]).
+pub(crate) type RefTypes = BTreeMap<String, u8>;
+
+/// [`admits_nothing`], reading a `$ref` by what `refs` knows of its target: beside its siblings a
+/// `$ref` is one more conjunct, so a schema whose reference admits nothing, or admits no type its
+/// own `type` or an `allOf` member's does, admits nothing.
+pub(crate) fn admits_nothing_given(schema: &Value, refs: &RefTypes) -> Option<Empty> {
+    empty_within(schema, EMPTY_DEPTH, refs)
+}
+
+/// What the `$defs` of `root` admit ([`RefTypes`]): each definition that admits nothing
+/// ([`admits_nothing_given`]), and the types of each with a `type` or a known reference, judged
+/// with what the others are known to admit until nothing changes: a chain of references is
+/// followed within [`EMPTY_DEPTH`] hops. Reads the definitions only, not the rest of the document.
+pub(crate) fn ref_types(root: &Map<String, Value>) -> RefTypes {
+    let mut known = RefTypes::new();
+    let Some(Value::Object(defs)) = root.get("$defs") else { return known };
+    for _ in 0..EMPTY_DEPTH {
+        let mut next = RefTypes::new();
+        for (name, def) in defs {
+            let bits =
+                if admits_nothing_given(def, &known).is_some() { Some(0) } else { own_bits(def, &known) };
+            if let Some(bits) = bits {
+                next.insert(format!("#/$defs/{}", crate::pointer::escape_token(name)), bits);
+            }
+        }
+        if next == known {
+            break;
+        }
+        known = next;
+    }
+    known
+}
+
+/// The types a schema's own `type` and its `$ref` (by `refs`) leave, if either says.
+fn own_bits(schema: &Value, refs: &RefTypes) -> Option<u8> {
+    let map = schema.as_object()?;
+    let own = map.get("type").and_then(type_bits);
+    let referred = match map.get("$ref") {
+        Some(Value::String(target)) => refs.get(target).copied(),
+        _ => None,
+    };
+    match (own, referred) {
+        (Some(a), Some(b)) => Some(a & b),
+        (a, b) => a.or(b),
+    }
+}
+
+fn empty_within(schema: &Value, depth: usize, refs: &RefTypes) -> Option<Empty> {
     let empty = |keyword: &'static str, why: &str| Some(Empty { keyword, why: why.to_owned() });
     let map = match schema {
         Value::Bool(false) => return empty("not", "it is the schema `false`"),
@@ -179,6 +229,11 @@ fn empty_within(schema: &Value, depth: usize) -> Option<Empty> {
         _ => return None,
     };
     let depth = depth.checked_sub(1)?;
+    if let Some(Value::String(target)) = map.get("$ref")
+        && refs.get(target) == Some(&0)
+    {
+        return empty("$ref", "its `$ref` points to a schema that admits no value");
+    }
     if let Some(not) = map.get("not")
         && admits_everything(not)
     {
@@ -187,9 +242,12 @@ fn empty_within(schema: &Value, depth: usize) -> Option<Empty> {
     if map.get("enum").and_then(Value::as_array).is_some_and(Vec::is_empty) {
         return empty("enum", "its `enum` lists no value");
     }
-    let own = map.get("type").and_then(type_bits);
-    if own == Some(0) {
+    if map.get("type").and_then(type_bits) == Some(0) {
         return empty("type", "its `type` list names no type");
+    }
+    let own = own_bits(schema, refs);
+    if own == Some(0) {
+        return empty("$ref", "its `$ref` admits none of the types its `type` names");
     }
     if let Some(bits) = own {
         let values: Option<Vec<&Value>> = value_set(map);
@@ -204,13 +262,13 @@ fn empty_within(schema: &Value, depth: usize) -> Option<Empty> {
     if let Some(Value::Array(members)) = map.get("allOf") {
         let mut common = own.unwrap_or(ALL_BITS);
         for (i, m) in members.iter().enumerate() {
-            if let Some(inner) = empty_within(m, depth) {
+            if let Some(inner) = empty_within(m, depth, refs) {
                 return Some(Empty {
                     keyword: "allOf",
                     why: format!("its `allOf` member {i} admits no value: {}", inner.why),
                 });
             }
-            if let Some(bits) = m.get("type").and_then(type_bits) {
+            if let Some(bits) = own_bits(m, refs) {
                 common &= bits;
             }
         }
@@ -221,7 +279,7 @@ fn empty_within(schema: &Value, depth: usize) -> Option<Empty> {
     for key in ["anyOf", "oneOf"] {
         if let Some(Value::Array(members)) = map.get(key)
             && !members.is_empty()
-            && members.iter().all(|m| empty_within(m, depth).is_some())
+            && members.iter().all(|m| empty_within(m, depth, refs).is_some())
         {
             return Some(Empty {
                 keyword: if key == "anyOf" { "anyOf" } else { "oneOf" },

@@ -1,6 +1,6 @@
 //! [`DropEmptyBranches`]: removes the members of a union that admit no value.
 
-use crate::dialect::support::admits_nothing;
+use crate::dialect::support::{RefTypes, admits_nothing_given, ref_types};
 use crate::error::SchemaGenerationError;
 use crate::pass::{NodePass, PassContext};
 use crate::walk::Location;
@@ -15,7 +15,10 @@ use serde_json::{Map, Value};
 /// nothing a reader takes is lost. The MCP TypeScript SDK 1.x writes an optional nullable field
 /// (`.optional().nullable()`) as `anyOf: [{"not": {}}, X]`; without this pass every provider
 /// dialect refused it, since `not` has no form in a provider's terms, though the union is just
-/// `X`. A union whose every member admits nothing is left as it is: the schema admits nothing,
+/// `X`. A member that admits nothing only through a `$ref` to a definition of the root's `$defs`
+/// (the definition admits nothing, or no type the member's `allOf` or own `type` allows) is
+/// dropped as well: the definitions are judged once, at the root, so the first run drops what a
+/// dialect that inlines the reference would otherwise only expose to a second run. A union whose every member admits nothing is left as it is: the schema admits nothing,
 /// and a dialect that cannot say so refuses it with the reason.
 ///
 /// ```
@@ -36,15 +39,20 @@ impl NodePass for DropEmptyBranches {
     fn visit(
         &self,
         node: &mut Map<String, Value>,
-        _at: &Location<'_>,
-        _cx: &mut PassContext<'_>,
+        at: &Location<'_>,
+        cx: &mut PassContext<'_>,
     ) -> Result<(), SchemaGenerationError> {
+        // The walk is top-down: the root, and with it `$defs`, is visited before any node that
+        // refers to a definition. Judged before this node's own unions change.
+        if at.is_root() {
+            cx.ref_types = ref_types(node);
+        }
         // A member taken up into its union's place may be a union with empty members itself:
         // each round takes up one level, at most as many as the judgement looks through.
         for _ in 0..crate::dialect::support::EMPTY_DEPTH {
             let mut changed = false;
             for key in ["anyOf", "oneOf"] {
-                changed |= drop_members(node, key);
+                changed |= drop_members(node, key, &cx.ref_types);
             }
             if !changed {
                 break;
@@ -56,9 +64,9 @@ impl NodePass for DropEmptyBranches {
 
 /// Drops `key`'s empty members; takes up the one member left where that is exact. Whether the
 /// node changed.
-fn drop_members(node: &mut Map<String, Value>, key: &str) -> bool {
+fn drop_members(node: &mut Map<String, Value>, key: &str, refs: &RefTypes) -> bool {
     let Some(Value::Array(members)) = super::member_mut(node, key) else { return false };
-    let empty: Vec<bool> = members.iter().map(|m| admits_nothing(m).is_some()).collect();
+    let empty: Vec<bool> = members.iter().map(|m| admits_nothing_given(m, refs).is_some()).collect();
     if !empty.contains(&true) || !empty.contains(&false) {
         return false;
     }
@@ -142,6 +150,28 @@ mod tests {
     }
 
     #[test]
+    fn a_member_behind_a_reference_that_admits_nothing_is_dropped() {
+        // A definition that admits nothing, named with a character a pointer escapes.
+        let s = json!({"anyOf": [{"$ref": "#/$defs/a~1b"}, {"type": "string"}], "$defs": {"a/b": false}});
+        assert_eq!(run(s), json!({"anyOf": [{"type": "string"}], "$defs": {"a/b": false}}));
+        // An array AND a string: empty only once the reference is read.
+        let defs = json!({"a/b": {"type": "array", "prefixItems": [{"type": "boolean"}]}});
+        let s = json!({
+            "anyOf": [{"allOf": [{"$ref": "#/$defs/a~1b"}, {"type": "string"}]}, {"type": "string"}],
+            "$defs": defs,
+        });
+        assert_eq!(run(s), json!({"anyOf": [{"type": "string"}], "$defs": defs}));
+        // Behind a chain of references, and in a union below the root.
+        let defs =
+            json!({"A": {"$ref": "#/$defs/B"}, "B": {"allOf": [{"$ref": "#/$defs/C"}]}, "C": {"not": {}}});
+        let s = json!({
+            "properties": {"p": {"oneOf": [{"$ref": "#/$defs/A"}, {"type": "null"}], "description": "P"}},
+            "$defs": defs,
+        });
+        assert_eq!(run(s), json!({"properties": {"p": {"type": "null", "description": "P"}}, "$defs": defs}));
+    }
+
+    #[test]
     fn what_may_admit_a_value_stays() {
         for s in [
             // Every member empty: the schema admits nothing, and a dialect says so.
@@ -150,7 +180,9 @@ mod tests {
             json!({"anyOf": [{"not": {"type": "string"}}, {"type": "string"}]}),
             json!({"anyOf": [{"type": "number", "const": 1}, {"type": "string"}]}),
             json!({"anyOf": [{"allOf": [{"type": "number"}, {"type": "integer"}]}, {"type": "string"}]}),
-            json!({"anyOf": [{"$ref": "#/$defs/Never"}, {"type": "string"}], "$defs": {"Never": false}}),
+            // A reference not to the root's `$defs`, or to a definition that may admit a value.
+            json!({"anyOf": [{"$ref": "#/properties/n"}, {"type": "string"}], "properties": {"n": false}}),
+            json!({"anyOf": [{"$ref": "#/$defs/S"}, {"type": "integer"}], "$defs": {"S": {"type": "string"}}}),
         ] {
             assert_eq!(run(s.clone()), s);
         }
