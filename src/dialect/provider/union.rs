@@ -292,6 +292,7 @@ impl Engine<'_> {
             // checks pass, and that leaves an integral float as it is where one does).
             let mut tried = Vec::new();
             let mut checked = None;
+            let mut checking = Vec::new();
             for (i, plan) in plans.iter().enumerate() {
                 let Some(plan) = plan.filter(|p| busy[*p]) else {
                     tried.push((i, None));
@@ -324,6 +325,7 @@ impl Engine<'_> {
                     // in every branch, and restore takes the first whose checks pass.
                     tried.push((i, Some(plan)));
                     checked.get_or_insert(i);
+                    checking.push(i);
                     continue;
                 }
                 if !separate {
@@ -335,7 +337,14 @@ impl Engine<'_> {
             // A branch restore tries must fit only the values the provider's schema of that
             // branch accepts: a value the provider took through another branch, taken for one
             // whose own checks pass but whose enforced keywords it breaks, would be let through.
-            if checked.is_some() && !tried.iter().all(|(i, _)| exact[*i]) {
+            // A branch that does not check, and whose shape no checking branch's shape meets,
+            // cannot take such a value (a checking branch's exact shape holds every value it
+            // accepts), so it need not be exact.
+            let loose = |i: usize| {
+                !exact[i]
+                    && (checking.contains(&i) || checking.iter().any(|&c| !shapes[i].disjoint(&shapes[c])))
+            };
+            if checked.is_some() && tried.iter().any(|(i, _)| loose(*i)) {
                 let plans: Vec<NodeId> = tried.iter().filter_map(|(_, p)| *p).collect();
                 if plans.iter().all(|p| self.formats_only(*p)) {
                     // Only formats would need the branches told apart: they stay what they were
