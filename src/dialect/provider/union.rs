@@ -335,16 +335,8 @@ impl Engine<'_> {
                 union.push((shapes[i].clone(), plan));
             }
             // A branch restore tries must fit only the values the provider's schema of that
-            // branch accepts: a value the provider took through another branch, taken for one
-            // whose own checks pass but whose enforced keywords it breaks, would be let through.
-            // A branch that does not check, and whose shape no checking branch's shape meets,
-            // cannot take such a value (a checking branch's exact shape holds every value it
-            // accepts), so it need not be exact.
-            let loose = |i: usize| {
-                !exact[i]
-                    && (checking.contains(&i) || checking.iter().any(|&c| !shapes[i].disjoint(&shapes[c])))
-            };
-            if checked.is_some() && tried.iter().any(|(i, _)| loose(*i)) {
+            // branch accepts ([`loose`]).
+            if checked.is_some() && tried.iter().any(|(i, _)| loose(*i, &exact, &checking, &shapes)) {
                 let plans: Vec<NodeId> = tried.iter().filter_map(|(_, p)| *p).collect();
                 if plans.iter().all(|p| self.formats_only(*p)) {
                     // Only formats would need the branches told apart: they stay what they were
@@ -394,6 +386,16 @@ impl Engine<'_> {
             }
         }
     }
+}
+
+/// Whether branch `i`, tried in turn beside the branches `checking` that check what the provider
+/// does not enforce, might take a value its provider schema refuses: a value the provider took
+/// through another branch, taken for one whose own checks pass but whose enforced keywords it
+/// breaks, would be let through. A branch with an exact shape cannot; nor can one that does not
+/// check and whose shape no checking branch's shape meets (a checking branch's exact shape holds
+/// every value it accepts).
+fn loose(i: usize, exact: &[bool], checking: &[usize], shapes: &[Shape]) -> bool {
+    !exact[i] && (checking.contains(&i) || checking.iter().any(|&c| !shapes[i].disjoint(&shapes[c])))
 }
 
 impl Engine<'_> {
