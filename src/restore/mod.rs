@@ -66,7 +66,7 @@ mod validate;
 
 pub(crate) use rewrite::Decode;
 use rewrite::{Faults, Place, Seg};
-pub(crate) use shape::Shape;
+pub(crate) use shape::{Bounds, Shape};
 pub(crate) use types::TypeSet;
 
 pub use adaptation::{Adaptation, AdaptationKind, RenamedKey};

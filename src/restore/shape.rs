@@ -40,7 +40,7 @@ pub(crate) struct Shape {
     /// For the forward map: how many items the provider's schema takes (`minItems`; `maxItems`,
     /// or a tuple closed by `items: false`), which an array must have to fit: `[1, "a"]` is not
     /// a tuple of one's, although its first item fits.
-    pub(crate) len: (usize, Option<usize>),
+    pub(crate) len: (u32, Option<u32>),
     /// For the forward map: a `pattern` the provider's schema keeps on a string (a map's key
     /// sent as an entry's `key`), which a string must match to fit: an object sent as a map's
     /// entries fits that branch only where every key does.
@@ -51,6 +51,11 @@ pub(crate) struct Shape {
     /// meets, not the first member's, whose `date-time` it may not be. (Restore reads a format
     /// the provider does not keep as a check of the branch's plan.)
     pub(crate) format: Option<Format>,
+    /// For the forward map: the bounds the provider's schema keeps on a number (`minimum`,
+    /// `exclusiveMinimum`, `maximum`, `exclusiveMaximum`), which a number must be within to fit:
+    /// a value that leaves out a discriminator's tag is sent with the tag of the member whose
+    /// bounds it meets, not the first member's, whose `maximum` it may break.
+    pub(crate) bounds: Option<Box<Bounds>>,
     /// The shape says exactly which values the branch's provider schema accepts (a scalar's
     /// `type` and `enum`, an object's properties of such schemas and its required keys), and
     /// [`fits`](Self::fits) reads it all, `props` and `items` included: a branch of a union whose
@@ -168,6 +173,7 @@ impl Shape {
             len: (0, None),
             pattern: None,
             format: None,
+            bounds: None,
             exact: false,
         }
     }
@@ -195,6 +201,7 @@ impl Shape {
                 self.pattern.as_ref().is_none_or(|p| p.run(s) != Outcome::NoMatch)
                     && self.format.is_none_or(|f| f.accepts(s))
             }
+            Value::Number(n) => self.bounds.as_ref().is_none_or(|b| n.as_f64().is_none_or(|x| b.holds(x))),
             // A null is read as any other value: where it stands for absent, the provider's
             // schema of that property takes it, and so does its shape.
             Value::Object(m) => {
@@ -204,8 +211,8 @@ impl Shape {
                     })
             }
             Value::Array(xs) => {
-                xs.len() >= self.len.0
-                    && self.len.1.is_none_or(|max| xs.len() <= max)
+                xs.len() >= self.len.0 as usize
+                    && self.len.1.is_none_or(|max| xs.len() <= max as usize)
                     && xs.iter().enumerate().all(|(i, x)| self.item(i).is_none_or(|s| s.fits_deep(x)))
             }
             _ => true,
@@ -271,5 +278,37 @@ impl Shape {
             }
         }
         true
+    }
+}
+
+/// The bounds a provider's schema keeps on a number, read as `f64` (the precision the providers
+/// read them in): `None` where the schema has none.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Bounds {
+    pub(crate) minimum: Option<f64>,
+    pub(crate) exclusive_minimum: Option<f64>,
+    pub(crate) maximum: Option<f64>,
+    pub(crate) exclusive_maximum: Option<f64>,
+}
+
+impl Bounds {
+    /// The bounds of a schema's keywords, where it has any.
+    pub(crate) fn of(schema: &serde_json::Map<String, Value>) -> Option<Box<Bounds>> {
+        let read = |k: &str| schema.get(k).and_then(Value::as_f64);
+        let b = Bounds {
+            minimum: read("minimum"),
+            exclusive_minimum: read("exclusiveMinimum"),
+            maximum: read("maximum"),
+            exclusive_maximum: read("exclusiveMaximum"),
+        };
+        (b != Bounds::default()).then(|| Box::new(b))
+    }
+
+    /// Whether `x` is within every bound.
+    fn holds(&self, x: f64) -> bool {
+        self.minimum.is_none_or(|m| x >= m)
+            && self.exclusive_minimum.is_none_or(|m| x > m)
+            && self.maximum.is_none_or(|m| x <= m)
+            && self.exclusive_maximum.is_none_or(|m| x < m)
     }
 }

@@ -4,7 +4,7 @@
 
 use super::keywords::listed_values;
 use crate::dialect::support::{MAX_HOPS, is_annotation, merge_ref_site};
-use crate::restore::{Format, Pattern, Shape, TypeSet};
+use crate::restore::{Bounds, Format, Pattern, Shape, TypeSet};
 use serde_json::{Map, Value};
 
 /// What only values of `branch` have, following a `$ref` into the provider's definitions.
@@ -92,6 +92,10 @@ fn deepen(shape: &mut Shape, branch: &Value, root: &Value, budget: &mut usize) {
     if let Some(f) = b.get("format").and_then(Value::as_str) {
         shape.format = Format::from_name(f);
     }
+    // Bounds the provider's schema keeps on a number.
+    if let Value::Object(m) = b {
+        shape.bounds = Bounds::of(m);
+    }
     let child = |s: &Value, budget: &mut usize| {
         let mut c = shape_within(s, root, budget);
         deepen(&mut c, s, root, budget);
@@ -120,9 +124,13 @@ fn deepen(shape: &mut Shape, branch: &Value, root: &Value, budget: &mut usize) {
         shape.items = Some(Box::new(child(items, budget)));
     }
     // How many items the provider takes: a bound it keeps, or a tuple it closes.
-    let count = |k: &str| b.get(k).and_then(Value::as_u64).map(|n| usize::try_from(n).unwrap_or(usize::MAX));
-    let closed = (b.get("items") == Some(&Value::Bool(false)))
-        .then(|| b.get("prefixItems").and_then(Value::as_array).map_or(0, Vec::len));
+    // (As `u32`, a count past it read as `u32::MAX`: no array sent within the size budgets holds
+    // that many items, and a smaller shape keeps the forward map within its memory bound.)
+    let count = |k: &str| b.get(k).and_then(Value::as_u64).map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+    let closed = (b.get("items") == Some(&Value::Bool(false))).then(|| {
+        let n = b.get("prefixItems").and_then(Value::as_array).map_or(0, Vec::len);
+        u32::try_from(n).unwrap_or(u32::MAX)
+    });
     shape.len = (count("minItems").unwrap_or(0), count("maxItems").into_iter().chain(closed).min());
     // A map kept as an object (gemini-json-schema): the shape of its values.
     if *budget > 0
@@ -255,6 +263,7 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         len: (0, None),
         pattern: None,
         format: None,
+        bounds: None,
         exact: false,
     }
 }
