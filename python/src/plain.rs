@@ -255,14 +255,7 @@ impl Copy {
                 self.count_key(name);
                 out.push((name, key, copied));
             }
-            if !keep && !out.is_sorted_by(|a, b| a.0 <= b.0) {
-                out.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            }
-            let dict = PyDict::new(py);
-            for (_, key, copied) in out {
-                dict.set_item(key, copied).ok()?;
-            }
-            return Some(dict.into_any());
+            return into_dict(py, out, keep);
         }
         // A boolean schema, or a value of another shape than the keyword's: copied as it is.
         self.value(value, 0, keep)
@@ -312,14 +305,7 @@ impl Copy {
                 self.count_key(name);
                 out.push((name, key, copied));
             }
-            if !keep && !out.is_sorted_by(|a, b| a.0 <= b.0) {
-                out.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            }
-            let dict = PyDict::new(py);
-            for (_, key, copied) in out {
-                dict.set_item(key, copied).ok()?;
-            }
-            return Some(dict.into_any());
+            return into_dict(py, out, keep);
         }
         if let Some(items) = exact_list(value) {
             if depth >= MAX_DATA_NESTING {
@@ -403,4 +389,21 @@ fn exact_str<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyStr
 
 fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
     exactly(obj, &raw mut pyo3::ffi::PyBool_Type)
+}
+
+/// A copied dict's entries as a new dict: in key order where the walk sorts (`keep` false), in
+/// the input's order otherwise.
+fn into_dict<'py>(
+    py: Python<'py>,
+    mut out: Vec<(&str, &Bound<'py, PyAny>, Bound<'py, PyAny>)>,
+    keep: bool,
+) -> Option<Bound<'py, PyAny>> {
+    if !keep && !out.is_sorted_by(|a, b| a.0 <= b.0) {
+        out.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    }
+    let dict = PyDict::new(py);
+    for (_, key, copied) in out {
+        dict.set_item(key, copied).ok()?;
+    }
+    Some(dict.into_any())
 }
