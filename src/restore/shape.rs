@@ -1,7 +1,7 @@
 //! The shape of a union branch's values, by which restore tells which branch a value took, and
 //! the forward map which branch to write it in.
 
-use super::check;
+use super::check::{self, Check};
 use super::format::Format;
 use super::pattern::{Outcome, Pattern};
 use super::types::TypeSet;
@@ -52,9 +52,10 @@ pub(crate) struct Shape {
     /// the provider does not keep as a check of the branch's plan.)
     pub(crate) format: Option<Format>,
     /// For the forward map: the bounds the provider's schema keeps on a number (`minimum`,
-    /// `exclusiveMinimum`, `maximum`, `exclusiveMaximum`), which a number must be within to fit:
+    /// `exclusiveMinimum`, `maximum`, `exclusiveMaximum`) and its other checks of a value
+    /// (`multipleOf`, string lengths, `uniqueItems`, key counts), which a value must meet to fit:
     /// a value that leaves out a discriminator's tag is sent with the tag of the member whose
-    /// bounds it meets, not the first member's, whose `maximum` it may break.
+    /// checks it meets, not the first member's, whose `maximum` or `maxLength` it may break.
     pub(crate) bounds: Option<Box<Bounds>>,
     /// The shape says exactly which values the branch's provider schema accepts (a scalar's
     /// `type` and `enum`, an object's properties of such schemas and its required keys), and
@@ -195,13 +196,22 @@ impl Shape {
         if !self.fits(v) {
             return false;
         }
-        match v {
+        let own = match v {
             // A pattern that runs out of steps tells nothing: the provider decides.
             Value::String(s) => {
                 self.pattern.as_ref().is_none_or(|p| p.run(s) != Outcome::NoMatch)
                     && self.format.is_none_or(|f| f.accepts(s))
             }
             Value::Number(n) => self.bounds.as_ref().is_none_or(|b| n.as_f64().is_none_or(|x| b.holds(x))),
+            _ => true,
+        };
+        own && self.bounds.as_ref().is_none_or(|b| b.checks.iter().all(|c| c.passes(v)))
+            && self.fits_deep_below(v)
+    }
+
+    /// [`fits_deep`](Self::fits_deep) of an object's properties and an array's items.
+    fn fits_deep_below(&self, v: &Value) -> bool {
+        match v {
             // A null is read as any other value: where it stands for absent, the provider's
             // schema of that property takes it, and so does its shape.
             Value::Object(m) => {
@@ -282,24 +292,35 @@ impl Shape {
 }
 
 /// The bounds a provider's schema keeps on a number, read as `f64` (the precision the providers
-/// read them in): `None` where the schema has none.
+/// read them in), and the other checks it keeps on a value: `None` where the schema has none.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Bounds {
     pub(crate) minimum: Option<f64>,
     pub(crate) exclusive_minimum: Option<f64>,
     pub(crate) maximum: Option<f64>,
     pub(crate) exclusive_maximum: Option<f64>,
+    /// `multipleOf`, `minLength`, `maxLength`, `uniqueItems`, `minProperties`, `maxProperties`,
+    /// as restore reads them. (Item counts are the shape's `len`, a pattern and a format its
+    /// own fields.)
+    pub(crate) checks: Vec<Check>,
 }
 
+/// The keywords of [`Bounds::checks`].
+const CHECKED: [&str; 6] =
+    ["multipleOf", "minLength", "maxLength", "uniqueItems", "minProperties", "maxProperties"];
+
 impl Bounds {
-    /// The bounds of a schema's keywords, where it has any.
+    /// The bounds and checks of a schema's keywords, where it has any.
     pub(crate) fn of(schema: &serde_json::Map<String, Value>) -> Option<Box<Bounds>> {
         let read = |k: &str| schema.get(k).and_then(Value::as_f64);
+        let checks =
+            CHECKED.iter().filter_map(|k| Check::from_keyword(k, schema.get(*k)?)).flatten().collect();
         let b = Bounds {
             minimum: read("minimum"),
             exclusive_minimum: read("exclusiveMinimum"),
             maximum: read("maximum"),
             exclusive_maximum: read("exclusiveMaximum"),
+            checks,
         };
         (b != Bounds::default()).then(|| Box::new(b))
     }

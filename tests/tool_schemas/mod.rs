@@ -223,6 +223,24 @@ pub fn validator_2020(schema: &Value) -> Result<jsonschema::Validator, String> {
 /// (the one member's `v` in the format, the other's any string).
 const TAG_FORMATS: &[&str] = &["date-time", "date", "uuid", "ipv4", "email", "duration"];
 
+/// Pairs of a checked schema and its plain twin that tell a discriminated union's members apart
+/// by a check other than a format (some providers keep it, some move it into restore).
+const TAG_CHECKS: &[(&str, &str)] = &[
+    (r#"{"type": "string", "maxLength": 3}"#, r#"{"type": "string"}"#),
+    (r#"{"type": "string", "minLength": 5}"#, r#"{"type": "string"}"#),
+    (r#"{"type": "string", "pattern": "^[a-z]+$"}"#, r#"{"type": "string"}"#),
+    (r#"{"type": "integer", "multipleOf": 5}"#, r#"{"type": "integer"}"#),
+    (r#"{"type": "number", "maximum": 1}"#, r#"{"type": "number"}"#),
+    (
+        r#"{"type": "array", "items": {"type": "integer"}, "uniqueItems": true}"#,
+        r#"{"type": "array", "items": {"type": "integer"}}"#,
+    ),
+    (
+        r#"{"type": "array", "items": {"type": "integer"}, "maxItems": 1}"#,
+        r#"{"type": "array", "items": {"type": "integer"}}"#,
+    ),
+];
+
 /// Formats with strings of that format: every format restore checks
 /// (`toolschema::restore::Format::names`, which `restore.rs` asserts), edge cases included, and
 /// one it leaves an annotation.
@@ -497,22 +515,28 @@ pub fn arb_node() -> BoxedStrategy<Value> {
                 }),
                 // pydantic's discriminated union whose members give their tag a default, inside a
                 // list, beside other properties: each member told apart by a required property of
-                // its own too, or (half the time) two members by a `format` on the property they
-                // share (`v: datetime` beside `v: str`, either first), so that values leaving
-                // the tag out are ones the schema accepts (and its readers refuse), which the
-                // forward map must still send with the tag of the member they fit.
-                1 => (vec(inner.clone(), 2..4), inner.clone(), any::<bool>(), 0..4u8, 0..TAG_FORMATS.len()).prop_map(
-                    |(members, other, req, form, f)| {
+                // its own too, or (two times in three) two members by a `format` on the property
+                // they share (`v: datetime` beside `v: str`, either first) or by another check
+                // (`v: constr(max_length=3)` beside `v: str`, `conint(multiple_of=5)` beside
+                // `int`), so that values leaving the tag out are ones the schema accepts (and its
+                // readers refuse), which the forward map must still send with the tag of the
+                // member they fit.
+                1 => (vec(inner.clone(), 2..4), inner.clone(), any::<bool>(), 0..6u8, 0..TAG_FORMATS.len(), 0..TAG_CHECKS.len()).prop_map(
+                    |(members, other, req, form, f, c)| {
                     let member = |i: usize, props: Value, required: Value| {
                         let tag = format!("k{i}");
                         let mut props = props;
                         props["kind"] = json!({"type": "string", "const": tag, "default": tag});
                         json!({"type": "object", "properties": props, "required": required})
                     };
-                    let branches: Vec<Value> = if form < 2 {
-                        let formatted = json!({"type": "string", "format": TAG_FORMATS[f]});
-                        let plain = json!({"type": "string"});
-                        let (a, b) = if form == 0 { (formatted, plain) } else { (plain, formatted) };
+                    let branches: Vec<Value> = if form < 4 {
+                        let (checked, plain) = if form < 2 {
+                            (json!({"type": "string", "format": TAG_FORMATS[f]}), json!({"type": "string"}))
+                        } else {
+                            let (checked, plain) = TAG_CHECKS[c];
+                            (serde_json::from_str(checked).unwrap(), serde_json::from_str(plain).unwrap())
+                        };
+                        let (a, b) = if form % 2 == 0 { (checked, plain) } else { (plain, checked) };
                         let required = if req { json!(["v"]) } else { json!([]) };
                         vec![member(0, json!({"v": a}), required.clone()), member(1, json!({"v": b}), required)]
                     } else {
@@ -1074,6 +1098,22 @@ pub const COVERAGE: &[Coverage] = &[
                 vs.len() == 2
                     && vs.iter().all(|s| s.get("type") == Some(&json!("string")))
                     && vs.iter().filter(|s| s.get("format").is_some()).count() == 1
+            })
+        },
+    },
+    Coverage {
+        name: "a discriminated union whose tag has a default, inside a list, beside other properties, its members told apart by another check",
+        holds: |v| {
+            defaulted_tags_in_a_list(v, |branches| {
+                // Two members whose shared property has the same type, and a check in one only.
+                let at = |b: &Value| b.pointer("/properties/v").cloned();
+                let vs: Vec<Value> = branches.iter().filter_map(at).collect();
+                vs.len() == 2
+                    && vs[0].get("type") == vs[1].get("type")
+                    && vs.iter().any(|s| {
+                        s.as_object().is_some_and(|m| m.len() == 1 + usize::from(m.contains_key("items")))
+                    })
+                    && vs.iter().all(|s| s.get("format").is_none())
             })
         },
     },

@@ -1283,6 +1283,86 @@ fn encode_sends_the_tag_of_the_member_a_tagless_value_fits_by_its_bounds() {
     }
 }
 
+// The same with members told apart by the other checks a provider may keep on a member's
+// property (`multipleOf`, string and array lengths, key counts, unique items): a value that leaves
+// out its tag is sent with the tag of the member whose provider schema takes it, under every
+// dialect that accepts the schema.
+#[test]
+fn encode_sends_the_tag_of_the_member_a_tagless_value_fits_by_any_kept_check() {
+    let cases = [
+        (json!({"type": "integer", "multipleOf": 5}), json!({"type": "integer"}), json!(7)),
+        (json!({"type": "string", "maxLength": 3}), json!({"type": "string"}), json!("abcdef")),
+        (json!({"type": "string", "minLength": 4}), json!({"type": "string"}), json!("ab")),
+        (
+            json!({"type": "array", "items": {"type": "integer"}, "maxItems": 1}),
+            json!({"type": "array", "items": {"type": "integer"}}),
+            json!([1, 2, 3]),
+        ),
+        (
+            json!({"type": "array", "items": {"type": "integer"}, "uniqueItems": true}),
+            json!({"type": "array", "items": {"type": "integer"}}),
+            json!([1, 1]),
+        ),
+    ];
+    let mut checked = 0;
+    for (first, second, v) in cases {
+        let schema = json!({"type": "object", "properties": {"a": {"oneOf": [
+            {"type": "object", "properties": {"kind": {"type": "string", "const": "k0", "default": "k0"}, "v": first}},
+            {"type": "object", "properties": {"kind": {"type": "string", "const": "k1", "default": "k1"}, "v": second}}
+        ], "discriminator": {"propertyName": "kind"}}}});
+        let original = tool_schemas::validator_2020(&schema).unwrap();
+        let value = json!({"a": {"v": v}});
+        assert!(original.is_valid(&value), "{value}");
+        for &d in dialect::builtin() {
+            let Ok(adapted) = SchemaOptions::new().dialect(d).normalize(schema.clone()) else { continue };
+            let name = d.name();
+            let output = tool_schemas::validator_2020(adapted.as_value()).unwrap();
+            let sent = adapted.plan().encode(value.clone());
+            assert!(output.is_valid(&sent), "{name}: {value} encodes to {sent}, which the output refuses");
+            let back = adapted.restore(sent.clone()).unwrap_or_else(|e| panic!("{name}: {sent}: {e}"));
+            assert!(original.is_valid(&back), "{name}: {sent} restores to {back}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 25, "{checked}");
+}
+
+// A member whose shared property is a closed object nested past OpenAI's 10 levels (its depths
+// past them sent as JSON text), beside a member whose property is a union of objects:
+// `{"v": {"n": 5}}` without its tag is the second member's (the first's objects have no `n`),
+// so it is sent with the second member's tag (found by the 5,000-schema run under openai-strict).
+#[test]
+fn encode_sends_the_tag_of_the_member_a_tagless_value_fits_beside_a_cut() {
+    for levels in [2, 11] {
+        let mut deep = json!({"type": "string"});
+        for _ in 0..levels {
+            deep = json!({"type": "object", "properties": {"d": deep}, "required": ["d"], "additionalProperties": false});
+        }
+        deep.as_object_mut().unwrap().remove("required");
+        let schema = json!({"type": "object", "properties": {"a": {"oneOf": [
+            {"type": "object", "properties": {"kind": {"type": "string", "const": "k0", "default": "k0"}, "v": deep}},
+            {"type": "object", "properties": {"kind": {"type": "string", "const": "k1", "default": "k1"},
+                "v": {"anyOf": [
+                    {"type": "object", "properties": {"n": {"type": "number"}}, "required": ["n"]},
+                    {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}]}}}
+        ], "discriminator": {"propertyName": "kind"}}}, "required": []});
+        let value = json!({"a": {"v": {"n": 5}}});
+        assert!(tool_schemas::validator_2020(&schema).unwrap().is_valid(&value));
+        for &d in dialect::builtin() {
+            let Ok(adapted) = SchemaOptions::new().dialect(d).normalize(schema.clone()) else { continue };
+            let name = d.name();
+            let output = tool_schemas::validator_2020(adapted.as_value()).unwrap();
+            let sent = adapted.plan().encode(value.clone());
+            assert!(
+                output.is_valid(&sent),
+                "{name}, {levels} levels: {value} encodes to {sent}, which the output refuses"
+            );
+            let back = adapted.restore(sent.clone()).unwrap_or_else(|e| panic!("{name}: {sent}: {e}"));
+            assert_eq!(back["a"]["v"], value["a"]["v"], "{name}, {levels} levels: {sent} restores to {back}");
+        }
+    }
+}
+
 // Law, over the corpus's pydantic schemas (`discriminated_union.json` among them) and the
 // discriminated union whose members a format alone tells apart ([`tagged_by_format`]): every value
 // the original accepts (read as JSON Schema reads it, formats as the code's readers read them, a

@@ -242,7 +242,9 @@ fn shape_within(branch: &Value, root: &Value, budget: &mut usize) -> Shape {
         || m.get("maxProperties")
             .and_then(Value::as_u64)
             .is_some_and(|n| usize::try_from(n) == Ok(required.len()));
-    let is_object = types == Some(TypeSet::OBJECT);
+    // An object, or an optional one sent as null for absent (`["object", "null"]`): its keys
+    // judge objects only (a null fits as it is).
+    let is_object = types.is_some_and(|t| t == TypeSet::OBJECT || t == TypeSet::OBJECT.union(TypeSet::NULL));
     let keys = is_object.then(|| {
         let may =
             if closed { props.map(|p| p.keys().cloned().collect()).unwrap_or_default() } else { Vec::new() };
