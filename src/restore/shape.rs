@@ -230,7 +230,7 @@ impl Shape {
     }
 
     pub(super) fn fits(&self, v: &Value) -> bool {
-        self.fits_top(v) && (!self.exact || self.fits_below(v))
+        if self.exact { self.fits_exactly(v) } else { self.fits_top(v) }
     }
 
     /// With [`exact`](Self::exact): every property present (a `null` too) and every item fits
@@ -250,8 +250,16 @@ impl Shape {
         self.prefix.get(i).or(self.items.as_deref())
     }
 
+    /// [`fits`](Self::fits) as an [`exact`](Self::exact) shape reads it: a union's shape
+    /// through its branches', each exactly.
     fn fits_exactly(&self, v: &Value) -> bool {
-        self.fits_top(v) && self.fits_below(v)
+        match &self.any {
+            Some(any) => {
+                !(self.whole && matches!(v, Value::Number(n) if n.is_f64()))
+                    && any.iter().any(|s| s.fits_exactly(v))
+            }
+            None => self.fits_top(v) && self.fits_below(v),
+        }
     }
 
     fn fits_top(&self, v: &Value) -> bool {

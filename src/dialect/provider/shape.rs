@@ -23,8 +23,9 @@ pub(super) fn deep_shape_of(branch: &Value, root: &Value) -> Shape {
 /// Whether [`deep_shape_of`] of `branch`, a branch of the provider's schema, tells exactly which
 /// values the provider accepts there (see [`Shape::exact`]): a scalar with only `type`, `enum` or
 /// `const` (and `nullable`), an object whose properties are such schemas, with `required` and
-/// a closing `additionalProperties: false`, an array whose items are; annotations beside. A
-/// reference, a union, a bound, a `format` or a `pattern` the provider enforces is not read by
+/// a closing `additionalProperties: false`, an array whose items are, a union of such schemas
+/// alone (a type list written as `anyOf`); annotations beside. A reference, a union beside other
+/// keywords, a bound, a `format` or a `pattern` the provider enforces is not read by
 /// a shape: no. But a `pattern` restore checks itself (`patterns_checked`: Anthropic's, which
 /// its SDKs move into the description) is read by restore, which tries the branch and finds a
 /// value that breaks it faulty: yes.
@@ -35,6 +36,12 @@ pub(super) fn exact_form(branch: &Value, patterns_checked: bool) -> bool {
         }
         *budget -= 1;
         let Value::Object(m) = s else { return s == &Value::Bool(true) };
+        // A union of exact forms alone (a type list written as `anyOf`): a value fits when it
+        // fits one of them exactly. Keywords beside it would narrow it past what a shape reads.
+        if let Some(Value::Array(members)) = m.get("anyOf") {
+            return m.keys().all(|k| k == "anyOf" || is_annotation(k))
+                && members.iter().all(|b| go(b, patterns_checked, budget));
+        }
         let required = m.get("required").and_then(Value::as_array).map_or(0, Vec::len);
         let props = m.get("properties").and_then(Value::as_object);
         m.iter().all(|(k, v)| match k.as_str() {
@@ -332,6 +339,8 @@ mod tests {
                    "required": ["a"], "additionalProperties": false}),
             json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "maxProperties": 1}),
             json!({"type": "array", "items": {"type": "boolean"}}),
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}], "description": "A name, or none."}),
+            json!({"anyOf": [{"type": "string"}]}),
             json!(true),
         ] {
             assert!(exact_form(&exact, false), "{exact}");
@@ -343,7 +352,8 @@ mod tests {
             json!({"type": "object", "additionalProperties": {"type": "integer"}}),
             json!({"type": "object", "properties": {"a": {}, "b": {}}, "required": ["a"], "maxProperties": 1}),
             json!({"$ref": "#/$defs/A"}),
-            json!({"anyOf": [{"type": "string"}]}),
+            json!({"anyOf": [{"type": "string"}, {"type": "integer", "maximum": 3}]}),
+            json!({"type": "object", "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}),
             json!({"type": "array", "items": {"type": "integer"}, "maxItems": 2}),
         ] {
             assert!(!exact_form(&not, false), "{not}");
