@@ -467,6 +467,7 @@ mod tests {
 
     /// A model's `big: int = Field(le=2**70, ge=-2**70, multiple_of=2**65)` as the Python package
     /// writes it: bounds as big-integer tokens.
+    #[cfg(feature = "hash")]
     fn big_bounds_schema() -> Value {
         let token = |d: &str| big_integer_token(d).unwrap();
         json!({"type": "object", "required": ["big"], "properties": {
@@ -476,6 +477,7 @@ mod tests {
     }
 
     /// Whether a big-integer token stands anywhere in `value`.
+    #[cfg(feature = "hash")]
     fn holds_token(value: &Value) -> bool {
         match value {
             Value::String(_) => BigInt::of_token(value).is_some(),
@@ -486,6 +488,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "hash")]
     fn restore_compares_a_big_bound_exactly_in_every_dialect() {
         use crate::SchemaOptions;
         use crate::dialect::builtin;
