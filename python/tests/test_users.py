@@ -497,8 +497,8 @@ def test_restore_compares_a_big_int_with_a_big_bound_exactly(dialect: str) -> No
         assert {k: big.get(k) for k in expected} == expected, big
         assert not moved
     else:
-        # Every provider reads a bound as a double (Gemini's `Schema` holds one) and would round
-        # this one: moved into the description, and checked by restore.
+        # No provider documents reading such a bound exactly (Gemini's `Schema` holds a double,
+        # which rounds it): moved into the description, and checked by restore.
         assert not {"maximum", "minimum", "multipleOf"} & big.keys(), big
         assert {"maximum", "minimum", "multipleOf", "exclusiveMaximum"} <= moved, moved
         description = big["description"]

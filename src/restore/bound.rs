@@ -13,8 +13,8 @@
 //! compare exactly (a [`Bound`] against a number or another token, by digits, never through a
 //! float), a check's wording writes the digits, and a dialect that rewrites a bound (an exclusive
 //! one made inclusive, a format's range) compares it exactly too. No provider dialect keeps such
-//! a bound, as providers read bounds as `f64` (Gemini's `Schema` holds a `double`): each moves it
-//! into the description and restore; the dialects that pass the schema on as it is (`json-schema`,
+//! a bound, as no provider documents reading one exactly (Gemini's `Schema` holds a `double`,
+//! llguidance reads an `f64`): each moves it into the description and restore; the dialects that pass the schema on as it is (`json-schema`,
 //! `mcp`, ...) keep it, and restore checks it there too. In a model's arguments a token
 //! is the integer: restore's bound checks read it, a string check (`pattern`, `minLength`) does
 //! not apply to it, and [`validate`](super::validate()) reads it as an `integer`. Everywhere else
