@@ -482,15 +482,33 @@ def test_big_int_bounds_are_kept_exactly_as_the_reference_keeps_them() -> None:
     assert built.hash != schema_for(BigBounds, dialect="mcp").hash
 
 
-@pytest.mark.parametrize("dialect", ["anthropic-strict", "gemini", "openai-strict", "json-schema"])
+#: The dialects that tell the provider the schema as it is (a bound's exact digits included).
+AS_IT_IS = {"json-schema", "strict-subset", "inline-refs", "mcp", "mcp-self-contained"}
+
+
+@pytest.mark.parametrize("dialect", toolschema.DIALECTS)
 def test_restore_compares_a_big_int_with_a_big_bound_exactly(dialect: str) -> None:
     built = schema_for(BigBounds, dialect=dialect)
+    big = built.schema["properties"]["big"]
+    moved = {a.keyword for a in built.adaptations if a.kind == "moved-check"}
+    if dialect in AS_IT_IS:
+        # Told the exact digits, as the reference writes them.
+        expected = BIG_BOUNDS_REFERENCE["properties"]["big"]
+        assert {k: big.get(k) for k in expected} == expected, big
+        assert not moved
+    else:
+        # No provider documents reading such a bound exactly (Gemini's `Schema` holds a double,
+        # which rounds it): moved into the description, and checked by restore.
+        assert not {"maximum", "minimum", "multipleOf"} & big.keys(), big
+        assert {"maximum", "minimum", "multipleOf", "exclusiveMaximum"} <= moved, moved
+        description = big["description"]
+        assert "at most 1180591620717411303424" in description and "a multiple of 36893488147419103232" in description
+        assert "at least -1180591620717411303424" in description
     for good in (2**70, -(2**70), 2**65, 0, 2**70 - 2**65):
         restored = built.restore({"big": good})
         assert restored == {"big": good} and type(restored["big"]) is int
     # From a model's JSON text too: `json.loads` gives the exact int.
     assert built.restore(json.loads('{"big": 1180591620717411303424}')) == {"big": 2**70}
-    moved = {a.keyword for a in built.adaptations if a.kind == "moved-check"}
     for bad, keyword in (
         (2**70 + 1, "maximum"),
         (2**70 + 2**65, "maximum"),
@@ -498,22 +516,36 @@ def test_restore_compares_a_big_int_with_a_big_bound_exactly(dialect: str) -> No
         (2**65 + 1, "multipleOf"),
         (3, "multipleOf"),
     ):
-        if keyword not in moved:
-            continue  # the provider enforces it; restore checks only what it cannot
         with pytest.raises(ArgumentsError) as info:
             built.restore({"big": bad})
         assert {f[0] for f in info.value.faults} == {"/big"}, str(info.value)
         assert str(bad) in str(info.value)
-    if dialect == "anthropic-strict":
-        assert moved == {"maximum", "minimum", "multipleOf", "exclusiveMaximum"}
-        description = built.schema["properties"]["big"]["description"]
-        assert "at most 1180591620717411303424" in description and "a multiple of 36893488147419103232" in description
+        wording = {"maximum": "must be at most", "minimum": "must be at least", "multipleOf": "must be a multiple"}
+        assert any(f[1].startswith(wording[keyword]) for f in info.value.faults), str(info.value)
+    with pytest.raises(ArgumentsError) as info:
+        built.restore(json.loads('{"big": 1180591620717411303425}'))
+    assert "\n- `/big`: must be at most 1180591620717411303424, got 1180591620717411303425\n" in str(info.value)
+    with pytest.raises(ArgumentsError):
+        built.restore({"big": 0, "n": 2**64})
+    assert built.restore({"big": 0, "n": 2**64 - 1}) == {"big": 0, "n": 2**64 - 1}
+
+
+@pytest.mark.parametrize("dialect", toolschema.DIALECTS)
+def test_a_big_bound_of_a_foreign_schema_is_checked_exactly_on_restore(dialect: str) -> None:
+    # The done-when of big bounds: the reference's schema from both entry points, and restore
+    # refusing `2**70 + 1` for `le=2**70`, from the one-call `restore` too, under every dialect.
+    raw = BigBounds.model_json_schema()
+    assert self_contained_input_schema(raw, tool_name="big") == BIG_BOUNDS_REFERENCE
+    assert schema_for(BigBounds).schema == BIG_BOUNDS_REFERENCE
+    schema = toolschema.normalize(self_contained_input_schema(raw, tool_name="big"), dialect=dialect)
+    assert schema.restore({"big": 2**70}) == {"big": 2**70}
+    for built in (schema, schema_for(BigBounds, dialect=dialect)):
         with pytest.raises(ArgumentsError) as info:
-            built.restore(json.loads('{"big": 1180591620717411303425}'))
-        assert "\n- `/big`: must be at most 1180591620717411303424, got 1180591620717411303425\n" in str(info.value)
-        with pytest.raises(ArgumentsError):
-            built.restore({"big": 0, "n": 2**64})
-        assert built.restore({"big": 0, "n": 2**64 - 1}) == {"big": 0, "n": 2**64 - 1}
+            built.restore({"big": 2**70 + 1})
+        assert info.value.faults[0] == ("/big", "must be at most 1180591620717411303424, got 1180591620717411303425")
+    with pytest.raises(ArgumentsError):
+        toolschema.restore(raw, {"big": 2**70 + 1}, dialect=dialect)
+    assert toolschema.restore(raw, {"big": -(2**70)}, dialect=dialect) == {"big": -(2**70)}
 
 
 def test_canonical_json_and_schema_hash_write_big_ints_exactly_and_refuse_non_json_floats() -> None:

@@ -12,7 +12,10 @@
 //! (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`): restore's checks
 //! compare exactly (a [`Bound`] against a number or another token, by digits, never through a
 //! float), a check's wording writes the digits, and a dialect that rewrites a bound (an exclusive
-//! one made inclusive, a format's range) compares it exactly too. In a model's arguments a token
+//! one made inclusive, a format's range) compares it exactly too. No provider dialect keeps such
+//! a bound, as no provider documents reading one exactly (Gemini's `Schema` holds a `double`,
+//! llguidance reads an `f64`): each moves it into the description and restore; the dialects that pass the schema on as it is (`json-schema`,
+//! `mcp`, ...) keep it, and restore checks it there too. In a model's arguments a token
 //! is the integer: restore's bound checks read it, a string check (`pattern`, `minLength`) does
 //! not apply to it, and [`validate`](super::validate()) reads it as an `integer`. Everywhere else
 //! it is the string it is, passed through untouched: the caller turns tokens back into its own
@@ -460,5 +463,76 @@ mod tests {
         let marked = json!({"x": "[\"\u{FDD1}1\"]"});
         assert!(adapted.plan.restore_big_integers(marked.clone()).is_err());
         assert_eq!(adapted.plan.restore(marked).unwrap(), json!({"x": ["\u{FDD1}1"]}));
+    }
+
+    /// A model's `big: int = Field(le=2**70, ge=-2**70, multiple_of=2**65)` as the Python package
+    /// writes it: bounds as big-integer tokens.
+    #[cfg(feature = "hash")]
+    fn big_bounds_schema() -> Value {
+        let token = |d: &str| big_integer_token(d).unwrap();
+        json!({"type": "object", "required": ["big"], "properties": {
+            "big": {"type": "integer", "maximum": token("1180591620717411303424"),
+                "minimum": token("-1180591620717411303424"), "multipleOf": token("36893488147419103232")},
+            "n": {"type": "integer", "default": 3, "exclusiveMaximum": token("18446744073709551616")}}})
+    }
+
+    /// Whether a big-integer token stands anywhere in `value`.
+    #[cfg(feature = "hash")]
+    fn holds_token(value: &Value) -> bool {
+        match value {
+            Value::String(_) => BigInt::of_token(value).is_some(),
+            Value::Array(items) => items.iter().any(holds_token),
+            Value::Object(m) => m.values().any(holds_token),
+            _ => false,
+        }
+    }
+
+    #[test]
+    #[cfg(feature = "hash")]
+    fn restore_compares_a_big_bound_exactly_in_every_dialect() {
+        use crate::SchemaOptions;
+        use crate::dialect::builtin;
+        let token = |d: &str| big_integer_token(d).unwrap();
+        for d in builtin() {
+            let name = d.name();
+            let built = SchemaOptions::new().dialect(*d).normalize(big_bounds_schema()).unwrap();
+            let schema = built.as_value();
+            let as_it_is = ["json-schema", "strict-subset", "inline-refs", "mcp", "mcp-self-contained"];
+            if as_it_is.contains(&name) {
+                // Told as it is (the digits, once the caller turns tokens back), checked by restore.
+                assert_eq!(schema["properties"]["big"]["maximum"], token("1180591620717411303424"), "{name}");
+            } else {
+                // No provider reads such a bound exactly (Gemini's `Schema` holds a `double`):
+                // stated in the description instead.
+                assert!(!holds_token(schema), "{name}: {schema}");
+                let description = schema["properties"]["big"]["description"].as_str().unwrap_or_default();
+                for stated in [
+                    "at most 1180591620717411303424",
+                    "at least -1180591620717411303424",
+                    "a multiple of 36893488147419103232",
+                ] {
+                    assert!(description.contains(stated), "{name}: {description}");
+                }
+            }
+            for good in ["1180591620717411303424", "-1180591620717411303424", "1143698132569992200192"] {
+                let ok = json!({"big": token(good), "n": token("-18446744073709551616")});
+                assert_eq!(built.restore(ok.clone()).unwrap(), ok, "{name}");
+            }
+            assert_eq!(built.restore(json!({"big": 0})).unwrap(), json!({"big": 0}), "{name}");
+            let err = built.restore(json!({"big": token("1180591620717411303425")})).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "the arguments do not fit the tool's schema:\n- `/big`: must be at most 1180591620717411303424, got \
+                 1180591620717411303425\n- `/big`: must be a multiple of 36893488147419103232, got 1180591620717411303425",
+                "{name}"
+            );
+            for bad in [
+                json!({"big": token("-1180591620717411303425")}),
+                json!({"big": 7}),
+                json!({"big": 0, "n": token("18446744073709551616")}),
+            ] {
+                assert!(built.restore(bad.clone()).is_err(), "{name}: {bad}");
+            }
+        }
     }
 }

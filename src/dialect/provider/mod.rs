@@ -132,7 +132,8 @@ pub(crate) struct Profile {
     pub(crate) pattern_ok: fn(&str) -> bool,
     /// Whether the provider enforces this numeric keyword (`minimum`, `multipleOf`, ...) of a
     /// schema of this type with this value exactly, where `keep` lists it; one it would round
-    /// or refuse is moved into restore (a self-hosted engine that reads bounds as `f64`).
+    /// or refuse is moved into restore (a self-hosted engine that reads bounds as `f64`). Asked
+    /// of JSON numbers only: a big-integer token is moved for every provider.
     pub(crate) bound_ok: fn(keyword: &str, t: &str, value: &Value) -> bool,
     /// Whether the provider may send an enum or const string back in another capitalisation
     /// (Anthropic, "Invalid outputs"): restore then maps it to the one member it matches.

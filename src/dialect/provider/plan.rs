@@ -1,10 +1,10 @@
 //! The restore plan beyond the walk: which nodes do anything (`liveness`), the nodes that do
-//! nothing removed (`prune`), and the plan of a dialect that changes no shape (`integer_plan`,
-//! integral floats only). Here because these read or build plan nodes, not provider schemas.
+//! nothing removed (`prune`), and the plan of a dialect that changes no shape (`integer_plan`:
+//! integral floats, formats and bounds past the 64-bit range). Here because these read or build plan nodes, not provider schemas.
 
 use super::shape::{deep_shape_of, whole_where_fractions_go_elsewhere, with_tag_required};
 use crate::dialect::support::type_names;
-use crate::restore::{Check, Decode, Node, NodeId, Prop, RestorePlan, Shape};
+use crate::restore::{BigInt, Check, Decode, Node, NodeId, Prop, RestorePlan, Shape};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -106,7 +106,9 @@ pub(super) fn prune(mut nodes: Vec<Node>, root: Option<NodeId>) -> (Vec<Node>, O
 /// The plan of a dialect that changes no shape: it only turns an integral float (`1.0`) into the
 /// integer where the schema declares `integer`, which JSON Schema accepts and serde refuses, and
 /// checks the `format`s restore knows (see [`Format`](crate::restore::Format)), which draft
-/// 2020-12 leaves annotations and the code's readers enforce.
+/// 2020-12 leaves annotations and the code's readers enforce, and the numeric bounds past the
+/// 64-bit range ([big-integer tokens](crate::restore::bound)), which a provider reading numbers
+/// as `f64` would round.
 /// Built from the schema as it is (references followed through one node per definition), and
 /// only when a caller first restores arguments under it; `mcp` builds it beside its wrapped root.
 pub(crate) fn integer_plan(schema: &Value, max_depth: usize) -> RestorePlan {
@@ -182,6 +184,17 @@ impl<'v> IntegerPlan<'v> {
             && let Some(check) = m.get("format").and_then(|f| Check::from_keyword("format", f))
         {
             node.checks = check;
+        }
+        // A bound past the 64-bit range (a big-integer token, from a caller whose integers have
+        // no bound): the provider is told its digits, but one that reads bounds as `f64` keeps
+        // it only approximately (`2**70 + 1` passes `maximum: 2**70` there), so restore compares
+        // it exactly. A bound that is a JSON number is the provider's to enforce.
+        for kw in super::keywords::NUMERIC_BOUNDS {
+            if let Some(value) = m.get(*kw).filter(|v| BigInt::of_token(v).is_some())
+                && let Some(check) = Check::from_keyword(kw, value)
+            {
+                node.checks.extend(check);
+            }
         }
         self.object(m, &mut node, depth);
         node.items = m.get("items").and_then(|i| self.node(i, depth + 1));

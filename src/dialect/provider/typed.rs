@@ -168,8 +168,14 @@ impl Engine<'_> {
                         );
                     }
                 }
+                // A numeric bound is kept where it is a JSON number the provider enforces
+                // exactly; a big-integer token (`crate::restore::bound`, an integer past the
+                // 64-bit range) never is: no provider documents reading one exactly, and a
+                // float keeps it only approximately (Gemini's `Schema` holds a `double`), so it
+                // is moved into restore, which compares it exactly.
                 _ if self.p.keep.contains(&kw)
-                    && (!NUMERIC_BOUNDS.contains(&kw) || (self.p.bound_ok)(kw, t, value)) =>
+                    && (!NUMERIC_BOUNDS.contains(&kw)
+                        || (value.is_number() && (self.p.bound_ok)(kw, t, value))) =>
                 {
                     out.insert(kw.into(), value.clone());
                 }
