@@ -99,7 +99,7 @@ impl SchemaDialect for InlineRefs {
 /// Inlines every `$ref` of `schema` for dialect `dialect` (see the module docs).
 #[allow(
     clippy::needless_pass_by_value,
-    reason = "owned, the original is freed as the inlined copy replaces it"
+    reason = "owned: returned as it is where nothing is inlined, else freed as the inlined copy replaces it"
 )]
 pub(crate) fn inline_all(
     dialect: &str,
@@ -120,6 +120,12 @@ pub(crate) fn inline_all(
             pointer: String::new(),
             hint: None,
         }]);
+    }
+    if !engine.drops {
+        // No reference and no definition map anywhere the measure went (everywhere the build
+        // would go): the output would be a copy of the input, so the input is it.
+        drop(engine);
+        return Ok(schema);
     }
     // With `preserve_order`, each map keeps the input's order (`PropertyOrder::Declaration`).
     engine.build_output(crate::vocab::map_order::map_preserves_order()).map_err(|e| vec![*e])

@@ -82,7 +82,7 @@
 //!   and every limit in exact mode.
 
 use super::provider::{self, Enums, Profile, Refs, Style};
-use super::support::{sort_errors, type_names};
+use super::support::{names_type, sort_errors};
 use super::{AdaptContext, Adapted, SchemaDialect};
 use crate::error::CapabilityError;
 use crate::hint::{Advice, Origin};
@@ -267,7 +267,7 @@ pub(super) fn adapt_cutting_nesting(
 
 /// Whether an object schema is a level of nesting in [OAI-SO]'s count.
 fn is_object(m: &serde_json::Map<String, Value>) -> bool {
-    m.get("type").is_some_and(|t| type_names(t).contains("object"))
+    m.get("type").is_some_and(|t| names_type(t, "object"))
 }
 
 /// The levels of nesting an error of the nesting limit counts.
@@ -363,22 +363,20 @@ pub(super) fn limits(
     origin: Origin,
     errors: &mut Vec<CapabilityError>,
 ) {
-    let _ = crate::walk::visit_objects(schema, max_depth, &mut |at, map| {
-        if let Some(Value::Array(vs)) = map.get("enum") {
-            let str_len = |v: &Value| v.as_str().map_or(0, |s| s.chars().count());
-            let total: usize = vs.iter().map(str_len).sum();
-            if vs.len() > LARGE_ENUM && vs.iter().all(Value::is_string) && total > MAX_LARGE_ENUM_CHARS {
-                errors.push(limit(
-                    dialect,
-                    "characters in one string enum of more than 250 values",
-                    (total, MAX_LARGE_ENUM_CHARS),
-                    at.pointer().as_str(),
-                    Advice::Smaller.text(origin),
-                ));
-            }
+    // The large string enums in the walk that counts the totals: one walk of the output.
+    let [props, chars, enum_values] = totals_visiting(schema, max_depth, &mut |at, vs| {
+        let str_len = |v: &Value| v.as_str().map_or(0, |s| s.chars().count());
+        let total: usize = vs.iter().map(str_len).sum();
+        if vs.len() > LARGE_ENUM && vs.iter().all(Value::is_string) && total > MAX_LARGE_ENUM_CHARS {
+            errors.push(limit(
+                dialect,
+                "characters in one string enum of more than 250 values",
+                (total, MAX_LARGE_ENUM_CHARS),
+                at.pointer().as_str(),
+                Advice::Smaller.text(origin),
+            ));
         }
     });
-    let [props, chars, enum_values] = totals(schema, max_depth);
     let totals = [
         ("object properties in total", props, MAX_PROPERTIES),
         ("characters of property names, definition names, enum and const values", chars, MAX_STRING_TOTAL),
@@ -390,8 +388,17 @@ pub(super) fn limits(
 /// The [OAI-SO] totals of `schema` as it is written (each definition once): object properties,
 /// characters of property names, definition names, enum and const values, and enum values.
 pub(super) fn totals(schema: &Value, max_depth: usize) -> [usize; 3] {
+    totals_visiting(schema, max_depth, &mut |_, _| {})
+}
+
+/// [`totals`], showing `on_enum` each `enum` list where it stands, in the same walk.
+fn totals_visiting(
+    schema: &Value,
+    max_depth: usize,
+    on_enum: &mut dyn FnMut(&crate::walk::Location<'_>, &[Value]),
+) -> [usize; 3] {
     let (mut props, mut chars, mut enum_values) = (0usize, 0usize, 0usize);
-    let _ = crate::walk::visit_objects(schema, max_depth, &mut |_, map| {
+    let _ = crate::walk::visit_objects(schema, max_depth, &mut |at, map| {
         if let Some(Value::Object(p)) = map.get("properties") {
             props += p.len();
             chars += p.keys().map(|k| k.chars().count()).sum::<usize>();
@@ -404,6 +411,7 @@ pub(super) fn totals(schema: &Value, max_depth: usize) -> [usize; 3] {
             chars += str_len(c);
         }
         if let Some(Value::Array(vs)) = map.get("enum") {
+            on_enum(at, vs);
             enum_values += vs.len();
             chars += vs.iter().map(str_len).sum::<usize>();
         }
@@ -517,7 +525,7 @@ fn expanded_memo<'v>(
         own.enum_values = vs.len();
         own.chars = own.chars.saturating_add(vs.iter().map(str_len).sum::<usize>());
     }
-    let is_object = map.get("type").is_some_and(|t| type_names(t).contains("object"));
+    let is_object = map.get("type").is_some_and(|t| names_type(t, "object"));
     let mut below = Expanded::default();
     crate::walk::for_each_child(node, |step, child| {
         if matches!(step.keyword(), "$defs" | "definitions") {

@@ -128,7 +128,9 @@ pub(crate) fn find_recursion(
     fn refs_in(node: &Value, max_depth: usize, base: &str) -> Vec<(String, String)> {
         let mut out = Vec::new();
         let _ = crate::walk::visit_all(node, max_depth, &mut |ptr, n| {
-            if ptr.as_str().split('/').any(|t| t == "$defs" || t == "definitions") {
+            // Inside a definition map: only the last step's tokens need reading (a keyword, and a name
+            // or index after it); the walk went no further down past an earlier step's.
+            if ptr.as_str().rsplit('/').take(2).any(|t| t == "$defs" || t == "definitions") {
                 return false;
             }
             if let Some(r) = n.get("$ref").and_then(Value::as_str)

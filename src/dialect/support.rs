@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod disjoint;
 use disjoint::{ALL_BITS, type_bits, value_bits, value_set};
-pub(crate) use disjoint::{disjoint, json_type, type_names};
+pub(crate) use disjoint::{disjoint, json_type, names_type, type_names};
 
 /// Follows at most this many `$ref` hops in one judgement.
 pub(crate) const MAX_HOPS: usize = 32;
@@ -90,7 +90,7 @@ fn null_verdict(schema: &Value, root: &Value, hops: usize) -> Option<bool> {
         };
     };
     if let Some(t) = map.get("type") {
-        and(Some(type_names(t).contains("null")));
+        and(Some(names_type(t, "null")));
     }
     if let Some(c) = map.get("const") {
         and(Some(c.is_null()));
@@ -465,7 +465,7 @@ pub(crate) fn format_as_bounds(map: &mut Map<String, Value>) {
     let Some((lo, hi)) = map.get("format").and_then(Value::as_str).and_then(integer_format_bounds) else {
         return;
     };
-    if !map.get("type").is_some_and(|t| type_names(t).contains("integer")) {
+    if !map.get("type").is_some_and(|t| names_type(t, "integer")) {
         return;
     }
     // Exactly, a big-integer token included (`crate::restore::Bound`).

@@ -162,6 +162,9 @@ pub(crate) struct Engine<'v, P: Policy> {
     /// Discovery met a value that may nest deep ([`Keys::deep`]; for the root, its definitions
     /// left out): the caller must check the whole input's nesting before copying it.
     pub(crate) deep: bool,
+    /// The measure (with [`Bound::Upper`]) met an object holding a keyword the output leaves out
+    /// ([`dropped`]: a `$ref`, a definition map): without one, the output is the input.
+    pub(crate) drops: bool,
     /// [`Self::construct`] runs without discovery (the foreign caller's one walk): it makes
     /// discovery's checks itself and counts the objects it builds against
     /// [`Self::objects_left`].
@@ -195,6 +198,7 @@ impl<'v, P: Policy> Engine<'v, P> {
             work: 0,
             chain: (0, 0),
             deep: false,
+            drops: false,
             checking: false,
             objects_left: 0,
             built_bound: 0,

@@ -71,7 +71,8 @@ impl<'v, P: Policy> Engine<'v, P> {
                 (m, own, 0)
             }
             Bound::Upper => {
-                let (size, entries) = own_upper::<P>(map);
+                let (size, entries, dropped) = own_upper::<P>(map);
+                self.drops |= dropped;
                 (Measure { size, height: 0, top: Vec::new() }, Vec::new(), entries)
             }
         };
@@ -281,11 +282,13 @@ impl<'v, P: Policy> Engine<'v, P> {
 
 /// [`Bound::Upper`] of an object's own entries: braces, a comma between entries, each entry the
 /// output keeps with its value at its canonical size, or for a keyword holding subschemas the
-/// punctuation, names and other values around them (the subschemas add their own).
-fn own_upper<P: Policy>(map: &Map<String, Value>) -> (u64, u64) {
-    let (mut size, mut entries) = (2u64, 0u64);
+/// punctuation, names and other values around them (the subschemas add their own); and whether
+/// it holds a keyword the output leaves out.
+fn own_upper<P: Policy>(map: &Map<String, Value>) -> (u64, u64, bool) {
+    let (mut size, mut entries, mut drops) = (2u64, 0u64, false);
     for (key, v) in map {
         if dropped::<P>(key) {
+            drops = true;
             continue;
         }
         entries += 1;
@@ -295,5 +298,5 @@ fn own_upper<P: Policy>(map: &Map<String, Value>) -> (u64, u64) {
         };
         size = size.saturating_add(string_len(key) + 1).saturating_add(value);
     }
-    (size.saturating_add(entries.saturating_sub(1)), entries)
+    (size.saturating_add(entries.saturating_sub(1)), entries, drops)
 }

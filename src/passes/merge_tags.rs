@@ -300,7 +300,7 @@ fn mergeable(tags: &Map<String, Value>, target: &Map<String, Value>) -> Result<(
         }
         Some(_) => return Err("its `properties` is malformed".into()),
     }
-    if target.get("type").is_some_and(|t| !crate::dialect::support::type_names(t).contains("object")) {
+    if target.get("type").is_some_and(|t| !crate::dialect::support::names_type(t, "object")) {
         return Err("its type is not an object".into());
     }
     if target.get("required").is_some_and(|r| !r.is_array()) {

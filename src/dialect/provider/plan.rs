@@ -3,7 +3,7 @@
 //! integral floats, formats and bounds past the 64-bit range). Here because these read or build plan nodes, not provider schemas.
 
 use super::shape::{deep_shape_of, whole_where_fractions_go_elsewhere, with_tag_required};
-use crate::dialect::support::type_names;
+use crate::dialect::support::{names_type, type_names};
 use crate::restore::{BigInt, Check, Decode, Node, NodeId, Prop, RestorePlan, Shape};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -180,7 +180,7 @@ impl<'v> IntegerPlan<'v> {
         // (a listed value says all: `enum` and `const` are checked by the schema itself).
         if !m.contains_key("enum")
             && !m.contains_key("const")
-            && m.get("type").is_none_or(|t| type_names(t).contains("string"))
+            && m.get("type").is_none_or(|t| names_type(t, "string"))
             && let Some(check) = m.get("format").and_then(|f| Check::from_keyword("format", f))
         {
             node.checks = check;

@@ -63,6 +63,17 @@ pub(crate) fn type_names(t: &Value) -> BTreeSet<&str> {
     }
 }
 
+/// Whether a `type` keyword (a string or an array of strings) names `name`: what
+/// `type_names(t).contains(name)` says, without building the set (the walks that ask it at every
+/// schema object).
+pub(crate) fn names_type(t: &Value, name: &str) -> bool {
+    match t {
+        Value::String(s) => s == name,
+        Value::Array(items) => items.iter().any(|i| i.as_str() == Some(name)),
+        _ => false,
+    }
+}
+
 /// The JSON type name of an instance value.
 pub(crate) fn json_type(v: &Value) -> &'static str {
     match v {
