@@ -165,7 +165,8 @@ class OutlinesCore:
         for step in range(max_steps):
             allowed = index.get_allowed_tokens(state) or []
             final = index.is_final_state(state)
-            if final and (256 in allowed or not allowed) and (len(allowed) <= 1 or rng.random() < 0.5 + step / max_steps):
+            may_end = final and (256 in allowed or not allowed)
+            if may_end and (len(allowed) <= 1 or rng.random() < 0.5 + step / max_steps):
                 return bytes(out)
             choices = [t for t in allowed if t != 256]
             if not choices:
