@@ -378,7 +378,7 @@ fn finish(schema: &mut Value, at: String, budget: usize, errors: &mut Vec<Capabi
 fn check_node(m: &Map<String, Value>, at: &str, errors: &mut Vec<CapabilityError>) {
     let deciding = ["properties", "anyOf", "prefixItems", "enum", "const"];
     let present: Vec<&str> = deciding.iter().copied().filter(|k| m.contains_key(*k)).collect();
-    if present.len() > 1 && !(present == ["enum", "const"]) {
+    if present.len() > 1 && present != ["enum", "const"] {
         errors.push(misread(at, present[1], "outlines-core reads only the first of these keywords"));
     }
     if m.contains_key("anyOf")
