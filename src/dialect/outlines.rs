@@ -61,9 +61,10 @@
 //!   `properties`, `required` (optional properties stay optional), `additionalProperties` of a
 //!   map without named properties, `items`, `prefixItems` of a tuple of fixed length, `anyOf`,
 //!   `const` and `enum` of primitive values, `minItems`, `maxItems`, `minLength`, `maxLength`,
-//!   and a `pattern` outlines-core runs as ECMA-262 reads it (see [`pattern_ok`]; checked by
-//!   restore as well, where `\d` and `\w` are ASCII); annotations `description`, `title`,
-//!   `default`;
+//!   and a `pattern` outlines-core runs as ECMA-262 reads it and only ever writes JSON with
+//!   (anchored at both ends, no `|` outside a group, no `.`, negated class, `\s` or range that
+//!   could match a quote, a backslash or a control character; checked by restore as well, where
+//!   `\d` and `\w` are ASCII); annotations `description`, `title`, `default`;
 //! - **moved into restore** (stated in the description, checked on restore): every numeric
 //!   bound, `uniqueItems`, `minProperties`, `maxProperties`, `dependentRequired`, every `format`
 //!   restore checks, lengths beside a kept pattern, and a pattern outlines-core would run
