@@ -4,7 +4,7 @@
 Run it with `scripts/engines.sh` (which makes the virtual environment from
 `scripts/requirements-engines.txt` and builds the CLI), or, inside that environment:
 
-    python scripts/engines.py [--bin target/debug/toolschema] [--engine llguidance]
+    python scripts/engines.py [--bin target/debug/toolschema] [--engine llguidance,outlines]
         [--source zoo,rejections,mcp,pydantic,bfcl,hostile] [--samples N] [--seed N] [--list N]
 
 For each engine, every schema its dialect accepts (the zoo goldens, `fixtures/dialects/<dialect>/`,
@@ -14,11 +14,14 @@ them) is checked twice:
 
 - compiled: the engine must compile it with no error and no warning. llguidance:
   `LLMatcher.validate_grammar_with_warnings(LLMatcher.grammar_from_json_schema(schema))` with its
-  default options (no `lenient`, no `coerce_one_of`: what it cannot enforce is an error there);
+  default options (no `lenient`, no `coerce_one_of`: what it cannot enforce is an error there).
+  outlines-core: `build_regex_from_schema(schema)` and its automaton, `Index(regex, vocabulary)`,
+  both without an error (outlines-core warns of nothing: what it ignores only the samples show);
 - sampled: `--samples` strings drawn from the engine's own grammar, without a model, by a random
   walk of its token mask over a byte-level vocabulary (each step picks one of the bytes the
-  matcher allows, weighted towards closing the value once it is long; a walk that has not ended
-  within a step bound is dropped and counted). Each sample must parse as JSON and be valid
+  matcher allows, or that the `Index` allows from its state, weighted towards closing the value
+  once it is long; a walk that has not ended within a step bound is dropped and counted). Each
+  sample must parse as JSON and be valid
   against the dialect's output (jsonschema, draft 2020-12: what the grammar says it is); then
   `toolschema restore` must give a value the original accepts (the tool's `json-schema` output,
   jsonschema again), or refuse it with a fault (counted: the engine let through what restore
@@ -45,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import provider_sdks as sdks  # noqa: E402  (the corpus readers and the CLI driver)
 
 REPO = sdks.REPO
-ENGINES = {"llguidance": "llguidance"}  # engine -> dialect
+ENGINES = {"llguidance": "llguidance", "outlines": "outlines"}  # engine -> dialect
 SOURCES = sdks.SOURCES
 # The hostile corpus holds a chain of 5,000 `$ref`s that overflows llguidance's stack (the process
 # dies) and schemas past its size budget: not run unless asked for.
@@ -116,6 +119,66 @@ class Llguidance:
         return None
 
 
+class OutlinesCore:
+    """outlines-core: the schema's regular expression, its automaton over the byte vocabulary, and
+    random walks of that automaton."""
+
+    name = "outlines"
+
+    def __init__(self) -> None:
+        import importlib.metadata
+
+        import outlines_core
+        from outlines_core.json_schema import build_regex_from_schema
+
+        self.oc = outlines_core
+        self.build = build_regex_from_schema
+        self.release = importlib.metadata.version("outlines_core")
+        self.vocabulary = outlines_core.Vocabulary(256, {bytes([i]): [i] for i in range(256)})
+        self.indexes: dict[str, Any] = {}
+
+    def version(self) -> str:
+        return f"outlines-core {self.release}"
+
+    def index(self, schema: Any) -> Any:
+        key = json.dumps(schema, sort_keys=True)
+        if key not in self.indexes:
+            self.indexes[key] = self.oc.Index(self.build(json.dumps(schema)), self.vocabulary)
+        return self.indexes[key]
+
+    def compile(self, schema: Any) -> list[str]:
+        """The error outlines-core raises for `schema`, if any (it has no warnings)."""
+        try:
+            index = self.index(schema)
+        except Exception as e:  # noqa: BLE001 (any refusal is a finding)
+            return [f"error: {sdks.first_line(str(e))}"]
+        if not index.get_allowed_tokens(index.get_initial_state()):
+            return ["error: the automaton admits no text"]
+        return []
+
+    def sample(self, schema: Any, rng: random.Random, max_steps: int) -> bytes | None:
+        """One string from the automaton by a random walk; `None` if it did not end within
+        `max_steps` bytes."""
+        index = self.index(schema)
+        state = index.get_initial_state()
+        out = bytearray()
+        for step in range(max_steps):
+            allowed = index.get_allowed_tokens(state) or []
+            final = index.is_final_state(state)
+            may_end = final and (256 in allowed or not allowed)
+            if may_end and (len(allowed) <= 1 or rng.random() < 0.5 + step / max_steps):
+                return bytes(out)
+            choices = [t for t in allowed if t != 256]
+            if not choices:
+                raise RuntimeError(f"no token allowed after {bytes(out)!r}")
+            token = rng.choices(choices, [weight(t, step, max_steps) for t in choices])[0]
+            state = index.get_next_state(state, token)
+            if state is None:
+                raise RuntimeError(f"the index has no transition for a byte it allowed after {bytes(out)!r}")
+            out.append(token)
+        return None
+
+
 def weight(token: int, step: int, max_steps: int) -> float:
     """How likely a walk takes `token`: little whitespace; towards closing the value as it grows."""
     if token in WHITESPACE:
@@ -125,10 +188,10 @@ def weight(token: int, step: int, max_steps: int) -> float:
     return 1.0
 
 
-def restore(binary: str, schema_path: Path, args: bytes) -> tuple[bool, Any]:
+def restore(binary: str, dialect: str, schema_path: Path, args: bytes) -> tuple[bool, Any]:
     """`toolschema restore`: (True, value) or (False, the faults)."""
     proc = subprocess.run(
-        [binary, "restore", "--dialect", "llguidance", "--allow-any", "--schema", str(schema_path), "-"],
+        [binary, "restore", "--dialect", dialect, "--allow-any", "--schema", str(schema_path), "-"],
         input=args,
         capture_output=True,
         check=False,
@@ -184,7 +247,7 @@ def main() -> int:
         inputs = {tool.label: text for tool, text in tools}
         originals = {r.tool.label: r for r in sdks.run_cli(a.bin, "json-schema", "reversible", jsonl, tools, False)}
         for name in engines:
-            engine = Llguidance()
+            engine = Llguidance() if name == "llguidance" else OutlinesCore()
             dialect = ENGINES[name]
             print(f"engines: {engine.version()}, dialect {dialect}", file=sys.stderr)
             # The zoo goldens (the Rust types' outputs) are compiled; the zoo's json-schema goldens
@@ -236,7 +299,7 @@ def main() -> int:
                             f"{r.tool.label}: {err}: {sdks.short(value)}"
                         )
                         continue
-                    ok, restored = restore(a.bin, schema_path, text)
+                    ok, restored = restore(a.bin, dialect, schema_path, text)
                     if not ok:
                         c["numbers past f64" if "number out of range" in restored else "faults"] += 1
                         continue

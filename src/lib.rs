@@ -54,7 +54,7 @@ pub use coerce::{Coerced, Coercion, coerce, coerce_and_restore};
 pub use decode::{DecodeError, decode_arguments_excluding};
 pub use dialect::{
     ANTHROPIC_STRICT, GEMINI, GEMINI_JSON_SCHEMA, GEMINI_ORDERED, INLINE_REFS, JSON_SCHEMA, LLGUIDANCE, MCP,
-    MCP_SELF_CONTAINED, OPENAI_AGENTS_MCP, OPENAI_STRICT, STRICT_SUBSET, SchemaDialect,
+    MCP_SELF_CONTAINED, OPENAI_AGENTS_MCP, OPENAI_STRICT, OUTLINES, STRICT_SUBSET, SchemaDialect,
 };
 pub use error::{CapabilityError, CapabilityErrors, Error, SchemaGenerationError};
 pub use foreign::{

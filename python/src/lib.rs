@@ -250,7 +250,7 @@ const _: () = assert!(toolschema::dialect::DEFAULT_RECURSION_DEPTH == 2);
 ///         default) or ``"python"`` (``Optional[...] = None``, ``dict[str, X]``, as
 ///         ``schema_for`` uses). Only error text depends on it.
 ///     recursion_depth: Where the provider takes no recursion (``anthropic-strict``,
-///         ``gemini``, ``openai-agents-mcp``; a cycle through required properties under
+///         ``gemini``, ``openai-agents-mcp``, ``outlines``; a cycle through required properties under
 ///         ``gemini-json-schema``): how many levels a recursive model is written out past its
 ///         first appearance (default 2); deeper levels are sent as JSON text that ``restore``
 ///         checks against the original.

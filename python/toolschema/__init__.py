@@ -167,7 +167,7 @@ def schema_for(
             The default writes them, and the model's arguments then go through ``restore``.
             Part of the hash.
         recursion_depth: Where the provider takes no recursion (``anthropic-strict``,
-            ``gemini``, ``openai-agents-mcp``; a cycle through required fields under
+            ``gemini``, ``openai-agents-mcp``, ``outlines``; a cycle through required fields under
             ``gemini-json-schema``): how many levels a recursive model is written out past its
             first appearance; deeper levels are sent as JSON text that ``restore`` checks
             against the original model's schema.

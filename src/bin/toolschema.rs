@@ -59,7 +59,7 @@ struct Pipeline {
     /// map as entries, a bound moved into restore), instead of writing it.
     #[arg(long)]
     exact: bool,
-    /// Where the provider takes no recursion (`anthropic-strict`, `gemini`, `openai-agents-mcp`;
+    /// Where the provider takes no recursion (`anthropic-strict`, `gemini`, `openai-agents-mcp`, `outlines`;
     /// a cycle through required properties under `gemini-json-schema`): how many levels a
     /// recursive definition is written out past its first appearance; deeper levels are sent as
     /// JSON text that restore checks against the original.

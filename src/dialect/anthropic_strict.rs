@@ -112,6 +112,8 @@ pub(crate) const PROFILE: Profile = Profile {
     max_min_items: Some(1),
     pattern_ok,
     bound_ok: |_, _, _| true,
+    lengths_beside_pattern: true,
+    maps_beside_properties: true,
     case_insensitive_enums: true,
     check_kept_patterns: true,
     keeps_maps: false,

@@ -127,6 +127,8 @@ static PROFILE: Profile = Profile {
     max_min_items: None,
     pattern_ok: |_| true,
     bound_ok: |_, _, _| true,
+    lengths_beside_pattern: true,
+    maps_beside_properties: true,
     case_insensitive_enums: false,
     check_kept_patterns: false,
     keeps_maps: false,

@@ -142,6 +142,8 @@ static PROFILE: Profile = Profile {
     // Gemini ignores `pattern`: every one is moved into restore.
     pattern_ok: |_| false,
     bound_ok: |_, _, _| true,
+    lengths_beside_pattern: true,
+    maps_beside_properties: true,
     case_insensitive_enums: false,
     check_kept_patterns: false,
     keeps_maps: true,

@@ -154,6 +154,8 @@ pub(crate) static PROFILE: Profile = Profile {
     max_min_items: None,
     pattern_ok,
     bound_ok,
+    lengths_beside_pattern: true,
+    maps_beside_properties: true,
     case_insensitive_enums: false,
     check_kept_patterns: true,
     keeps_maps: true,

@@ -37,6 +37,7 @@ pub mod llguidance;
 pub mod mcp;
 pub mod openai_agents_mcp;
 pub mod openai_strict;
+pub mod outlines;
 pub(crate) mod provider;
 mod ref_sites;
 pub mod strict_subset;
@@ -53,6 +54,7 @@ pub use llguidance::{LLGUIDANCE, Llguidance};
 pub use mcp::{MCP, MCP_SELF_CONTAINED, Mcp};
 pub use openai_agents_mcp::{OPENAI_AGENTS_MCP, OpenAiAgentsMcp};
 pub use openai_strict::{OPENAI_STRICT, OpenAiStrict};
+pub use outlines::{OUTLINES, Outlines};
 pub use strict_subset::{STRICT_SUBSET, StrictSubset};
 
 use crate::error::{CapabilityError, CapabilityErrors};
@@ -482,6 +484,7 @@ pub fn builtin() -> &'static [&'static dyn SchemaDialect] {
         &GEMINI_ORDERED,
         &GEMINI_JSON_SCHEMA,
         &LLGUIDANCE,
+        &OUTLINES,
         &MCP,
         &MCP_SELF_CONTAINED,
     ];

@@ -1233,6 +1233,7 @@ fn every_json_schema_output_is_draft_2020_12() {
         "inline-refs",
         "gemini-json-schema",
         "llguidance",
+        "outlines",
     ];
     let mut failures = Vec::new();
     let (mut outputs, mut drafted) = (0, 0);

@@ -40,6 +40,14 @@ const LLG_SCHEMA: &str = "https://github.com/guidance-ai/llguidance/blob/main/pa
 const LLG_NUMERIC: &str = "https://github.com/guidance-ai/llguidance/blob/main/parser/src/json/numeric.rs";
 const LLG_DOC: &str = "https://github.com/guidance-ai/llguidance/blob/main/docs/json_schema.md";
 
+const OUTLINES: &[&str] = &["outlines"];
+
+/// outlines-core's JSON Schema to regex compiler, version 0.2.11 (`src/json_schema/` of
+/// dottxt-ai/outlines-core); it warns of nothing, so where it ignores a keyword the rule's "error"
+/// is what its code does.
+const OC_PARSING: &str = "https://github.com/dottxt-ai/outlines-core/blob/0.2.11/src/json_schema/parsing.rs";
+const OC_TYPES: &str = "https://github.com/dottxt-ai/outlines-core/blob/0.2.11/src/json_schema/types.rs";
+
 /// Every rule.
 pub const RULES: &[Rule] = &[
     Rule {
@@ -398,6 +406,62 @@ pub const RULES: &[Rule] = &[
         source: LLG_DOC,
         refuses: r#"{"type": "string", "pattern": "\\bfoo"}"#,
         check: llguidance_patterns,
+    },
+    Rule {
+        name: "outlines: no keyword it ignores (numeric bounds, uniqueItems, property counts, not, if, ...)",
+        dialects: OUTLINES,
+        error: "(none: ignored silently; `parse_number_type` reads only its own minDigits keywords)",
+        source: OC_PARSING,
+        refuses: r#"{"type": "integer", "minimum": 1}"#,
+        check: outlines_ignored,
+    },
+    Rule {
+        name: "outlines: no format (its six are approximations, any other an error)",
+        dialects: OUTLINES,
+        error: "Format binary is not supported by Outlines",
+        source: OC_TYPES,
+        refuses: r#"{"type": "string", "format": "binary"}"#,
+        check: outlines_formats,
+    },
+    Rule {
+        name: "outlines: no boolean schema, no closed object without properties, no schema without a keyword it reads",
+        dialects: OUTLINES,
+        error: "Unsupported JSON Schema structure false",
+        source: OC_PARSING,
+        refuses: r#"{"type": "object", "additionalProperties": false}"#,
+        check: outlines_structures,
+    },
+    Rule {
+        name: "outlines: one deciding keyword per schema (properties, anyOf, prefixItems, enum, const), nothing it would ignore beside it",
+        dialects: OUTLINES,
+        error: "(none: `to_regex` takes the first of properties, allOf, anyOf, oneOf, prefixItems, enum, const, $ref, type)",
+        source: OC_PARSING,
+        refuses: r#"{"type": ["object", "null"], "properties": {}, "additionalProperties": {"type": "integer"}}"#,
+        check: outlines_deciding,
+    },
+    Rule {
+        name: "outlines: a pattern anchored at both ends that matches no quote, backslash or control character, and no length beside it",
+        dialects: OUTLINES,
+        error: "(none: the pattern goes between the string's quotes as it is; minLength/maxLength win over it)",
+        source: OC_PARSING,
+        refuses: r#"{"type": "string", "pattern": "^.+$"}"#,
+        check: outlines_patterns,
+    },
+    Rule {
+        name: "outlines: property keys with no quote, backslash or control character",
+        dialects: OUTLINES,
+        error: "(none: the key goes into the regex with regex::escape only, not JSON's escapes)",
+        source: OC_PARSING,
+        refuses: r#"{"type": "object", "properties": {"a\"b": {"type": "string"}}}"#,
+        check: outlines_keys,
+    },
+    Rule {
+        name: "outlines: prefixItems of fixed length (it writes exactly those items)",
+        dialects: OUTLINES,
+        error: "(none: `parse_prefix_items` ignores items, minItems and maxItems)",
+        source: OC_PARSING,
+        refuses: r#"{"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "integer"}}"#,
+        check: outlines_tuples,
     },
 ];
 
@@ -1203,4 +1267,139 @@ fn llguidance_patterns(schema: &Value) -> Vec<String> {
         .filter(|(_, pat)| lookaround(pat) || pat.contains("\\b") || pat.contains("\\B"))
         .map(|(p, pat)| format!("`{p}` has the pattern `{pat}`"))
         .collect()
+}
+
+fn outlines_ignored(schema: &Value) -> Vec<String> {
+    forbidden(
+        schema,
+        &[
+            "$ref",
+            "allOf",
+            "contains",
+            "dependentRequired",
+            "dependentSchemas",
+            "else",
+            "exclusiveMaximum",
+            "exclusiveMinimum",
+            "if",
+            "maxProperties",
+            "maximum",
+            "minProperties",
+            "minimum",
+            "multipleOf",
+            "not",
+            "oneOf",
+            "patternProperties",
+            "propertyNames",
+            "then",
+            "unevaluatedItems",
+            "unevaluatedProperties",
+            "uniqueItems",
+        ],
+    )
+}
+
+fn outlines_formats(schema: &Value) -> Vec<String> {
+    formats(schema, &|_, _| false)
+}
+
+/// outlines-core's `to_regex`: a schema object reads as one of these (else it is an error).
+const OC_DECIDING: &[&str] =
+    &["properties", "allOf", "anyOf", "oneOf", "prefixItems", "enum", "const", "$ref", "type"];
+
+fn outlines_structures(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    each(schema, &mut |p, s| match s {
+        Value::Bool(_) if !p.ends_with("/additionalProperties") => {
+            out.push(format!("`{p}` is a boolean schema"))
+        }
+        Value::Object(m) if !m.is_empty() && !OC_DECIDING.iter().any(|k| m.contains_key(*k)) => {
+            out.push(format!("`{p}` has none of the keywords outlines-core reads"))
+        }
+        Value::Object(m)
+            if is_object_type(m)
+                && !m.contains_key("properties")
+                && !m.get("additionalProperties").is_some_and(Value::is_object) =>
+        {
+            out.push(format!("`{p}` is an object without properties or a schema of further keys"))
+        }
+        _ => {}
+    });
+    out
+}
+
+fn outlines_deciding(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for (p, m) in objects(schema) {
+        let present: Vec<&str> = OC_DECIDING[..8].iter().copied().filter(|k| m.contains_key(*k)).collect();
+        if present.len() > 1 && present != ["enum", "const"] {
+            out.push(format!("`{p}` has {present:?}: outlines-core reads only the first"));
+        }
+        if present.iter().any(|k| ["properties", "prefixItems"].contains(k))
+            && m.get("type").is_some_and(Value::is_array)
+        {
+            out.push(format!("`{p}` has a type list beside {present:?}, which outlines-core ignores"));
+        }
+        if m.contains_key("properties")
+            && !matches!(m.get("additionalProperties"), None | Some(Value::Bool(false)))
+        {
+            out.push(format!("`{p}` has further keys beside properties, which outlines-core closes"));
+        }
+    }
+    out
+}
+
+fn outlines_patterns(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for (p, m) in objects(schema) {
+        let Some(pat) = m.get("pattern").and_then(Value::as_str) else { continue };
+        if m.contains_key("minLength") || m.contains_key("maxLength") {
+            out.push(format!("`{p}` has a length beside the pattern `{pat}`"));
+        }
+        let anchored = pat.starts_with('^') && pat.ends_with('$') && !pat.ends_with("\\$");
+        let mut escaped = false;
+        let mut unsafe_char = false;
+        for (i, c) in pat.char_indices() {
+            if escaped {
+                unsafe_char |=
+                    matches!(c, 's' | 'S' | 'D' | 'W' | '"' | '\\' | 'n' | 't' | 'r' | 'x' | 'u' | 'p' | 'P');
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else {
+                unsafe_char |= c == '.' || c == '"' || c.is_control() || pat[i..].starts_with("[^");
+            }
+        }
+        if !anchored || unsafe_char {
+            out.push(format!("`{p}` has the pattern `{pat}`"));
+        }
+    }
+    out
+}
+
+fn outlines_keys(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for (p, m) in objects(schema) {
+        for key in m.get("properties").and_then(Value::as_object).into_iter().flat_map(Map::keys) {
+            if key.chars().any(|c| c == '"' || c == '\\' || c.is_control()) {
+                out.push(format!("`{p}` has the key {key:?}"));
+            }
+        }
+    }
+    out
+}
+
+fn outlines_tuples(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for (p, m) in objects(schema) {
+        let Some(prefix) = m.get("prefixItems").and_then(Value::as_array) else { continue };
+        let n = prefix.len() as u64;
+        let fixed = m.get("minItems").and_then(Value::as_u64).is_some_and(|min| min >= n)
+            && (m.get("maxItems").and_then(Value::as_u64).is_some_and(|max| max <= n)
+                || m.get("items") == Some(&Value::Bool(false)));
+        if !fixed {
+            out.push(format!("`{p}` is a tuple whose length is not fixed"));
+        }
+    }
+    out
 }

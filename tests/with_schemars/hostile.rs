@@ -727,7 +727,12 @@ fn names_with_nul_and_every_escape_survive_every_dialect() {
             let got: Vec<&String> =
                 s.as_value()["properties"].as_object().map(|m| m.keys().collect()).unwrap_or_default();
             let renamed = s.plan().renamed_keys();
-            assert_eq!(renamed.is_empty(), name != "anthropic-strict", "{name}");
+            // Anthropic's key rule, and outlines-core's (it writes a key into its regex unescaped).
+            assert_eq!(
+                renamed.is_empty(),
+                !matches!(name.as_str(), "anthropic-strict" | "outlines"),
+                "{name}"
+            );
             let sent =
                 |n: &String| renamed.iter().find(|k| k.original == *n).map_or(n.clone(), |k| k.sent.clone());
             let mut want: Vec<String> = names.iter().map(sent).collect();

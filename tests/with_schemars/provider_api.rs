@@ -23,6 +23,7 @@ const DIALECTS: &[&str] = &[
     "gemini-ordered",
     "gemini-json-schema",
     "llguidance",
+    "outlines",
     "mcp",
     "mcp-self-contained",
 ];

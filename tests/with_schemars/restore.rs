@@ -57,6 +57,7 @@ fn providers() -> Vec<&'static dyn SchemaDialect> {
         "gemini",
         "gemini-json-schema",
         "llguidance",
+        "outlines",
         "mcp",
     ]
     .iter()

@@ -51,13 +51,14 @@ fn modes() -> Vec<(&'static dyn SchemaDialect, bool, String)> {
 /// The dialects that close an object whose schema says nothing of further keys (docs/guarantees.md:
 /// the keys serde would read and drop are refused): their completeness is over values without
 /// such keys.
-const CLOSES_OPEN_OBJECTS: [&str; 6] = [
+const CLOSES_OPEN_OBJECTS: [&str; 7] = [
     "strict-subset",
     "openai-strict",
     "openai-agents-mcp",
     "anthropic-strict",
     "gemini-json-schema",
     "llguidance",
+    "outlines",
 ];
 
 /// The share of generated schemas every dialect, in each mode, must accept for the laws to count.

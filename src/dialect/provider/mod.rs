@@ -135,6 +135,15 @@ pub(crate) struct Profile {
     /// or refuse is moved into restore (a self-hosted engine that reads bounds as `f64`). Asked
     /// of JSON numbers only: a big-integer token is moved for every provider.
     pub(crate) bound_ok: fn(keyword: &str, t: &str, value: &Value) -> bool,
+    /// Whether the provider enforces `minLength` and `maxLength` beside a `pattern` it keeps;
+    /// where it reads only one of them (outlines-core takes the lengths and ignores the pattern),
+    /// the pattern is kept and the lengths are moved into restore.
+    pub(crate) lengths_beside_pattern: bool,
+    /// Whether the provider takes a map of further keys (`additionalProperties` as a schema)
+    /// beside named properties, where it keeps maps; where it reads only the properties
+    /// (outlines-core), the further keys go as a list of entries, as for a provider that keeps no
+    /// maps.
+    pub(crate) maps_beside_properties: bool,
     /// Whether the provider may send an enum or const string back in another capitalisation
     /// (Anthropic, "Invalid outputs"): restore then maps it to the one member it matches.
     pub(crate) case_insensitive_enums: bool,

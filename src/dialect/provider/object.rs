@@ -76,7 +76,11 @@ impl Engine<'_> {
         // A provider that takes `additionalProperties` as a schema gets the map as it is, where
         // its keys need no check (a key constraint goes the entries' way, where restore checks
         // each key).
-        let kept_map = map_like && self.p.keeps_maps && patterns.is_none() && plain_keys(m);
+        let kept_map = map_like
+            && self.p.keeps_maps
+            && (props.is_empty() || self.p.maps_beside_properties)
+            && patterns.is_none()
+            && plain_keys(m);
         if map_like && !kept_map {
             if props.is_empty() {
                 return self.map(m, additional, patterns, draft, ptr, depth);

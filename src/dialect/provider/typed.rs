@@ -124,6 +124,13 @@ impl Engine<'_> {
                         self.move_check(kw, value, ptr, &mut checks);
                     }
                 }
+                "minLength" | "maxLength"
+                    if !self.p.lengths_beside_pattern
+                        && m.get("pattern").and_then(Value::as_str).is_some_and(self.p.pattern_ok) =>
+                {
+                    // The provider would read the lengths and drop the pattern beside them.
+                    self.move_check(kw, value, ptr, &mut checks);
+                }
                 "minItems"
                     if self.p.max_min_items.is_some_and(|max| value.as_u64().is_none_or(|n| n > max)) =>
                 {

@@ -30,20 +30,29 @@ pub(crate) struct KeyRule {
     /// Whether the provider checks the top-level `properties` only (a nested object's keys, an
     /// array's items' and a definition's pass as they are).
     pub(crate) top_level_only: bool,
+    /// Whether every character past ASCII that is not a control character is allowed too.
+    pub(crate) non_ascii: bool,
 }
 
 /// Anthropic's (and Amazon Bedrock's, for Claude): `^[a-zA-Z0-9_.-]{1,64}$`, on the top-level
 /// `properties` only (measured on Bedrock: a refused key nested in an object, in `items` or in a
 /// definition passes).
-pub(crate) const ANTHROPIC: KeyRule =
-    KeyRule { max_len: 64, extra: "_.-", pattern: "^[a-zA-Z0-9_.-]{1,64}$", top_level_only: true };
+pub(crate) const ANTHROPIC: KeyRule = KeyRule {
+    max_len: 64,
+    extra: "_.-",
+    pattern: "^[a-zA-Z0-9_.-]{1,64}$",
+    top_level_only: true,
+    non_ascii: false,
+};
 
 /// The length of the hash suffix: `_` and eight hex digits.
 const SUFFIX: usize = 9;
 
 impl KeyRule {
     fn allowed(self, c: char) -> bool {
-        c.is_ascii_alphanumeric() || self.extra.contains(c)
+        c.is_ascii_alphanumeric()
+            || self.extra.contains(c)
+            || self.non_ascii && !c.is_ascii() && !c.is_control()
     }
 
     /// Whether the provider takes `key` as it is.
