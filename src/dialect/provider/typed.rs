@@ -139,25 +139,7 @@ impl Engine<'_> {
                 "exclusiveMinimum" | "exclusiveMaximum"
                     if !self.p.keep.contains(&kw) && t == "integer" && value.as_i64().is_some() =>
                 {
-                    // An integer's exclusive bound is the inclusive one next to it: exact.
-                    let step = if kw == "exclusiveMinimum" { 1 } else { -1 };
-                    let inclusive = if kw == "exclusiveMinimum" { "minimum" } else { "maximum" };
-                    match value.as_i64().and_then(|v| v.checked_add(step)) {
-                        Some(v)
-                            if self.p.keep.contains(&inclusive)
-                                && (self.p.bound_ok)(inclusive, t, &Value::from(v)) =>
-                        {
-                            // Exactly, a big-integer token included (`crate::restore::Bound`).
-                            let tighter = m.get(inclusive).and_then(Bound::of).is_some_and(|x| {
-                                let order = x.compare(&Bound::from(v));
-                                if step > 0 { order.is_ge() } else { order.is_le() }
-                            });
-                            if !tighter {
-                                out.insert(inclusive.into(), Value::from(v));
-                            }
-                        }
-                        _ => self.move_check(kw, value, ptr, &mut checks),
-                    }
+                    self.integer_exclusive_bound(kw, value, m, out, ptr, &mut checks);
                 }
                 "enum" | "const" => {}
                 // Not an object: the keyword does not apply.
@@ -195,6 +177,38 @@ impl Engine<'_> {
         node.checks = checks;
         self.listed(m, t, nullable, draft, &mut out_type, ptr);
         (silent, out_type)
+    }
+
+    /// An integer's exclusive bound the provider does not keep (`exclusiveMinimum` or
+    /// `exclusiveMaximum`, an `i64`): the inclusive one next to it, exact, where the provider keeps
+    /// that and the schema has no tighter one; else moved into restore.
+    fn integer_exclusive_bound(
+        &mut self,
+        kw: &str,
+        value: &Value,
+        m: &Map<String, Value>,
+        out: &mut Map<String, Value>,
+        ptr: &mut Pointer,
+        checks: &mut Vec<Check>,
+    ) {
+        let step = if kw == "exclusiveMinimum" { 1 } else { -1 };
+        let inclusive = if kw == "exclusiveMinimum" { "minimum" } else { "maximum" };
+        match value.as_i64().and_then(|v| v.checked_add(step)) {
+            Some(v)
+                if self.p.keep.contains(&inclusive)
+                    && (self.p.bound_ok)(inclusive, "integer", &Value::from(v)) =>
+            {
+                // Exactly, a big-integer token included (`crate::restore::Bound`).
+                let tighter = m.get(inclusive).and_then(Bound::of).is_some_and(|x| {
+                    let order = x.compare(&Bound::from(v));
+                    if step > 0 { order.is_ge() } else { order.is_le() }
+                });
+                if !tighter {
+                    out.insert(inclusive.into(), Value::from(v));
+                }
+            }
+            _ => self.move_check(kw, value, ptr, checks),
+        }
     }
 
     /// `const` and `enum`: those of this type and within the numeric bounds beside them (a
