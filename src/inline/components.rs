@@ -1,56 +1,17 @@
-//! Step 2: the reference targets' strongly connected components (Tarjan's, iterative so a long
-//! chain cannot overflow), and whether the acyclic expansion fits the size budget.
+//! Step 2: the reference targets' strongly connected components (`vocab::graph`), and whether
+//! the acyclic expansion fits the size budget.
 
 use super::*;
 
 impl<P: Policy> Engine<'_, P> {
-    /// Tarjan's strongly connected components, iterative so a long chain cannot overflow.
+    /// The targets' strongly connected components ([`components`](crate::vocab::graph::components):
+    /// numbered in reverse topological order, which [`Self::expansion_fits`] reads).
     pub(crate) fn components(&mut self) {
-        const UNSEEN: usize = usize::MAX;
-        let n = self.targets.len();
-        let mut index = vec![UNSEEN; n];
-        let mut low = vec![0; n];
-        let mut on = vec![false; n];
-        let mut stack = Vec::new();
-        let mut count = 0;
-        let mut next_index = 0;
-        for start in 0..n {
-            if index[start] != UNSEEN {
-                continue;
-            }
-            let mut calls: Vec<(usize, usize)> = vec![(start, 0)];
-            while let Some(&mut (v, ref mut edge)) = calls.last_mut() {
-                if *edge == 0 && index[v] == UNSEEN {
-                    index[v] = next_index;
-                    low[v] = next_index;
-                    next_index += 1;
-                    stack.push(v);
-                    on[v] = true;
-                }
-                if let Some(&(w, _)) = self.targets[v].edges.get(*edge) {
-                    *edge += 1;
-                    if index[w] == UNSEEN {
-                        calls.push((w, 0));
-                    } else if on[w] {
-                        low[v] = low[v].min(index[w]);
-                    }
-                    continue;
-                }
-                calls.pop();
-                if let Some(&(parent, _)) = calls.last() {
-                    low[parent] = low[parent].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    while let Some(w) = stack.pop() {
-                        on[w] = false;
-                        self.targets[w].component = count;
-                        if w == v {
-                            break;
-                        }
-                    }
-                    count += 1;
-                }
-            }
+        let targets = &self.targets;
+        let (component, count) =
+            crate::vocab::graph::components(targets.len(), |v, i| targets[v].edges.get(i).map(|e| e.0));
+        for (target, c) in self.targets.iter_mut().zip(component) {
+            target.component = c;
         }
         self.component_on_stack = vec![0; count];
     }

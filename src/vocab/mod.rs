@@ -3,6 +3,7 @@
 //! finds doc links only.
 
 pub(crate) mod address;
+pub(crate) mod graph;
 pub(crate) mod json_type;
 pub(crate) mod keyword;
 pub(crate) mod map_order;

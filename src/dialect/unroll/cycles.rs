@@ -59,59 +59,12 @@ fn refs_in(node: &Value, max_depth: usize) -> Vec<String> {
 }
 
 /// The vertices of `edges` on a cycle: in a strongly connected component of two or more, or with
-/// an edge to themselves (Tarjan's algorithm, iterative).
+/// an edge to themselves.
 fn on_cycles(edges: &[Vec<usize>]) -> Vec<usize> {
-    const UNSEEN: usize = usize::MAX;
-    let n = edges.len();
-    let (mut index, mut low) = (vec![UNSEEN; n], vec![0; n]);
-    let mut on_stack = vec![false; n];
-    let (mut stack, mut out) = (Vec::new(), Vec::new());
-    let mut next = 0;
-    for start in 0..n {
-        if index[start] != UNSEEN {
-            continue;
-        }
-        let mut calls: Vec<(usize, usize)> = vec![(start, 0)];
-        index[start] = next;
-        low[start] = next;
-        next += 1;
-        stack.push(start);
-        on_stack[start] = true;
-        while let Some(top) = calls.last_mut() {
-            let v = top.0;
-            if let Some(&w) = edges[v].get(top.1) {
-                top.1 += 1;
-                if index[w] == UNSEEN {
-                    index[w] = next;
-                    low[w] = next;
-                    next += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    calls.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            calls.pop();
-            if let Some(&(parent, _)) = calls.last() {
-                low[parent] = low[parent].min(low[v]);
-            }
-            if low[v] == index[v] {
-                let mut component = Vec::new();
-                while let Some(w) = stack.pop() {
-                    on_stack[w] = false;
-                    component.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                if component.len() > 1 || edges[v].contains(&v) {
-                    out.extend(component);
-                }
-            }
-        }
+    let (component, count) = crate::vocab::graph::components(edges.len(), |v, i| edges[v].get(i).copied());
+    let mut size = vec![0usize; count];
+    for &c in &component {
+        size[c] += 1;
     }
-    out.sort_unstable();
-    out
+    (0..edges.len()).filter(|&v| size[component[v]] > 1 || edges[v].contains(&v)).collect()
 }
