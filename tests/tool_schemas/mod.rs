@@ -833,6 +833,19 @@ fn defaulted_tags_in_a_list(v: &Value, members: fn(&[Value]) -> bool) -> bool {
     })
 }
 
+/// Whether two members' shared property `v` has the same type and, in one of them only, a
+/// `format` (`by_format`) or another check (the other member the plain type, items aside).
+fn told_apart_at_v(branches: &[Value], by_format: bool) -> bool {
+    let vs: Vec<&Value> = branches.iter().filter_map(|b| b.pointer("/properties/v")).collect();
+    let plain =
+        |s: &&Value| s.as_object().is_some_and(|m| m.len() == 1 + usize::from(m.contains_key("items")));
+    let formats = vs.iter().filter(|s| s.get("format").is_some()).count();
+    vs.len() == 2
+        && vs[0].get("type") == vs[1].get("type")
+        && vs.iter().any(plain)
+        && formats == usize::from(by_format)
+}
+
 /// Whether some `anyOf` has two branches whose types at `at` (an array's items, a map's values)
 /// differ, one of them a number type.
 fn told_apart_by_number_type(v: &Value, at: &'static str) -> bool {
@@ -1090,32 +1103,11 @@ pub const COVERAGE: &[Coverage] = &[
     },
     Coverage {
         name: "a discriminated union whose tag has a default, inside a list, beside other properties, its members told apart by a format",
-        holds: |v| {
-            defaulted_tags_in_a_list(v, |branches| {
-                // Two members whose shared property is a string, in a format in one of them only.
-                let at = |b: &Value| b.pointer("/properties/v").cloned();
-                let vs: Vec<Value> = branches.iter().filter_map(at).collect();
-                vs.len() == 2
-                    && vs.iter().all(|s| s.get("type") == Some(&json!("string")))
-                    && vs.iter().filter(|s| s.get("format").is_some()).count() == 1
-            })
-        },
+        holds: |v| defaulted_tags_in_a_list(v, |branches| told_apart_at_v(branches, true)),
     },
     Coverage {
         name: "a discriminated union whose tag has a default, inside a list, beside other properties, its members told apart by another check",
-        holds: |v| {
-            defaulted_tags_in_a_list(v, |branches| {
-                // Two members whose shared property has the same type, and a check in one only.
-                let at = |b: &Value| b.pointer("/properties/v").cloned();
-                let vs: Vec<Value> = branches.iter().filter_map(at).collect();
-                vs.len() == 2
-                    && vs[0].get("type") == vs[1].get("type")
-                    && vs.iter().any(|s| {
-                        s.as_object().is_some_and(|m| m.len() == 1 + usize::from(m.contains_key("items")))
-                    })
-                    && vs.iter().all(|s| s.get("format").is_none())
-            })
-        },
+        holds: |v| defaulted_tags_in_a_list(v, |branches| told_apart_at_v(branches, false)),
     },
     Coverage {
         name: "a union of arrays told apart by their items' number type",
